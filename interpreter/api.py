@@ -1,0 +1,42 @@
+"""The library entry points: load, check and compile a ruleset in one call."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from .checker import check
+from .diagnostics import ContentError, Diagnostic
+from .engine import Program
+from .errors import RuleError
+from .loader import Content, load
+from .model import Ruleset, build
+
+__all__ = ["check_path", "load_program"]
+
+
+def check_path(path: str | Path) -> tuple[Ruleset | None, Content]:
+    """Load and check a ruleset; return it (None if it could not be built) and its diagnostics."""
+    content = load(path)
+    if any(d.code in ("load/missing", "load/empty") for d in content.diagnostics):
+        return None, content
+    rs = build(content)
+    check(rs)
+    content.diagnostics.sort(key=lambda d: (d.severity != "error", d.loc.file if d.loc else "",
+                                            d.loc.line if d.loc else 0, d.loc.col if d.loc else 0))
+    return rs, content
+
+
+@functools.lru_cache(maxsize=32)
+def _load_program_cached(path: str) -> Program:
+    rs, content = check_path(path)
+    if rs is None or not content.ok:
+        raise ContentError([d for d in content.diagnostics if d.severity == "error"])
+    try:
+        return Program(rs)
+    except RuleError as e:
+        raise ContentError([Diagnostic("error", "compile", e.message, e.loc)]) from None
+
+
+def load_program(path: str | Path) -> Program:
+    """A checked, compiled ruleset (cached per path); raises ContentError with diagnostics."""
+    return _load_program_cached(str(Path(path).resolve()))

@@ -1,0 +1,194 @@
+"""The fixed library of functions rule expressions may call. Pure, except `random`, which
+draws from the game's one seeded RNG. Nothing here reaches files, the network or Python."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .model import CardData
+from .values import RowRef, Seat, ZoneRef
+
+__all__ = ["BUILTINS", "Builtin"]
+
+
+class Builtin:
+    def __init__(self, fn: Callable, lo: int, hi: int, doc: str):
+        self.fn, self.lo, self.hi, self.doc = fn, lo, hi, doc
+
+
+def _distinct(g, e, xs):
+    vals = [x for x in g.listify(xs) if x is not None]
+    return len(vals) == len(set(vals))
+
+
+def _distinct_values(g, e, xs):
+    out = []
+    for x in g.listify(xs):
+        if x is not None and x not in out:
+            out.append(x)
+    return out
+
+
+def _ascending(g, e, xs):
+    vals = [x for x in g.listify(xs) if x is not None]
+    return all(a < b for a, b in zip(vals, vals[1:]))
+
+
+def _first(g, e, xs, n=None):
+    lst = g.listify(xs)
+    if n is None:
+        return lst[0] if lst else None
+    return lst[:n]
+
+
+def _last(g, e, xs, n=None):
+    lst = g.listify(xs)
+    if n is None:
+        return lst[-1] if lst else None
+    return lst[-n:] if n else []
+
+
+def _rest(g, e, xs):
+    return g.listify(xs)[1:]
+
+
+def _count(g, e, xs):
+    return len(g.listify(xs))
+
+
+def _sum(g, e, xs):
+    return sum(x for x in g.listify(xs) if x is not None)
+
+
+def _max(g, e, xs):
+    vals = [x for x in g.listify(xs) if x is not None]
+    return max(vals) if vals else 0
+
+
+def _min(g, e, xs):
+    vals = [x for x in g.listify(xs) if x is not None]
+    return min(vals) if vals else 0
+
+
+def _random(g, e, xs):
+    lst = g.listify(xs)
+    return g.state.rng.choice(lst) if lst else None
+
+
+def _top(g, e, zone):
+    lst = g.listify(zone)
+    return lst[-1] if lst else None
+
+
+def _bottom(g, e, zone):
+    lst = g.listify(zone)
+    return lst[0] if lst else None
+
+
+def _rows(g, e, zone):
+    if not isinstance(zone, ZoneRef) or not g.is_rows(zone):
+        raise TypeError("rows() takes a zone of kind `rows`")
+    key = zone.key
+    return [RowRef(key, i) for i in range(len(g.state.zones[key]))]
+
+
+def _ends(g, e, zone):
+    if not isinstance(zone, ZoneRef) or not g.is_rows(zone):
+        raise TypeError("ends() takes a zone of kind `rows`")
+    out = []
+    for row in g.state.zones[zone.key]:
+        out.append(g.cards[row[0]])
+        if len(row) > 1:
+            out.append(g.cards[row[-1]])
+    return out
+
+
+def _adjacent(g, e, xs):
+    lst = g.listify(xs)
+    return [[a, b] for a, b in zip(lst, lst[1:])]
+
+
+def _cards_in(g, e, where):
+    return g.listify(where)
+
+
+def _cards_under(g, e, what):
+    items = what if isinstance(what, list) else [what]
+    out = []
+    for c in items:
+        if isinstance(c, CardData):
+            out.extend(g.cards[i] for i in reversed(g.state.under.get(c.id, ())))
+    return out
+
+
+def _all_cards(g, e):
+    return list(g.cards)
+
+
+def _other_players(g, e):
+    you = e.get("you")
+    n = g.state.players
+    start = (you if you is not None else g.state.active)
+    return [Seat((start + k) % n) for k in range(1, n)]
+
+
+def _turn_order(g, e):
+    n = g.state.players
+    return [Seat((g.state.start_player + k) % n) for k in range(n)]
+
+
+def _next_player(g, e, p=None):
+    p = e.get("you") if p is None else p
+    return Seat((p + 1) % g.state.players)
+
+
+def _zone_of(g, e, card):
+    key = g.state.where.get(card.id, "")
+    while key.startswith("^"):
+        key = g.state.where[int(key[1:])]
+    name, _, owner = key.partition("#")
+    return ZoneRef(name, int(owner) if owner else None)
+
+
+def _owner(g, e, card):
+    z = _zone_of(g, e, card)
+    return Seat(z.owner) if z.owner is not None else None
+
+
+def _is_covered(g, e, card):
+    return g.state.where.get(card.id, "").startswith("^")
+
+
+def _values(g, e, xs):
+    return g.listify(xs)
+
+
+BUILTINS: dict[str, Builtin] = {
+    "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)"),
+    "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)"),
+    "distinct_values": Builtin(_distinct_values, 1, 1, "the different known values, in first-seen order"),
+    "ascending": Builtin(_ascending, 1, 1, "true when the known values rise strictly"),
+    "first": Builtin(_first, 1, 2, "the first item, or the first n items"),
+    "last": Builtin(_last, 1, 2, "the last item, or the last n items"),
+    "rest": Builtin(_rest, 1, 1, "all items but the first"),
+    "sum": Builtin(_sum, 1, 1, "the sum of the known values"),
+    "max": Builtin(_max, 1, 1, "the largest known value (0 when none)"),
+    "min": Builtin(_min, 1, 1, "the smallest known value (0 when none)"),
+    "random": Builtin(_random, 1, 1, "one item at random, from the game's seeded RNG"),
+    "top": Builtin(_top, 1, 1, "the top card of a pile"),
+    "bottom": Builtin(_bottom, 1, 1, "the bottom card of a pile"),
+    "rows": Builtin(_rows, 1, 1, "the rows of a `rows` zone"),
+    "ends": Builtin(_ends, 1, 1, "the cards at either end of every row of a `rows` zone"),
+    "adjacent": Builtin(_adjacent, 1, 1, "the pairs of neighbouring items, left to right"),
+    "cards_in": Builtin(_cards_in, 1, 1, "the cards of a zone or row (top cards only)"),
+    "cards_under": Builtin(_cards_under, 1, 1, "the cards lying under a card (or under each card of a list)"),
+    "all_cards": Builtin(_all_cards, 0, 0, "every card of the game"),
+    "other_players": Builtin(_other_players, 0, 0, "the other players, clockwise from you"),
+    "turn_order": Builtin(_turn_order, 0, 0, "all players, clockwise from the start player"),
+    "next_player": Builtin(_next_player, 0, 1, "the player to the left (clockwise) of you or of a player"),
+    "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in"),
+    "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)"),
+    "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card"),
+    "values": Builtin(_values, 1, 1, "the items of a list or zone as a list"),
+}
+
+_ = Any

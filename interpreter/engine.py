@@ -1,0 +1,509 @@
+"""The game runner: executes a compiled ruleset, stops at decisions, applies answers.
+
+One interface for every kind of player: `game.decision` says who must choose among which
+options; `game.answer(i)` applies the choice. Humans, agents, scenarios and replays all use it.
+
+Event ordering (documented in docs/language.md): an effect runs to completion; the events it
+fires run their triggers at once, in declaration order (card effects first, then rule
+triggers); when more than one trigger answers one event, the active player orders them.
+After every statement that changed the state, `always` rules and `as soon as` watchers are
+re-checked until the state stops changing (bounded, so they cannot loop forever).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .ast import Node
+from .compiler import Compiler
+from .diagnostics import Loc
+from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from .model import CardData, Ruleset
+from .state import GameState
+from .values import Position, RowRef, Seat, ZoneRef
+from .zones import cover, put, take_out, zone_cards
+
+__all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
+
+
+@dataclass
+class Limits:
+    max_steps: int = 2_000_000  # statements executed in one game
+    max_depth: int = 64  # nested procedure calls and triggers
+    max_turns: int = 5_000
+    max_settle_passes: int = 100
+
+
+@dataclass
+class Decision:
+    player: int
+    kind: str  # "choose" | "may" | "place" | "order"
+    prompt: str
+    options: list[Any]
+    labels: list[str]
+    loc: Loc | None
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": self.labels,
+                "rule": str(self.loc) if self.loc else None}
+
+
+class Program:
+    """A ruleset compiled once; many games can run from it."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        c = Compiler(rs)
+        self.phases = {name: c.block(p.body) for name, p in rs.phases.items()}
+        self.procedures = {name: (p.params, c.block(p.body), p) for name, p in rs.procedures.items()}
+        self.triggers: dict[str, list[tuple[Node, Any]]] = {}
+        for t in rs.triggers:
+            self.triggers.setdefault(t.event, []).append((t, c.block(t.body)))
+        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any]]]] = {}
+        compiled_effects: dict[int, dict] = {}
+        for card in rs.cards:
+            if card.effect is None:
+                continue
+            key = id(card.effect)
+            if key not in compiled_effects:
+                table: dict[str, list] = {}
+                for t in card.effect.triggers:
+                    table.setdefault(t.event, []).append((t, c.block(t.body)))
+                compiled_effects[key] = table
+            self.card_triggers[card.id] = compiled_effects[key]
+        self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
+        self.always = [(a, c.block(a.body)) for a in rs.always]
+        self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
+        self.constants = [(name, c.expr(n.value)) for name, n in rs.constants.items()]
+        self.stat_inits = {name: (c.expr(s.init) if s.init is not None else None) for name, s in rs.stats.items()}
+        self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
+        self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
+        self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
+        self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t}
+
+
+def compile_ruleset(rs: Ruleset) -> Program:
+    return Program(rs)
+
+
+class Game:
+    """One game in progress. Drive it with `decision` / `answer` until `over`."""
+
+    def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None):
+        rs = program.rs
+        if not rs.min_players <= players <= rs.max_players:
+            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.program, self.rs = program, rs
+        self.limits = limits or Limits()
+        self.cards: list[CardData] = rs.cards
+        self.seats = [Seat(i) for i in range(players)]
+        self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        self.constants: dict[str, Any] = {}
+        self.log: list[str] = []
+        self.choices: list[int] = []  # answers to decisions that had more than one option
+        self.digests: list[str] = []  # state digest at each recorded decision
+        self.decision: Decision | None = None
+        self.over = False
+        self.error: RuleError | None = None
+        self.result: dict | None = None
+        self.dirty = False
+        self.settling = False
+        self.steps = 0
+        self.depth = 0
+        self.decisions_made = 0
+        self._answer: Any = None
+        self._init_state()
+        self._gen = self._main()
+        self._advance(None)
+
+    # ---- driving -------------------------------------------------------------------------
+    def answer(self, index: int) -> None:
+        """Answer the pending decision with the index of one of its options."""
+        d = self.decision
+        if d is None:
+            raise ValueError("no decision is pending")
+        if not 0 <= index < len(d.options):
+            raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
+        self.choices.append(index)
+        self.decisions_made += 1
+        self.decision = None
+        self._advance(d.options[index])
+
+    def _advance(self, value: Any) -> None:
+        try:
+            d = self._gen.send(value) if value is not None or self._started else next(self._gen)
+            self._started = True
+            self.decision = d
+            self.digests.append(self.state.digest())
+        except StopIteration:
+            self._finish()
+        except GameOver:
+            self._finish()
+        except RuleError as err:
+            self.error = err
+            self.over = True
+        except (Break, Continue):
+            self.error = RuleError("`break` or `continue` outside a loop", None)
+            self.over = True
+        except RecursionError:
+            self.error = LimitExceeded("rules nest too deeply", None)
+            self.over = True
+
+    _started = False
+
+    def _main(self) -> Iterator[Decision]:
+        yield from self._run_setup()
+        play = self.program.phases.get("play")
+        env = self._env(self.state.start_player)
+        if play is not None:
+            yield from play(self, env)
+            raise GameOver()
+        while True:
+            yield from self.play_round()
+
+    def _finish(self) -> None:
+        self.over = True
+        self.decision = None
+        self.result = self.scores()
+
+    # ---- setup ---------------------------------------------------------------------------
+    def _init_state(self) -> None:
+        st, rs = self.state, self.rs
+        for name, z in rs.zones.items():
+            empty = (lambda: []) if True else None
+            if z.per_player:
+                for p in range(st.players):
+                    st.zones[f"{name}#{p}"] = empty()
+            else:
+                st.zones[name] = empty()
+        st.pstats = [{} for _ in range(st.players)]
+        st.watch = [False] * len(self.program.watchers)
+
+    def _run_setup(self) -> Iterator[Decision]:
+        st, prog = self.state, self.program
+        env: dict = {"you": None}
+        for name, f in prog.constants:
+            self.constants[name] = f(self, env)
+        for name, sd in self.rs.stats.items():
+            init = prog.stat_inits[name]
+            if sd.per_player:
+                for p in self.seats:
+                    v = init(self, {"you": p}) if init else (sd.lo if sd.lo is not None else 0)
+                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+            else:
+                v = init(self, env) if init else (sd.lo if sd.lo is not None else 0)
+                st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
+        # cards start outside every zone until setup places them
+        setup = prog.phases.get("setup")
+        self.settling = True  # state-based rules start after setup
+        if setup is not None:
+            yield from setup(self, self._env(None))
+        self.settling = False
+        for i, (_, cond, _) in enumerate(prog.watchers):
+            st.watch[i] = bool(cond(self, self._env(st.active)))
+        self.dirty = True
+        yield from self.settle()
+
+    def _env(self, you: int | None) -> dict:
+        return {"you": Seat(you) if you is not None else None}
+
+    # ---- flow ----------------------------------------------------------------------------
+    def play_round(self) -> Iterator[Decision]:
+        st = self.state
+        st.round_number += 1
+        yield from self.fire("round_start", None, Seat(st.start_player), None)
+        body = self.program.phases.get("round")
+        if body is not None:
+            yield from body(self, self._env(st.start_player))
+        else:
+            for p in range(st.players):
+                yield from self.play_turn(Seat((st.start_player + p) % st.players))
+        yield from self.fire("round_end", None, Seat(st.start_player), None)
+        if st.ending == "round":
+            raise GameOver()
+
+    def play_turn(self, player: int) -> Iterator[Decision]:
+        st = self.state
+        st.active = int(player)
+        st.turn_number += 1
+        if st.turn_number > self.limits.max_turns:
+            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+        env = self._env(player)
+        yield from self.fire("turn_start", None, Seat(player), None)
+        body = self.program.phases.get("turn")
+        if body is not None:
+            try:
+                yield from body(self, env)
+            except Break:
+                pass
+        yield from self.fire("turn_end", None, Seat(player), None)
+        if st.ending == "turn":
+            raise GameOver()
+
+    def end_game(self, after: str | None) -> None:
+        if after is None:
+            raise GameOver()
+        if self.state.ending != "turn":
+            self.state.ending = after
+        self.dirty = True
+
+    # ---- execution helpers ---------------------------------------------------------------
+    def step(self, node: Node) -> None:
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            raise LimitExceeded(f"more than {self.limits.max_steps} steps: a rule seems to run forever", node.loc)
+
+    def call(self, name: str, args: list, env: dict, loc: Loc) -> Iterator[Decision]:
+        params, body, node = self.program.procedures[name]
+        if len(args) != len(params):
+            raise RuleError(f"`{name}` takes {len(params)} argument(s), got {len(args)}", loc)
+        self.depth += 1
+        if self.depth > self.limits.max_depth:
+            raise LimitExceeded(f"procedures nest deeper than {self.limits.max_depth} (endless recursion?)", node.loc)
+        try:
+            local = {"you": env.get("you"), "this": env.get("this")}
+            local.update(zip(params, args))
+            yield from body(self, local)
+        except Break:
+            pass
+        finally:
+            self.depth -= 1
+
+    def fire(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> Iterator[Decision]:
+        """Run the triggers answering `event` (the subject card's own first, then the rules')."""
+        if event not in self.program.events_used:
+            return
+        handlers = []
+        if isinstance(subject, CardData):
+            handlers += self.program.card_triggers.get(subject.id, {}).get(event, [])
+        handlers += self.program.triggers.get(event, [])
+        if not handlers:
+            return
+        pending = list(handlers)
+        while pending:
+            if len(pending) > 1:  # simultaneous triggers: the active player orders them
+                node, body = yield from self.decide(
+                    Seat(self.state.active), "order", f"Which `{event}` effect first?", pending, loc,
+                    labels=[f"{h[0].loc}" for h in pending])
+                pending.remove((node, body))
+            else:
+                node, body = pending.pop()
+            self.depth += 1
+            if self.depth > self.limits.max_depth:
+                raise LimitExceeded(f"triggers nest deeper than {self.limits.max_depth} (endless trigger chain?)",
+                                    node.loc)
+            try:
+                env = {"you": Seat(actor) if actor is not None else Seat(self.state.active), "this": subject}
+                if node.binder:
+                    env[node.binder] = subject
+                yield from body(self, env)
+            except Break:
+                pass
+            finally:
+                self.depth -= 1
+
+    def settle(self) -> Iterator[Decision]:
+        """Re-check `always` rules and `as soon as` watchers until the state stops changing."""
+        prog = self.program
+        if not prog.always and not prog.watchers:
+            self.dirty = False
+            return
+        self.settling = True
+        try:
+            for _ in range(self.limits.max_settle_passes):
+                self.dirty = False
+                for node, body in prog.always:
+                    yield from body(self, self._env(self.state.active))
+                for i, (node, cond, body) in enumerate(prog.watchers):
+                    env = self._env(self.state.active)
+                    now = bool(cond(self, env))
+                    if now and not self.state.watch[i]:
+                        self.state.watch[i] = True
+                        yield from body(self, env)
+                    elif not now and self.state.watch[i]:
+                        self.state.watch[i] = False
+                if not self.dirty:
+                    return
+            node = (prog.always or prog.watchers)[0][0]
+            raise LimitExceeded("state-based rules keep changing the state (endless loop?)", node.loc)
+        finally:
+            self.settling = False
+
+    def decide(self, player: Any, kind: str, prompt: str, options: list, loc: Loc | None,
+               labels: list[str] | None = None) -> Iterator[Decision]:
+        """Ask `player` to pick one option; a single option is taken without asking."""
+        if player is None:
+            player = self.state.active
+        if isinstance(player, list):
+            raise RuleError("a decision needs one player, not a list", loc)
+        if len(options) == 1:
+            return options[0]
+        labels = labels or [self.label(o) for o in options]
+        answer = yield Decision(int(player), kind, prompt, options, labels, loc)
+        return answer
+
+    def label(self, v: Any) -> str:
+        if isinstance(v, CardData):
+            return v.label()
+        if isinstance(v, RowRef):
+            return f"{v}: " + ", ".join(c.label() for c in self.listify(v))
+        return str(v)
+
+    # ---- cards and zones -----------------------------------------------------------------
+    def listify(self, v: Any) -> list:
+        """Any collection-ish value as a list (zones and rows give their top cards)."""
+        if isinstance(v, list):
+            return v
+        if isinstance(v, ZoneRef):
+            key = v.key
+            ids = zone_cards(self.state, key, v.name in self.program.rows_zones)
+            cards = self.cards
+            return [cards[i] for i in ids]
+        if isinstance(v, RowRef):
+            rows = self.state.zones[v.key]
+            return [self.cards[i] for i in rows[v.index]] if v.index < len(rows) else []
+        if isinstance(v, dict):
+            return list(v)
+        if v is None:
+            return []
+        if isinstance(v, (tuple, range)):
+            return list(v)
+        return [v]
+
+    def is_rows(self, z: ZoneRef) -> bool:
+        return z.name in self.program.rows_zones
+
+    def _cards(self, what: Any, loc: Loc) -> list[CardData]:
+        items = self.listify(what) if not isinstance(what, CardData) else [what]
+        for c in items:
+            if not isinstance(c, CardData):
+                raise RuleError(f"only cards can be moved, not {c!r}", loc)
+        return list(items)
+
+    def move(self, what: Any, dest: Any, bottom: bool, loc: Loc) -> list[CardData]:
+        cards = self._cards(what, loc)
+        st = self.state
+        if isinstance(dest, RowRef):
+            for c in cards:
+                if c.id in st.where:
+                    take_out(st, c.id, self.program.rows_zones)
+                rows = st.zones[dest.key]
+                if dest.index >= len(rows):
+                    rows.append([])
+                put(st, c.id, dest.key, True, Position(dest.index, "left" if bottom else "right"))
+        elif isinstance(dest, ZoneRef):
+            rows = self.is_rows(dest)
+            for c in cards:
+                if c.id in st.where:
+                    take_out(st, c.id, self.program.rows_zones)
+                put(st, c.id, dest.key, rows, None, bottom)
+        else:
+            raise RuleError(f"cards can only move to a zone or a row, not {dest!r}", loc)
+        if cards:
+            self.dirty = True
+        return cards
+
+    def legal_positions(self, card: Any, zone: Any, env: dict) -> list[Position]:
+        """Where `card` may go in `zone`, according to the zone's placement rules."""
+        if not isinstance(card, CardData) or not isinstance(zone, ZoneRef):
+            raise RuleError("placing needs a card and a zone", None)
+        st = self.state
+        rule = self.program.placements.get(zone.name)
+        if self.is_rows(zone):
+            rows = st.zones[zone.key]
+            zd = self.rs.zones[zone.name]
+            candidates = []
+            for i, row in enumerate(rows):
+                cards = [self.cards[x] for x in row if x != card.id]
+                candidates.append((Position(i, "left"), [card] + cards))
+                if cards:
+                    candidates.append((Position(i, "right"), cards + [card]))
+            if zd.max_rows is None or len(rows) < zd.max_rows:
+                candidates.append((Position(None, "new"), [card]))
+        else:
+            cards = [c for c in self.listify(zone) if c is not card]
+            candidates = [(Position(None, "top"), cards + [card])]
+        if rule is None:
+            return [p for p, _ in candidates]
+        binder, conds, _ = rule
+        out = []
+        saved = env.get(binder, None)
+        for pos, after in candidates:
+            env[binder] = after
+            env["card"] = card
+            if all(f(self, env) for f in conds):
+                out.append(pos)
+        env[binder] = saved
+        return out
+
+    def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
+        st = self.state
+        if card.id in st.where:
+            take_out(st, card.id, self.program.rows_zones)
+        put(st, card.id, zone.key, self.is_rows(zone), pos)
+        self.dirty = True
+
+    def cover(self, card: Any, target: Any, loc: Loc) -> None:
+        if not isinstance(card, CardData) or not isinstance(target, CardData):
+            raise RuleError("`place X on Y` needs two cards", loc)
+        st = self.state
+        if target.id not in st.where:
+            raise RuleError(f"{target.label()} is not in play", loc)
+        if st.where[target.id].startswith("^"):
+            raise RuleError(f"{target.label()} is covered already", loc)
+        if card.id in st.where:
+            take_out(st, card.id, self.program.rows_zones)
+        cover(st, card.id, target.id, self.program.rows_zones)
+        self.dirty = True
+
+    def shuffle(self, zone: Any, loc: Loc) -> None:
+        if not isinstance(zone, ZoneRef) or self.is_rows(zone):
+            raise RuleError("only a pile or set zone can be shuffled", loc)
+        self.state.rng.shuffle(self.state.zones[zone.key])
+        self.dirty = True
+
+    # ---- results -------------------------------------------------------------------------
+    def scores(self) -> dict:
+        prog = self.program
+        scores, keys = [], []
+        for p in self.seats:
+            env = self._env(p)
+            s = 0
+            if prog.score:
+                env[prog.score[0]] = p
+                s = prog.score[1](self, env)
+            tb = []
+            for binder, f in prog.tiebreaks:
+                env[binder] = p
+                tb.append(f(self, env))
+            scores.append(s)
+            keys.append((s, *tb))
+        best = max(keys) if keys else None
+        winners = [p for p in range(len(keys)) if keys[p] == best]
+        return {"scores": scores, "winners": winners, "turns": self.state.turn_number,
+                "rounds": self.state.round_number, "decisions": self.decisions_made}
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: a spectator): hidden zones show only their size."""
+        out: dict[str, Any] = {}
+        for name, zd in self.rs.zones.items():
+            owners = range(self.state.players) if zd.per_player else [None]
+            for o in owners:
+                ref = ZoneRef(name, o)
+                visible = zd.visibility == "public" or (zd.visibility == "owner" and o is not None and o == seat)
+                raw = self.state.zones[ref.key]
+                if zd.kind == "rows":
+                    out[str(ref)] = [[self._show(c, visible) for c in row] for row in raw] if visible else \
+                        [len(r) for r in raw]
+                else:
+                    out[str(ref)] = [self._show(c, visible) for c in raw] if visible else len(raw)
+        out["stats"] = dict(self.state.stats)
+        out["players"] = [dict(s) for s in self.state.pstats]
+        return out
+
+    def _show(self, cid: int, visible: bool) -> str:
+        c = self.cards[cid]
+        label = c.label() if visible else "?"
+        n = len(self.state.under.get(cid, ()))
+        return f"{label} (on {n} hidden)" if n else label

@@ -1,0 +1,217 @@
+"""The ruleset model: declarations gathered from parsed modules, plus the card list.
+
+This is what the checker verifies and the compiler turns into an executable game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ast import Node
+from .diagnostics import Loc
+from .loader import Content, validate_cards
+
+__all__ = ["ZoneDef", "StatDef", "CardData", "Ruleset", "build", "ZONE_KINDS"]
+
+ZONE_KINDS = {"pile", "deck", "set", "hand", "row", "rows", "stack"}
+ZONE_OWNERS = {"shared", "per player"}
+ZONE_VISIBILITY = {"hidden", "owner", "public"}
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    kind: str = "pile"
+    per_player: bool = False
+    visibility: str = "public"
+    max_rows: int | None = None
+    loc: Loc | None = None
+
+
+@dataclass
+class StatDef:
+    name: str
+    per_player: bool
+    lo: int | None
+    hi: int | None
+    init: Node | None
+    loc: Loc | None = None
+
+    def clamp(self, v: int) -> int:
+        if self.lo is not None and v < self.lo:
+            return self.lo
+        if self.hi is not None and v > self.hi:
+            return self.hi
+        return v
+
+
+@dataclass(eq=False)
+class CardData:
+    """A physical card: immutable data; where it lies is in the game state, keyed by `id`."""
+
+    id: int
+    name: str
+    type: str
+    fields: dict[str, Any]
+    effect: Node | None = None
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.id}"
+
+    def label(self) -> str:
+        vals = ", ".join(str(v) for v in self.fields.values())
+        return f"{self.name} ({vals})" if vals else self.name
+
+
+@dataclass
+class Ruleset:
+    """All declarations of a ruleset, by kind; `content` keeps sources for diagnostics."""
+
+    content: Content
+    title: str = "untitled"
+    min_players: int = 2
+    max_players: int = 6
+    settings: dict[str, Node] = field(default_factory=dict)
+    card_types: dict[str, Node] = field(default_factory=dict)
+    zones: dict[str, ZoneDef] = field(default_factory=dict)
+    stats: dict[str, StatDef] = field(default_factory=dict)
+    constants: dict[str, Node] = field(default_factory=dict)
+    events: dict[str, Loc] = field(default_factory=dict)
+    phases: dict[str, Node] = field(default_factory=dict)
+    procedures: dict[str, Node] = field(default_factory=dict)
+    triggers: list[Node] = field(default_factory=list)
+    watchers: list[Node] = field(default_factory=list)
+    always: list[Node] = field(default_factory=list)
+    placements: dict[str, Node] = field(default_factory=dict)
+    scores: list[Node] = field(default_factory=list)
+    tiebreaks: list[Node] = field(default_factory=list)
+    cards: list[CardData] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.content.path.name
+
+    def enum_values(self) -> dict[str, list[tuple[str, str]]]:
+        """value → [(card type, field)] for every enumeration value declared."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for tname, node in self.card_types.items():
+            for f in node.fields_:
+                if f.type.kind == "enum_type":
+                    for v in f.type.values:
+                        out.setdefault(v, []).append((tname, f.name))
+        return out
+
+    def card_fields(self) -> dict[str, list[str]]:
+        """field name → card types that have it."""
+        out: dict[str, list[str]] = {}
+        for tname, node in self.card_types.items():
+            for f in node.fields_:
+                out.setdefault(f.name, []).append(tname)
+        return out
+
+
+def build(content: Content) -> Ruleset:
+    """Gather declarations; report duplicates and malformed declarations into `content`."""
+    rs = Ruleset(content)
+    seen: dict[str, tuple[str, Loc]] = {}
+
+    def claim(name: str, what: str, loc: Loc) -> bool:
+        if name in seen:
+            other_what, other_loc = seen[name]
+            content.error("name/duplicate", f"`{name}` is already declared as a {other_what} at {other_loc}", loc,
+                          "give it another name")
+            return False
+        seen[name] = (what, loc)
+        return True
+
+    for module in content.modules:
+        for d in module.decls:
+            k = d.kind
+            if k == "game":
+                rs.title = d.title
+                for item in d.items:
+                    rs.settings[item.name] = item.value
+                    if item.name == "players":
+                        v = item.value
+                        if v.kind == "range" and v.lo.kind == "lit" and v.hi.kind == "lit":
+                            rs.min_players, rs.max_players = v.lo.value, v.hi.value
+                        elif v.kind == "lit" and isinstance(v.value, int):
+                            rs.min_players = rs.max_players = v.value
+                        else:
+                            content.error("game/players", "`players` takes a number or a range like 2..6", item.loc)
+                    elif item.name not in ("source", "version", "description"):
+                        content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
+                                     "known settings: players, source, version, description")
+            elif k == "card_type":
+                if claim(d.name, "card type", d.loc):
+                    rs.card_types[d.name] = d
+            elif k == "zone":
+                if claim(d.name, "zone", d.loc):
+                    rs.zones[d.name] = _zone(content, d)
+            elif k == "stat":
+                if claim(d.name, "stat", d.loc):
+                    if d.lo is not None and d.hi is not None and d.lo > d.hi:
+                        content.error("stat/bounds", f"stat `{d.name}` has lower bound above upper bound", d.loc)
+                    rs.stats[d.name] = StatDef(d.name, d.per_player, d.lo, d.hi, d.init, d.loc)
+            elif k == "constant":
+                if claim(d.name, "constant", d.loc):
+                    rs.constants[d.name] = d
+            elif k == "event":
+                if claim(d.name, "event", d.loc):
+                    rs.events[d.name] = d.loc
+            elif k == "phase":
+                if d.name in rs.phases:
+                    content.error("name/duplicate", f"`{d.name}:` is declared twice", d.loc,
+                                  f"the first is at {rs.phases[d.name].loc}")
+                rs.phases[d.name] = d
+            elif k == "procedure":
+                if claim(d.name, "procedure", d.loc):
+                    rs.procedures[d.name] = d
+            elif k == "trigger":
+                rs.triggers.append(d)
+            elif k == "watcher":
+                rs.watchers.append(d)
+            elif k == "always":
+                rs.always.append(d)
+            elif k == "placement":
+                if d.zone in rs.placements:
+                    content.error("name/duplicate", f"placement rules for `{d.zone}` are declared twice", d.loc)
+                rs.placements[d.zone] = d
+            elif k == "score":
+                rs.scores.append(d)
+            elif k == "tiebreak":
+                rs.tiebreaks.append(d)
+    if len(rs.scores) > 1:
+        content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
+    validate_cards(content, rs.card_types)
+    next_id = 0
+    for spec in content.cards:
+        if spec.type not in rs.card_types:
+            continue
+        for _ in range(spec.copies):
+            rs.cards.append(CardData(next_id, spec.name, spec.type, spec.fields, spec.effect))
+            next_id += 1
+    return rs
+
+
+def _zone(content: Content, d: Node) -> ZoneDef:
+    z = ZoneDef(d.name, loc=d.loc)
+    for p in d.props:
+        w = p.words
+        if w in ZONE_KINDS:
+            z.kind = {"deck": "pile", "hand": "set"}.get(w, w)
+            if w == "rows":
+                z.max_rows = p.number
+        elif w in ZONE_OWNERS:
+            z.per_player = w == "per player"
+        elif w in ZONE_VISIBILITY:
+            z.visibility = w
+        else:
+            from .diagnostics import did_you_mean
+            content.error("zone/property", f"unknown zone property `{w}`", p.loc,
+                          did_you_mean(w, ZONE_KINDS | ZONE_OWNERS | ZONE_VISIBILITY)
+                          or "kinds: pile, set, row, rows N, stack; owners: shared, per player; "
+                             "visibility: hidden, owner, public")
+        if p.number is not None and w != "rows":
+            content.error("zone/property", f"`{w}` takes no number", p.loc)
+    return z

@@ -1,0 +1,60 @@
+"""Game state as plain data: where every card lies, stats, counters and the seeded RNG.
+
+Serialisable (`to_json`), hashable (`digest`) and cloneable in time proportional to its size.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GameState"]
+
+
+@dataclass
+class GameState:
+    seed: Any
+    players: int
+    zones: dict[str, list] = field(default_factory=dict)  # key → card ids (rows zone: list of rows)
+    under: dict[int, list[int]] = field(default_factory=dict)  # card id → ids lying under it, bottom first
+    where: dict[int, str] = field(default_factory=dict)  # card id → zone key, or "^<id>" when covered
+    stats: dict[str, Any] = field(default_factory=dict)  # global stats and game variables
+    pstats: list[dict[str, Any]] = field(default_factory=list)  # per-player stats
+    watch: list[bool] = field(default_factory=list)  # last value of each `as soon as` condition
+    active: int = 0
+    start_player: int = 0
+    turn_number: int = 0
+    round_number: int = 0
+    ending: str | None = None  # "turn" | "round" when the game ends after the current one
+    rng: random.Random = field(default_factory=random.Random)
+
+    def to_json(self) -> dict:
+        return {
+            "players": self.players,
+            "zones": self.zones,
+            "under": {str(k): v for k, v in sorted(self.under.items())},
+            "stats": self.stats,
+            "pstats": self.pstats,
+            "watch": self.watch,
+            "active": self.active,
+            "start_player": self.start_player,
+            "turn_number": self.turn_number,
+            "round_number": self.round_number,
+            "ending": self.ending,
+            "rng": _rng_digest(self.rng),
+        }
+
+    def digest(self) -> str:
+        """A short hash of the whole state, for replay verification."""
+        blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), default=int)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def clone(self) -> "GameState":
+        return copy.deepcopy(self)
+
+
+def _rng_digest(rng: random.Random) -> str:
+    return hashlib.sha256(repr(rng.getstate()).encode()).hexdigest()[:16]

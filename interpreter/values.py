@@ -1,0 +1,63 @@
+"""Runtime values that rules see besides numbers, texts, booleans and lists.
+
+Cards are `CardData` objects (see model.py); players are `Seat`s; zones and rows are refs
+into the game state so that rules can both read and move them.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Seat", "ZoneRef", "RowRef", "TypeRef", "Position"]
+
+
+class Seat(int):
+    """A player, by seat number (0-based). An int so it hashes and serialises plainly."""
+
+    def __repr__(self) -> str:
+        return f"player {int(self) + 1}"
+
+    __str__ = __repr__
+
+
+class ZoneRef(NamedTuple):
+    """A zone instance: `name` and, for per-player zones, the owning seat."""
+
+    name: str
+    owner: int | None
+
+    @property
+    def key(self) -> str:
+        return self.name if self.owner is None else f"{self.name}#{self.owner}"
+
+    def __str__(self) -> str:
+        return self.name if self.owner is None else f"{self.name} of player {self.owner + 1}"
+
+
+class RowRef(NamedTuple):
+    """One row of a `rows` zone, by index (rows close up when one empties)."""
+
+    key: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"row {self.index + 1} of {self.key.split('#')[0]}"
+
+
+class TypeRef(NamedTuple):
+    """A card type named in an expression (`c is Talisman`, `Talisman.kind`)."""
+
+    name: str
+
+
+class Position(NamedTuple):
+    """Where a `place` puts a card: row index (or None for a new row) and side."""
+
+    row: int | None
+    side: str  # "left" | "right" | "new" | "top"
+
+    def __str__(self) -> str:
+        if self.side == "new":
+            return "a new row"
+        if self.side == "top":
+            return "on top"
+        return f"row {self.row + 1}, {self.side} end"
