@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 
 from .ast import Node
 from .builtins import BUILTINS
-from .errors import Break, Continue, RuleError
+from .errors import Break, Continue, GameOver, RuleError
 from .model import CardData, Ruleset
 from .values import RowRef, Seat, TypeRef, ZoneRef
 
@@ -38,21 +38,7 @@ class Compiler:
         f = getattr(self, "x_" + n.kind, None)
         if f is None:
             raise RuleError(f"`{n.kind}` cannot be used as a value here", n.loc)
-        fn = f(n)
-        loc = n.loc
-
-        def guarded(g, e, fn=fn):
-            try:
-                return fn(g, e)
-            except RuleError as err:
-                if err.loc is None:
-                    raise RuleError(err.message, loc) from None
-                raise
-            except (Break, Continue):
-                raise
-            except Exception as ex:  # a content bug, not ours: name the rule
-                raise RuleError(_explain(ex), loc) from None
-        return guarded if n.kind in ("call", "attr", "arith", "compare", "index", "of") else fn
+        return f(n)
 
     def x_lit(self, n):
         v = n.value
@@ -300,7 +286,12 @@ class Compiler:
         def run(g, e):
             for s, node in compiled:
                 g.step(node)
-                yield from s(g, e)
+                try:
+                    yield from s(g, e)
+                except (RuleError, Break, Continue, GameOver):
+                    raise
+                except Exception as ex:  # a content bug, not ours: name the rule
+                    raise RuleError(_explain(ex), node.loc) from None
                 if g.dirty and not g.settling:
                     yield from g.settle()
         return run
@@ -336,11 +327,12 @@ class Compiler:
 
                 def set_global(g, e, v):
                     g.state.stats[name] = sd.clamp(v) if isinstance(v, int) else v
-                    g.dirty = True
+                    g.touch(name)
                 return set_global
             if name == "start_player":
                 def set_start(g, e, v):
                     g.state.start_player = int(v)
+                    g.touched = None
                     g.dirty = True
                 return set_start
             if name in rs.stats or name in rs.zones or name in rs.constants:
@@ -360,7 +352,7 @@ class Compiler:
                 who = owner(g, e)
                 for p in (who if isinstance(who, list) else [who]):
                     g.state.pstats[p][stat] = sd.clamp(v) if isinstance(v, int) else v
-                g.dirty = True
+                g.touch(stat)
             return set_pstat
         raise RuleError("only a variable, a stat or a player's stat can be set", target.loc)
 
@@ -580,8 +572,8 @@ class Compiler:
 
 
 def _attr(g, o, name, stats, card_types):
-    if isinstance(o, CardData):
-        if g.state.where.get(o.id, "").startswith("^"):
+    if o.__class__ is CardData:
+        if g.state.where.get(o.id, "")[:1] == "^":
             return None  # a covered card's fields are unknown to the rules
         return o.fields.get(name)
     if isinstance(o, Seat):

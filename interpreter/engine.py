@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from .ast import Node
+from .ast import Node, walk
 from .compiler import Compiler
 from .diagnostics import Loc
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
@@ -74,6 +74,9 @@ class Program:
             self.card_triggers[card.id] = compiled_effects[key]
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
         self.always = [(a, c.block(a.body)) for a in rs.always]
+        # what each state-based rule reads, so that settling skips rules nothing touched
+        self.always_reads = [reads_of(a.body, rs) for a in rs.always]
+        self.watcher_reads = [reads_of([w.cond], rs) for w in rs.watchers]
         self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
         self.constants = [(name, c.expr(n.value)) for name, n in rs.constants.items()]
         self.stat_inits = {name: (c.expr(s.init) if s.init is not None else None) for name, s in rs.stats.items()}
@@ -83,6 +86,36 @@ class Program:
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t}
 
 
+_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
+
+
+def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
+    """Zone and stat names a piece of rules mentions; None when it may read anything."""
+    out: set[str] = set()
+    stack = list(nodes)
+    seen: list[Node] = []
+    while stack:  # where cards are moved *to* is written, not read: skip move/draw destinations
+        n = stack.pop()
+        if n.kind in ("move", "draw") and n.dest.kind in ("name", "of"):
+            stack += [c for c in n.children() if c is not n.dest]
+            if n.dest.kind == "of":
+                stack.append(n.dest.owner)
+            continue
+        seen.append(n)
+        stack += list(n.children())
+    for top in seen:
+        for n in [top]:
+            if n.kind == "name" and (n.id in rs.zones or n.id in rs.stats):
+                out.add(n.id)
+            elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
+                out.add(n.name)
+            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
+                return None
+            elif n.kind == "name" and n.id in ("turn_number", "round_number", "start_player", "active_player"):
+                return None
+    return frozenset(out)
+
+
 def compile_ruleset(rs: Ruleset) -> Program:
     return Program(rs)
 
@@ -90,7 +123,8 @@ def compile_ruleset(rs: Ruleset) -> Program:
 class Game:
     """One game in progress. Drive it with `decision` / `answer` until `over`."""
 
-    def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None):
+    def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None,
+                 record_digests: bool = True, after_setup: Callable[["Game"], None] | None = None):
         rs = program.rs
         if not rs.min_players <= players <= rs.max_players:
             raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
@@ -109,10 +143,13 @@ class Game:
         self.result: dict | None = None
         self.dirty = False
         self.settling = False
+        self.touched: set[str] | None = None  # zones/stats changed since the last settle (None: anything)
         self.steps = 0
         self.depth = 0
         self.decisions_made = 0
+        self.record_digests = record_digests  # a state digest per decision, for logs and replays
         self._answer: Any = None
+        self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
         self._init_state()
         self._gen = self._main()
         self._advance(None)
@@ -135,7 +172,8 @@ class Game:
             d = self._gen.send(value) if value is not None or self._started else next(self._gen)
             self._started = True
             self.decision = d
-            self.digests.append(self.state.digest())
+            if self.record_digests:
+                self.digests.append(self.state.digest())
         except StopIteration:
             self._finish()
         except GameOver:
@@ -199,10 +237,12 @@ class Game:
         self.settling = True  # state-based rules start after setup
         if setup is not None:
             yield from setup(self, self._env(None))
+        if self._after_setup is not None:
+            self._after_setup(self)
         self.settling = False
         for i, (_, cond, _) in enumerate(prog.watchers):
             st.watch[i] = bool(cond(self, self._env(st.active)))
-        self.dirty = True
+        self.dirty, self.touched = True, None
         yield from self.settle()
 
     def _env(self, you: int | None) -> dict:
@@ -246,7 +286,6 @@ class Game:
             raise GameOver()
         if self.state.ending != "turn":
             self.state.ending = after
-        self.dirty = True
 
     # ---- execution helpers ---------------------------------------------------------------
     def step(self, node: Node) -> None:
@@ -313,9 +352,14 @@ class Game:
         try:
             for _ in range(self.limits.max_settle_passes):
                 self.dirty = False
-                for node, body in prog.always:
-                    yield from body(self, self._env(self.state.active))
+                touched, self.touched = self.touched, set()
+                for (node, body), reads in zip(prog.always, prog.always_reads):
+                    if touched is None or reads is None or not reads.isdisjoint(touched):
+                        yield from body(self, self._env(self.state.active))
                 for i, (node, cond, body) in enumerate(prog.watchers):
+                    reads = prog.watcher_reads[i]
+                    if touched is not None and reads is not None and reads.isdisjoint(touched):
+                        continue
                     env = self._env(self.state.active)
                     now = bool(cond(self, env))
                     if now and not self.state.watch[i]:
@@ -381,9 +425,25 @@ class Game:
                 raise RuleError(f"only cards can be moved, not {c!r}", loc)
         return list(items)
 
+    def touch(self, *keys: str) -> None:
+        """Note that zones (by key) or stats changed, for settling."""
+        self.dirty = True
+        if self.touched is not None:
+            for k in keys:
+                self.touched.add(k.partition("#")[0])
+
+    def _touch_card(self, cid: int) -> None:
+        at = self.state.where.get(cid)
+        while at is not None and at.startswith("^"):
+            at = self.state.where.get(int(at[1:]))
+        if at is not None:
+            self.touch(at)
+
     def move(self, what: Any, dest: Any, bottom: bool, loc: Loc) -> list[CardData]:
         cards = self._cards(what, loc)
         st = self.state
+        for c in cards:
+            self._touch_card(c.id)
         if isinstance(dest, RowRef):
             for c in cards:
                 if c.id in st.where:
@@ -401,7 +461,7 @@ class Game:
         else:
             raise RuleError(f"cards can only move to a zone or a row, not {dest!r}", loc)
         if cards:
-            self.dirty = True
+            self.touch(dest.key)
         return cards
 
     def legal_positions(self, card: Any, zone: Any, env: dict) -> list[Position]:
@@ -439,10 +499,11 @@ class Game:
 
     def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
         st = self.state
+        self._touch_card(card.id)
         if card.id in st.where:
             take_out(st, card.id, self.program.rows_zones)
         put(st, card.id, zone.key, self.is_rows(zone), pos)
-        self.dirty = True
+        self.touch(zone.key)
 
     def cover(self, card: Any, target: Any, loc: Loc) -> None:
         if not isinstance(card, CardData) or not isinstance(target, CardData):
@@ -452,16 +513,17 @@ class Game:
             raise RuleError(f"{target.label()} is not in play", loc)
         if st.where[target.id].startswith("^"):
             raise RuleError(f"{target.label()} is covered already", loc)
+        self._touch_card(card.id)
+        self._touch_card(target.id)
         if card.id in st.where:
             take_out(st, card.id, self.program.rows_zones)
         cover(st, card.id, target.id, self.program.rows_zones)
-        self.dirty = True
 
     def shuffle(self, zone: Any, loc: Loc) -> None:
         if not isinstance(zone, ZoneRef) or self.is_rows(zone):
             raise RuleError("only a pile or set zone can be shuffled", loc)
         self.state.rng.shuffle(self.state.zones[zone.key])
-        self.dirty = True
+        self.touch(zone.key)
 
     # ---- results -------------------------------------------------------------------------
     def scores(self) -> dict:

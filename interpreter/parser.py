@@ -5,6 +5,7 @@ Syntax errors become Diagnostics with file:line:col, a caret and a hint; never t
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -30,16 +31,38 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
+def _cache_file() -> str | bool:
+    """Lark caches the built parser (keyed by grammar hash) in a user cache dir, not in /tmp."""
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "grimoire"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        return str(base / "parser.lark-cache")
+    except OSError:
+        return False
+
+
 @functools.lru_cache(maxsize=None)
-def _parser(start: str) -> Lark:
-    return Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        start=start,
-        postlex=_Indenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+def _lark() -> Lark:
+    options = dict(parser="lalr", start=["start", "effect"], postlex=_Indenter(), propagate_positions=True,
+                   maybe_placeholders=True)
+    text = GRAMMAR_PATH.read_text(encoding="utf-8")
+    try:
+        return Lark(text, cache=_cache_file(), **options)
+    except (OSError, EOFError, ValueError):  # an unreadable cache must never stop us
+        return Lark(text, **options)
+
+
+def _parser(start: str):
+    lark = _lark()
+    return _StartParser(lark, start)
+
+
+class _StartParser:
+    def __init__(self, lark: Lark, start: str):
+        self.lark, self.start = lark, start
+
+    def parse(self, text: str):
+        return self.lark.parse(text, start=self.start)
 
 
 _TOKEN_WORDS = {

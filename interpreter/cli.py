@@ -1,0 +1,223 @@
+"""The `grimoire` command: validate, play, simulate, scenario, replay."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .api import check_path, load_program
+from .diagnostics import ContentError, format_all
+
+__all__ = ["main"]
+
+EPILOG = """examples:
+  grimoire validate rulesets/toil_and_troublez
+  grimoire simulate rulesets/toil_and_troublez -n 500 --players 4 --seed 7
+  grimoire play rulesets/toil_and_troublez --players 3 --seat 1=human
+  grimoire scenario tests/scenarios/toil_and_troublez/*.yaml
+  grimoire replay game.jsonl
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="grimoire", description="Run, check and simulate tabletop games written in the Grimoire rule language.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--traceback", action="store_true", help="show Python tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check rule and card files; exit 1 on errors",
+                       description="Check rulesets (folders of .rules files with their cards). Reports every problem "
+                                   "with file:line:col, the source line and a hint. Exit 0 when there are no errors.")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset folders or .rules files")
+    v.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
+    v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    s = sub.add_parser("simulate", help="play many games with bots and summarise them",
+                       description="Play N games with agents and report win rates by seat (with 95%% intervals), "
+                                   "score and length distributions and errors. Same seed, same report "
+                                   "(apart from timings).")
+    s.add_argument("ruleset", help="ruleset folder")
+    s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
+    s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    s.add_argument("--agents", default="random", help="agent per seat, comma-separated: random, first "
+                                                      "(one name applies to all seats)")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    s.add_argument("--json", metavar="OUT", help="write the full report as JSON ('-' for stdout)")
+    s.add_argument("--max-steps", type=int, default=None, help="statement limit per game")
+    s.add_argument("--max-turns", type=int, default=None, help="turn limit per game")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("play", help="play a game in the terminal",
+                       description="Play one game. Seats are bots unless marked human; a human sees only what "
+                                   "their seat may see.")
+    p.add_argument("ruleset", help="ruleset folder")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seat", action="append", default=[], metavar="N=KIND",
+                   help="agent for seat N (1-based): human, random, first; `--seat human` makes seat 1 human")
+    p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines)")
+    p.add_argument("--save", metavar="FILE", help="on quitting (answer `q`), save the game here to resume later")
+    p.add_argument("--resume", metavar="FILE", help="resume a saved game")
+
+    sc = sub.add_parser("scenario", help="run rule scenarios (YAML); exit 1 if any fails",
+                        description="Run scenario files: each sets up a game, scripts choices and states "
+                                    "expectations. See docs/scenarios.md.")
+    sc.add_argument("files", nargs="+", metavar="FILE")
+    sc.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+
+    r = sub.add_parser("replay", help="re-run a logged game and confirm it ends the same",
+                       description="Re-run a game log written by `play --log` or `simulate`; each step's state "
+                                   "digest must match. Exit 1 naming the first step that differs.")
+    r.add_argument("log")
+    r.add_argument("--ruleset", help="override the ruleset path in the log")
+
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return {"validate": _validate, "simulate": _simulate, "play": _play, "scenario": _scenario,
+                "replay": _replay}[args.command](args)
+    except ContentError as e:
+        print(format_all(e.diagnostics), file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as e:
+        print(f"grimoire: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # an internal error: say so plainly, traceback only on request
+        if args.traceback:
+            raise
+        print(f"grimoire: internal error: {type(e).__name__}: {e} (run with --traceback for details)",
+              file=sys.stderr)
+        return 3
+
+
+def _validate(args) -> int:
+    all_diags = []
+    for path in args.paths:
+        _, content = check_path(path)
+        all_diags += content.diagnostics
+    errors = [d for d in all_diags if d.severity == "error" or args.strict]
+    if args.format == "json":
+        print(json.dumps({"ok": not errors, "diagnostics": [d.to_json() for d in all_diags]}, indent=2))
+    else:
+        print(format_all(all_diags))
+    return 1 if errors else 0
+
+
+def _players(args) -> int:
+    return args.players or load_program(args.ruleset).rs.min_players
+
+
+def _simulate(args) -> int:
+    from .simulate import simulate
+    players = _players(args)
+    agents = [a.strip() for a in args.agents.split(",")]
+    limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns)) if v}
+    if args.quiet:
+        report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, **limits)
+    else:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers,
+                              progress=lambda k: bar.advance(task, k), **limits)
+    if args.json:
+        text = json.dumps(report, indent=2, sort_keys=True)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n", encoding="utf-8")
+    if args.json != "-":
+        print(_summary(report))
+    return 1 if report["errors"] else 0
+
+
+def _summary(r: dict) -> str:
+    lines = [f"{r['games']} games of {r['ruleset']} with {r['players']} players, seed {r['seed']}, "
+             f"agents {','.join(r['agents'])}",
+             f"completed {r['completed']}, errors {len(r['errors'])}, shared wins {r['shared_wins']}"]
+    for s in r["seats"]:
+        lo, hi = s["win_rate_ci95"]
+        sc = s["score"]
+        lines.append(f"  seat {s['seat']}: win rate {s['win_rate']:.3f} (95% {lo:.3f}-{hi:.3f}), "
+                     f"mean score {sc.get('mean', 0)}")
+    t = r["turns"]
+    if t:
+        lines.append(f"turns per game: mean {t['mean']}, median {t['median']}, range {t['min']}-{t['max']}")
+        lines.append(f"decisions per game: mean {r['decisions']['mean']}; "
+                     f"winning score: mean {r['winning_score']['mean']}")
+    for e in r["errors"][:5]:
+        lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
+    lines.append(f"{r['timing']['games_per_second']} games/s")
+    return "\n".join(lines)
+
+
+def _play(args) -> int:
+    from .agents import make_agent
+    from .engine import Game
+    from .session import load_saved, save_game, write_log
+    from .tui import HumanAgent, QuitGame, show_result
+    if args.resume:
+        game, rpath = load_saved(args.resume, None)
+        program = game.program
+    else:
+        program = load_program(args.ruleset)
+        rpath = args.ruleset
+        game = Game(program, _players(args), args.seed)
+    players = game.state.players
+    kinds = ["random"] * players
+    for s in args.seat:
+        seat, _, kind = s.rpartition("=")
+        kinds[int(seat or 1) - 1] = kind
+    agents = [HumanAgent() if k == "human" else make_agent(k, f"{args.seed}/{i}") for i, k in enumerate(kinds)]
+    lines = []
+    try:
+        while not game.over:
+            d = game.decision
+            i = agents[d.player].choose(game, d)
+            lines.append({"step": len(game.choices), "player": d.player, "prompt": d.prompt, "choice": i,
+                          "label": d.labels[i], "digest": game.digests[-1]})
+            game.answer(i)
+    except QuitGame:
+        if args.save:
+            save_game(game, args.save, str(rpath))
+            print(f"saved to {args.save}; resume with: grimoire play --resume {args.save}")
+        return 0
+    if args.log:
+        from .session import _header
+        write_log(args.log, [_header(program, players, game.state.seed, str(rpath))] + lines +
+                  [{"end": True, "result": game.result, "error": str(game.error) if game.error else None,
+                    "digest": game.state.digest()}])
+    show_result(game)
+    return 1 if game.error else 0
+
+
+def _scenario(args) -> int:
+    from .scenario import run_scenario
+    failed = 0
+    for f in args.files:
+        res = run_scenario(f)
+        if not res.passed or args.verbose:
+            print(res.format())
+        failed += not res.passed
+    print(f"{len(args.files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _replay(args) -> int:
+    from .session import ReplayMismatch, replay
+    try:
+        g = replay(args.log, args.ruleset)
+    except ReplayMismatch as e:
+        print(f"replay: {e}", file=sys.stderr)
+        return 1
+    print(f"replayed {len(g.choices)} decisions: same states, same end {g.result}")
+    return 0

@@ -1,0 +1,155 @@
+"""Playing whole games: with agents, with an event log (JSON lines), replaying a log,
+and saving a game at a decision to resume it later (in another process).
+
+A log's header names the ruleset, player count and seed; each decision line records the
+answer and the state digest before it; the last line records the result and final digest.
+Replaying re-runs the answers and stops at the first step whose digest differs.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .agents import Agent, make_agent
+from .api import load_program
+from .engine import Game, Limits, Program
+
+__all__ = ["play", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
+
+LOG_VERSION = 1
+
+
+def game_seed(master: int, index: int) -> int:
+    """Per-game seed from (master seed, game index): independent of worker count and order."""
+    import hashlib
+    return int.from_bytes(hashlib.sha256(f"{master}/{index}".encode()).digest()[:6], "big")
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    players: int
+    result: dict | None
+    error: str | None
+    choices: list[int]
+    steps: int
+    lines: list[dict] = field(default_factory=list)
+
+
+def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log: bool = False,
+         limits: Limits | None = None, ruleset_path: str | None = None, game: Game | None = None) -> GameRecord:
+    """Play one game to its end with one agent per seat."""
+    g = game or Game(program, players, seed, limits, record_digests=log)
+    lines: list[dict] = []
+    if log:
+        lines.append(_header(program, players, seed, ruleset_path))
+    guard = 0
+    while not g.over:
+        d = g.decision
+        i = agents[d.player].choose(g, d)
+        if log:
+            lines.append({"step": len(g.choices), "player": d.player, "prompt": d.prompt, "choice": i,
+                          "label": d.labels[i], "digest": g.digests[-1]})
+        g.answer(i)
+        guard += 1
+    err = _error_text(g)
+    if log:
+        lines.append({"end": True, "result": g.result, "error": err, "digest": g.state.digest()})
+    return GameRecord(seed, players, g.result, err, list(g.choices), g.steps, lines)
+
+
+def _error_text(g: Game) -> str | None:
+    if g.error is None:
+        return None
+    return f"{g.error} (seed {g.state.seed}, step {len(g.choices)})"
+
+
+def _header(program: Program, players: int, seed: int, ruleset_path: str | None) -> dict:
+    return {"grimoire_log": LOG_VERSION, "ruleset": ruleset_path or str(program.rs.content.path),
+            "title": program.rs.title, "players": players, "seed": seed}
+
+
+def write_log(path: str | Path, lines: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for line in lines:
+            f.write(json.dumps(line, sort_keys=True) + "\n")
+
+
+class ReplayMismatch(Exception):
+    """A log that does not match the rules (edited, or from another ruleset version)."""
+
+
+def read_log(path: str | Path) -> list[dict]:
+    try:
+        lines = [json.loads(l) for l in Path(path).read_text(encoding="utf-8").splitlines() if l.strip()]
+    except (OSError, json.JSONDecodeError) as e:
+        raise ReplayMismatch(f"cannot read log {path}: {e}") from None
+    if not lines or "grimoire_log" not in lines[0]:
+        raise ReplayMismatch(f"{path} is not a Grimoire game log (no header line)")
+    return lines
+
+
+def replay(path: str | Path, ruleset: str | None = None) -> Game:
+    """Re-run a logged game; raise ReplayMismatch naming the first step that differs."""
+    lines = read_log(path)
+    head = lines[0]
+    program = load_program(ruleset or head["ruleset"])
+    g = Game(program, head["players"], head["seed"])
+    for line in lines[1:]:
+        if line.get("end"):
+            if not g.over:
+                raise ReplayMismatch(f"the log ends at step {len(g.choices)} but the game asks: {g.decision.prompt}")
+            if line.get("digest") and line["digest"] != g.state.digest():
+                raise ReplayMismatch("the final state differs from the logged one")
+            return g
+        step = line["step"]
+        if g.over:
+            raise ReplayMismatch(f"step {step}: the game is already over, but the log goes on")
+        if line.get("digest") and line["digest"] != g.digests[-1]:
+            raise ReplayMismatch(f"step {step}: the state differs from the logged one "
+                                 f"(logged {line['digest']}, replayed {g.digests[-1]})")
+        d = g.decision
+        if d.player != line["player"] or not 0 <= line["choice"] < len(d.options):
+            raise ReplayMismatch(f"step {step}: the log answers player {line['player'] + 1} with choice "
+                                 f"{line['choice']}, but the game asks player {d.player + 1} to pick one of "
+                                 f"{len(d.options)}: {d.prompt}")
+        g.answer(line["choice"])
+    return g
+
+
+def save_game(g: Game, path: str | Path, ruleset_path: str) -> None:
+    """Save a game at its pending decision: ruleset, players, seed, answers and digest."""
+    data = {"grimoire_save": LOG_VERSION, "ruleset": ruleset_path, "players": g.state.players,
+            "seed": g.state.seed, "choices": g.choices, "digest": g.state.digest()}
+    Path(path).write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def load_saved(path: str | Path, ruleset: str | None = None) -> tuple[Game, str]:
+    """Resume a saved game (replays its answers, then checks the state digest)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ReplayMismatch(f"cannot read saved game {path}: {e}") from None
+    rpath = ruleset or data["ruleset"]
+    g = Game(load_program(rpath), data["players"], data["seed"])
+    for i, choice in enumerate(data["choices"]):
+        if g.over or not 0 <= choice < len(g.decision.options):
+            raise ReplayMismatch(f"step {i}: the saved answers do not fit this ruleset")
+        g.answer(choice)
+    if g.state.digest() != data.get("digest", g.state.digest()):
+        raise ReplayMismatch("the resumed state differs from the saved one (the rules changed?)")
+    return g, rpath
+
+
+def agents_for(kinds: Sequence[str], players: int, seed: int) -> list[Agent]:
+    """One agent per seat; a single kind applies to every seat."""
+    if len(kinds) == 1:
+        kinds = list(kinds) * players
+    if len(kinds) != players:
+        raise ValueError(f"{len(kinds)} agents given for {players} players")
+    return [make_agent(k, f"{seed}/{seat}") for seat, k in enumerate(kinds)]
+
+
+_ = Any
