@@ -13,7 +13,7 @@ from .model import Ruleset
 
 __all__ = ["check", "BUILTIN_EVENTS"]
 
-BUILTIN_EVENTS = {"drawn", "placed", "turn_start", "turn_end", "round_start", "round_end"}
+BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_start", "round_end", "game_end"}
 _LOOP_KINDS = {"for", "repeat"}
 
 
@@ -49,6 +49,16 @@ class _Checker:
             self.block(p.body, {"you", "this", *p.params}, 0)
         for t in rs.triggers:
             self.trigger(t)
+        for a in rs.actions:
+            self.action(a)
+        for stat, triggers in rs.short_triggers.items():
+            for t in triggers:
+                sd = rs.stats.get(stat)
+                if sd is None or not sd.per_player:
+                    self.undefined(stat, t.loc, {n for n, d in rs.stats.items() if d.per_player}, "player stat")
+                else:
+                    self.used.add(stat)
+                self.block(t.body, {"you", t.binder}, 0)
         for w in rs.watchers:
             self.expr(w.cond, {"you"})
             self.block(w.body, {"you"}, 0)
@@ -73,7 +83,10 @@ class _Checker:
                 effects[id(card.effect)] = card.effect
         for eff in effects.values():
             for t in eff.triggers:
-                self.trigger(t)
+                if t.kind == "action":
+                    self.action(t)
+                else:
+                    self.trigger(t)
         self.unused()
 
     def trigger(self, t: Node) -> None:
@@ -83,6 +96,11 @@ class _Checker:
                            f"declare it with `event {t.event}`")
         scope = {"you", "this"} | ({t.binder} if t.binder else set())
         self.block(t.body, scope, 0)
+
+    def action(self, a: Node) -> None:
+        if a.cond is not None:
+            self.expr(a.cond, {"you", "this"})
+        self.block(a.body, {"you", "this"}, 0)
 
     def unused(self) -> None:
         rs = self.rs
@@ -162,7 +180,27 @@ class _Checker:
         elif k == "choose":
             self.expr(s.player, scope)
             self.expr(s.options, scope)
+            if s.count is not None and s.count.n is not None:
+                self.expr(s.count.n, scope)
             self.bind(s.name, s.loc, scope)
+        elif k == "roll":
+            self.expr(s.dice, scope)
+            if not self.rs.die_types:
+                self.c.error("dice/none", "`roll` needs dice, but no `die type` is declared", s.loc,
+                             "declare one, e.g. `die type D6: 1..6, 2 dice`")
+        elif k in ("gain", "lose"):
+            self.expr(s.player, scope)
+            self.expr(s.amount, scope)
+            sd = self.rs.stats.get(s.stat)
+            if sd is None or not sd.per_player:
+                self.undefined(s.stat, s.stat_loc, {n for n, d in self.rs.stats.items() if d.per_player},
+                               "player stat")
+            else:
+                self.used.add(s.stat)
+        elif k == "take_actions":
+            self.expr(s.player, scope)
+            if s.sources is not None:
+                self.expr(s.sources, scope)
         elif k in ("break", "continue"):
             if loops == 0:
                 self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
@@ -239,7 +277,8 @@ class _Checker:
         rs = self.rs
         if k == "name":
             name = n.id
-            if name in scope or name in SPECIAL_NAMES or name in rs.card_types or name in self.enum_values:
+            if name in scope or name in SPECIAL_NAMES or name in rs.card_types or name in self.enum_values \
+                    or name in rs.die_types:
                 return
             if name in rs.zones or name in rs.stats or name in rs.constants:
                 self.used.add(name)
@@ -286,7 +325,8 @@ class _Checker:
                 self.expr(a, scope)
         elif k == "is":
             self.expr(n.expr, scope)
-            if n.what not in rs.card_types and n.what not in ("empty", "covered", "none", "unknown"):
+            if n.what not in rs.card_types and n.what not in rs.die_types and \
+                    n.what not in ("empty", "covered", "none", "unknown"):
                 self.c.error("name/undefined", f"`is {n.what}`: not a card type", n.loc,
                              did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
                              or "use a card type, `empty`, `covered` or `none`")

@@ -70,7 +70,7 @@ class Compiler:
             return lambda g, e: g.constants[name]
         if name in SPECIAL_NAMES:
             return self._special(name)
-        if name in rs.card_types:
+        if name in rs.card_types or name in rs.die_types:
             t = TypeRef(name)
             return lambda g, e: t
         if name in self.enum_values:
@@ -177,8 +177,16 @@ class Compiler:
         f = self.expr(n.expr)
         return lambda g, e: -f(g, e)
 
+    def _enum_side(self, side: Node, other: Node):
+        """In `x.face == mana`, `mana` means the enumeration value even where a stat shares the name."""
+        if other.kind == "attr" and side.kind == "name" and side.id in self.enum_values and \
+                any(f == other.name for _, f in self.enum_values[side.id]):
+            v = side.id
+            return lambda g, e: v
+        return self.expr(side)
+
     def x_compare(self, n):
-        left, right, op = self.expr(n.left), self.expr(n.right), _COMPARE[n.op]
+        left, right, op = self._enum_side(n.left, n.right), self._enum_side(n.right, n.left), _COMPARE[n.op]
         if n.op in ("==", "!="):
             return lambda g, e: op(left(g, e), right(g, e))
 
@@ -201,7 +209,7 @@ class Compiler:
             test = lambda g, v: isinstance(v, CardData) and g.state.where.get(v.id, "").startswith("^")  # noqa
         elif what in ("none", "unknown"):
             test = lambda g, v: v is None  # noqa: E731
-        elif what in self.rs.card_types:
+        elif what in self.rs.card_types or what in self.rs.die_types:
             test = lambda g, v: isinstance(v, CardData) and v.type == what  # noqa: E731
         else:
             raise RuleError(f"`is {what}`: expected a card type, `empty`, `covered` or `none`", n.loc)
@@ -444,12 +452,53 @@ class Compiler:
 
     def s_choose(self, n):
         player, options, name, prompt, loc = self.expr(n.player), self.expr(n.options), n.name, n.prompt, n.loc
+        if n.count is not None:
+            mode = n.count.mode
+            count = self.expr(n.count.n) if n.count.n is not None else None
+
+            def run_many(g, e):
+                opts = list(g.listify(options(g, e)))
+                k = count(g, e) if count else None
+                e[name] = yield from g.decide_many(player(g, e), mode, k, prompt or f"Choose {name}", opts, loc)
+            return run_many
 
         def run(g, e):
             opts = g.listify(options(g, e))
             if not opts:
                 raise RuleError("there is nothing to choose from", loc)
             e[name] = yield from g.decide(player(g, e), "choose", prompt or f"Choose {name}", opts, loc)
+        return run
+
+    def s_roll(self, n):
+        dice, loc = self.expr(n.dice), n.loc
+
+        def run(g, e):
+            yield from g.roll(dice(g, e), e.get("you"), loc)
+        return run
+
+    def s_gain(self, n):
+        return self._gain_lose(n, +1)
+
+    def s_lose(self, n):
+        return self._gain_lose(n, -1)
+
+    def _gain_lose(self, n, sign):
+        player, amount, stat, loc = self.expr(n.player), self.expr(n.amount), n.stat, n.loc
+        if stat not in self.rs.stats or not self.rs.stats[stat].per_player:
+            raise RuleError(f"`{stat}` is not a player stat", n.stat_loc)
+
+        def run(g, e):
+            who = player(g, e)
+            for p in (who if isinstance(who, list) else [who]):
+                yield from g.change_stat(p, stat, sign * amount(g, e), loc)
+        return run
+
+    def s_take_actions(self, n):
+        player, loc, done = self.expr(n.player), n.loc, n.done
+        sources = self.expr(n.sources) if n.sources is not None else None
+
+        def run(g, e):
+            yield from g.take_actions(player(g, e), sources(g, e) if sources else None, done, loc)
         return run
 
     def s_break(self, n):
@@ -575,6 +624,8 @@ def _attr(g, o, name, stats, card_types):
     if o.__class__ is CardData:
         if g.state.where.get(o.id, "")[:1] == "^":
             return None  # a covered card's fields are unknown to the rules
+        if name == "face":
+            return g.state.faces.get(o.id)
         return o.fields.get(name)
     if isinstance(o, Seat):
         return g.state.pstats[o][name]

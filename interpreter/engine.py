@@ -61,17 +61,34 @@ class Program:
         for t in rs.triggers:
             self.triggers.setdefault(t.event, []).append((t, c.block(t.body)))
         self.card_triggers: dict[int, dict[str, list[tuple[Node, Any]]]] = {}
-        compiled_effects: dict[int, dict] = {}
+        self.card_actions: dict[int, list[tuple[Node, Any, Any]]] = {}
+        self.whenever: dict[str, list[tuple[int, Node, Any]]] = {}  # event → cards in play that answer it
+        compiled_effects: dict[int, tuple[dict, list, list]] = {}
         for card in rs.cards:
             if card.effect is None:
                 continue
             key = id(card.effect)
             if key not in compiled_effects:
                 table: dict[str, list] = {}
+                always_on: list = []
                 for t in card.effect.triggers:
-                    table.setdefault(t.event, []).append((t, c.block(t.body)))
-                compiled_effects[key] = table
-            self.card_triggers[card.id] = compiled_effects[key]
+                    if t.kind == "action":
+                        continue
+                    if getattr(t, "whenever", False):
+                        always_on.append((t, c.block(t.body)))
+                    else:
+                        table.setdefault(t.event, []).append((t, c.block(t.body)))
+                acts = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body))
+                        for a in card.effect.triggers if a.kind == "action"]
+                compiled_effects[key] = (table, always_on, acts)
+            table, always_on, acts = compiled_effects[key]
+            self.card_triggers[card.id] = table
+            if acts:
+                self.card_actions[card.id] = acts
+            for t, body in always_on:
+                self.whenever.setdefault(t.event, []).append((card.id, t, body))
+        self.rule_actions = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body)) for a in rs.actions]
+        self.short = {stat: [(t, c.block(t.body)) for t in ts] for stat, ts in rs.short_triggers.items()}
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
         self.always = [(a, c.block(a.body)) for a in rs.always]
         # what each state-based rule reads, so that settling skips rules nothing touched
@@ -83,7 +100,9 @@ class Program:
         self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
         self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
-        self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t}
+        self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
+            set(self.whenever)
+        self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
 
 
 _READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
@@ -147,6 +166,7 @@ class Game:
         self.steps = 0
         self.depth = 0
         self.decisions_made = 0
+        self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
         self._answer: Any = None
         self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
@@ -191,14 +211,18 @@ class Game:
     _started = False
 
     def _main(self) -> Iterator[Decision]:
-        yield from self._run_setup()
-        play = self.program.phases.get("play")
-        env = self._env(self.state.start_player)
-        if play is not None:
-            yield from play(self, env)
-            raise GameOver()
-        while True:
-            yield from self.play_round()
+        try:
+            yield from self._run_setup()
+            play = self.program.phases.get("play")
+            env = self._env(self.state.start_player)
+            if play is not None:
+                yield from play(self, env)
+            else:
+                while True:
+                    yield from self.play_round()
+        except GameOver:
+            pass
+        yield from self.fire("game_end", None, None, None)  # end-of-game effects, before scoring
 
     def _finish(self) -> None:
         self.over = True
@@ -216,6 +240,9 @@ class Game:
             else:
                 st.zones[name] = empty()
         st.pstats = [{} for _ in range(st.players)]
+        for card in self.cards:
+            if card.type in self.program.die_faces:
+                st.faces[card.id] = self.program.die_faces[card.type][0]
         st.watch = [False] * len(self.program.watchers)
 
     def _run_setup(self) -> Iterator[Decision]:
@@ -252,6 +279,7 @@ class Game:
     def play_round(self) -> Iterator[Decision]:
         st = self.state
         st.round_number += 1
+        self._reset_uses("round:")
         yield from self.fire("round_start", None, Seat(st.start_player), None)
         body = self.program.phases.get("round")
         if body is not None:
@@ -270,6 +298,7 @@ class Game:
         if st.turn_number > self.limits.max_turns:
             raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
         env = self._env(player)
+        self._reset_uses("turn:")
         yield from self.fire("turn_start", None, Seat(player), None)
         body = self.program.phases.get("turn")
         if body is not None:
@@ -317,6 +346,12 @@ class Game:
         if isinstance(subject, CardData):
             handlers += self.program.card_triggers.get(subject.id, {}).get(event, [])
         handlers += self.program.triggers.get(event, [])
+        owners: dict[int, int] = {}
+        for cid, node, body in self.program.whenever.get(event, ()):
+            owner = self._in_play_owner(cid)
+            if owner is not None:
+                handlers.append((node, body))
+                owners[id(node)] = owner
         if not handlers:
             return
         pending = list(handlers)
@@ -334,6 +369,8 @@ class Game:
                                     node.loc)
             try:
                 env = {"you": Seat(actor) if actor is not None else Seat(self.state.active), "this": subject}
+                if id(node) in owners:  # a card in play answering: its owner acts, the card is `this`
+                    env = {"you": Seat(owners[id(node)]), "this": self._whenever_card(node)}
                 if node.binder:
                     env[node.binder] = subject
                 yield from body(self, env)
@@ -389,6 +426,8 @@ class Game:
 
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
+            if v.id in self.state.faces:
+                return f"{v.name} #{v.id + 1} showing {self.state.faces[v.id]}"
             return v.label()
         if isinstance(v, RowRef):
             return f"{v}: " + ", ".join(c.label() for c in self.listify(v))
@@ -569,3 +608,136 @@ class Game:
         label = c.label() if visible else "?"
         n = len(self.state.under.get(cid, ()))
         return f"{label} (on {n} hidden)" if n else label
+
+    # ---- version 2: dice, counted choices, stats with shortfall, actions -------------------
+    def _in_play_owner(self, cid: int) -> int | None:
+        """A card is in play when it lies uncovered in a per-player zone: its owner answers for it."""
+        at = self.state.where.get(cid)
+        if at is None or at.startswith("^") or "#" not in at:
+            return None
+        return int(at.partition("#")[2])
+
+    def _whenever_card(self, node: Node) -> CardData | None:
+        for cid, n, _ in self.program.whenever.get(node.event, ()):
+            if n is node and self._in_play_owner(cid) is not None:
+                return self.cards[cid]
+        return None
+
+    def _reset_uses(self, prefix: str) -> None:
+        uses = self.state.uses
+        for k in [k for k in uses if k.startswith(prefix)]:
+            del uses[k]
+
+    def roll(self, dice: Any, actor: Any, loc: Loc) -> Iterator[Decision]:
+        """Roll each die (a random face from the game's RNG, or the next forced face), then
+        fire `rolled` for each, in order."""
+        items = self.listify(dice) if not isinstance(dice, CardData) else [dice]
+        faces_of = self.program.die_faces
+        rolled = []
+        for d in items:
+            if not isinstance(d, CardData) or d.type not in faces_of:
+                raise RuleError(f"only dice can be rolled, not {d!r}", loc)
+            faces = faces_of[d.type]
+            if self.forced_rolls:
+                face = self.forced_rolls.pop(0)
+                if face not in faces:
+                    raise RuleError(f"scripted roll `{face}` is not a face of {d.type}", loc)
+            else:
+                face = self.state.rng.choice(faces)
+            self.state.faces[d.id] = face
+            rolled.append(d)
+        if rolled:
+            self.touch(*{self.state.where.get(d.id, "") for d in rolled} - {""})
+        for d in rolled:
+            yield from self.fire("rolled", d, actor, loc)
+
+    def decide_many(self, player: Any, mode: str, k: int | None, prompt: str, options: list,
+                    loc: Loc | None) -> Iterator[Decision]:
+        """Choose several options one at a time: `exactly` k, `up_to` k (may stop early), or `any`
+        (a yes/no for each option). Returns the chosen options in the order chosen."""
+        remaining, chosen = list(options), []
+        if mode == "any":
+            for o in options:
+                take = yield from self.decide(player, "subset", f"{prompt} — {self.label(o)}?", [True, False],
+                                              loc, labels=["yes", "no"])
+                if take:
+                    chosen.append(o)
+            return chosen
+        if mode == "exactly" and k is not None and k > len(options):
+            raise RuleError(f"cannot choose {k} from {len(options)} option(s)", loc)
+        stop = _Stop()
+        while remaining and (k is None or len(chosen) < k):
+            opts = remaining + ([stop] if mode == "up_to" else [])
+            labels = [self.label(o) for o in remaining] + (["stop choosing"] if mode == "up_to" else [])
+            pick = yield from self.decide(player, "choose", prompt, opts, loc, labels=labels)
+            if pick is stop:
+                break
+            remaining.remove(pick)
+            chosen.append(pick)
+        return chosen
+
+    def change_stat(self, player: Any, stat: str, delta: int, loc: Loc) -> Iterator[Decision]:
+        """`gain`/`lose`: change a player stat within its bounds; a loss larger than what the
+        player has runs the stat's `when short of` rules with the missing amount."""
+        sd = self.rs.stats[stat]
+        p = int(player)
+        have = self.state.pstats[p][stat]
+        floor = sd.lo if sd.lo is not None else None
+        missing = 0
+        if delta < 0 and floor is not None and have + delta < floor:
+            missing = floor - (have + delta)
+        self.state.pstats[p][stat] = sd.clamp(have + delta)
+        self.touch(stat)
+        if missing:
+            for node, body in self.program.short.get(stat, ()):
+                env = {"you": Seat(p), "this": None, node.binder: missing}
+                yield from body(self, env)
+
+    def available_actions(self, player: int, sources: Any) -> list[tuple[str, Node, Any, Any, Any]]:
+        """Actions `player` may take now: the rules' own, then those of the player's cards in
+        play (and of cards in `sources`), each within its use limit and condition."""
+        out = []
+        p = Seat(player)
+        for i, (node, cond, body) in enumerate(self.program.rule_actions):
+            out.append((f"rule:{i}", node, cond, body, None))
+        cards: list[CardData] = []
+        for key, ids in self.state.zones.items():
+            if key.endswith(f"#{int(player)}") and key.partition("#")[0] not in self.program.rows_zones:
+                cards += [self.cards[i] for i in ids]
+        if sources is not None:
+            cards += [c for c in self.listify(sources) if isinstance(c, CardData) and c not in cards]
+        for c in cards:
+            for i, (node, cond, body) in enumerate(self.program.card_actions.get(c.id, ())):
+                out.append((f"{c.id}:{i}", node, cond, body, c))
+        legal = []
+        for key, node, cond, body, card in out:
+            if node.limit is not None and self.state.uses.get(f"{node.period}:{key}", 0) >= node.limit:
+                continue
+            if cond is not None and not cond(self, {"you": p, "this": card}):
+                continue
+            legal.append((key, node, cond, body, card))
+        return legal
+
+    def take_actions(self, player: Any, sources: Any, done: str, loc: Loc) -> Iterator[Decision]:
+        """Offer the available actions until the player picks `done` (always an option)."""
+        while True:
+            legal = self.available_actions(int(player), sources)
+            labels = [(f"{a[1].label} ({a[4].name})" if a[4] is not None else a[1].label) for a in legal] + [done]
+            pick = yield from self.decide(player, "action", "Choose an action", legal + [None], loc, labels=labels)
+            if pick is None:
+                return
+            key, node, _, body, card = pick
+            if node.limit is not None:
+                k = f"{node.period}:{key}"
+                self.state.uses[k] = self.state.uses.get(k, 0) + 1
+            self.depth += 1
+            try:
+                yield from body(self, {"you": Seat(int(player)), "this": card})
+            except Break:
+                pass
+            finally:
+                self.depth -= 1
+
+
+class _Stop:
+    """The 'stop choosing' option of an `up to` choice."""

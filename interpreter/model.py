@@ -73,6 +73,9 @@ class Ruleset:
     max_players: int = 6
     settings: dict[str, Node] = field(default_factory=dict)
     card_types: dict[str, Node] = field(default_factory=dict)
+    die_types: dict[str, Node] = field(default_factory=dict)  # name → die_type node (faces)
+    actions: list[Node] = field(default_factory=list)  # rule-level actions, open to every player
+    short_triggers: dict[str, list[Node]] = field(default_factory=dict)  # stat → `when short of` rules
     zones: dict[str, ZoneDef] = field(default_factory=dict)
     stats: dict[str, StatDef] = field(default_factory=dict)
     constants: dict[str, Node] = field(default_factory=dict)
@@ -99,7 +102,15 @@ class Ruleset:
                 if f.type.kind == "enum_type":
                     for v in f.type.values:
                         out.setdefault(v, []).append((tname, f.name))
+        for dname, d in self.die_types.items():
+            if d.faces.kind == "enum_type":
+                for v in d.faces.values:
+                    out.setdefault(v, []).append((dname, "face"))
         return out
+
+    def die_faces(self, name: str) -> list:
+        t = self.die_types[name].faces
+        return list(range(t.lo, t.hi + 1)) if t.kind == "range_type" else list(t.values)
 
     def card_fields(self) -> dict[str, list[str]]:
         """field name → card types that have it."""
@@ -107,6 +118,8 @@ class Ruleset:
         for tname, node in self.card_types.items():
             for f in node.fields_:
                 out.setdefault(f.name, []).append(tname)
+        for dname in self.die_types:
+            out.setdefault("face", []).append(dname)
         return out
 
 
@@ -145,6 +158,13 @@ def build(content: Content) -> Ruleset:
             elif k == "card_type":
                 if claim(d.name, "card type", d.loc):
                     rs.card_types[d.name] = d
+            elif k == "die_type":
+                if claim(d.name, "die type", d.loc):
+                    rs.die_types[d.name] = d
+            elif k == "action":
+                rs.actions.append(d)
+            elif k == "short_trigger":
+                rs.short_triggers.setdefault(d.stat, []).append(d)
             elif k == "zone":
                 if claim(d.name, "zone", d.loc):
                     rs.zones[d.name] = _zone(content, d)
@@ -183,10 +203,15 @@ def build(content: Content) -> Ruleset:
                 rs.tiebreaks.append(d)
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
-    validate_cards(content, rs.card_types)
+    die_models = {n: Node("card_type", d.loc, name=n, fields_=[]) for n, d in rs.die_types.items()}
+    validate_cards(content, {**rs.card_types, **die_models})
     next_id = 0
+    for name, d in rs.die_types.items():  # dice declared with a count need no card file
+        for _ in range(d.count):
+            rs.cards.append(CardData(next_id, name, name, {}, None))
+            next_id += 1
     for spec in content.cards:
-        if spec.type not in rs.card_types:
+        if spec.type not in rs.card_types and spec.type not in rs.die_types:
             continue
         for _ in range(spec.copies):
             rs.cards.append(CardData(next_id, spec.name, spec.type, spec.fields, spec.effect))

@@ -208,13 +208,15 @@ class _ToAst(Transformer):
         return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
 
     def stat_decl(self, meta, c):
-        c = [x for x in c if not (isinstance(x, Token) and x.type in ("STAT", "COLON", "EQUAL", "_NL", "__ANON_0"))]
-        per_player = c[0] is not None and str(c[0]) == "player"
-        rest = c[1:]
-        name = str(rest[0])
-        lo, hi, init = rest[1], rest[2], rest[3]
-        return self._n("stat", meta, name=name, per_player=per_player,
-                       lo=int(lo) if lo is not None else None, hi=int(hi) if hi is not None else None, init=init)
+        per_player, name, bounds, init = c
+        lo, hi = bounds if bounds is not None else (None, None)
+        return self._n("stat", meta, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init)
+
+    def per_player(self, meta, c):
+        return True
+
+    def stat_bounds(self, meta, c):
+        return (int(c[0]), int(c[1]))
 
     def const_decl(self, meta, c):
         return self._n("constant", meta, name=str(c[0]), value=c[1])
@@ -282,8 +284,8 @@ class _ToAst(Transformer):
         return self._n("fire", meta, event=str(c[0]), subject=c[1], actor=c[2])
 
     def choose_stmt(self, meta, c):
-        return self._n("choose", meta, player=c[0], name=str(c[2]), options=c[3],
-                       prompt=_unquote(c[4]) if c[4] is not None else None)
+        return self._n("choose", meta, player=c[0], count=c[2], name=str(c[3]), options=c[4],
+                       prompt=_unquote(c[5]) if c[5] is not None else None)
 
     def break_stmt(self, meta, c):
         return self._n("break", meta)
@@ -429,6 +431,50 @@ class _ToAst(Transformer):
 
     def pair(self, meta, c):
         return (c[0], c[1])
+
+    # -- version 2: dice, counted choices, actions, gains and losses, whenever
+    def die_type(self, meta, c):
+        return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
+
+    def whenever(self, meta, c):
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), body=c[2], whenever=True)
+
+    def short_trigger(self, meta, c):
+        return self._n("short_trigger", meta, stat=str(c[0]), binder=str(c[1]), body=c[2])
+
+    def action_decl(self, meta, c):
+        limit = c[1]
+        return self._n("action", meta, label=_unquote(c[0]), limit=limit[0] if limit else None,
+                       period=limit[1] if limit else None, cond=c[2], body=c[3])
+
+    def use_limit(self, meta, c):
+        word = str(c[0]).split()[0]
+        return ({"once": 1, "twice": 2}.get(word) or int(word), str(c[1]))
+
+    def count_any(self, meta, c):
+        return self._n("count", meta, mode="any", n=None)
+
+    def count_up_to(self, meta, c):
+        return self._n("count", meta, mode="up_to", n=c[0])
+
+    def count_exactly(self, meta, c):
+        n = c[0]
+        if isinstance(n, Token):
+            n = Node("lit", self._loc(meta), value=int(n))
+        return self._n("count", meta, mode="exactly", n=n)
+
+    def roll_stmt(self, meta, c):
+        return self._n("roll", meta, dice=c[0])
+
+    def gain_stmt(self, meta, c):
+        return self._n("gain", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=_tok_loc(self, c[3]))
+
+    def lose_stmt(self, meta, c):
+        return self._n("lose", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=_tok_loc(self, c[3]))
+
+    def actions_stmt(self, meta, c):
+        return self._n("take_actions", meta, player=c[0], sources=c[2],
+                       done=_unquote(c[3]) if c[3] is not None else "Done")
 
 
 def _tok_loc(t: _ToAst, tok: Token) -> Loc:

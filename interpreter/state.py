@@ -24,6 +24,8 @@ class GameState:
     stats: dict[str, Any] = field(default_factory=dict)  # global stats and game variables
     pstats: list[dict[str, Any]] = field(default_factory=list)  # per-player stats
     watch: list[bool] = field(default_factory=list)  # last value of each `as soon as` condition
+    faces: dict[int, Any] = field(default_factory=dict)  # die id → the face it shows
+    uses: dict[str, int] = field(default_factory=dict)  # "period:source:index" → uses of an action
     active: int = 0
     start_player: int = 0
     turn_number: int = 0
@@ -39,6 +41,8 @@ class GameState:
             "stats": self.stats,
             "pstats": self.pstats,
             "watch": self.watch,
+            "faces": {str(k): v for k, v in sorted(self.faces.items())},
+            "uses": dict(sorted(self.uses.items())),
             "active": self.active,
             "start_player": self.start_player,
             "turn_number": self.turn_number,
