@@ -358,6 +358,10 @@ class _Checker:
             return
         allowed = set()
         for tname in self.card_fields.get(side.name, []):
+            if tname in self.rs.die_types:
+                faces = self.rs.die_types[tname].faces
+                allowed |= set(faces.values) if faces.kind == "enum_type" else set()
+                continue
             for f in self.rs.card_types[tname].fields_:
                 if f.name == side.name and f.type.kind == "enum_type":
                     allowed |= set(f.type.values)
