@@ -24,6 +24,9 @@ class Node:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields)
         return f"{self.kind}({inner})"
 
+    def __deepcopy__(self, memo) -> "Node":
+        return self  # syntax is immutable: copies of a game share it
+
     def children(self) -> Iterator["Node"]:
         for f in self.fields:
             yield from _nodes_in(getattr(self, f))

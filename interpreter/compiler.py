@@ -11,14 +11,16 @@ from typing import Any, Callable, Iterator
 
 from .ast import Node
 from .builtins import BUILTINS
-from .errors import Break, Continue, GameOver, RuleError
+from .errors import Break, Continue, RuleError
+from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
+                    RepeatTask, RoundTask, TurnTask)
 from .model import CardData, Ruleset
 from .values import RowRef, Seat, TypeRef, ZoneRef
 
 __all__ = ["Compiler", "Expr", "Stmt"]
 
 Expr = Callable[[Any, dict], Any]
-Stmt = Callable[[Any, dict], Iterator]
+Stmt = Callable[[Any, dict], Any]
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -288,41 +290,26 @@ class Compiler:
         return comp
 
     # ---- statements ----------------------------------------------------------------------
-    def block(self, stmts: list[Node]) -> Stmt:
-        compiled = [(self.stmt(s), s) for s in stmts]
+    # A statement compiles to `run(g, env)`, which does its work at once and returns None, or
+    # returns a task (see tasks.py) that the game pushes on its stack: loops, decisions, calls.
+    def block(self, stmts: list[Node]) -> Block:
+        loc = stmts[0].loc if stmts else None
+        return Block(tuple((self.stmt(s), s) for s in stmts), loc)
 
-        def run(g, e):
-            for s, node in compiled:
-                g.step(node)
-                try:
-                    yield from s(g, e)
-                except (RuleError, Break, Continue, GameOver):
-                    raise
-                except Exception as ex:  # a content bug, not ours: name the rule
-                    raise RuleError(_explain(ex), node.loc) from None
-                if g.dirty and not g.settling:
-                    yield from g.settle()
-        return run
-
-    def stmt(self, n: Node) -> Stmt:
+    def stmt(self, n: Node):
         f = getattr(self, "s_" + n.kind, None)
         if f is None:
             raise RuleError(f"`{n.kind}` is not a statement", n.loc)
         return f(n)
 
     def s_pass(self, n):
-        def run(g, e):
-            return
-            yield
-        return run
+        return lambda g, e: None
 
     def s_let(self, n):
         f, name = self.expr(n.expr), n.name
 
         def run(g, e):
             e[name] = f(g, e)
-            return
-            yield
         return run
 
     def _assign(self, target: Node):
@@ -366,21 +353,14 @@ class Compiler:
 
     def s_set(self, n):
         store, f = self._assign(n.target), self.expr(n.expr)
-
-        def run(g, e):
-            store(g, e, f(g, e))
-            return
-            yield
-        return run
+        return lambda g, e: store(g, e, f(g, e))
 
     def s_aug(self, n):
-        store, cur, f, sign = self._assign(n.target), self.expr(n.target), self.expr(n.expr), n.op
+        store, cur, f, plus = self._assign(n.target), self.expr(n.target), self.expr(n.expr), n.op == "+="
 
         def run(g, e):
             v = f(g, e)
-            store(g, e, cur(g, e) + v if sign == "+=" else cur(g, e) - v)
-            return
-            yield
+            store(g, e, cur(g, e) + v if plus else cur(g, e) - v)
         return run
 
     def s_move(self, n):
@@ -391,8 +371,6 @@ class Compiler:
             moved = g.move(what(g, e), dest(g, e), bottom, loc)
             if name:
                 e[name] = moved[0] if len(moved) == 1 else moved
-            return
-            yield
         return run
 
     def s_draw(self, n):
@@ -406,8 +384,7 @@ class Compiler:
             g.move(cards, dest(g, e), False, loc)
             if name:
                 e[name] = (cards[0] if cards else None) if count is None else cards
-            for c in cards:
-                yield from g.fire("drawn", c, e.get("you"), loc)
+            return g.fire_tasks("drawn", cards, e.get("you"), loc)
         return run
 
     def s_place(self, n):
@@ -418,9 +395,7 @@ class Compiler:
             positions = g.legal_positions(card, z, e)
             if not positions:
                 raise RuleError(f"{card.label()} cannot be placed in {z}", loc)
-            pos = yield from g.decide(e.get("you"), "place", f"Where does {card.label()} go?", positions, loc)
-            g.place(card, z, pos, loc)
-            yield from g.fire("placed", card, e.get("you"), loc)
+            return PlaceTask(card, z, positions, e, loc)
         return run
 
     def s_cover(self, n):
@@ -429,17 +404,12 @@ class Compiler:
         def run(g, e):
             card = what(g, e)
             g.cover(card, target(g, e), loc)
-            yield from g.fire("placed", card, e.get("you"), loc)
+            return g.fire_task("placed", card, e.get("you"), loc)
         return run
 
     def s_shuffle(self, n):
         zone, loc = self.expr(n.zone), n.loc
-
-        def run(g, e):
-            g.shuffle(zone(g, e), loc)
-            return
-            yield
-        return run
+        return lambda g, e: g.shuffle(zone(g, e), loc)
 
     def s_fire(self, n):
         event = n.event
@@ -447,34 +417,35 @@ class Compiler:
         actor = self.expr(n.actor) if n.actor is not None else None
 
         def run(g, e):
-            yield from g.fire(event, subject(g, e) if subject else None, actor(g, e) if actor else e.get("you"), n.loc)
+            return g.fire_task(event, subject(g, e) if subject else None, actor(g, e) if actor else e.get("you"),
+                               n.loc)
         return run
 
     def s_choose(self, n):
         player, options, name, prompt, loc = self.expr(n.player), self.expr(n.options), n.name, n.prompt, n.loc
+        prompt = prompt or f"Choose {name}"
         if n.count is not None:
             mode = n.count.mode
             count = self.expr(n.count.n) if n.count.n is not None else None
 
             def run_many(g, e):
                 opts = list(g.listify(options(g, e)))
-                k = count(g, e) if count else None
-                e[name] = yield from g.decide_many(player(g, e), mode, k, prompt or f"Choose {name}", opts, loc)
+                return ChooseManyTask(player(g, e), mode, count(g, e) if count else None, prompt, opts, name, e, loc)
             return run_many
 
         def run(g, e):
-            opts = g.listify(options(g, e))
+            opts = list(g.listify(options(g, e)))
             if not opts:
                 raise RuleError("there is nothing to choose from", loc)
-            e[name] = yield from g.decide(player(g, e), "choose", prompt or f"Choose {name}", opts, loc)
+            if len(opts) == 1:
+                e[name] = opts[0]
+                return None
+            return AskTask(player(g, e), "choose", prompt, opts, None, name, e, loc)
         return run
 
     def s_roll(self, n):
         dice, loc = self.expr(n.dice), n.loc
-
-        def run(g, e):
-            yield from g.roll(dice(g, e), e.get("you"), loc)
-        return run
+        return lambda g, e: g.roll(dice(g, e), e.get("you"), loc)
 
     def s_gain(self, n):
         return self._gain_lose(n, +1)
@@ -489,59 +460,41 @@ class Compiler:
 
         def run(g, e):
             who = player(g, e)
+            tasks = []
             for p in (who if isinstance(who, list) else [who]):
-                yield from g.change_stat(p, stat, sign * amount(g, e), loc)
+                tasks += g.change_stat(p, stat, sign * amount(g, e), loc)
+            return tasks or None
         return run
 
     def s_take_actions(self, n):
         player, loc, done = self.expr(n.player), n.loc, n.done
         sources = self.expr(n.sources) if n.sources is not None else None
-
-        def run(g, e):
-            yield from g.take_actions(player(g, e), sources(g, e) if sources else None, done, loc)
-        return run
+        return lambda g, e: ActionsTask(player(g, e), sources(g, e) if sources else None, done, loc)
 
     def s_break(self, n):
         def run(g, e):
             raise Break()
-            yield
         return run
 
     def s_continue(self, n):
         def run(g, e):
             raise Continue()
-            yield
         return run
 
     def s_end_game(self, n):
         after = n.after
-
-        def run(g, e):
-            g.end_game(after)
-            return
-            yield
-        return run
+        return lambda g, e: g.end_game(after)
 
     def s_play_turn(self, n):
         player = self.expr(n.player)
-
-        def run(g, e):
-            yield from g.play_turn(player(g, e))
-        return run
+        return lambda g, e: TurnTask(player(g, e))
 
     def s_play_round(self, n):
-        def run(g, e):
-            yield from g.play_round()
-        return run
+        return lambda g, e: RoundTask()
 
     def s_log(self, n):
         f = self.expr(n.expr)
-
-        def run(g, e):
-            g.log.append(str(f(g, e)))
-            return
-            yield
-        return run
+        return lambda g, e: g.log.append(str(f(g, e)))
 
     def s_call_stmt(self, n):
         x = n.expr
@@ -551,73 +504,34 @@ class Compiler:
         name = x.func
 
         def run(g, e):
-            yield from g.call(name, [a(g, e) for a in args], e, n.loc)
+            return g.call_task(name, [a(g, e) for a in args], e, n.loc)
         return run
 
-    def _cond(self, c: Node):
-        """A condition may be a decision (`P may "..."`): returns a generator function → bool."""
-        if c.kind == "may":
-            player, prompt, loc = self.expr(c.player), c.prompt, c.loc
-
-            def may(g, e):
-                answer = yield from g.decide(player(g, e), "may", prompt, [True, False], loc, labels=["yes", "no"])
-                return answer
-            return may
-        f = self.expr(c)
-
-        def plain(g, e):
-            return f(g, e)
-            yield
-        return plain
-
     def s_if(self, n):
-        branches = [(self._cond(c), self.block(b)) for c, b in n.branches]
+        if any(c.kind == "may" for c, _ in n.branches):
+            branches = tuple(((("may", self.expr(c.player), c.prompt) if c.kind == "may" else
+                               ("plain", self.expr(c), None)), self.block(b)) for c, b in n.branches)
+            orelse = self.block(n.orelse) if n.orelse else None
+            return lambda g, e: IfMayTask(branches, orelse, e, n.loc)
+        plain = [(self.expr(c), self.block(b)) for c, b in n.branches]
         orelse = self.block(n.orelse) if n.orelse else None
 
         def run(g, e):
-            for cond, body in branches:
-                if (yield from cond(g, e)):
-                    yield from body(g, e)
-                    return
-            if orelse:
-                yield from orelse(g, e)
+            for cond, body in plain:
+                if cond(g, e):
+                    return BlockTask(body, e)
+            return BlockTask(orelse, e) if orelse is not None else None
         return run
 
     def s_for(self, n):
         it, name, body = self.expr(n.iter), n.name, self.block(n.body)
-
-        def run(g, e):
-            for x in list(g.listify(it(g, e))):
-                e[name] = x
-                try:
-                    yield from body(g, e)
-                except Continue:
-                    continue
-                except Break:
-                    break
-        return run
+        return lambda g, e: ForTask(list(g.listify(it(g, e))), name, body, e)
 
     def s_repeat(self, n):
         body = self.block(n.body)
         times = self.expr(n.times) if n.times is not None else None
         cond = self.expr(n.cond) if n.cond is not None else None
-
-        def run(g, e):
-            k = 0
-            limit = times(g, e) if times else None
-            while True:
-                if limit is not None and k >= limit:
-                    return
-                if cond is not None and not cond(g, e):
-                    return
-                k += 1
-                try:
-                    yield from body(g, e)
-                except Continue:
-                    continue
-                except Break:
-                    return
-        return run
+        return lambda g, e: RepeatTask(times(g, e) if times else None, cond, body, e)
 
 
 def _attr(g, o, name, stats, card_types):

@@ -11,14 +11,17 @@ re-checked until the state stops changing (bounded, so they cannot loop forever)
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from .ast import Node, walk
 from .compiler import Compiler
 from .diagnostics import Loc
+from .compiler import _explain
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from .tasks import BlockTask, FireTask, MainTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
 from .values import Position, RowRef, Seat, ZoneRef
@@ -140,7 +143,11 @@ def compile_ruleset(rs: Ruleset) -> Program:
 
 
 class Game:
-    """One game in progress. Drive it with `decision` / `answer` until `over`."""
+    """One game in progress. Drive it with `decision` / `answer` until `over`.
+
+    The running rules are an explicit stack of tasks (tasks.py), so `clone()` copies a game
+    mid-decision in time proportional to its state, with no replay.
+    """
 
     def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None,
                  record_digests: bool = True, after_setup: Callable[["Game"], None] | None = None):
@@ -166,13 +173,12 @@ class Game:
         self.steps = 0
         self.depth = 0
         self.decisions_made = 0
-        self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
-        self._answer: Any = None
+        self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
         self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
+        self.stack: list[Task] = [MainTask()]
         self._init_state()
-        self._gen = self._main()
-        self._advance(None)
+        self._run()
 
     # ---- driving -------------------------------------------------------------------------
     def answer(self, index: int) -> None:
@@ -185,67 +191,143 @@ class Game:
         self.choices.append(index)
         self.decisions_made += 1
         self.decision = None
-        self._advance(d.options[index])
+        self.stack[-1].resume(d.options[index])
+        self._run()
 
-    def _advance(self, value: Any) -> None:
+    def clone(self) -> "Game":
+        """An independent copy of this game, at the same decision (program and cards shared)."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        memo: dict = {}
+        for name in ("state", "stack", "decision", "constants", "touched"):
+            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        new.log, new.choices, new.digests = list(self.log), list(self.choices), list(self.digests)
+        new.forced_rolls = list(self.forced_rolls)
+        return new
+
+    def _run(self) -> None:
+        """Step the top task until a decision is needed or the game is over."""
+        stack = self.stack
         try:
-            d = self._gen.send(value) if value is not None or self._started else next(self._gen)
-            self._started = True
-            self.decision = d
-            if self.record_digests:
-                self.digests.append(self.state.digest())
-        except StopIteration:
-            self._finish()
-        except GameOver:
+            while stack:
+                task = stack[-1]
+                try:
+                    d = task.step(self)
+                except (Break, Continue) as signal:
+                    self._unwind(isinstance(signal, Break))
+                    continue
+                except GameOver:
+                    self._game_over()
+                    continue
+                if d is not None:
+                    self.decision = d
+                    if self.record_digests:
+                        self.digests.append(self.state.digest())
+                    return
             self._finish()
         except RuleError as err:
-            self.error = err
-            self.over = True
-        except (Break, Continue):
-            self.error = RuleError("`break` or `continue` outside a loop", None)
-            self.over = True
+            if err.loc is None and stack:
+                err = type(err)(err.message, stack[-1].loc)
+            self._fail(err)
         except RecursionError:
-            self.error = LimitExceeded("rules nest too deeply", None)
-            self.over = True
+            self._fail(LimitExceeded("rules nest too deeply", stack[-1].loc if stack else None))
+        except Exception as ex:  # a content bug surfacing as a Python error: name the rule
+            self._fail(RuleError(_explain(ex), stack[-1].loc if stack else None))
 
-    _started = False
+    def _fail(self, err: RuleError) -> None:
+        self.error = err
+        self.over = True
+        self.decision = None
 
-    def _main(self) -> Iterator[Decision]:
-        try:
-            yield from self._run_setup()
-            play = self.program.phases.get("play")
-            env = self._env(self.state.start_player)
-            if play is not None:
-                yield from play(self, env)
-            else:
-                while True:
-                    yield from self.play_round()
-        except GameOver:
-            pass
-        yield from self.fire("game_end", None, None, None)  # end-of-game effects, before scoring
+    def _unwind(self, is_break: bool) -> None:
+        """`break` / `continue`: pop up to the nearest loop (or procedure/trigger/turn body)."""
+        stack = self.stack
+        while stack:
+            task = stack[-1]
+            if task.catch == "loop":
+                if is_break:
+                    self.pop()
+                return
+            if task.catch == "call":
+                self.pop()
+                return
+            self.pop()
+        raise RuleError("`break` or `continue` outside a loop", None)
+
+    def _game_over(self) -> None:
+        stack = self.stack
+        while len(stack) > 1:
+            self.pop()
+        if stack and isinstance(stack[0], MainTask) and stack[0].stage < MainTask.END:
+            stack[0].stage = MainTask.END
+        self.settling = False
 
     def _finish(self) -> None:
         self.over = True
         self.decision = None
         self.result = self.scores()
 
+    # ---- the stack -----------------------------------------------------------------------
+    def push(self, task: Any) -> None:
+        if isinstance(task, list):
+            for t in reversed(task):
+                self.stack.append(t)
+        else:
+            self.stack.append(task)
+
+    def pop(self) -> None:
+        self.stack.pop().finish(self)
+
+    def enter_call(self, task: BlockTask, loc: Loc | None) -> BlockTask:
+        """Count a procedure or trigger body towards the depth limit (its `finish` uncounts it)."""
+        if self.depth + 1 > self.limits.max_depth:
+            raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
+                                "(endless recursion or trigger chain?)", loc)
+        self.depth += 1
+        return task
+
+    def settle_needed(self) -> bool:
+        """Whether any `always` rule or watcher reads a zone or stat changed since the last settle."""
+        touched, prog = self.touched, self.program
+        if touched is None:
+            return bool(prog.always or prog.watchers)
+        for reads in prog.always_reads:
+            if reads is None or not reads.isdisjoint(touched):
+                return True
+        for reads in prog.watcher_reads:
+            if reads is None or not reads.isdisjoint(touched):
+                return True
+        return False
+
+    def ask(self, player: Any, kind: str, prompt: str, options: list, loc: Loc | None,
+            labels: list[str] | None = None) -> Decision | None:
+        """A decision for `player`, or None when there is only one option (taken without asking)."""
+        if len(options) == 1:
+            return None
+        if player is None:
+            player = self.state.active
+        if isinstance(player, list):
+            raise RuleError("a decision needs one player, not a list", loc)
+        labels = labels or [self.label(o) for o in options]
+        return Decision(int(player), kind, prompt, options, labels, loc)
+
     # ---- setup ---------------------------------------------------------------------------
     def _init_state(self) -> None:
         st, rs = self.state, self.rs
         for name, z in rs.zones.items():
-            empty = (lambda: []) if True else None
             if z.per_player:
                 for p in range(st.players):
-                    st.zones[f"{name}#{p}"] = empty()
+                    st.zones[f"{name}#{p}"] = []
             else:
-                st.zones[name] = empty()
+                st.zones[name] = []
         st.pstats = [{} for _ in range(st.players)]
+        st.watch = [False] * len(self.program.watchers)
         for card in self.cards:
             if card.type in self.program.die_faces:
                 st.faces[card.id] = self.program.die_faces[card.type][0]
-        st.watch = [False] * len(self.program.watchers)
 
-    def _run_setup(self) -> Iterator[Decision]:
+    def init_values(self) -> None:
+        """Constants and stats' starting values (cards start outside every zone until setup)."""
         st, prog = self.state, self.program
         env: dict = {"you": None}
         for name, f in prog.constants:
@@ -259,56 +341,9 @@ class Game:
             else:
                 v = init(self, env) if init else (sd.lo if sd.lo is not None else 0)
                 st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
-        # cards start outside every zone until setup places them
-        setup = prog.phases.get("setup")
-        self.settling = True  # state-based rules start after setup
-        if setup is not None:
-            yield from setup(self, self._env(None))
-        if self._after_setup is not None:
-            self._after_setup(self)
-        self.settling = False
-        for i, (_, cond, _) in enumerate(prog.watchers):
-            st.watch[i] = bool(cond(self, self._env(st.active)))
-        self.dirty, self.touched = True, None
-        yield from self.settle()
 
     def _env(self, you: int | None) -> dict:
         return {"you": Seat(you) if you is not None else None}
-
-    # ---- flow ----------------------------------------------------------------------------
-    def play_round(self) -> Iterator[Decision]:
-        st = self.state
-        st.round_number += 1
-        self._reset_uses("round:")
-        yield from self.fire("round_start", None, Seat(st.start_player), None)
-        body = self.program.phases.get("round")
-        if body is not None:
-            yield from body(self, self._env(st.start_player))
-        else:
-            for p in range(st.players):
-                yield from self.play_turn(Seat((st.start_player + p) % st.players))
-        yield from self.fire("round_end", None, Seat(st.start_player), None)
-        if st.ending == "round":
-            raise GameOver()
-
-    def play_turn(self, player: int) -> Iterator[Decision]:
-        st = self.state
-        st.active = int(player)
-        st.turn_number += 1
-        if st.turn_number > self.limits.max_turns:
-            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
-        env = self._env(player)
-        self._reset_uses("turn:")
-        yield from self.fire("turn_start", None, Seat(player), None)
-        body = self.program.phases.get("turn")
-        if body is not None:
-            try:
-                yield from body(self, env)
-            except Break:
-                pass
-        yield from self.fire("turn_end", None, Seat(player), None)
-        if st.ending == "turn":
-            raise GameOver()
 
     def end_game(self, after: str | None) -> None:
         if after is None:
@@ -316,113 +351,86 @@ class Game:
         if self.state.ending != "turn":
             self.state.ending = after
 
-    # ---- execution helpers ---------------------------------------------------------------
-    def step(self, node: Node) -> None:
-        self.steps += 1
-        if self.steps > self.limits.max_steps:
-            raise LimitExceeded(f"more than {self.limits.max_steps} steps: a rule seems to run forever", node.loc)
-
-    def call(self, name: str, args: list, env: dict, loc: Loc) -> Iterator[Decision]:
+    # ---- calls and events ----------------------------------------------------------------
+    def call_task(self, name: str, args: list, env: dict, loc: Loc) -> BlockTask:
         params, body, node = self.program.procedures[name]
         if len(args) != len(params):
             raise RuleError(f"`{name}` takes {len(params)} argument(s), got {len(args)}", loc)
-        self.depth += 1
-        if self.depth > self.limits.max_depth:
-            raise LimitExceeded(f"procedures nest deeper than {self.limits.max_depth} (endless recursion?)", node.loc)
-        try:
-            local = {"you": env.get("you"), "this": env.get("this")}
-            local.update(zip(params, args))
-            yield from body(self, local)
-        except Break:
-            pass
-        finally:
-            self.depth -= 1
+        local = {"you": env.get("you"), "this": env.get("this")}
+        local.update(zip(params, args))
+        return self.enter_call(BlockTask(body, local, catch="call", depth=True), node.loc)
 
-    def fire(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> Iterator[Decision]:
-        """Run the triggers answering `event` (the subject card's own first, then the rules')."""
+    def fire_task(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> FireTask | None:
+        """The task that runs the triggers answering `event`, or None when nothing answers:
+        the subject card's own `when` triggers, the rules' triggers, then `whenever` triggers of
+        cards in play (each run by the card's owner)."""
         if event not in self.program.events_used:
-            return
-        handlers = []
+            return None
+        you = Seat(actor) if actor is not None else Seat(self.state.active)
+        pending = []
         if isinstance(subject, CardData):
-            handlers += self.program.card_triggers.get(subject.id, {}).get(event, [])
-        handlers += self.program.triggers.get(event, [])
-        owners: dict[int, int] = {}
+            for node, body in self.program.card_triggers.get(subject.id, {}).get(event, ()):
+                pending.append((node, body, self._trigger_env(node, you, subject, subject)))
+        for node, body in self.program.triggers.get(event, ()):
+            pending.append((node, body, self._trigger_env(node, you, subject, subject)))
         for cid, node, body in self.program.whenever.get(event, ()):
             owner = self._in_play_owner(cid)
             if owner is not None:
-                handlers.append((node, body))
-                owners[id(node)] = owner
-        if not handlers:
-            return
-        pending = list(handlers)
-        while pending:
-            if len(pending) > 1:  # simultaneous triggers: the active player orders them
-                node, body = yield from self.decide(
-                    Seat(self.state.active), "order", f"Which `{event}` effect first?", pending, loc,
-                    labels=[f"{h[0].loc}" for h in pending])
-                pending.remove((node, body))
+                pending.append((node, body, self._trigger_env(node, Seat(owner), self.cards[cid], subject)))
+        return FireTask(event, pending, loc) if pending else None
+
+    @staticmethod
+    def _trigger_env(node: Node, you: Seat, this: Any, subject: Any) -> dict:
+        env = {"you": you, "this": this}
+        if node.binder:
+            env[node.binder] = subject
+        return env
+
+    def fire_tasks(self, event: str, subjects: list, actor: Any, loc: Loc | None) -> list | None:
+        tasks = [t for t in (self.fire_task(event, s, actor, loc) for s in subjects) if t is not None]
+        return tasks or None
+
+    def push_fire(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> None:
+        task = self.fire_task(event, subject, actor, loc)
+        if task is not None:
+            self.push(task)
+
+    # ---- dice and stats ------------------------------------------------------------------
+    def roll(self, dice: Any, actor: Any, loc: Loc) -> list | None:
+        """Roll each die (a random face from the game's RNG, or the next forced face); then
+        `rolled` fires for each, in order."""
+        items = self.listify(dice) if not isinstance(dice, CardData) else [dice]
+        faces_of = self.program.die_faces
+        for d in items:
+            if not isinstance(d, CardData) or d.type not in faces_of:
+                raise RuleError(f"only dice can be rolled, not {d!r}", loc)
+            faces = faces_of[d.type]
+            if self.forced_rolls:
+                face = self.forced_rolls.pop(0)
+                if face not in faces:
+                    raise RuleError(f"scripted roll `{face}` is not a face of {d.type}", loc)
             else:
-                node, body = pending.pop()
-            self.depth += 1
-            if self.depth > self.limits.max_depth:
-                raise LimitExceeded(f"triggers nest deeper than {self.limits.max_depth} (endless trigger chain?)",
-                                    node.loc)
-            try:
-                env = {"you": Seat(actor) if actor is not None else Seat(self.state.active), "this": subject}
-                if id(node) in owners:  # a card in play answering: its owner acts, the card is `this`
-                    env = {"you": Seat(owners[id(node)]), "this": self._whenever_card(node)}
-                if node.binder:
-                    env[node.binder] = subject
-                yield from body(self, env)
-            except Break:
-                pass
-            finally:
-                self.depth -= 1
+                face = self.state.rng.choice(faces)
+            self.state.faces[d.id] = face
+        if items:
+            self.touch(*{self.state.where.get(d.id, "") for d in items} - {""})
+        return self.fire_tasks("rolled", items, actor, loc)
 
-    def settle(self) -> Iterator[Decision]:
-        """Re-check `always` rules and `as soon as` watchers until the state stops changing."""
-        prog = self.program
-        if not prog.always and not prog.watchers:
-            self.dirty = False
-            return
-        self.settling = True
-        try:
-            for _ in range(self.limits.max_settle_passes):
-                self.dirty = False
-                touched, self.touched = self.touched, set()
-                for (node, body), reads in zip(prog.always, prog.always_reads):
-                    if touched is None or reads is None or not reads.isdisjoint(touched):
-                        yield from body(self, self._env(self.state.active))
-                for i, (node, cond, body) in enumerate(prog.watchers):
-                    reads = prog.watcher_reads[i]
-                    if touched is not None and reads is not None and reads.isdisjoint(touched):
-                        continue
-                    env = self._env(self.state.active)
-                    now = bool(cond(self, env))
-                    if now and not self.state.watch[i]:
-                        self.state.watch[i] = True
-                        yield from body(self, env)
-                    elif not now and self.state.watch[i]:
-                        self.state.watch[i] = False
-                if not self.dirty:
-                    return
-            node = (prog.always or prog.watchers)[0][0]
-            raise LimitExceeded("state-based rules keep changing the state (endless loop?)", node.loc)
-        finally:
-            self.settling = False
-
-    def decide(self, player: Any, kind: str, prompt: str, options: list, loc: Loc | None,
-               labels: list[str] | None = None) -> Iterator[Decision]:
-        """Ask `player` to pick one option; a single option is taken without asking."""
-        if player is None:
-            player = self.state.active
-        if isinstance(player, list):
-            raise RuleError("a decision needs one player, not a list", loc)
-        if len(options) == 1:
-            return options[0]
-        labels = labels or [self.label(o) for o in options]
-        answer = yield Decision(int(player), kind, prompt, options, labels, loc)
-        return answer
+    def change_stat(self, player: Any, stat: str, delta: int, loc: Loc) -> list:
+        """`gain`/`lose`: change a player stat within its bounds; a loss larger than what the
+        player has runs the stat's `when short of` rules with the missing amount."""
+        sd = self.rs.stats[stat]
+        p = int(player)
+        have = self.state.pstats[p][stat]
+        missing = 0
+        if delta < 0 and sd.lo is not None and have + delta < sd.lo:
+            missing = sd.lo - (have + delta)
+        self.state.pstats[p][stat] = sd.clamp(have + delta)
+        self.touch(stat)
+        if not missing:
+            return []
+        return [BlockTask(body, {"you": Seat(p), "this": None, node.binder: missing}, catch="call")
+                for node, body in self.program.short.get(stat, ())]
 
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
@@ -609,7 +617,6 @@ class Game:
         n = len(self.state.under.get(cid, ()))
         return f"{label} (on {n} hidden)" if n else label
 
-    # ---- version 2: dice, counted choices, stats with shortfall, actions -------------------
     def _in_play_owner(self, cid: int) -> int | None:
         """A card is in play when it lies uncovered in a per-player zone: its owner answers for it."""
         at = self.state.where.get(cid)
@@ -623,75 +630,10 @@ class Game:
                 return self.cards[cid]
         return None
 
-    def _reset_uses(self, prefix: str) -> None:
+    def reset_uses(self, prefix: str) -> None:
         uses = self.state.uses
         for k in [k for k in uses if k.startswith(prefix)]:
             del uses[k]
-
-    def roll(self, dice: Any, actor: Any, loc: Loc) -> Iterator[Decision]:
-        """Roll each die (a random face from the game's RNG, or the next forced face), then
-        fire `rolled` for each, in order."""
-        items = self.listify(dice) if not isinstance(dice, CardData) else [dice]
-        faces_of = self.program.die_faces
-        rolled = []
-        for d in items:
-            if not isinstance(d, CardData) or d.type not in faces_of:
-                raise RuleError(f"only dice can be rolled, not {d!r}", loc)
-            faces = faces_of[d.type]
-            if self.forced_rolls:
-                face = self.forced_rolls.pop(0)
-                if face not in faces:
-                    raise RuleError(f"scripted roll `{face}` is not a face of {d.type}", loc)
-            else:
-                face = self.state.rng.choice(faces)
-            self.state.faces[d.id] = face
-            rolled.append(d)
-        if rolled:
-            self.touch(*{self.state.where.get(d.id, "") for d in rolled} - {""})
-        for d in rolled:
-            yield from self.fire("rolled", d, actor, loc)
-
-    def decide_many(self, player: Any, mode: str, k: int | None, prompt: str, options: list,
-                    loc: Loc | None) -> Iterator[Decision]:
-        """Choose several options one at a time: `exactly` k, `up_to` k (may stop early), or `any`
-        (a yes/no for each option). Returns the chosen options in the order chosen."""
-        remaining, chosen = list(options), []
-        if mode == "any":
-            for o in options:
-                take = yield from self.decide(player, "subset", f"{prompt} — {self.label(o)}?", [True, False],
-                                              loc, labels=["yes", "no"])
-                if take:
-                    chosen.append(o)
-            return chosen
-        if mode == "exactly" and k is not None and k > len(options):
-            raise RuleError(f"cannot choose {k} from {len(options)} option(s)", loc)
-        stop = _Stop()
-        while remaining and (k is None or len(chosen) < k):
-            opts = remaining + ([stop] if mode == "up_to" else [])
-            labels = [self.label(o) for o in remaining] + (["stop choosing"] if mode == "up_to" else [])
-            pick = yield from self.decide(player, "choose", prompt, opts, loc, labels=labels)
-            if pick is stop:
-                break
-            remaining.remove(pick)
-            chosen.append(pick)
-        return chosen
-
-    def change_stat(self, player: Any, stat: str, delta: int, loc: Loc) -> Iterator[Decision]:
-        """`gain`/`lose`: change a player stat within its bounds; a loss larger than what the
-        player has runs the stat's `when short of` rules with the missing amount."""
-        sd = self.rs.stats[stat]
-        p = int(player)
-        have = self.state.pstats[p][stat]
-        floor = sd.lo if sd.lo is not None else None
-        missing = 0
-        if delta < 0 and floor is not None and have + delta < floor:
-            missing = floor - (have + delta)
-        self.state.pstats[p][stat] = sd.clamp(have + delta)
-        self.touch(stat)
-        if missing:
-            for node, body in self.program.short.get(stat, ()):
-                env = {"you": Seat(p), "this": None, node.binder: missing}
-                yield from body(self, env)
 
     def available_actions(self, player: int, sources: Any) -> list[tuple[str, Node, Any, Any, Any]]:
         """Actions `player` may take now: the rules' own, then those of the player's cards in
@@ -718,26 +660,3 @@ class Game:
             legal.append((key, node, cond, body, card))
         return legal
 
-    def take_actions(self, player: Any, sources: Any, done: str, loc: Loc) -> Iterator[Decision]:
-        """Offer the available actions until the player picks `done` (always an option)."""
-        while True:
-            legal = self.available_actions(int(player), sources)
-            labels = [(f"{a[1].label} ({a[4].name})" if a[4] is not None else a[1].label) for a in legal] + [done]
-            pick = yield from self.decide(player, "action", "Choose an action", legal + [None], loc, labels=labels)
-            if pick is None:
-                return
-            key, node, _, body, card = pick
-            if node.limit is not None:
-                k = f"{node.period}:{key}"
-                self.state.uses[k] = self.state.uses.get(k, 0) + 1
-            self.depth += 1
-            try:
-                yield from body(self, {"you": Seat(int(player)), "this": card})
-            except Break:
-                pass
-            finally:
-                self.depth -= 1
-
-
-class _Stop:
-    """The 'stop choosing' option of an `up to` choice."""

@@ -58,6 +58,9 @@ class CardData:
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}"
 
+    def __deepcopy__(self, memo) -> "CardData":
+        return self  # card data never changes: copies of a game share it
+
     def label(self) -> str:
         vals = ", ".join(str(v) for v in self.fields.values())
         return f"{self.name} ({vals})" if vals else self.name
