@@ -128,7 +128,7 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
                 out.add(n.id)
             elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
                 out.add(n.name)
-            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
+            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
                 return None
             elif n.kind == "name" and n.id in ("turn_number", "round_number", "start_player", "active_player"):
                 return None
@@ -150,7 +150,7 @@ class Game:
         self.program, self.rs = program, rs
         self.limits = limits or Limits()
         self.cards: list[CardData] = rs.cards
-        self.seats = [Seat(i) for i in range(players)]
+        self._seats: list[Seat] = []
         self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
         self.constants: dict[str, Any] = {}
         self.log: list[str] = []
@@ -274,6 +274,37 @@ class Game:
 
     def _env(self, you: int | None) -> dict:
         return {"you": Seat(you) if you is not None else None}
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Every seat: the players who take turns, then dummy players (kept in the state)."""
+        n = self.state.players + self.state.dummies
+        if len(self._seats) != n:
+            self._seats = [Seat(i) for i in range(n)]
+        return self._seats
+
+    # ---- dummy players ---------------------------------------------------------------------
+    def is_dummy(self, seat: Any) -> bool:
+        return int(seat) >= self.state.players
+
+    def add_dummy(self) -> Seat:
+        """A seat that takes no turns: it has the player stats and zones of any player, is in
+        `players` and `other_players()`, not in `turn_order()`; the active player decides for it."""
+        st = self.state
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        for name, z in self.rs.zones.items():
+            if z.per_player:
+                st.zones[f"{name}#{int(seat)}"] = []
+        st.pstats.append({})
+        for name, sd in self.rs.stats.items():
+            if sd.per_player:
+                init = self.program.stat_inits[name]
+                v = init(self, {"you": seat}) if init else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        self.touched = None
+        self.dirty = True
+        return seat
 
     # ---- flow ----------------------------------------------------------------------------
     def play_round(self) -> Iterator[Decision]:
@@ -418,6 +449,8 @@ class Game:
             player = self.state.active
         if isinstance(player, list):
             raise RuleError("a decision needs one player, not a list", loc)
+        if int(player) >= self.state.players:  # a dummy player's choices are made by the active player
+            player = self.state.active
         if len(options) == 1:
             return options[0]
         labels = labels or [self.label(o) for o in options]
@@ -589,7 +622,7 @@ class Game:
         """What `seat` may see (None: a spectator): hidden zones show only their size."""
         out: dict[str, Any] = {}
         for name, zd in self.rs.zones.items():
-            owners = range(self.state.players) if zd.per_player else [None]
+            owners = range(len(self.seats)) if zd.per_player else [None]
             for o in owners:
                 ref = ZoneRef(name, o)
                 visible = zd.visibility == "public" or (zd.visibility == "owner" and o is not None and o == seat)

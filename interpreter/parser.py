@@ -472,6 +472,12 @@ class _ToAst(Transformer):
     def lose_stmt(self, meta, c):
         return self._n("lose", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=_tok_loc(self, c[3]))
 
+    def function_decl(self, meta, c):
+        return self._n("function", meta, name=str(c[0]), params=c[1] or [], expr=c[2])
+
+    def add_dummy_stmt(self, meta, c):
+        return self._n("add_dummy", meta, name=_v(c[0]))
+
     def actions_stmt(self, meta, c):
         return self._n("take_actions", meta, player=c[0], sources=c[2],
                        done=_unquote(c[3]) if c[3] is not None else "Done")
