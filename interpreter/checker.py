@@ -97,6 +97,8 @@ class _Checker:
             self.undefined(t.event, t.loc, set(self.rs.events) | BUILTIN_EVENTS, "event",
                            f"declare it with `event {t.event}`")
         scope = {"you", "this"} | ({t.binder} if t.binder else set())
+        if t.cond is not None:
+            self.expr(t.cond, scope)
         self.block(t.body, scope, 0)
 
     def action(self, a: Node) -> None:

@@ -57,12 +57,13 @@ class Program:
         c = Compiler(rs)
         self.phases = {name: c.block(p.body) for name, p in rs.phases.items()}
         self.procedures = {name: (p.params, c.block(p.body), p) for name, p in rs.procedures.items()}
-        self.triggers: dict[str, list[tuple[Node, Any]]] = {}
+        # a trigger is (node, body, condition or None)
+        self.triggers: dict[str, list[tuple[Node, Any, Any]]] = {}
         for t in rs.triggers:
-            self.triggers.setdefault(t.event, []).append((t, c.block(t.body)))
-        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any]]]] = {}
+            self.triggers.setdefault(t.event, []).append(_trigger(c, t))
+        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any, Any]]]] = {}
         self.card_actions: dict[int, list[tuple[Node, Any, Any]]] = {}
-        self.whenever: dict[str, list[tuple[int, Node, Any]]] = {}  # event → cards in play that answer it
+        self.whenever: dict[str, list[tuple[int, Node, Any, Any]]] = {}  # event → cards in play that answer it
         compiled_effects: dict[int, tuple[dict, list, list]] = {}
         for card in rs.cards:
             if card.effect is None:
@@ -75,9 +76,9 @@ class Program:
                     if t.kind == "action":
                         continue
                     if getattr(t, "whenever", False):
-                        always_on.append((t, c.block(t.body)))
+                        always_on.append(_trigger(c, t))
                     else:
-                        table.setdefault(t.event, []).append((t, c.block(t.body)))
+                        table.setdefault(t.event, []).append(_trigger(c, t))
                 acts = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body))
                         for a in card.effect.triggers if a.kind == "action"]
                 compiled_effects[key] = (table, always_on, acts)
@@ -85,8 +86,8 @@ class Program:
             self.card_triggers[card.id] = table
             if acts:
                 self.card_actions[card.id] = acts
-            for t, body in always_on:
-                self.whenever.setdefault(t.event, []).append((card.id, t, body))
+            for t, body, cond in always_on:
+                self.whenever.setdefault(t.event, []).append((card.id, t, body, cond))
         self.rule_actions = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body)) for a in rs.actions]
         self.short = {stat: [(t, c.block(t.body)) for t in ts] for stat, ts in rs.short_triggers.items()}
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
@@ -103,6 +104,11 @@ class Program:
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
             set(self.whenever)
         self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
+
+
+def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
+    cond = getattr(t, "cond", None)
+    return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 
 _READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
@@ -370,40 +376,50 @@ class Game:
             self.depth -= 1
 
     def fire(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> Iterator[Decision]:
-        """Run the triggers answering `event` (the subject card's own first, then the rules')."""
-        if event not in self.program.events_used:
+        """Run the triggers answering `event`: the subject card's own, then the rules', then those
+        of cards in play (`whenever`). A trigger whose condition is false at this moment does not
+        answer. When several answer, the active player orders them."""
+        prog = self.program
+        if event not in prog.events_used:
             return
-        handlers = []
+        you = Seat(actor) if actor is not None else Seat(self.state.active)
+        candidates = []
         if isinstance(subject, CardData):
-            handlers += self.program.card_triggers.get(subject.id, {}).get(event, [])
-        handlers += self.program.triggers.get(event, [])
-        owners: dict[int, int] = {}
-        for cid, node, body in self.program.whenever.get(event, ()):
+            for node, body, cond in prog.card_triggers.get(subject.id, {}).get(event, ()):
+                candidates.append((node, body, cond, {"you": you, "this": subject}))
+        for node, body, cond in prog.triggers.get(event, ()):
+            candidates.append((node, body, cond, {"you": you, "this": subject}))
+        for cid, node, body, cond in prog.whenever.get(event, ()):
             owner = self._in_play_owner(cid)
-            if owner is not None:
-                handlers.append((node, body))
-                owners[id(node)] = owner
-        if not handlers:
-            return
-        pending = list(handlers)
+            if owner is not None:  # a card in play answering: its owner acts, the card is `this`
+                candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]}))
+        pending = []
+        for node, body, cond, env in candidates:
+            if node.binder:
+                env[node.binder] = subject
+            if cond is not None:
+                try:
+                    if not cond(self, env):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:  # a content bug in the condition: name the rule
+                    raise RuleError(f"in this trigger's condition: {type(ex).__name__}: {ex}", node.loc) from None
+            pending.append((node, body, env))
         while pending:
             if len(pending) > 1:  # simultaneous triggers: the active player orders them
-                node, body = yield from self.decide(
-                    Seat(self.state.active), "order", f"Which `{event}` effect first?", pending, loc,
-                    labels=[f"{h[0].loc}" for h in pending])
-                pending.remove((node, body))
+                labels = [(f"{env['this'].name}: " if isinstance(env.get("this"), CardData) else "") + str(node.loc)
+                          for node, _, env in pending]
+                i = yield from self.decide(Seat(self.state.active), "order", f"Which `{event}` effect first?",
+                                           list(range(len(pending))), loc, labels=labels)
+                node, body, env = pending.pop(i)
             else:
-                node, body = pending.pop()
+                node, body, env = pending.pop()
             self.depth += 1
             if self.depth > self.limits.max_depth:
                 raise LimitExceeded(f"triggers nest deeper than {self.limits.max_depth} (endless trigger chain?)",
                                     node.loc)
             try:
-                env = {"you": Seat(actor) if actor is not None else Seat(self.state.active), "this": subject}
-                if id(node) in owners:  # a card in play answering: its owner acts, the card is `this`
-                    env = {"you": Seat(owners[id(node)]), "this": self._whenever_card(node)}
-                if node.binder:
-                    env[node.binder] = subject
                 yield from body(self, env)
             except Break:
                 pass
@@ -649,12 +665,6 @@ class Game:
         if at is None or at.startswith("^") or "#" not in at:
             return None
         return int(at.partition("#")[2])
-
-    def _whenever_card(self, node: Node) -> CardData | None:
-        for cid, n, _ in self.program.whenever.get(node.event, ()):
-            if n is node and self._in_play_owner(cid) is not None:
-                return self.cards[cid]
-        return None
 
     def _reset_uses(self, prefix: str) -> None:
         uses = self.state.uses

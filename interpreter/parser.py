@@ -234,7 +234,7 @@ class _ToAst(Transformer):
         return [str(t) for t in c]
 
     def trigger(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), body=c[2])
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3])
 
     def watcher(self, meta, c):
         return self._n("watcher", meta, cond=c[0], body=c[1])
@@ -437,7 +437,7 @@ class _ToAst(Transformer):
         return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
 
     def whenever(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), body=c[2], whenever=True)
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
 
     def short_trigger(self, meta, c):
         return self._n("short_trigger", meta, stat=str(c[0]), binder=str(c[1]), body=c[2])

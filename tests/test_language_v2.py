@@ -427,3 +427,64 @@ def test_scenario_rolls_and_choice_lists(tmp_path):
 def test_bad_content_is_a_diagnostic_not_a_crash(tmp_path):
     with pytest.raises(ContentError):
         load_program(ruleset(tmp_path, HEADER + "\nturn:\n    add a dummy player as gold\n"))
+
+
+# ---- trigger conditions ----------------------------------------------------------------------------
+CONDITIONS = HEADER + """
+card type Charm:
+    power: 1..3
+event rang
+setup:
+    move all_cards() to pool
+when rang if your gold >= 5:
+    your score += 100
+turn:
+    if your mine is empty:
+        move first(pool) to your mine
+    fire rang
+round:
+    for each p in turn_order():
+        play turn of p
+    end game
+score p: score of p
+"""
+BELLS = """
+- name: Bell
+  type: Charm
+  power: 1
+  copies: 2
+  effect: |
+    whenever rang if you == active_player:
+        you gain 2 gold
+"""
+
+
+def test_a_false_trigger_condition_does_not_answer_so_nothing_needs_ordering(tmp_path):
+    g = game(tmp_path, CONDITIONS, BELLS)
+    # each player takes a Bell (two copies share one effect); only the ringer's own Bell answers,
+    # and the rule trigger does not answer while gold is below 5: no ordering decision
+    assert g.over and g.error is None
+    assert g.decisions_made == 0
+    assert [s["gold"] for s in g.state.pstats] == [5, 5]
+    assert g.result["scores"] == [0, 0]
+
+
+def test_when_several_triggers_answer_the_active_player_orders_them(tmp_path):
+    g = game(tmp_path, CONDITIONS.replace("your gold >= 5", "your gold >= 3"), BELLS)
+    d = g.decision
+    assert d.kind == "order" and d.player == 0 and len(d.options) == 2
+    assert any(label.startswith("Bell: ") for label in d.labels)
+    answer(g, "Bell: ")           # the Bell first: 5 gold, then the rule sees 5
+    answer(g, "Bell: ")
+    assert g.over and g.error is None and g.result["scores"] == [100, 100]
+
+
+def test_a_trigger_condition_is_checked_like_any_expression(tmp_path):
+    diags = diagnostics(tmp_path, HEADER + """
+event rang
+when rang if your goldd > 1:
+    pass
+turn:
+    fire rang
+""")
+    assert "name/undefined" in codes(diags)
