@@ -386,15 +386,16 @@ class Game:
         candidates = []
         if isinstance(subject, CardData):
             for node, body, cond in prog.card_triggers.get(subject.id, {}).get(event, ()):
-                candidates.append((node, body, cond, {"you": you, "this": subject}))
+                candidates.append((node, body, cond, {"you": you, "this": subject}, subject.name))
         for node, body, cond in prog.triggers.get(event, ()):
-            candidates.append((node, body, cond, {"you": you, "this": subject}))
+            candidates.append((node, body, cond, {"you": you, "this": subject}, None))
         for cid, node, body, cond in prog.whenever.get(event, ()):
             owner = self._in_play_owner(cid)
             if owner is not None:  # a card in play answering: its owner acts, the card is `this`
-                candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]}))
+                candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]},
+                                   self.cards[cid].name))
         pending = []
-        for node, body, cond, env in candidates:
+        for node, body, cond, env, source in candidates:
             if node.binder:
                 env[node.binder] = subject
             if cond is not None:
@@ -405,16 +406,14 @@ class Game:
                     raise
                 except Exception as ex:  # a content bug in the condition: name the rule
                     raise RuleError(f"in this trigger's condition: {type(ex).__name__}: {ex}", node.loc) from None
-            pending.append((node, body, env))
+            pending.append((node, body, env, f"{source}: {node.loc}" if source else str(node.loc)))
         while pending:
             if len(pending) > 1:  # simultaneous triggers: the active player orders them
-                labels = [(f"{env['this'].name}: " if isinstance(env.get("this"), CardData) else "") + str(node.loc)
-                          for node, _, env in pending]
                 i = yield from self.decide(Seat(self.state.active), "order", f"Which `{event}` effect first?",
-                                           list(range(len(pending))), loc, labels=labels)
-                node, body, env = pending.pop(i)
+                                           list(range(len(pending))), loc, labels=[h[3] for h in pending])
+                node, body, env, _ = pending.pop(i)
             else:
-                node, body, env = pending.pop()
+                node, body, env, _ = pending.pop()
             self.depth += 1
             if self.depth > self.limits.max_depth:
                 raise LimitExceeded(f"triggers nest deeper than {self.limits.max_depth} (endless trigger chain?)",
