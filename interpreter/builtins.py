@@ -128,7 +128,11 @@ def _other_players(g, e):
     you = e.get("you")
     n = g.state.players
     start = (you if you is not None else g.state.active)
-    return [Seat((start + k) % n) for k in range(1, n)]
+    if start >= n:  # a dummy: every player who takes turns, then the other dummies
+        playing = [Seat(k) for k in range(n)]
+    else:
+        playing = [Seat((start + k) % n) for k in range(1, n)]
+    return playing + [s for s in g.seats[n:] if s != start]
 
 
 def _turn_order(g, e):
@@ -182,7 +186,7 @@ BUILTINS: dict[str, Builtin] = {
     "cards_in": Builtin(_cards_in, 1, 1, "the cards of a zone or row (top cards only)"),
     "cards_under": Builtin(_cards_under, 1, 1, "the cards lying under a card (or under each card of a list)"),
     "all_cards": Builtin(_all_cards, 0, 0, "every card of the game"),
-    "other_players": Builtin(_other_players, 0, 0, "the other players, clockwise from you"),
+    "other_players": Builtin(_other_players, 0, 0, "the other players, clockwise from you, then dummy players"),
     "turn_order": Builtin(_turn_order, 0, 0, "all players, clockwise from the start player"),
     "next_player": Builtin(_next_player, 0, 1, "the player to the left (clockwise) of you or of a player"),
     "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in"),

@@ -47,6 +47,8 @@ class _Checker:
                          "add `turn:` with what the active player does")
         for name, p in rs.procedures.items():
             self.block(p.body, {"you", "this", *p.params}, 0)
+        for name, f in rs.functions.items():
+            self.expr(f.expr, {"you", "this", *f.params})
         for t in rs.triggers:
             self.trigger(t)
         for a in rs.actions:
@@ -95,6 +97,8 @@ class _Checker:
             self.undefined(t.event, t.loc, set(self.rs.events) | BUILTIN_EVENTS, "event",
                            f"declare it with `event {t.event}`")
         scope = {"you", "this"} | ({t.binder} if t.binder else set())
+        if t.cond is not None:
+            self.expr(t.cond, scope)
         self.block(t.body, scope, 0)
 
     def action(self, a: Node) -> None:
@@ -116,6 +120,9 @@ class _Checker:
         for name, p in rs.procedures.items():
             if name not in self.used:
                 self.c.warn("unused/procedure", f"procedure `{name}` is never called", p.loc)
+        for name, f in rs.functions.items():
+            if name not in self.used:
+                self.c.warn("unused/function", f"function `{name}` is never used", f.loc)
         for name, loc in rs.events.items():
             if name not in self.fired:
                 self.c.warn("unused/event", f"event `{name}` is never fired", loc, f"add `fire {name} on ...`")
@@ -133,7 +140,7 @@ class _Checker:
     def bind(self, name: str, loc, scope: set[str]) -> None:
         rs = self.rs
         for table, what in ((rs.zones, "zone"), (rs.stats, "stat"), (rs.constants, "constant"),
-                            (rs.card_types, "card type"), (rs.procedures, "procedure")):
+                            (rs.card_types, "card type"), (rs.procedures, "procedure"), (rs.functions, "function")):
             if name in table:
                 self.c.error("name/shadow", f"`{name}` already names a {what}", loc, "pick another variable name")
                 return
@@ -206,6 +213,9 @@ class _Checker:
                 self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
         elif k in ("end_game", "play_round", "pass"):
             pass
+        elif k == "add_dummy":
+            if s.name:
+                self.bind(s.name, s.loc, scope)
         elif k == "play_turn":
             self.expr(s.player, scope)
         elif k == "log":
@@ -221,7 +231,10 @@ class _Checker:
                 for a in x.args:
                     self.expr(a, scope)
             elif x.kind == "call":
-                if x.func in BUILTINS:
+                if x.func in self.rs.functions:
+                    self.c.error("call/value", f"function `{x.func}(...)` gives a value; a line on its own must do "
+                                 "something", x.loc, "use it in `let`, `if` or another statement")
+                elif x.func in BUILTINS:
                     self.c.error("call/value", f"`{x.func}(...)` gives a value; a line on its own must do something",
                                  x.loc, "use it in `let`, `if` or another statement")
                 else:
@@ -309,12 +322,20 @@ class _Checker:
                              did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
             elif n.name in rs.stats:
                 self.used.add(n.name)
+        elif k == "call" and n.func in rs.functions:
+            self.used.add(n.func)
+            params = rs.functions[n.func].params
+            if len(n.args) != len(params):
+                self.c.error("call/arity", f"`{n.func}` takes {len(params)} argument(s) "
+                             f"({', '.join(params)}), got {len(n.args)}", n.loc)
+            for a in n.args:
+                self.expr(a, scope)
         elif k == "call":
             if n.func in rs.procedures:
                 self.c.error("call/value", f"procedure `{n.func}` does something; it gives no value", n.loc,
                              "call it on a line of its own")
             elif n.func not in BUILTINS:
-                self.undefined(n.func, n.loc, set(BUILTINS), "function")
+                self.undefined(n.func, n.loc, set(BUILTINS) | set(rs.functions), "function")
             else:
                 b = BUILTINS[n.func]
                 if not b.lo <= len(n.args) <= b.hi:
@@ -326,10 +347,10 @@ class _Checker:
         elif k == "is":
             self.expr(n.expr, scope)
             if n.what not in rs.card_types and n.what not in rs.die_types and \
-                    n.what not in ("empty", "covered", "none", "unknown"):
+                    n.what not in ("empty", "covered", "none", "unknown", "dummy"):
                 self.c.error("name/undefined", f"`is {n.what}`: not a card type", n.loc,
                              did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
-                             or "use a card type, `empty`, `covered` or `none`")
+                             or "use a card type, `empty`, `covered`, `dummy` or `none`")
         elif k == "compare":
             self.expr(n.left, scope)
             self.expr(n.right, scope)
@@ -353,7 +374,7 @@ class _Checker:
                 self.expr(child, scope)
 
     def enum_compare(self, side: Node, value: Node, scope: set[str]) -> None:
-        """`c.spell == Cloack`: the value must be one of the field's enumeration values."""
+        """`c.suit == Hartz`: the value must be one of the field's enumeration values."""
         if side.kind != "attr" or value.kind != "name" or value.id in scope:
             return
         allowed = set()

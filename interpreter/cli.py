@@ -147,7 +147,7 @@ def _summary(r: dict) -> str:
     for s in r["seats"]:
         lo, hi = s["win_rate_ci95"]
         sc = s["score"]
-        lines.append(f"  seat {s['seat']}: win rate {s['win_rate']:.3f} (95% {lo:.3f}-{hi:.3f}), "
+        lines.append(f"  seat {s['seat']}{' (dummy)' if s.get('dummy') else ''}: win rate {s['win_rate']:.3f} (95% {lo:.3f}-{hi:.3f}), "
                      f"mean score {sc.get('mean', 0)}")
     t = r["turns"]
     if t:

@@ -1,17 +1,18 @@
 """Compile checked AST nodes into Python closures, once per ruleset.
 
-Expressions become `f(g, e) -> value`; statements become generator functions `s(g, e)` that
-yield `Decision`s whenever a player must choose. `g` is the running `Game`, `e` the local
-environment (a dict: `you`, `this`, `it`, variables). Rule code never becomes Python source.
+Expressions become `f(g, e) -> value`; statements become functions `s(g, e)` that do their work
+at once, or return tasks (tasks.py) for the game's stack when they loop, call, fire events or
+need a decision. `g` is the running `Game`, `e` the local environment (a dict: `you`, `this`,
+`it`, variables). Rule code never becomes Python source.
 """
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from .ast import Node
 from .builtins import BUILTINS
-from .errors import Break, Continue, RuleError
+from .errors import Break, Continue, LimitExceeded, RuleError
 from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
                     RepeatTask, RoundTask, TurnTask)
 from .model import CardData, Ruleset
@@ -34,6 +35,16 @@ class Compiler:
     def __init__(self, rs: Ruleset):
         self.rs = rs
         self.enum_values = rs.enum_values()
+        self._functions: dict[str, list] = {}  # name → [params, compiled body], filled on first use
+
+    def _function(self, name: str) -> list:
+        """A user function, compiled once; the holder exists before its body so recursion works."""
+        holder = self._functions.get(name)
+        if holder is None:
+            node = self.rs.functions[name]
+            holder = self._functions[name] = [node.params, None, node]
+            holder[1] = self.expr(node.expr)
+        return holder
 
     # ---- expressions ---------------------------------------------------------------------
     def expr(self, n: Node) -> Expr:
@@ -144,6 +155,8 @@ class Compiler:
         return lambda g, e: obj(g, e)[key(g, e)]
 
     def x_call(self, n):
+        if n.func in self.rs.functions:
+            return self._call_function(n)
         if n.func in self.rs.procedures:
             raise RuleError(f"procedure `{n.func}` is a statement, not a value", n.loc)
         b = BUILTINS.get(n.func)
@@ -157,6 +170,26 @@ class Compiler:
             a0 = args[0]
             return lambda g, e: fn(g, e, a0(g, e))
         return lambda g, e: fn(g, e, *[a(g, e) for a in args])
+
+    def _call_function(self, n):
+        holder, args, loc = self._function(n.func), [self.expr(a) for a in n.args], n.loc
+        if len(args) != len(holder[0]):
+            raise RuleError(f"`{n.func}` takes {len(holder[0])} argument(s), got {len(args)}", loc)
+
+        def call(g, e):
+            params, body, node = holder
+            local = {"you": e.get("you"), "this": e.get("this")}
+            for p, a in zip(params, args):
+                local[p] = a(g, e)
+            g.depth += 1
+            try:
+                if g.depth > g.limits.max_depth:
+                    raise LimitExceeded(f"functions nest deeper than {g.limits.max_depth} (endless recursion?)",
+                                        node.loc)
+                return body(g, local)
+            finally:
+                g.depth -= 1
+        return call
 
     def x_arith(self, n):
         left, right, op = self.expr(n.left), self.expr(n.right), n.op
@@ -180,7 +213,7 @@ class Compiler:
         return lambda g, e: -f(g, e)
 
     def _enum_side(self, side: Node, other: Node):
-        """In `x.face == mana`, `mana` means the enumeration value even where a stat shares the name."""
+        """In `x.face == gold`, `gold` means the enumeration value even where a stat shares the name."""
         if other.kind == "attr" and side.kind == "name" and side.id in self.enum_values and \
                 any(f == other.name for _, f in self.enum_values[side.id]):
             v = side.id
@@ -211,6 +244,8 @@ class Compiler:
             test = lambda g, v: isinstance(v, CardData) and g.state.where.get(v.id, "").startswith("^")  # noqa
         elif what in ("none", "unknown"):
             test = lambda g, v: v is None  # noqa: E731
+        elif what == "dummy":
+            test = lambda g, v: isinstance(v, Seat) and g.is_dummy(v)  # noqa: E731
         elif what in self.rs.card_types or what in self.rs.die_types:
             test = lambda g, v: isinstance(v, CardData) and v.type == what  # noqa: E731
         else:
@@ -489,6 +524,15 @@ class Compiler:
         player = self.expr(n.player)
         return lambda g, e: TurnTask(player(g, e))
 
+    def s_add_dummy(self, n):
+        name = n.name
+
+        def run(g, e):
+            seat = g.add_dummy()
+            if name:
+                e[name] = seat
+        return run
+
     def s_play_round(self, n):
         return lambda g, e: RoundTask()
 
@@ -540,6 +584,8 @@ def _attr(g, o, name, stats, card_types):
             return None  # a covered card's fields are unknown to the rules
         if name == "face":
             return g.state.faces.get(o.id)
+        if name == "name" and "name" not in o.fields:
+            return o.name
         return o.fields.get(name)
     if isinstance(o, Seat):
         return g.state.pstats[o][name]

@@ -60,12 +60,13 @@ class Program:
         c = Compiler(rs)
         self.phases = {name: c.block(p.body) for name, p in rs.phases.items()}
         self.procedures = {name: (p.params, c.block(p.body), p) for name, p in rs.procedures.items()}
-        self.triggers: dict[str, list[tuple[Node, Any]]] = {}
+        # a trigger is (node, body, condition or None)
+        self.triggers: dict[str, list[tuple[Node, Any, Any]]] = {}
         for t in rs.triggers:
-            self.triggers.setdefault(t.event, []).append((t, c.block(t.body)))
-        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any]]]] = {}
+            self.triggers.setdefault(t.event, []).append(_trigger(c, t))
+        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any, Any]]]] = {}
         self.card_actions: dict[int, list[tuple[Node, Any, Any]]] = {}
-        self.whenever: dict[str, list[tuple[int, Node, Any]]] = {}  # event → cards in play that answer it
+        self.whenever: dict[str, list[tuple[int, Node, Any, Any]]] = {}  # event → cards in play that answer it
         compiled_effects: dict[int, tuple[dict, list, list]] = {}
         for card in rs.cards:
             if card.effect is None:
@@ -78,9 +79,9 @@ class Program:
                     if t.kind == "action":
                         continue
                     if getattr(t, "whenever", False):
-                        always_on.append((t, c.block(t.body)))
+                        always_on.append(_trigger(c, t))
                     else:
-                        table.setdefault(t.event, []).append((t, c.block(t.body)))
+                        table.setdefault(t.event, []).append(_trigger(c, t))
                 acts = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body))
                         for a in card.effect.triggers if a.kind == "action"]
                 compiled_effects[key] = (table, always_on, acts)
@@ -88,8 +89,8 @@ class Program:
             self.card_triggers[card.id] = table
             if acts:
                 self.card_actions[card.id] = acts
-            for t, body in always_on:
-                self.whenever.setdefault(t.event, []).append((card.id, t, body))
+            for t, body, cond in always_on:
+                self.whenever.setdefault(t.event, []).append((card.id, t, body, cond))
         self.rule_actions = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body)) for a in rs.actions]
         self.short = {stat: [(t, c.block(t.body)) for t in ts] for stat, ts in rs.short_triggers.items()}
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
@@ -106,6 +107,11 @@ class Program:
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
             set(self.whenever)
         self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
+
+
+def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
+    cond = getattr(t, "cond", None)
+    return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 
 _READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
@@ -131,7 +137,7 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
                 out.add(n.id)
             elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
                 out.add(n.name)
-            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
+            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
                 return None
             elif n.kind == "name" and n.id in ("turn_number", "round_number", "start_player", "active_player"):
                 return None
@@ -157,7 +163,7 @@ class Game:
         self.program, self.rs = program, rs
         self.limits = limits or Limits()
         self.cards: list[CardData] = rs.cards
-        self.seats = [Seat(i) for i in range(players)]
+        self._seats: list[Seat] = []
         self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
         self.constants: dict[str, Any] = {}
         self.log: list[str] = []
@@ -308,6 +314,8 @@ class Game:
             player = self.state.active
         if isinstance(player, list):
             raise RuleError("a decision needs one player, not a list", loc)
+        if int(player) >= self.state.players:  # a dummy player's choices are made by the active player
+            player = self.state.active
         labels = labels or [self.label(o) for o in options]
         return Decision(int(player), kind, prompt, options, labels, loc)
 
@@ -345,6 +353,37 @@ class Game:
     def _env(self, you: int | None) -> dict:
         return {"you": Seat(you) if you is not None else None}
 
+    @property
+    def seats(self) -> list[Seat]:
+        """Every seat: the players who take turns, then dummy players (kept in the state)."""
+        n = self.state.players + self.state.dummies
+        if len(self._seats) != n:
+            self._seats = [Seat(i) for i in range(n)]
+        return self._seats
+
+    # ---- dummy players ---------------------------------------------------------------------
+    def is_dummy(self, seat: Any) -> bool:
+        return int(seat) >= self.state.players
+
+    def add_dummy(self) -> Seat:
+        """A seat that takes no turns: it has the player stats and zones of any player, is in
+        `players` and `other_players()`, not in `turn_order()`; the active player decides for it."""
+        st = self.state
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        for name, z in self.rs.zones.items():
+            if z.per_player:
+                st.zones[f"{name}#{int(seat)}"] = []
+        st.pstats.append({})
+        for name, sd in self.rs.stats.items():
+            if sd.per_player:
+                init = self.program.stat_inits[name]
+                v = init(self, {"you": seat}) if init else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        self.touched = None
+        self.dirty = True
+        return seat
+
     def end_game(self, after: str | None) -> None:
         if after is None:
             raise GameOver()
@@ -361,30 +400,39 @@ class Game:
         return self.enter_call(BlockTask(body, local, catch="call", depth=True), node.loc)
 
     def fire_task(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> FireTask | None:
-        """The task that runs the triggers answering `event`, or None when nothing answers:
-        the subject card's own `when` triggers, the rules' triggers, then `whenever` triggers of
-        cards in play (each run by the card's owner)."""
-        if event not in self.program.events_used:
+        """The task that runs the triggers answering `event`, or None when nothing answers: the
+        subject card's own `when` triggers, the rules' triggers, then `whenever` triggers of cards
+        in play (each run by the card's owner). A trigger whose condition is false now does not
+        answer; when several answer, the active player orders them."""
+        prog = self.program
+        if event not in prog.events_used:
             return None
         you = Seat(actor) if actor is not None else Seat(self.state.active)
-        pending = []
+        candidates = []
         if isinstance(subject, CardData):
-            for node, body in self.program.card_triggers.get(subject.id, {}).get(event, ()):
-                pending.append((node, body, self._trigger_env(node, you, subject, subject)))
-        for node, body in self.program.triggers.get(event, ()):
-            pending.append((node, body, self._trigger_env(node, you, subject, subject)))
-        for cid, node, body in self.program.whenever.get(event, ()):
+            for node, body, cond in prog.card_triggers.get(subject.id, {}).get(event, ()):
+                candidates.append((node, body, cond, {"you": you, "this": subject}, subject.name))
+        for node, body, cond in prog.triggers.get(event, ()):
+            candidates.append((node, body, cond, {"you": you, "this": subject}, None))
+        for cid, node, body, cond in prog.whenever.get(event, ()):
             owner = self._in_play_owner(cid)
             if owner is not None:
-                pending.append((node, body, self._trigger_env(node, Seat(owner), self.cards[cid], subject)))
+                candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]},
+                                   self.cards[cid].name))
+        pending = []
+        for node, body, cond, env, source in candidates:
+            if node.binder:
+                env[node.binder] = subject
+            if cond is not None:
+                try:
+                    if not cond(self, env):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:  # a content bug in the condition: name the rule
+                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+            pending.append((node, body, env, f"{source}: {node.loc}" if source else str(node.loc)))
         return FireTask(event, pending, loc) if pending else None
-
-    @staticmethod
-    def _trigger_env(node: Node, you: Seat, this: Any, subject: Any) -> dict:
-        env = {"you": you, "this": this}
-        if node.binder:
-            env[node.binder] = subject
-        return env
 
     def fire_tasks(self, event: str, subjects: list, actor: Any, loc: Loc | None) -> list | None:
         tasks = [t for t in (self.fire_task(event, s, actor, loc) for s in subjects) if t is not None]
@@ -597,7 +645,7 @@ class Game:
         """What `seat` may see (None: a spectator): hidden zones show only their size."""
         out: dict[str, Any] = {}
         for name, zd in self.rs.zones.items():
-            owners = range(self.state.players) if zd.per_player else [None]
+            owners = range(len(self.seats)) if zd.per_player else [None]
             for o in owners:
                 ref = ZoneRef(name, o)
                 visible = zd.visibility == "public" or (zd.visibility == "owner" and o is not None and o == seat)
@@ -623,12 +671,6 @@ class Game:
         if at is None or at.startswith("^") or "#" not in at:
             return None
         return int(at.partition("#")[2])
-
-    def _whenever_card(self, node: Node) -> CardData | None:
-        for cid, n, _ in self.program.whenever.get(node.event, ()):
-            if n is node and self._in_play_owner(cid) is not None:
-                return self.cards[cid]
-        return None
 
     def reset_uses(self, prefix: str) -> None:
         uses = self.state.uses

@@ -216,7 +216,7 @@ def validate_cards(content: Content, card_types: dict[str, Node]) -> None:
             continue
         spec.type = tname
         spec.copies = card.copies
-        spec.fields = {k: getattr(card, k) for k in card.model_fields if k not in _RESERVED}
+        spec.fields = {k: getattr(card, k) for k in type(card).model_fields if k not in _RESERVED}
         if card.effect and card.effect in effects:
             spec.effect = effects[card.effect]
         elif card.effect:
@@ -291,6 +291,8 @@ def _model_for(name: str, node: Node) -> type[BaseModel]:
             ann = (str, ...)
         if f.default is not None and f.default.kind == "lit":
             ann = (ann[0], Field(default=f.default.value, **_bounds(ann[1])))
+        elif f.default is not None and f.default.kind == "name" and t.kind == "basic_type" and t.name == "flag":
+            ann = (ann[0], f.default.id == "true")  # `= false` / `= true` on a flag is a boolean, not a text
         elif f.default is not None and f.default.kind == "name":
             ann = (ann[0], f.default.id)
         fields[f.name] = ann

@@ -85,6 +85,7 @@ class Ruleset:
     events: dict[str, Loc] = field(default_factory=dict)
     phases: dict[str, Node] = field(default_factory=dict)
     procedures: dict[str, Node] = field(default_factory=dict)
+    functions: dict[str, Node] = field(default_factory=dict)  # name → `function` node (a named expression)
     triggers: list[Node] = field(default_factory=list)
     watchers: list[Node] = field(default_factory=list)
     always: list[Node] = field(default_factory=list)
@@ -123,6 +124,7 @@ class Ruleset:
                 out.setdefault(f.name, []).append(tname)
         for dname in self.die_types:
             out.setdefault("face", []).append(dname)
+        out.setdefault("name", [])  # every card has a name (`c.name`), unless a type declares its own field
         return out
 
 
@@ -190,6 +192,13 @@ def build(content: Content) -> Ruleset:
             elif k == "procedure":
                 if claim(d.name, "procedure", d.loc):
                     rs.procedures[d.name] = d
+            elif k == "function":
+                if claim(d.name, "function", d.loc):
+                    from .builtins import BUILTINS
+                    if d.name in BUILTINS:
+                        content.error("name/duplicate", f"`{d.name}` is a built-in function", d.loc,
+                                      "give your function another name")
+                    rs.functions[d.name] = d
             elif k == "trigger":
                 rs.triggers.append(d)
             elif k == "watcher":

@@ -234,7 +234,7 @@ class _ToAst(Transformer):
         return [str(t) for t in c]
 
     def trigger(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), body=c[2])
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3])
 
     def watcher(self, meta, c):
         return self._n("watcher", meta, cond=c[0], body=c[1])
@@ -437,7 +437,7 @@ class _ToAst(Transformer):
         return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
 
     def whenever(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), body=c[2], whenever=True)
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
 
     def short_trigger(self, meta, c):
         return self._n("short_trigger", meta, stat=str(c[0]), binder=str(c[1]), body=c[2])
@@ -471,6 +471,12 @@ class _ToAst(Transformer):
 
     def lose_stmt(self, meta, c):
         return self._n("lose", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=_tok_loc(self, c[3]))
+
+    def function_decl(self, meta, c):
+        return self._n("function", meta, name=str(c[0]), params=c[1] or [], expr=c[2])
+
+    def add_dummy_stmt(self, meta, c):
+        return self._n("add_dummy", meta, name=_v(c[0]))
 
     def actions_stmt(self, meta, c):
         return self._n("take_actions", meta, player=c[0], sources=c[2],

@@ -1,24 +1,31 @@
 """Rule scenarios: a YAML file sets up a game, scripts the choices and states what must follow.
 
-    name: a Cloak hides the number under it
-    covers: [TT-077, TT-079]
-    ruleset: ../../rulesets/toil_and_troublez     # relative to this file
+    name: a card laid on another hides it
+    covers: [XX-012, XX-013]
+    ruleset: ../../rulesets/some_game              # relative to this file
     players: 3
     seed: 1
     setup:                                        # applied after the rules' own setup
       start_player: 1                             # players are numbered from 1
       zones:
-        forest: [["Crystal:Sun", "Raven:Moon"]]   # rows left to right; piles top first
-        draw_pile: ["Cloak:Star", "Mushroom:Sun"] # exact contents; displaced cards go to `spare`
-    choices: ["Raven:Moon", yes, "row 1, right end", no]
+        table: [["Knight:Red", "Queen:Blue"]]     # rows left to right; piles top first
+        deck: ["Joker:Green", "King:Red"]         # exact contents; displaced cards go to `spare`
+      stats: {"gold of 2": 3, round_limit: 5}     # player stats are `name of N`
+    rolls: [3, 6, 6]                              # faces the next dice rolled show, in order
+    choices: ["Queen:Blue", yes, "row 1, right end", no, [yes, no, no]]
     then: stop                                    # or `random` / `first`: play on to the end
     expect:
-      zones: {"trove of 1": ["Crystal:Sun"]}
-      count: {forest: 0}
+      zones: {"hand of 1": ["Knight:Red"]}
+      count: {table: 0}
+      stats: {"gold of 2": 0}
       over: false
 
 Cards are named `Name` or `Name:value:value` (values of the card's fields, in any order);
-`"Cloak:Sun on Raven:Moon"` is a card lying on another.
+`"Joker:Green on Queen:Blue"` is a card lying on another. A list inside `choices` answers as many
+decisions in a row (handy for `choose any`, which asks yes/no once per option). `rolls` scripts
+dice: each die rolled after the rules' setup shows the next listed face, until the list runs
+out (then dice are random again). Stats of a dummy player are set and checked like any other
+seat's (`vp of 2` in a one-player game with one dummy).
 """
 from __future__ import annotations
 
@@ -76,6 +83,7 @@ class Scenario(BaseModel):
     description: Optional[str] = None
     setup: _Setup = _Setup()
     choices: list[Any] = []
+    rolls: list[Union[int, str]] = []
     then: Literal["stop", "random", "first"] = "stop"
     expect: _Expect = _Expect()
 
@@ -126,11 +134,15 @@ class _Fail(Exception):
 def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
     program = load_program(rpath)
-    arrange = (lambda g: _apply_setup(g, sc.setup)) if sc.setup.model_fields_set else None
-    game = Game(program, sc.players, sc.seed, after_setup=arrange)
+    def arrange(g: Game) -> None:
+        if sc.setup.model_fields_set:
+            _apply_setup(g, sc.setup)
+        g.forced_rolls = list(sc.rolls)
+    game = Game(program, sc.players, sc.seed, after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None)
     if game.error and sc.expect.error is None:
         raise _Fail(f"setup failed: {game.error}")
-    for i, choice in enumerate(sc.choices):
+    choices = [c for item in sc.choices for c in (item if isinstance(item, list) else [item])]
+    for i, choice in enumerate(choices):
         if game.over:
             raise _Fail(f"choice {i + 1} ({choice!r}): the game is already over"
                         + (f" — error: {game.error}" if game.error else ""))

@@ -92,6 +92,8 @@ def _wilson(wins: float, n: int, z: float = 1.96) -> list[float]:
 
 def summarize(rows: list[dict], players: int) -> dict:
     ok = [r for r in rows if not r["error"]]
+    playing = players
+    players = max([players] + [len(r["scores"]) for r in ok])  # dummy players have seats after the players
     wins = [0.0] * players
     outright = [0] * players
     shared = 0
@@ -106,14 +108,15 @@ def summarize(rows: list[dict], players: int) -> dict:
     n = len(ok)
     seats = [{"seat": p + 1, "wins": round(wins[p], 3), "outright_wins": outright[p],
               "win_rate": round(wins[p] / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins[p], n),
-              "score": _dist([r["scores"][p] for r in ok])} for p in range(players)]
+              "score": _dist([r["scores"][p] for r in ok if p < len(r["scores"])]),
+              **({"dummy": True} if p >= playing else {})} for p in range(players)]
     return {
         "completed": n,
         "errors": [{"index": r["index"], "seed": r["seed"], "error": r["error"], "choices": r.get("choices")}
                    for r in rows if r["error"]],
         "seats": seats,
         "shared_wins": shared,
-        "score": _dist([s for r in ok for s in r["scores"]]),
+        "score": _dist([s for r in ok for s in r["scores"][:playing]]),
         "winning_score": _dist([max(r["scores"]) for r in ok]),
         "turns": _dist([r["turns"] for r in ok]),
         "rounds": _dist([r["rounds"] for r in ok]),

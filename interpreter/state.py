@@ -17,7 +17,8 @@ __all__ = ["GameState"]
 @dataclass
 class GameState:
     seed: Any
-    players: int
+    players: int  # players who take turns; dummy players (seats players..) come after them
+    dummies: int = 0
     zones: dict[str, list] = field(default_factory=dict)  # key → card ids (rows zone: list of rows)
     under: dict[int, list[int]] = field(default_factory=dict)  # card id → ids lying under it, bottom first
     where: dict[int, str] = field(default_factory=dict)  # card id → zone key, or "^<id>" when covered
@@ -36,6 +37,7 @@ class GameState:
     def to_json(self) -> dict:
         return {
             "players": self.players,
+            "dummies": self.dummies,
             "zones": self.zones,
             "under": {str(k): v for k, v in sorted(self.under.items())},
             "stats": self.stats,

@@ -289,13 +289,13 @@ class FireTask(Task):
             return None
         if len(self.pending) > 1:
             if self.answer is UNSET:
-                return g.ask(Seat(g.state.active), "order", f"Which `{self.event}` effect first?", self.pending,
-                             self.loc, [str(h[0].loc) for h in self.pending])
-            handler, self.answer = self.answer, UNSET
-            self.pending.remove(handler)
+                return g.ask(Seat(g.state.active), "order", f"Which `{self.event}` effect first?",
+                             list(range(len(self.pending))), self.loc, [h[3] for h in self.pending])
+            i, self.answer = self.answer, UNSET
+            handler = self.pending.pop(i)
         else:
             handler = self.pending.pop()
-        node, body, env = handler
+        node, body, env, _ = handler
         g.push(g.enter_call(BlockTask(body, dict(env), catch="call", depth=True), node.loc))
         return None
 

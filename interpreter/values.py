@@ -44,7 +44,7 @@ class RowRef(NamedTuple):
 
 
 class TypeRef(NamedTuple):
-    """A card type named in an expression (`c is Talisman`, `Talisman.kind`)."""
+    """A card type named in an expression (`c is Monster`, `Monster.kind`)."""
 
     name: str
 

@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir())
 SOURCE = {p: p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").rglob("*.py")}
 # words common in English that a game may also use as a value; they say nothing about a game
-GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom", "red", "blue", "green"}
+GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom", "red", "blue", "green",
+           "shadow"}  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
 
 
 def _game_words(path: Path) -> set[str]:
