@@ -194,12 +194,7 @@ class Compiler:
     def x_arith(self, n):
         left, right, op = self.expr(n.left), self.expr(n.right), n.op
         if op == "+":
-            def add(g, e):
-                a, b = left(g, e), right(g, e)
-                if isinstance(a, list) or isinstance(b, list):
-                    return g.listify(a) + g.listify(b)
-                return a + b
-            return add
+            return lambda g, e: g.add(left(g, e), right(g, e))
         if op == "-":
             return lambda g, e: left(g, e) - right(g, e)
         if op == "*":
@@ -256,7 +251,10 @@ class Compiler:
 
     def x_can_place(self, n):
         what, zone = self.expr(n.what), self.expr(n.zone)
-        return lambda g, e: bool(g.legal_positions(what(g, e), zone(g, e), e))
+        def can(g, e):
+            card = what(g, e)
+            return isinstance(card, CardData) and bool(g.legal_positions(card, zone(g, e), e))
+        return can
 
     def x_not(self, n):
         f = self.expr(n.expr)
@@ -394,8 +392,8 @@ class Compiler:
         store, cur, f, plus = self._assign(n.target), self.expr(n.target), self.expr(n.expr), n.op == "+="
 
         def run(g, e):
-            v = f(g, e)
-            store(g, e, cur(g, e) + v if plus else cur(g, e) - v)
+            v, old = f(g, e), cur(g, e)
+            store(g, e, g.add(old, v) if plus else old - v)
         return run
 
     def s_move(self, n):
@@ -538,7 +536,7 @@ class Compiler:
 
     def s_log(self, n):
         f = self.expr(n.expr)
-        return lambda g, e: g.log.append(str(f(g, e)))
+        return lambda g, e: g.log.append(g.text(f(g, e)))
 
     def s_call_stmt(self, n):
         x = n.expr
@@ -553,7 +551,8 @@ class Compiler:
 
     def s_if(self, n):
         if any(c.kind == "may" for c, _ in n.branches):
-            branches = tuple(((("may", self.expr(c.player), c.prompt) if c.kind == "may" else
+            branches = tuple(((("may_not" if getattr(c, "negate", False) else "may", self.expr(c.player), c.prompt)
+                               if c.kind == "may" else
                                ("plain", self.expr(c), None)), self.block(b)) for c, b in n.branches)
             orelse = self.block(n.orelse) if n.orelse else None
             return lambda g, e: IfMayTask(branches, orelse, e, n.loc)

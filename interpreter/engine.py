@@ -24,7 +24,7 @@ from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from .tasks import BlockTask, FireTask, MainTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
-from .values import Position, RowRef, Seat, ZoneRef
+from .values import Position, RowRef, Seat, TypeRef, ZoneRef
 from .zones import cover, put, take_out, zone_cards
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
@@ -118,29 +118,32 @@ _READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
 
 
 def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
-    """Zone and stat names a piece of rules mentions; None when it may read anything."""
+    """Zone and stat names a piece of rules mentions, seeing through constants; None when it
+    may read anything. Where cards are moved *to* is written, not read: move/draw destinations
+    are skipped."""
     out: set[str] = set()
     stack = list(nodes)
-    seen: list[Node] = []
-    while stack:  # where cards are moved *to* is written, not read: skip move/draw destinations
+    through: set[str] = set()  # constants already looked into
+    while stack:
         n = stack.pop()
         if n.kind in ("move", "draw") and n.dest.kind in ("name", "of"):
             stack += [c for c in n.children() if c is not n.dest]
             if n.dest.kind == "of":
                 stack.append(n.dest.owner)
             continue
-        seen.append(n)
-        stack += list(n.children())
-    for top in seen:
-        for n in [top]:
-            if n.kind == "name" and (n.id in rs.zones or n.id in rs.stats):
+        if n.kind == "name":
+            if n.id in rs.zones or n.id in rs.stats:
                 out.add(n.id)
-            elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
-                out.add(n.name)
-            elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
+            elif n.id in rs.constants and n.id not in through:  # `constant pile = deck` reads deck
+                through.add(n.id)
+                stack.append(rs.constants[n.id].value)
+            elif n.id in ("turn_number", "round_number", "start_player", "active_player"):
                 return None
-            elif n.kind == "name" and n.id in ("turn_number", "round_number", "start_player", "active_player"):
-                return None
+        elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
+            out.add(n.name)
+        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
+            return None
+        stack += list(n.children())
     return frozenset(out)
 
 
@@ -480,6 +483,30 @@ class Game:
         return [BlockTask(body, {"you": Seat(p), "this": None, node.binder: missing}, catch="call")
                 for node, body in self.program.short.get(stat, ())]
 
+    def add(self, a: Any, b: Any) -> Any:
+        """`+`: numbers add, lists (and zones) join, and a text joins with anything as text."""
+        if isinstance(a, str) or isinstance(b, str):
+            return self.text(a) + self.text(b)
+        if isinstance(a, (list, ZoneRef, RowRef)) or isinstance(b, (list, ZoneRef, RowRef)):
+            return self.listify(a) + self.listify(b)
+        return a + b
+
+    def text(self, v: Any) -> str:
+        """A value as a designer reads it (for `log` and joined texts)."""
+        if isinstance(v, str):
+            return v
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if v is None:
+            return "none"
+        if isinstance(v, (CardData, RowRef)):
+            return self.label(v)
+        if isinstance(v, TypeRef):
+            return v.name
+        if isinstance(v, list):
+            return "[" + ", ".join(self.text(x) for x in v) + "]"
+        return str(v)
+
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
             if v.id in self.state.faces:
@@ -549,6 +576,9 @@ class Game:
                 put(st, c.id, dest.key, True, Position(dest.index, "left" if bottom else "right"))
         elif isinstance(dest, ZoneRef):
             rows = self.is_rows(dest)
+            if rows and cards:
+                raise RuleError(f"cards go into the rows of {dest} with `place`, or `move ... to` one of its rows",
+                                loc)
             for c in cards:
                 if c.id in st.where:
                     take_out(st, c.id, self.program.rows_zones)
@@ -561,8 +591,10 @@ class Game:
 
     def legal_positions(self, card: Any, zone: Any, env: dict) -> list[Position]:
         """Where `card` may go in `zone`, according to the zone's placement rules."""
-        if not isinstance(card, CardData) or not isinstance(zone, ZoneRef):
-            raise RuleError("placing needs a card and a zone", None)
+        if not isinstance(card, CardData):
+            raise RuleError(f"there is no card to place (got {self.text(card)})", None)
+        if not isinstance(zone, ZoneRef):
+            raise RuleError(f"cards are placed in a zone, not in {self.text(zone)}", None)
         st = self.state
         rule = self.program.placements.get(zone.name)
         if self.is_rows(zone):

@@ -329,7 +329,10 @@ class _ToAst(Transformer):
         return c[0]
 
     def may_cond(self, meta, c):
-        return self._n("may", meta, player=c[0], prompt=_unquote(c[1]))
+        player, negate = c[0], False
+        while player.kind == "not":  # `not you may "..."` negates the answer, not the player
+            player, negate = player.expr, not negate
+        return self._n("may", meta, player=player, prompt=_unquote(c[1]), negate=negate)
 
     def for_stmt(self, meta, c):
         return self._n("for", meta, name=str(c[0]), iter=c[1], body=c[2])

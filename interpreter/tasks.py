@@ -158,13 +158,15 @@ class IfMayTask(Task):
     def step(self, g: "Game"):
         while self.i < len(self.branches):
             (kind, cond, extra), body = self.branches[self.i]
-            if kind == "may":
+            if kind in ("may", "may_not"):
                 if self.answer is UNSET:
                     d = g.ask(cond(g, self.env), "may", extra, [True, False], self.loc, ["yes", "no"])
                     if d is not None:
                         return d
                     self.answer = True
                 ok, self.answer = self.answer, UNSET
+                if kind == "may_not":
+                    ok = not ok
             else:
                 ok = cond(g, self.env)
             self.i += 1
