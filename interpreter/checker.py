@@ -1,20 +1,32 @@
 """Static checks over a built ruleset: every name resolves, calls have the right arity,
-fields and enumeration values exist, events are declared; unused declarations are warned.
+fields and enumeration values exist, events are declared, values have a plausible kind
+(a zone is not a number nor a condition); unused declarations are warned.
 
-All problems are reported at once into `content.diagnostics`; nothing here raises.
+All problems are reported at once into `content.diagnostics`; nothing here raises. The
+language is dynamic, so type checks only fire on what is certain (literals, declared zones
+and stats, builtin results); anything unknown passes. When syntax errors hid part of the
+rules, checks that could be wrong without that part are held back.
 """
 from __future__ import annotations
 
 from .ast import Node
 from .builtins import BUILTINS
 from .compiler import SPECIAL_NAMES
-from .diagnostics import did_you_mean
+from .diagnostics import Loc, did_you_mean
 from .model import Ruleset
 
 __all__ = ["check", "BUILTIN_EVENTS"]
 
 BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_start", "round_end", "game_end"}
-_LOOP_KINDS = {"for", "repeat"}
+
+# value kinds the checker can be sure of; None means "could be anything"
+ZONE, NUMBER, BOOL, TEXT = "zone", "number", "true/false value", "text"
+_ARTICLE = {ZONE: "a zone", NUMBER: "a number", BOOL: "a true/false value", TEXT: "a text"}
+_COLLECTION_BUILTINS = {"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
+                        "min", "random", "top", "bottom", "rows", "ends", "adjacent", "cards_in", "values"}
+_NUMBER_BUILTINS = {"count", "sum", "max", "min"}
+_BOOL_BUILTINS = {"distinct", "ascending", "covered"}
+_BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
 
 
 class _Checker:
@@ -26,6 +38,12 @@ class _Checker:
         self.card_fields = rs.card_fields()
         self.fired: set[str] = set()
         self.listened: set[str] = set()
+        self.handled: set[int] = set()  # name nodes already reported (no second error for them)
+        self.constant_stack: set[str] = set()
+        self.lost_names = rs.lost()
+        self.lost_any = any(k == "*" for k, _ in rs.unparsed)
+        # a lost card type may hold any field or value; a lost unknown declaration may be anything
+        self.lost_types = self.lost_any or bool(rs.lost("card"))
 
     def known_names(self, scope: set[str]) -> set[str]:
         rs = self.rs
@@ -35,17 +53,17 @@ class _Checker:
     # ---- top level -------------------------------------------------------------------------
     def run(self) -> None:
         rs = self.rs
-        for name, n in rs.constants.items():
+        for n in rs.constants.values():
             self.expr(n.value, {"you"})
         for sd in rs.stats.values():
             if sd.init is not None:
                 self.expr(sd.init, {"you"})
-        for name, p in rs.phases.items():
+        for p in rs.phases.values():
             self.block(p.body, {"you"}, 0)
-        if not ({"turn", "round", "play"} & set(rs.phases)):
+        if not ({"turn", "round", "play"} & set(rs.phases)) and not rs.partial:
             self.c.error("game/flow", "the rules define no `turn:`, `round:` or `play:`", None,
                          "add `turn:` with what the active player does")
-        for name, p in rs.procedures.items():
+        for p in rs.procedures.values():
             self.block(p.body, {"you", "this", *p.params}, 0)
         for name, f in rs.functions.items():
             self.expr(f.expr, {"you", "this", *f.params})
@@ -62,39 +80,37 @@ class _Checker:
                     self.used.add(stat)
                 self.block(t.body, {"you", t.binder}, 0)
         for w in rs.watchers:
-            self.expr(w.cond, {"you"})
+            self.cond(w.cond, {"you"})
             self.block(w.body, {"you"}, 0)
         for a in rs.always:
             self.block(a.body, {"you"}, 0)
         for zone, p in rs.placements.items():
             if zone not in rs.zones:
-                self.undefined(zone, p.loc, set(rs.zones), "zone")
+                self.undefined(zone, getattr(p, "zone_loc", p.loc), set(rs.zones), "zone")
             else:
                 self.used.add(zone)
             for x in p.conds:
-                self.expr(x, {"you", p.binder, "card"})
+                self.cond(x, {"you", p.binder, "card"})
         for s in rs.scores + rs.tiebreaks:
             self.expr(s.expr, {"you", s.binder})
-        for tname, node in rs.card_types.items():
+        for node in rs.card_types.values():
             for f in node.fields_:
                 if f.default is not None:
                     self.expr(f.default, set())
-        effects = {}
-        for card in rs.cards:
-            if card.effect is not None:
-                effects[id(card.effect)] = card.effect
+        effects = {id(card.effect): card.effect for card in rs.cards if card.effect is not None}
         for eff in effects.values():
             for t in eff.triggers:
                 if t.kind == "action":
                     self.action(t)
                 else:
                     self.trigger(t)
-        self.unused()
+        if not rs.partial:  # a declaration may look unused only because its user did not parse
+            self.unused()
 
     def trigger(self, t: Node) -> None:
         self.listened.add(t.event)
         if t.event not in self.rs.events and t.event not in BUILTIN_EVENTS:
-            self.undefined(t.event, t.loc, set(self.rs.events) | BUILTIN_EVENTS, "event",
+            self.undefined(t.event, getattr(t, "event_loc", t.loc), set(self.rs.events) | BUILTIN_EVENTS, "event",
                            f"declare it with `event {t.event}`")
         scope = {"you", "this"} | ({t.binder} if t.binder else set())
         if t.cond is not None:
@@ -113,31 +129,40 @@ class _Checker:
                 self.c.warn("unused/zone", f"zone `{name}` is never used", z.loc, "remove it, or use it in the rules")
         for name, s in rs.stats.items():
             if name not in self.used:
-                self.c.warn("unused/stat", f"stat `{name}` is never used", s.loc)
+                self.c.warn("unused/stat", f"stat `{name}` is never used", s.loc, "remove it, or use it in the rules")
         for name, n in rs.constants.items():
             if name not in self.used:
-                self.c.warn("unused/constant", f"constant `{name}` is never used", n.loc)
+                self.c.warn("unused/constant", f"constant `{name}` is never used", _name_loc(n))
         for name, p in rs.procedures.items():
             if name not in self.used:
-                self.c.warn("unused/procedure", f"procedure `{name}` is never called", p.loc)
+                self.c.warn("unused/procedure", f"procedure `{name}` is never called", _name_loc(p),
+                            f"call it on a line of its own: `{name}(...)`")
         for name, f in rs.functions.items():
             if name not in self.used:
-                self.c.warn("unused/function", f"function `{name}` is never used", f.loc)
+                self.c.warn("unused/function", f"function `{name}` is never used", _name_loc(f))
         for name, loc in rs.events.items():
             if name not in self.fired:
                 self.c.warn("unused/event", f"event `{name}` is never fired", loc, f"add `fire {name} on ...`")
             elif name not in self.listened:
                 self.c.warn("unused/event", f"nothing answers event `{name}`", loc, f"add `when {name}:` to a card")
 
-    def undefined(self, name: str, loc, candidates: set[str], what: str = "name", hint: str | None = None) -> None:
-        self.c.error(f"name/undefined", f"unknown {what} `{name}`", loc, did_you_mean(name, candidates) or hint)
+    def undefined(self, name: str, loc: Loc | None, candidates: set[str], what: str = "name",
+                  hint: str | None = None) -> None:
+        if name in self.lost_names or self.lost_any:
+            return  # probably declared in a part of the rules that has a syntax error
+        if what == "name" and self.lost_types:
+            return  # may be a value of a card type that did not parse
+        self.c.error("name/undefined", f"unknown {what} `{name}`", loc, did_you_mean(name, candidates) or hint)
+
+    def type_error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        self.c.error(f"type/{code}", message, loc, hint)
 
     # ---- statements ------------------------------------------------------------------------
     def block(self, stmts: list[Node], scope: set[str], loops: int) -> None:
         for s in stmts:
             self.stmt(s, scope, loops)
 
-    def bind(self, name: str, loc, scope: set[str]) -> None:
+    def bind(self, name: str, loc: Loc | None, scope: set[str]) -> None:
         rs = self.rs
         for table, what in ((rs.zones, "zone"), (rs.stats, "stat"), (rs.constants, "constant"),
                             (rs.card_types, "card type"), (rs.procedures, "procedure"), (rs.functions, "function")):
@@ -151,36 +176,39 @@ class _Checker:
 
     def stmt(self, s: Node, scope: set[str], loops: int) -> None:
         k = s.kind
+        name_loc = getattr(s, "name_loc", None) or s.loc
         if k == "let":
             self.expr(s.expr, scope)
-            self.bind(s.name, s.loc, scope)
+            self.bind(s.name, name_loc, scope)
         elif k in ("set", "aug"):
             self.expr(s.expr, scope)
             self.target(s.target, scope)
+            self.assigned_kind(s, scope)
         elif k == "move":
-            self.expr(s.what, scope)
-            self.expr(s.dest, scope)
+            self.cards_arg(s.what, scope, "only cards can be moved")
+            self.zone_arg(s.dest, scope, "`move ... to` needs a zone")
             if s.name:
-                self.bind(s.name, s.loc, scope)
+                self.bind(s.name, name_loc, scope)
         elif k == "draw":
             if s.count is not None:
-                self.expr(s.count, scope)
-            self.expr(s.source, scope)
-            self.expr(s.dest, scope)
+                self.number_arg(s.count, scope, "`draw N from` needs a number")
+            self.zone_arg(s.source, scope, "`draw from` needs a zone")
+            self.zone_arg(s.dest, scope, "`draw ... to` needs a zone")
             if s.name:
-                self.bind(s.name, s.loc, scope)
+                self.bind(s.name, name_loc, scope)
         elif k == "place":
-            self.expr(s.what, scope)
-            self.expr(s.zone, scope)
+            self.cards_arg(s.what, scope, "only a card can be placed")
+            self.zone_arg(s.zone, scope, "`place ... in` needs a zone")
         elif k == "cover":
-            self.expr(s.what, scope)
-            self.expr(s.target, scope)
+            self.cards_arg(s.what, scope, "only a card can be placed")
+            self.cards_arg(s.target, scope, "`place ... on` needs a card")
         elif k == "shuffle":
-            self.expr(s.zone, scope)
+            self.zone_arg(s.zone, scope, "`shuffle` needs a zone")
         elif k == "fire":
             self.fired.add(s.event)
             if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
-                self.undefined(s.event, s.loc, set(self.rs.events), "event", f"declare it with `event {s.event}`")
+                self.undefined(s.event, getattr(s, "event_loc", s.loc), set(self.rs.events), "event",
+                               f"declare it with `event {s.event}`")
             for x in (s.subject, s.actor):
                 if x is not None:
                     self.expr(x, scope)
@@ -189,7 +217,7 @@ class _Checker:
             self.expr(s.options, scope)
             if s.count is not None and s.count.n is not None:
                 self.expr(s.count.n, scope)
-            self.bind(s.name, s.loc, scope)
+            self.bind(s.name, name_loc, scope)
         elif k == "roll":
             self.expr(s.dice, scope)
             if not self.rs.die_types:
@@ -221,45 +249,50 @@ class _Checker:
         elif k == "log":
             self.expr(s.expr, scope)
         elif k == "call_stmt":
-            x = s.expr
-            if x.kind == "call" and x.func in self.rs.procedures:
-                self.used.add(x.func)
-                params = self.rs.procedures[x.func].params
-                if len(x.args) != len(params):
-                    self.c.error("call/arity", f"`{x.func}` takes {len(params)} argument(s) "
-                                 f"({', '.join(params)}), got {len(x.args)}", x.loc)
-                for a in x.args:
-                    self.expr(a, scope)
-            elif x.kind == "call":
-                if x.func in self.rs.functions:
-                    self.c.error("call/value", f"function `{x.func}(...)` gives a value; a line on its own must do "
-                                 "something", x.loc, "use it in `let`, `if` or another statement")
-                elif x.func in BUILTINS:
-                    self.c.error("call/value", f"`{x.func}(...)` gives a value; a line on its own must do something",
-                                 x.loc, "use it in `let`, `if` or another statement")
-                else:
-                    self.undefined(x.func, x.loc, set(self.rs.procedures), "procedure")
-            else:
-                self.c.error("syntax/statement", "this line does nothing", s.loc,
-                             "statements start with a keyword such as let, set, move, if, for each")
+            self.call_stmt(s, scope)
         elif k == "if":
             for cond, body in s.branches:
                 if cond.kind == "may":
                     self.expr(cond.player, scope)
                 else:
-                    self.expr(cond, scope)
+                    self.cond(cond, scope)
                 self.block(body, scope, loops)
             if s.orelse:
                 self.block(s.orelse, scope, loops)
         elif k == "for":
             self.expr(s.iter, scope)
-            self.bind(s.name, s.loc, scope)
+            self.bind(s.name, name_loc, scope)
             self.block(s.body, scope, loops + 1)
         elif k == "repeat":
-            for x in (s.times, s.cond):
-                if x is not None:
-                    self.expr(x, scope)
+            if s.times is not None:
+                self.number_arg(s.times, scope, "`repeat N times` needs a number")
+            if s.cond is not None:
+                self.cond(s.cond, scope)
             self.block(s.body, scope, loops + 1)
+
+    def call_stmt(self, s: Node, scope: set[str]) -> None:
+        x = s.expr
+        if x.kind != "call":
+            self.expr(x, scope)
+            self.c.error("syntax/statement", "this line does nothing", s.loc,
+                         "statements start with a keyword such as let, set, move, if, for each")
+            return
+        at = getattr(x, "name_loc", x.loc)
+        if x.func in self.rs.procedures:
+            self.used.add(x.func)
+            params = self.rs.procedures[x.func].params
+            if len(x.args) != len(params):
+                self.c.error("call/arity", f"`{x.func}` takes {len(params)} argument(s) "
+                             f"({', '.join(params)}), got {len(x.args)}", at,
+                             f"call it as `{x.func}({', '.join(params)})`")
+        elif x.func in BUILTINS or x.func in self.rs.functions:
+            self.used.add(x.func)
+            self.c.error("call/value", f"`{x.func}(...)` gives a value; a line on its own must do something",
+                         at, "use it in `let`, `if` or another statement")
+        else:
+            self.undefined(x.func, at, set(self.rs.procedures), "procedure")
+        for a in x.args:
+            self.expr(a, scope)
 
     def target(self, t: Node, scope: set[str]) -> None:
         rs = self.rs
@@ -271,38 +304,109 @@ class _Checker:
                                  f"write `your {t.id}` or `{t.id} of p`")
             elif t.id in ("start_player",) or t.id in scope:
                 pass
-            else:
+            elif t.id not in self.lost_names:
                 self.c.error("assign/target", f"`{t.id}` cannot be set", t.loc,
                              did_you_mean(t.id, set(rs.stats) | scope) or "declare it with `stat` or `let`")
         elif t.kind in ("attr", "of"):
             self.expr(t.obj if t.kind == "attr" else t.owner, scope)
             if t.name not in rs.stats or not rs.stats[t.name].per_player:
-                self.c.error("assign/target", f"`{t.name}` is not a player stat", getattr(t, "name_loc", t.loc),
-                             did_you_mean(t.name, {n for n, s in rs.stats.items() if s.per_player}))
+                if t.name not in self.lost_names:
+                    self.c.error("assign/target", f"`{t.name}` is not a player stat", getattr(t, "name_loc", t.loc),
+                                 did_you_mean(t.name, {n for n, s in rs.stats.items() if s.per_player}))
             else:
                 self.used.add(t.name)
         else:
             self.c.error("assign/target", "only a variable, a stat or a player's stat can be set", t.loc)
+
+    def assigned_kind(self, s: Node, scope: set[str]) -> None:
+        """`set STAT to ZONE`: a stat holds a number."""
+        t = s.target
+        name = t.id if t.kind == "name" else getattr(t, "name", None)
+        if name in self.rs.stats and (t.kind != "name" or name not in scope):
+            kind = self.kind(s.expr, scope)
+            if kind in (ZONE, BOOL, TEXT):
+                self.type_error("assign", f"stat `{name}` holds a number, not {_ARTICLE[kind]}", s.expr.loc,
+                                f"`count({_src(s.expr)})` is how many cards it holds" if kind == ZONE else None)
+
+    # ---- kinds of values -------------------------------------------------------------------
+    def kind(self, n: Node, scope: set[str]) -> str | None:
+        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything."""
+        k, rs = n.kind, self.rs
+        if k == "lit":
+            return NUMBER if isinstance(n.value, int) else TEXT
+        if k == "name":
+            if n.id in scope:
+                return None
+            if n.id in ("true", "false"):
+                return BOOL
+            if n.id in ("player_count", "turn_number", "round_number"):
+                return NUMBER
+            if n.id in rs.zones:
+                return ZONE
+            if n.id in rs.stats:
+                return NUMBER
+            if n.id in rs.constants and n.id not in self.constant_stack:
+                self.constant_stack.add(n.id)
+                try:
+                    return self.kind(rs.constants[n.id].value, set())
+                finally:
+                    self.constant_stack.discard(n.id)
+            return None
+        if k == "of":
+            owner = n.owner
+            one_player = owner.kind == "name" and owner.id not in ("players",) and owner.id in scope | {"you"} \
+                or owner.kind == "call" and owner.func == "next_player"
+            if not one_player:  # `STAT of players` is a list of numbers
+                return None
+            return ZONE if n.name in rs.zones else NUMBER if n.name in rs.stats else None
+        if k == "call":
+            return NUMBER if n.func in _NUMBER_BUILTINS else BOOL if n.func in _BOOL_BUILTINS else None
+        if k == "arith":
+            if n.op != "+":
+                return NUMBER
+            return NUMBER if self.kind(n.left, scope) == NUMBER and self.kind(n.right, scope) == NUMBER else None
+        if k == "neg":
+            return NUMBER
+        if k in _BOOL_KINDS:
+            return BOOL
+        return None
+
+    def cards_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("cards", f"{message}, not {_ARTICLE[kind]}", n.loc, "name a card, a list of cards or a zone")
+
+    def zone_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("zone", f"{message}, not {_ARTICLE[kind]}", n.loc,
+                            did_you_mean(_src(n), self.rs.zones) if n.kind == "name" else None)
+
+    def number_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (ZONE, BOOL, TEXT):
+            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc,
+                            f"`count({_src(n)})` is how many cards it holds" if kind == ZONE else None)
+
+    def cond(self, n: Node, scope: set[str]) -> None:
+        """A condition: any value works at run time, but a zone is always 'true' — a sure mistake."""
+        self.expr(n, scope)
+        self.not_a_zone(n, scope)
+
+    def not_a_zone(self, n: Node, scope: set[str]) -> None:
+        if self.kind(n, scope) == ZONE:
+            self.type_error("condition", f"a zone is not a condition: `{_src(n)}` is always true", n.loc,
+                            f"ask `{_src(n)} is empty` or `not ({_src(n)} is empty)`")
 
     # ---- expressions -----------------------------------------------------------------------
     def expr(self, n: Node, scope: set[str]) -> None:
         k = n.kind
         rs = self.rs
         if k == "name":
-            name = n.id
-            if name in scope or name in SPECIAL_NAMES or name in rs.card_types or name in self.enum_values \
-                    or name in rs.die_types:
-                return
-            if name in rs.zones or name in rs.stats or name in rs.constants:
-                self.used.add(name)
-                if name in rs.zones and rs.zones[name].per_player:
-                    self.c.error("zone/owner", f"`{name}` is a zone per player: say whose", n.loc,
-                                 f"write `your {name}` or `{name} of p`")
-                if name in rs.stats and rs.stats[name].per_player:
-                    self.c.error("stat/owner", f"`{name}` is a player stat: say whose", n.loc,
-                                 f"write `your {name}` or `{name} of p`")
-                return
-            self.undefined(name, n.loc, self.known_names(scope))
+            self.name(n, scope)
         elif k == "of":
             self.expr(n.owner, scope)
             if n.name in rs.zones or n.name in rs.stats:
@@ -318,8 +422,9 @@ class _Checker:
         elif k == "attr":
             self.expr(n.obj, scope)
             if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player):
-                self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
-                             did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
+                if not self.lost_types:
+                    self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
+                                 did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
             elif n.name in rs.stats:
                 self.used.add(n.name)
         elif k == "call" and n.func in rs.functions:
@@ -331,37 +436,38 @@ class _Checker:
             for a in n.args:
                 self.expr(a, scope)
         elif k == "call":
-            if n.func in rs.procedures:
-                self.c.error("call/value", f"procedure `{n.func}` does something; it gives no value", n.loc,
-                             "call it on a line of its own")
-            elif n.func not in BUILTINS:
-                self.undefined(n.func, n.loc, set(BUILTINS) | set(rs.functions), "function")
-            else:
-                b = BUILTINS[n.func]
-                if not b.lo <= len(n.args) <= b.hi:
-                    want = str(b.lo) if b.lo == b.hi else f"{b.lo} to {b.hi}"
-                    self.c.error("call/arity", f"`{n.func}` takes {want} argument(s), got {len(n.args)}", n.loc,
-                                 b.doc)
-            for a in n.args:
-                self.expr(a, scope)
+            self.call(n, scope)
         elif k == "is":
             self.expr(n.expr, scope)
             if n.what not in rs.card_types and n.what not in rs.die_types and \
-                    n.what not in ("empty", "covered", "none", "unknown", "dummy"):
-                self.c.error("name/undefined", f"`is {n.what}`: not a card type", n.loc,
+                    n.what not in ("empty", "covered", "none", "unknown", "dummy") \
+                    and not self.lost_types and n.what not in self.lost_names:
+                self.c.error("name/undefined", f"`is {n.what}`: not a card type", getattr(n, "what_loc", n.loc),
                              did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
                              or "use a card type, `empty`, `covered`, `dummy` or `none`")
         elif k == "compare":
+            self.compare(n, scope)
+        elif k == "arith":
             self.expr(n.left, scope)
             self.expr(n.right, scope)
-            self.enum_compare(n.left, n.right, scope)
-            self.enum_compare(n.right, n.left, scope)
+            self.arith(n, scope)
+        elif k == "neg":
+            self.number_arg(n.expr, scope, "only a number can be negated")
+        elif k in ("and", "or"):
+            for item in n.items:
+                self.cond(item, scope)
+        elif k == "not":
+            self.cond(n.expr, scope)
+        elif k == "if_expr":
+            self.expr(n.then, scope)
+            self.cond(n.cond, scope)
+            self.expr(n.orelse, scope)
         elif k == "where":
             self.expr(n.items, scope)
-            self.expr(n.cond, scope | {"it"})
+            self.cond(n.cond, scope | {"it"})
         elif k == "quantified":
             self.expr(n.iter, scope)
-            self.expr(n.cond, scope | set(n.names))
+            self.cond(n.cond, scope | set(n.names))
         elif k == "comprehension":
             self.expr(n.iter, scope)
             self.expr(n.expr, scope | {n.name})
@@ -373,22 +479,142 @@ class _Checker:
             for child in n.children():
                 self.expr(child, scope)
 
-    def enum_compare(self, side: Node, value: Node, scope: set[str]) -> None:
-        """`c.suit == Hartz`: the value must be one of the field's enumeration values."""
-        if side.kind != "attr" or value.kind != "name" or value.id in scope:
+    def name(self, n: Node, scope: set[str]) -> None:
+        rs, name = self.rs, n.id
+        if id(n) in self.handled or name in scope or name in SPECIAL_NAMES or name in rs.card_types \
+                or name in self.enum_values or name in rs.die_types:
             return
-        allowed = set()
-        for tname in self.card_fields.get(side.name, []):
-            if tname in self.rs.die_types:
-                faces = self.rs.die_types[tname].faces
-                allowed |= set(faces.values) if faces.kind == "enum_type" else set()
-                continue
-            for f in self.rs.card_types[tname].fields_:
-                if f.name == side.name and f.type.kind == "enum_type":
-                    allowed |= set(f.type.values)
-        if allowed and value.id not in allowed and value.id not in self.rs.constants and value.id not in self.rs.stats:
-            self.c.error("enum/value", f"`{value.id}` is not a value of field `{side.name}`", value.loc,
-                         did_you_mean(value.id, allowed) or f"one of: {', '.join(sorted(allowed))}")
+        if name in rs.zones or name in rs.stats or name in rs.constants:
+            self.used.add(name)
+            if name in rs.zones and rs.zones[name].per_player:
+                self.c.error("zone/owner", f"`{name}` is a zone per player: say whose", n.loc,
+                             f"write `your {name}` or `{name} of p`")
+            if name in rs.stats and rs.stats[name].per_player:
+                self.c.error("stat/owner", f"`{name}` is a player stat: say whose", n.loc,
+                             f"write `your {name}` or `{name} of p`")
+            return
+        if name in rs.procedures:
+            self.c.error("call/value", f"procedure `{name}` does something; it is not a value", n.loc,
+                         f"call it on a line of its own: `{name}(...)`")
+            return
+        self.undefined(name, n.loc, self.known_names(scope))
+
+    def call(self, n: Node, scope: set[str]) -> None:
+        at = getattr(n, "name_loc", n.loc)
+        if n.func in self.rs.procedures:
+            self.used.add(n.func)
+            self.c.error("call/value", f"procedure `{n.func}` does something; it gives no value", at,
+                         "call it on a line of its own")
+        elif n.func not in BUILTINS:
+            self.undefined(n.func, at, set(BUILTINS), "function")
+        else:
+            b = BUILTINS[n.func]
+            if not b.lo <= len(n.args) <= b.hi:
+                want = str(b.lo) if b.lo == b.hi else f"{b.lo} to {b.hi}"
+                self.c.error("call/arity", f"`{n.func}` takes {want} argument(s), got {len(n.args)}", at,
+                             f"{n.func}: {b.doc}")
+        for a in n.args:
+            self.expr(a, scope)
+        if n.func in _COLLECTION_BUILTINS and n.args and n.func not in self.rs.procedures:
+            self.collection_arg(n, scope)
+
+    def collection_arg(self, n: Node, scope: set[str]) -> None:
+        """`count(5)`, `rows(deck)`: the argument cannot be what the function needs."""
+        arg = n.args[0]
+        kind = self.kind(arg, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("argument", f"`{n.func}` needs a zone or a list, not {_ARTICLE[kind]}", arg.loc,
+                            f"{n.func}: {BUILTINS[n.func].doc}")
+        elif kind == ZONE and n.func in ("rows", "ends"):
+            zone = self.rs.zones.get(arg.id if arg.kind == "name" else getattr(arg, "name", ""))
+            if zone is not None and zone.kind != "rows":
+                self.type_error("argument", f"`{n.func}` needs a zone of kind `rows`; `{zone.name}` is a {zone.kind}",
+                                arg.loc, f"declare it as `zone {zone.name}: rows N, ...`")
+        if len(n.args) > 1 and n.func in ("first", "last"):
+            self.number_arg_kind(n.args[1], scope, f"`{n.func}(items, n)` needs a number n")
+
+    def number_arg_kind(self, n: Node, scope: set[str], message: str) -> None:
+        kind = self.kind(n, scope)
+        if kind in (ZONE, BOOL, TEXT):
+            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc)
+
+    def arith(self, n: Node, scope: set[str]) -> None:
+        """`deck + 1`: arithmetic needs numbers (`+` also joins two lists or zones)."""
+        left, right = self.kind(n.left, scope), self.kind(n.right, scope)
+        for side, kind, other in ((n.left, left, right), (n.right, right, left)):
+            if kind == ZONE and (n.op != "+" or other in (NUMBER, BOOL, TEXT)):
+                self.type_error("arith", f"arithmetic on a zone: `{_src(side)}` is a zone, not a number", side.loc,
+                                f"`count({_src(side)})` is how many cards it holds")
+                return
+            if kind in (BOOL,) or (kind == TEXT and n.op != "+"):
+                self.type_error("arith", f"arithmetic on {_ARTICLE[kind]}", side.loc, "arithmetic needs numbers")
+                return
+
+    def compare(self, n: Node, scope: set[str]) -> None:
+        self.enum_compare(n.left, n.right, scope)
+        self.enum_compare(n.right, n.left, scope)
+        self.expr(n.left, scope)
+        self.expr(n.right, scope)
+        left, right = self.kind(n.left, scope), self.kind(n.right, scope)
+        for side, kind, other in ((n.left, left, right), (n.right, right, left)):
+            if kind == ZONE and (n.op not in ("==", "!=") or other == NUMBER):
+                self.type_error("compare", f"`{_src(side)}` is a zone; it does not compare with {n.op}", side.loc,
+                                f"`count({_src(side)})` is how many cards it holds")
+                return
+
+    def enum_compare(self, side: Node, value: Node, scope: set[str]) -> None:
+        """`c.FIELD == VALUE`: the value must be one of the field's enumeration values."""
+        rs = self.rs
+        if side.kind != "attr" or value.kind != "name" or self.lost_types:
+            return
+        name = value.id
+        if name in scope or name in rs.constants or name in rs.stats or name in rs.zones or name in SPECIAL_NAMES:
+            return
+        decls = [f for t in self.card_fields.get(side.name, []) if t in rs.card_types
+                 for f in rs.card_types[t].fields_ if f.name == side.name]
+        faces = {v for t in self.card_fields.get(side.name, []) if t in rs.die_types
+                 and rs.die_types[t].faces.kind == "enum_type" for v in rs.die_types[t].faces.values}
+        if not decls and not faces:
+            return
+        allowed = {v for f in decls if f.type.kind == "enum_type" for v in f.type.values} | faces
+        if name in allowed:
+            return
+        if not name[:1].isupper() and name not in self.enum_values:
+            return  # most likely a variable: the name check decides
+        self.handled.add(id(value))
+        elsewhere = sorted({fld for _, fld in self.enum_values.get(name, [])})
+        if not allowed:
+            what = "a number" if all(f.type.kind == "range_type" or getattr(f.type, "name", "") == "number"
+                                     for f in decls) else "not an enumeration"
+            self.c.error("enum/value", f"field `{side.name}` is {what}; `{name}` is "
+                         + (f"a value of field `{elsewhere[0]}`" if elsewhere else "not one of its values"),
+                         value.loc, f"compare `{side.name}` with a number" if what == "a number" else None)
+        elif elsewhere:
+            self.c.error("enum/value", f"`{name}` is a value of field `{elsewhere[0]}`, not of `{side.name}`",
+                         value.loc, f"`{side.name}` is one of: {', '.join(sorted(allowed))}")
+        else:
+            self.c.error("enum/value", f"`{name}` is not a value of field `{side.name}`", value.loc,
+                         did_you_mean(name, allowed) or f"one of: {', '.join(sorted(allowed))}")
+
+
+def _name_loc(n: Node) -> Loc | None:
+    return getattr(n, "name_loc", None) or n.loc
+
+
+def _src(n: Node) -> str:
+    """A short rendering of a simple expression for messages."""
+    if n.kind == "name":
+        return n.id
+    if n.kind == "of":
+        owner = n.owner
+        if owner.kind == "name" and owner.id == "you":
+            return f"your {n.name}"
+        return f"{n.name} of {_src(owner)}"
+    if n.kind == "lit":
+        return repr(n.value) if isinstance(n.value, str) else str(n.value)
+    if n.kind == "call":
+        return f"{n.func}(...)"
+    return "..."
 
 
 def check(rs: Ruleset) -> None:

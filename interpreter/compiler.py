@@ -208,7 +208,7 @@ class Compiler:
         return lambda g, e: -f(g, e)
 
     def _enum_side(self, side: Node, other: Node):
-        """In `x.face == gold`, `gold` means the enumeration value even where a stat shares the name."""
+        """In `x.field == V`, `V` means the enumeration value even where a stat shares the name."""
         if other.kind == "attr" and side.kind == "name" and side.id in self.enum_values and \
                 any(f == other.name for _, f in self.enum_values[side.id]):
             v = side.id

@@ -1,19 +1,23 @@
 """Diagnostics: the one way bad content is reported (file:line:col, caret excerpt, hint).
 
 Content errors never surface as Python tracebacks; every stage returns or raises these.
+Codes are stable, slash-separated kinds (`name/undefined`, `cards/field`, `syntax`) that
+tools and tests can rely on; messages and hints are prose for the author.
 """
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Literal
 
-__all__ = ["Loc", "Diagnostic", "ContentError", "did_you_mean", "format_all"]
+__all__ = ["Loc", "Diagnostic", "ContentError", "Severity", "did_you_mean", "format_all"]
+
+Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True)
 class Loc:
-    """A position in a content file (1-based line and column)."""
+    """A position in a content file (1-based line and column; `end_col` exclusive, same line)."""
 
     file: str
     line: int
@@ -26,7 +30,9 @@ class Loc:
 
 @dataclass
 class Diagnostic:
-    severity: str  # "error" | "warning"
+    """One problem found in content, with what an author needs to fix it."""
+
+    severity: Severity
     code: str  # stable kind, e.g. "name/undefined"
     message: str
     loc: Loc | None = None
@@ -34,12 +40,16 @@ class Diagnostic:
     source_line: str | None = field(default=None, repr=False)
 
     def format(self) -> str:
+        """`file:line:col: severity: message [code]`, the source line, a caret under the spot, the hint."""
         where = f"{self.loc}: " if self.loc else ""
         text = f"{where}{self.severity}: {self.message} [{self.code}]"
         if self.loc and self.source_line is not None:
-            line = self.source_line.rstrip("\n")
-            width = max(1, (self.loc.end_col or self.loc.col + 1) - self.loc.col)
-            text += f"\n    {line}\n    {' ' * (self.loc.col - 1)}{'^' * width}"
+            line = self.source_line.rstrip("\r\n")
+            col = max(1, self.loc.col)
+            end = self.loc.end_col if self.loc.end_col and self.loc.end_col > col else col + 1
+            end = min(end, max(len(line) + 1, col + 1))
+            pad = "".join(ch if ch == "\t" else " " for ch in line[:col - 1])  # keep tabs so the caret lines up
+            text += f"\n    {line}\n    {pad}{' ' * (col - 1 - len(pad))}{'^' * (end - col)}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text
@@ -53,6 +63,7 @@ class Diagnostic:
             "file": loc.file if loc else None,
             "line": loc.line if loc else None,
             "column": loc.col if loc else None,
+            "end_column": loc.end_col if loc else None,
             "hint": self.hint,
         }
 
@@ -72,6 +83,7 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def format_all(diagnostics: list[Diagnostic]) -> str:
+    """All diagnostics as text, then a count line; "no problems found" when there are none."""
     errors = sum(d.severity == "error" for d in diagnostics)
     warnings = sum(d.severity == "warning" for d in diagnostics)
     body = "\n".join(d.format() for d in diagnostics)

@@ -287,11 +287,11 @@ class Game:
     def pop(self) -> None:
         self.stack.pop().finish(self)
 
-    def enter_call(self, task: BlockTask, loc: Loc | None) -> BlockTask:
+    def enter_call(self, task: BlockTask, loc: Loc | None, what: str = "procedures") -> BlockTask:
         """Count a procedure or trigger body towards the depth limit (its `finish` uncounts it)."""
         if self.depth + 1 > self.limits.max_depth:
-            raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
-                                "(endless recursion or trigger chain?)", loc)
+            why = "endless trigger chain?" if what == "triggers" else "endless recursion?"
+            raise LimitExceeded(f"{what} nest deeper than {self.limits.max_depth} ({why})", loc)
         self.depth += 1
         return task
 

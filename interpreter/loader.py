@@ -5,22 +5,27 @@ and validated by pydantic models generated from the card types the rules declare
 """
 from __future__ import annotations
 
+import re
+import warnings
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Any, Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from .ast import Node
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
-from .parser import MAX_SOURCE_BYTES, parse_effect, parse_rules
+from .parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 
-__all__ = ["Content", "CardSpec", "load", "find_cards_dir"]
+__all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
 
 MAX_CARDS = 20_000
+MAX_YAML_VALUES = 200_000  # after alias expansion: a "billion laughs" file stops here
+MAX_YAML_DEPTH = 50
 
 
 @dataclass
@@ -44,14 +49,27 @@ class Content:
     cards: list[CardSpec] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def source_line(self, loc: Loc | None) -> str | None:
+        """The text of the line a location points into (lines split on `\\n` only, as the parser counts)."""
+        if loc is None or loc.file not in self.sources:
+            return None
+        lines = self._lines.get(loc.file)
+        if lines is None:
+            lines = self._lines[loc.file] = self.sources[loc.file].split("\n")
+        return lines[loc.line - 1].rstrip("\r") if 0 < loc.line <= len(lines) else None
 
     def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None, severity: str = "error") -> None:
-        src = None
-        if loc is not None and loc.file in self.sources:
-            lines = self.sources[loc.file].splitlines()
-            if 0 < loc.line <= len(lines):
-                src = lines[loc.line - 1]
-        self.diagnostics.append(Diagnostic(severity, code, message, loc, hint, src))
+        self.diagnostics.append(Diagnostic(severity, code, message, loc, hint, self.source_line(loc)))
+
+    def add(self, diagnostics: list[Diagnostic]) -> None:
+        """Take diagnostics made elsewhere, showing the file's own line under each."""
+        for d in diagnostics:
+            src = self.source_line(d.loc)
+            if src is not None:
+                d.source_line = src
+            self.diagnostics.append(d)
 
     def warn(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
         self.error(code, message, loc, hint, severity="warning")
@@ -80,6 +98,10 @@ def load(path: str | Path) -> Content:
     """Parse the rule files of a ruleset folder (or a single .rules file) and its cards."""
     path = Path(path)
     content = Content(path=path)
+    if path.is_file() and path.suffix in (".yaml", ".yml"):
+        content.error("load/missing", f"{_display(path)} is a card file", None,
+                      "cards are checked with their rules: give the ruleset folder")
+        return content
     if path.is_file():
         rule_files, cards_dir = [path], None
     elif path.is_dir():
@@ -103,12 +125,22 @@ def _read(content: Content, f: Path) -> str | None:
     name = _display(f)
     try:
         if f.stat().st_size > MAX_SOURCE_BYTES:
-            content.error("limit/size", f"file is larger than {MAX_SOURCE_BYTES} bytes", Loc(name, 1, 1))
+            content.error("limit/size", f"file is larger than {MAX_SOURCE_BYTES} bytes", Loc(name, 1, 1),
+                          "split it into several files")
             return None
-        text = f.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        content.error("load/read", f"cannot read file: {e}", Loc(name, 1, 1))
+        data = f.read_bytes()
+    except OSError as e:
+        content.error("load/read", f"cannot read file: {e.strerror or e}", Loc(name, 1, 1))
         return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        content.error("load/encoding", f"byte 0x{data[e.start]:02x} is not UTF-8 text", Loc(name, line, col),
+                      "save the file as UTF-8")
+        return None
+    text = text.removeprefix("\ufeff")  # a byte-order mark is invisible to authors: columns ignore it
     content.sources[name] = text
     return text
 
@@ -117,25 +149,56 @@ def _load_rules(content: Content, f: Path) -> None:
     text = _read(content, f)
     if text is None:
         return
-    try:
-        content.modules.append(parse_rules(text, _display(f)))
-    except ContentError as e:
-        content.diagnostics.extend(e.diagnostics)
+    module, diagnostics = parse_rules_partial(text, _display(f))
+    content.modules.append(module)
+    content.add(diagnostics)
 
 
 # ---- cards -----------------------------------------------------------------------------------
 
 _RESERVED = {"name", "type", "copies", "effect", "text"}
+_PLAIN_SCALARS = (str, int, float, bool, type(None))
 
 
 def _yaml() -> YAML:
-    y = YAML(typ="rt")  # round-trip keeps positions; it constructs no Python objects from tags
+    """Round-trip mode keeps positions and builds no Python objects from tags; duplicate keys are
+    errors; nesting is bounded (ruamel >= 0.19)."""
+    y = YAML(typ="rt")
     y.allow_duplicate_keys = False
-    try:
-        y.max_depth = 50  # ruamel >= 0.19: bounded nesting for untrusted input
-    except AttributeError:  # pragma: no cover
-        pass
+    y.preserve_quotes = True  # so a quoted `effect:` value's columns can be mapped back
+    y.max_depth = MAX_YAML_DEPTH
     return y
+
+
+def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
+    """A YAML syntax error, worded for a card author, at the problem's position."""
+    mark = e.problem_mark or e.context_mark
+    loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name, 1, 1)
+    problem = str(e.problem or e.context or "cannot read this YAML")
+    ctx = e.context_mark
+    opened = f"line {ctx.line + 1}, column {ctx.column + 1}" if ctx is not None else None
+    code, hint = "yaml/syntax", None
+    if "duplicate key" in problem:
+        key = problem.split('"')[1] if '"' in problem else "?"
+        code, problem = "yaml/duplicate-key", f"duplicate key `{key}`"
+        hint = "each field appears once per card"
+    elif "mapping values are not allowed" in problem:
+        problem = "a `key: value` is not allowed here"
+        hint = "check this line's indentation (a card's fields line up under its `name:`), or quote a value holding `: `"
+    elif "\\t" in problem or "'\\t'" in problem:
+        problem, hint = "a tab character in the indentation", "indent YAML with spaces"
+    elif "undefined alias" in problem:
+        hint = "define the anchor (`&name`) before using the alias (`*name`)"
+    elif "while parsing a flow" in str(e.context or "") and opened:
+        bracket = "{" if "mapping" in str(e.context) else "["
+        hint = f"the `{bracket}` at {opened} is not closed"
+    elif "maximum depth" in problem:
+        code, problem = "limit/depth", f"values are nested more than {MAX_YAML_DEPTH} levels deep"
+    elif "block end" in problem or "block mapping" in str(e.context or ""):
+        hint = "check the indentation: every field of a card starts in the same column"
+    elif "quoted scalar" in str(e.context or "") and opened:
+        hint = f"the quote at {opened} is not closed"
+    content.error(code, f"YAML: {problem}", loc, hint)
 
 
 def _load_cards_raw(content: Content, f: Path) -> None:
@@ -144,106 +207,269 @@ def _load_cards_raw(content: Content, f: Path) -> None:
     if text is None:
         return
     name = _display(f)
-    if "!!python" in text or "!python" in text:
-        line = next(i for i, l in enumerate(text.splitlines(), 1) if "python" in l and "!" in l)
-        content.error("yaml/tag", "language-specific YAML tags are not allowed in card files",
-                      Loc(name, line, text.splitlines()[line - 1].find("!") + 1), "card files hold plain data only")
-        return
     try:
-        data = _yaml().load(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
+            data = _yaml().load(text)
     except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name, 1, 1)
-        content.error("yaml/syntax", f"YAML error: {e.problem or e.context}", loc,
-                      "check indentation and that every `key: value` is on its own line")
+        _yaml_error(content, name, e)
         return
-    except (YAMLError, RecursionError, ValueError) as e:
-        content.error("yaml/syntax", f"YAML error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", Loc(name, 1, 1))
+    except (YAMLError, RecursionError, ValueError, TypeError, AttributeError) as e:
+        content.error("yaml/syntax", f"YAML: {str(e).splitlines()[0] if str(e) else type(e).__name__}", Loc(name, 1, 1))
+        return
+    problem = _not_plain_data(data, name)
+    if problem is not None:
+        content.error(*problem)
         return
     if data is None:
         return
-    if hasattr(data, "get") and "cards" in data:
+    if isinstance(data, CommentedMap) and "cards" in data:
         data = data["cards"]
-    if not isinstance(data, list):
+    if not isinstance(data, CommentedSeq):
         content.error("cards/shape", "a card file is a list of cards (or a mapping with a `cards:` list)",
                       Loc(name, 1, 1), "start each card with `- name: ...`")
         return
     for i, entry in enumerate(data):
-        line, col = data.lc.item(i) if hasattr(data, "lc") else (0, 0)
+        line, col = _pos(data, i)
         loc = Loc(name, line + 1, col + 1)
-        if not hasattr(entry, "items"):
+        if not isinstance(entry, CommentedMap):
             content.error("cards/shape", "each card is a mapping of fields", loc, "write `- name: ...` then `type: ...`")
             continue
-        content.cards.append(CardSpec(str(entry.get("name", f"card {i + 1}")), str(entry.get("type", "")),
+        content.cards.append(CardSpec(_text(entry.get("name", f"card {i + 1}")), _text(entry.get("type", "")),
                                       dict(entry), 1, None, loc))
         content.cards[-1].fields["__node__"] = entry
 
 
-def validate_cards(content: Content, card_types: dict[str, Node]) -> None:
-    """Check each card against its declared type (pydantic, strict) and parse its effect."""
-    models = {name: _model_for(name, node) for name, node in card_types.items()}
+def _pos(container: Any, key: Any, value: bool = True) -> tuple[int, int]:
+    """0-based (line, column) of an item of a YAML mapping or list; (0, 0) when unknown."""
+    try:
+        if isinstance(container, CommentedSeq):
+            return container.lc.item(key)
+        return container.lc.value(key) if value else container.lc.key(key)
+    except Exception:  # position bookkeeping must never hide the real diagnostic
+        return 0, 0
+
+
+def _not_plain_data(root: Any, name: str) -> tuple | None:
+    """Card files hold plain values only. Refuse language tags (`!!python/...`), other tagged or
+    exotic values, self-referencing aliases, and alias expansion beyond MAX_YAML_VALUES. Sizes are
+    memoised per shared node, so a "billion laughs" file is measured in linear time."""
+    sizes: dict[int, int] = {}
+    entered: set[int] = set()
+    stack: list[tuple[Any, Any, Any, bool]] = [(root, None, None, False)]
+    while stack:
+        node, parent, key, done = stack.pop()
+        if isinstance(node, (CommentedMap, CommentedSeq)):
+            if done:
+                items = node.values() if isinstance(node, CommentedMap) else node
+                size = 1 + sum(sizes.get(id(v), 1) for v in items)
+                sizes[id(node)] = size
+                entered.discard(id(node))
+                if size > MAX_YAML_VALUES:
+                    return ("limit/yaml-size", f"the file expands to more than {MAX_YAML_VALUES} values", _item_loc(name, parent, key),
+                            "YAML aliases (`*name`) repeat what they point to; use fewer, or write cards out")
+                continue
+            if id(node) in sizes:
+                continue
+            if id(node) in entered:
+                return "yaml/alias", "a value contains itself (through an alias)", _item_loc(name, parent, key), "remove the alias"
+            tag = getattr(getattr(node, "tag", None), "value", None)
+            if tag and not tag.startswith("tag:yaml.org,2002:") or tag and "python" in tag:
+                return _tag_problem(tag, _item_loc(name, parent, key))
+            entered.add(id(node))
+            stack.append((node, parent, key, True))
+            if isinstance(node, CommentedMap):
+                for k in node:
+                    if not isinstance(k, _PLAIN_SCALARS):
+                        return "yaml/key", "a key must be a plain text or number", _item_loc(name, parent, key), None
+                    stack.append((node[k], node, k, False))
+            else:
+                stack.extend((v, node, i, False) for i, v in enumerate(node))
+        elif not isinstance(node, _PLAIN_SCALARS) or isinstance(node, str) and type(node).__module__ != "builtins" \
+                and not type(node).__module__.startswith("ruamel.yaml.scalarstring"):
+            tag = getattr(getattr(node, "tag", None), "value", None)
+            if tag:
+                return _tag_problem(tag, _item_loc(name, parent, key))
+            return ("yaml/value", f"a {type(node).__name__} value is not allowed in a card file", _item_loc(name, parent, key),
+                    "use text, numbers, true/false, lists and mappings only")
+    return None
+
+
+def _item_loc(file: str, parent: Any, key: Any) -> Loc:
+    """Where an item of a YAML container is (looked up only when a problem is reported there)."""
+    return Loc(file, *(p + 1 for p in _pos(parent, key))) if parent is not None else Loc(file, 1, 1)
+
+
+def _tag_problem(tag: str, where: Loc) -> tuple:
+    tag = tag.replace("tag:yaml.org,2002:", "!!")
+    if "python" in tag:
+        return ("yaml/tag", f"the language-specific YAML tag `{_short(tag)}` is not allowed", where,
+                "card files hold plain data only; nothing in them is ever run")
+    return "yaml/tag", f"YAML tag `{_short(tag)}` is not allowed in a card file", where, "remove the tag"
+
+
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else _short(v)
+
+
+def _short(v: Any, width: int = 40) -> str:
+    """A value for a message: never huge (an input may be a large list)."""
+    s = v if isinstance(v, str) else repr(v) if isinstance(v, (list, dict)) else str(v)
+    return s if len(s) <= width else s[:width - 3] + "..."
+
+
+def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iterable[str] = ()) -> None:
+    """Check each card against its declared type (pydantic, strict) and parse its effect. Card
+    types whose declaration has a syntax error (`unparsed`) are not reported a second time."""
+    models: dict[str, type[BaseModel]] = {}
+    unparsed = set(unparsed)
+    for name, node in card_types.items():
+        try:
+            models[name] = _model_for(name, node)
+        except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
+            content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
+            unparsed.add(name)
     effects: dict[str, Node | None] = {}  # one parse per distinct effect text (YAML aliases repeat it)
     total = 0
     for spec in content.cards:
         entry = spec.fields.pop("__node__")
         tname = entry.get("type")
-        if tname not in models:
-            at = _key_loc(spec.loc.file, entry, "type") or spec.loc
-            content.error("cards/type", f"unknown card type `{tname}`" if tname else "card has no `type`", at,
-                          did_you_mean(str(tname), models) or f"declare `card type {tname}:` in the rules" if tname
-                          else f"add `type:` (one of {', '.join(models) or 'none declared'})")
+        if not isinstance(tname, str) or tname not in models:
+            if tname in unparsed or "*" in unparsed:
+                continue
+            _unknown_type(content, spec, entry, tname, models)
             continue
         try:
             card = models[tname].model_validate({k: _plain(v) for k, v in entry.items()})
         except ValidationError as e:
-            for err in e.errors():
-                key = str(err["loc"][0]) if err["loc"] else None
-                at = _key_loc(spec.loc.file, entry, key, value=err["type"] != "extra_forbidden") or spec.loc
-                hint = None
-                if err["type"] == "extra_forbidden":
-                    msg = f"unknown field `{key}` for card type {tname}"
-                    hint = did_you_mean(key, list(models[tname].model_fields)) or \
-                        f"fields of {tname}: {', '.join(f for f in models[tname].model_fields if f not in _RESERVED)}"
-                elif err["type"] == "missing":
-                    msg = f"card `{spec.name}` lacks field `{key}`"
-                elif err["type"] == "literal_error":
-                    msg = f"`{err['input']}` is not a value of field `{key}`"
-                    allowed = _enum_values(card_types[tname], key)
-                    hint = did_you_mean(str(err["input"]), allowed) or f"one of: {', '.join(allowed)}"
-                else:
-                    msg = f"field `{key}`: {err['msg'].lower()} (got `{err['input']}`)"
-                content.error("cards/field", msg, at, hint)
+            _field_errors(content, spec, entry, card_types[tname], models[tname], e)
             continue
         spec.type = tname
         spec.copies = card.copies
-        spec.fields = {k: getattr(card, k) for k in type(card).model_fields if k not in _RESERVED}
+        spec.fields = {info.alias: getattr(card, k) for k, info in type(card).model_fields.items()
+                       if info.alias not in _RESERVED}
         if card.effect and card.effect in effects:
             spec.effect = effects[card.effect]
         elif card.effect:
-            effects[card.effect] = None
-            line, col = entry.lc.value("effect")
-            src = content.sources[spec.loc.file].splitlines()
-            block = src[line].rstrip().endswith(("|", ">", "|-", ">-"))
-            try:
-                if block:  # content starts on the next line, indented; keep columns right
-                    indent = len(src[line + 1]) - len(src[line + 1].lstrip()) if line + 1 < len(src) else 0
-                    spec.effect = parse_effect(card.effect, spec.loc.file, line + 1, indent)
-                else:
-                    spec.effect = parse_effect(card.effect, spec.loc.file, line, col)
-                effects[card.effect] = spec.effect
-            except ContentError as e:
-                content.diagnostics.extend(e.diagnostics)
+            effects[card.effect] = spec.effect = _parse_card_effect(content, spec, entry)
         total += card.copies
         if total > MAX_CARDS:
             content.error("limit/cards", f"more than {MAX_CARDS} cards", spec.loc, "lower `copies`")
             return
 
 
+def _unknown_type(content: Content, spec: CardSpec, entry: CommentedMap, tname: Any, models: dict) -> None:
+    if tname is None or tname == "":
+        where = _key_loc(content, spec.loc.file, entry, "type") or spec.loc
+        content.error("cards/type", f"card `{spec.name}` has no `type`", where,
+                      f"add `type:` (one of {', '.join(models) or 'none declared'})")
+    elif not isinstance(tname, str):
+        content.error("cards/type", f"`type` must name a card type, not `{_short(tname)}`",
+                      _key_loc(content, spec.loc.file, entry, "type") or spec.loc, f"one of {', '.join(models)}")
+    else:
+        content.error("cards/type", f"unknown card type `{tname}`", _key_loc(content, spec.loc.file, entry, "type") or spec.loc,
+                      did_you_mean(tname, models) or f"declare `card type {tname}:` in the rules")
+
+
+def _field_errors(content: Content, spec: CardSpec, entry: CommentedMap, type_node: Node,
+                  model: type[BaseModel], e: ValidationError) -> None:
+    """pydantic's errors, worded from the card type's own declaration."""
+    errors = e.errors()
+    extras = {str(err["loc"][0]) for err in errors if err["type"] == "extra_forbidden" and err["loc"]}
+    fields = [info.alias or k for k, info in model.model_fields.items()]
+    guessed = {did_you_mean(x, fields) for x in extras}
+    tname = type_node.name
+    for err in errors:
+        key = str(err["loc"][0]) if err["loc"] else None
+        kind = err["type"]
+        at = _key_loc(content, spec.loc.file, entry, key, value=kind != "extra_forbidden") or spec.loc
+        hint = None
+        if kind == "extra_forbidden":
+            msg = f"unknown field `{key}` for card type {tname}"
+            hint = did_you_mean(key, fields) or \
+                f"fields of {tname}: {', '.join(f for f in fields if f not in _RESERVED)}"
+        elif kind == "missing":
+            if f"did you mean `{key}`?" in guessed:
+                continue  # the misspelt field already says it
+            msg = f"card `{spec.name}` lacks field `{key}`"
+            decl = _field_decl(type_node, key)
+            hint = f"add `{key}: ...` ({_describe_type(decl)})" if decl else f"add `{key}: ...`"
+        elif kind == "literal_error":
+            msg = f"`{_short(err['input'])}` is not a value of field `{key}`"
+            allowed = _enum_values(type_node, key)
+            hint = did_you_mean(str(err["input"]), allowed) or f"one of: {', '.join(allowed)}"
+        elif kind in ("greater_than_equal", "less_than_equal"):
+            decl = _field_decl(type_node, key)
+            msg = f"field `{key}` is {_short(err['input'])}, outside its range"
+            hint = f"`{key}` is {_describe_type(decl)}" if decl else err["msg"]
+            if key == "copies":
+                hint = "copies go from 1 to 1000"
+        elif kind in ("int_type", "bool_type", "string_type"):
+            want = {"int_type": "a whole number", "bool_type": "true or false", "string_type": "a text"}[kind]
+            got = err["input"]
+            msg = f"field `{key}` must be {want}, not {_describe_value(got)}"
+            if kind == "int_type" and isinstance(got, str) and got.strip().lstrip("-").isdigit():
+                hint = f"write it without quotes: `{key}: {got.strip()}`"
+            elif kind == "bool_type":
+                hint = f"write `{key}: true` or `{key}: false`"
+            elif kind == "string_type" and not isinstance(got, (list, dict)):
+                hint = f'put it in quotes: `{key}: "{_short(got)}"`'
+        else:
+            msg = f"field `{key}`: {err['msg'].lower()} (got `{_short(err['input'])}`)"
+        content.error("cards/field", msg, at, hint)
+
+
+def _describe_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"`{str(v).lower()}`"
+    if isinstance(v, str):
+        return f'the text "{_short(v)}"'
+    if isinstance(v, (list, dict)):
+        return "a list" if isinstance(v, list) else "a mapping"
+    return f"`{_short(v)}`"
+
+
+def _field_decl(type_node: Node, name: str | None) -> Node | None:
+    return next((f for f in type_node.fields_ if f.name == name), None)
+
+
+def _describe_type(decl: Node) -> str:
+    t = decl.type
+    if t.kind == "range_type":
+        return f"a number from {t.lo} to {t.hi}"
+    if t.kind == "enum_type":
+        return "one of " + ", ".join(t.values)
+    return {"number": "a number", "flag": "true or false"}.get(t.name, "a text")
+
+
+def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) -> Node | None:
+    """Parse an `effect:` text with positions that point into the YAML file."""
+    text = entry["effect"]
+    line, col = _pos(entry, "effect")
+    try:
+        if isinstance(text, LiteralScalarString):
+            # the content starts on the line after `|`, dedented by its first line's indentation
+            src = content.sources[spec.loc.file].split("\n")
+            first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
+            indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
+            return parse_effect(str(text), spec.loc.file, line + 1, indent, block=True)
+        quoted = type(text).__name__ in ("DoubleQuotedScalarString", "SingleQuotedScalarString")
+        try:
+            return parse_effect(str(text), spec.loc.file, line, col + quoted)
+        except ContentError as e:
+            for d in e.diagnostics:
+                if d.code == "syntax":
+                    d.hint = f"{d.hint}; " if d.hint else ""
+                    d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
+            raise
+    except ContentError as e:
+        content.add(e.diagnostics)
+        return None
+
+
 def _enum_values(type_node: Node, field_name: str) -> list[str]:
-    for f in type_node.fields_:
-        if f.name == field_name and f.type.kind == "enum_type":
-            return f.type.values
-    return []
+    decl = _field_decl(type_node, field_name)
+    return list(decl.type.values) if decl is not None and decl.type.kind == "enum_type" else []
 
 
 def _plain(v: Any) -> Any:
@@ -259,55 +485,52 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _key_loc(file: str, entry: Any, key: str | None, value: bool = True) -> Loc | None:
-    try:
-        if key is None or key not in entry:
-            return None
-        line, col = entry.lc.value(key) if value else entry.lc.key(key)
-        return Loc(file, line + 1, col + 1)
-    except Exception:  # position bookkeeping must never hide the real diagnostic
+_SCALAR_TOKEN = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,\[\]{}#\n]*""")
+_KEY_TOKEN = re.compile(r"[^:,\[\]{}#\n]*")
+
+
+def _key_loc(content: Content, file: str, entry: Any, key: str | None, value: bool = True) -> Loc | None:
+    """Where a card's key (or its value) is, spanning the key or a one-line scalar value."""
+    if key is None or key not in entry:
         return None
+    line, col = _pos(entry, key, value)
+    loc = Loc(file, line + 1, col + 1)
+    src = content.source_line(loc)
+    if src is None or (value and isinstance(entry[key], (CommentedMap, CommentedSeq))):
+        return loc
+    m = (_SCALAR_TOKEN if value else _KEY_TOKEN).match(src, col)
+    width = len(m.group(0).rstrip()) if m else 0
+    return Loc(file, line + 1, col + 1, col + 1 + width) if width else loc
 
 
 def _model_for(name: str, node: Node) -> type[BaseModel]:
+    """A strict pydantic model for one card type. Fields get neutral attribute names and the
+    designer's names as aliases, so no field name can clash with pydantic's own attributes."""
     fields: dict[str, Any] = {
-        "name": (str, ...),
-        "type": (Literal[name], ...),  # type: ignore[valid-type]
-        "copies": (int, Field(default=1, ge=1, le=1000)),
-        "effect": (Optional[str], None),
-        "text": (Optional[str], None),
+        "name": (str, Field(alias="name")),
+        "type": (Literal[name], Field(alias="type")),  # type: ignore[valid-type]
+        "copies": (int, Field(default=1, ge=1, le=1000, alias="copies")),
+        "effect": (Optional[str], Field(default=None, alias="effect")),
+        "text": (Optional[str], Field(default=None, alias="text")),
     }
-    for f in node.fields_:
+    for i, f in enumerate(node.fields_):
         t = f.type
+        bounds: dict[str, int] = {}
         if t.kind == "range_type":
-            ann: Any = (int, Field(ge=t.lo, le=t.hi))
+            ann: Any = int
+            bounds = {"ge": t.lo, "le": t.hi}
         elif t.kind == "enum_type":
-            ann = (Literal[tuple(t.values)], ...)  # type: ignore[misc]
-        elif t.name == "number":
-            ann = (int, ...)
-        elif t.name == "flag":
-            ann = (bool, ...)
+            ann = Literal[tuple(t.values)]  # type: ignore[misc]
         else:
-            ann = (str, ...)
+            ann = {"number": int, "flag": bool}.get(t.name, str)
+        default: Any = ...
         if f.default is not None and f.default.kind == "lit":
-            ann = (ann[0], Field(default=f.default.value, **_bounds(ann[1])))
+            default = f.default.value
         elif f.default is not None and f.default.kind == "name" and t.kind == "basic_type" and t.name == "flag":
-            ann = (ann[0], f.default.id == "true")  # `= false` / `= true` on a flag is a boolean, not a text
+            default = f.default.id == "true"  # `= false` / `= true` on a flag is a boolean, not a text
         elif f.default is not None and f.default.kind == "name":
-            ann = (ann[0], f.default.id)
-        fields[f.name] = ann
-    return create_model(f"Card_{name}", __config__=ConfigDict(strict=True, extra="forbid"), **fields)
-
-
-def _bounds(fieldinfo: Any) -> dict:
-    if fieldinfo is ...:
-        return {}
-    out = {}
-    for m in getattr(fieldinfo, "metadata", []):
-        for k in ("ge", "le"):
-            if hasattr(m, k):
-                out[k] = getattr(m, k)
-    return out
-
-
-_ = (Enum, Union)
+            default = f.default.id
+        fields[f"field_{i}"] = (ann, Field(default, alias=f.name, **bounds))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return create_model(f"Card_{name}", __config__=ConfigDict(strict=True, extra="forbid"), **fields)

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .ast import Node
-from .diagnostics import Loc
+from .diagnostics import Loc, did_you_mean
 from .loader import Content, validate_cards
 
 __all__ = ["ZoneDef", "StatDef", "CardData", "Ruleset", "build", "ZONE_KINDS"]
 
+MAX_PLAYERS = 100
 ZONE_KINDS = {"pile", "deck", "set", "hand", "row", "rows", "stack"}
 ZONE_OWNERS = {"shared", "per player"}
 ZONE_VISIBILITY = {"hidden", "owner", "public"}
@@ -93,6 +94,16 @@ class Ruleset:
     scores: list[Node] = field(default_factory=list)
     tiebreaks: list[Node] = field(default_factory=list)
     cards: list[CardData] = field(default_factory=list)
+    unparsed: set[tuple[str, str]] = field(default_factory=set)  # (kind, name) lost to syntax errors
+
+    @property
+    def partial(self) -> bool:
+        """True when syntax errors hid part of the content: the checker then holds back guesses."""
+        return bool(self.unparsed) or any(d.code == "syntax" for d in self.content.diagnostics)
+
+    def lost(self, *kinds: str) -> set[str]:
+        """Names of declarations of these kinds (all kinds when none given) lost to syntax errors."""
+        return {n for k, n in self.unparsed if n and (not kinds or k in kinds)}
 
     @property
     def name(self) -> str:
@@ -143,8 +154,10 @@ def build(content: Content) -> Ruleset:
         return True
 
     for module in content.modules:
+        rs.unparsed.update(getattr(module, "unparsed", ()))
         for d in module.decls:
             k = d.kind
+            at = getattr(d, "name_loc", None) or d.loc
             if k == "game":
                 rs.title = d.title
                 for item in d.items:
@@ -157,40 +170,49 @@ def build(content: Content) -> Ruleset:
                             rs.min_players = rs.max_players = v.value
                         else:
                             content.error("game/players", "`players` takes a number or a range like 2..6", item.loc)
+                        if not 1 <= rs.min_players <= rs.max_players <= MAX_PLAYERS:
+                            lo, hi = sorted((rs.min_players, rs.max_players))
+                            content.error("game/players", f"`players` must go from at least 1 up to at most "
+                                          f"{MAX_PLAYERS}, low to high", item.value.loc,
+                                          f"write `players {lo}..{hi}`" if 1 <= lo <= hi <= MAX_PLAYERS else None)
+                            rs.min_players, rs.max_players = 2, 2
                     elif item.name not in ("source", "version", "description"):
                         content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
                                      "known settings: players, source, version, description")
             elif k == "card_type":
-                if claim(d.name, "card type", d.loc):
-                    rs.card_types[d.name] = d
+                if claim(d.name, "card type", at):
+                    if _card_fields_ok(content, d):
+                        rs.card_types[d.name] = d
+                    else:
+                        rs.unparsed.add(("card", d.name))
             elif k == "die_type":
-                if claim(d.name, "die type", d.loc):
+                if claim(d.name, "die type", at):
                     rs.die_types[d.name] = d
             elif k == "action":
                 rs.actions.append(d)
             elif k == "short_trigger":
                 rs.short_triggers.setdefault(d.stat, []).append(d)
             elif k == "zone":
-                if claim(d.name, "zone", d.loc):
+                if claim(d.name, "zone", at):
                     rs.zones[d.name] = _zone(content, d)
             elif k == "stat":
-                if claim(d.name, "stat", d.loc):
+                if claim(d.name, "stat", at):
                     if d.lo is not None and d.hi is not None and d.lo > d.hi:
                         content.error("stat/bounds", f"stat `{d.name}` has lower bound above upper bound", d.loc)
-                    rs.stats[d.name] = StatDef(d.name, d.per_player, d.lo, d.hi, d.init, d.loc)
+                    rs.stats[d.name] = StatDef(d.name, d.per_player, d.lo, d.hi, d.init, at)
             elif k == "constant":
-                if claim(d.name, "constant", d.loc):
+                if claim(d.name, "constant", at):
                     rs.constants[d.name] = d
             elif k == "event":
-                if claim(d.name, "event", d.loc):
-                    rs.events[d.name] = d.loc
+                if claim(d.name, "event", at):
+                    rs.events[d.name] = at
             elif k == "phase":
                 if d.name in rs.phases:
                     content.error("name/duplicate", f"`{d.name}:` is declared twice", d.loc,
                                   f"the first is at {rs.phases[d.name].loc}")
                 rs.phases[d.name] = d
             elif k == "procedure":
-                if claim(d.name, "procedure", d.loc):
+                if claim(d.name, "procedure", at):
                     rs.procedures[d.name] = d
             elif k == "function":
                 if claim(d.name, "function", d.loc):
@@ -215,8 +237,9 @@ def build(content: Content) -> Ruleset:
                 rs.tiebreaks.append(d)
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
+    lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")
     die_models = {n: Node("card_type", d.loc, name=n, fields_=[]) for n, d in rs.die_types.items()}
-    validate_cards(content, {**rs.card_types, **die_models})
+    validate_cards(content, {**rs.card_types, **die_models}, lost_types)
     next_id = 0
     for name, d in rs.die_types.items():  # dice declared with a count need no card file
         for _ in range(d.count):
@@ -231,8 +254,27 @@ def build(content: Content) -> Ruleset:
     return rs
 
 
+_CARD_KEYS = {"name", "type", "copies", "effect", "text"}
+
+
+def _card_fields_ok(content: Content, d: Node) -> bool:
+    """Field names become YAML keys beside the keys every card has: refuse clashes and repeats."""
+    ok, seen = True, set()
+    for f in d.fields_:
+        at = getattr(f, "name_loc", None) or f.loc
+        if f.name in seen:
+            content.error("name/duplicate", f"card type {d.name} declares field `{f.name}` twice", at)
+            ok = False
+        elif f.name in _CARD_KEYS:
+            content.error("card/field-name", f"`{f.name}` is a key every card has; a field cannot use it", at,
+                          "pick another field name")
+            ok = False
+        seen.add(f.name)
+    return ok
+
+
 def _zone(content: Content, d: Node) -> ZoneDef:
-    z = ZoneDef(d.name, loc=d.loc)
+    z = ZoneDef(d.name, loc=getattr(d, "name_loc", None) or d.loc)
     for p in d.props:
         w = p.words
         if w in ZONE_KINDS:
@@ -244,7 +286,6 @@ def _zone(content: Content, d: Node) -> ZoneDef:
         elif w in ZONE_VISIBILITY:
             z.visibility = w
         else:
-            from .diagnostics import did_you_mean
             content.error("zone/property", f"unknown zone property `{w}`", p.loc,
                           did_you_mean(w, ZONE_KINDS | ZONE_OWNERS | ZONE_VISIBILITY)
                           or "kinds: pile, set, row, rows N, stack; owners: shared, per player; "

@@ -1,31 +1,57 @@
 """Rule scenarios: a YAML file sets up a game, scripts the choices and states what must follow.
 
-    name: a card laid on another hides it
-    covers: [XX-012, XX-013]
-    ruleset: ../../rulesets/some_game              # relative to this file
+    name: a cover hides the number under it
+    description: optional prose (state here which reading of an ambiguous rule is tested)
+    covers: [R-077, R-079]                        # rule IDs this scenario asserts
+    ruleset: ../../rulesets/example               # relative to this file
     players: 3
     seed: 1
     setup:                                        # applied after the rules' own setup
       start_player: 1                             # players are numbered from 1
+      active: 1                                   # optional; the first turn is the start player's
       zones:
-        table: [["Knight:Red", "Queen:Blue"]]     # rows left to right; piles top first
-        deck: ["Joker:Green", "King:Red"]         # exact contents; displaced cards go to `spare`
-      stats: {"gold of 2": 3, round_limit: 5}     # player stats are `name of N`
+        table: [["Alpha:Red", "Beta:Blue"]]       # rows left to right; piles top first
+        deck: ["Gamma:Blue", "Alpha:Green"]       # exact contents
+        "hand of 2": ["Beta:Red"]                 # per-player zones: `zone of N`
+      stats: {rounds_left: 1, "coins of 2": 3}    # global stats, or `stat of N`
+      spare: discard                              # optional, see below
     rolls: [3, 6, 6]                              # faces the next dice rolled show, in order
-    choices: ["Queen:Blue", yes, "row 1, right end", no, [yes, no, no]]
+    choices:                                      # answers to the decisions, in order
+      - "Beta:Blue"
+      - expect: {count: {table: 1}}               # a checkpoint: checked here, mid-game
+      - yes
+      - [yes, no, no]                             # a list answers several decisions in a row
     then: stop                                    # or `random` / `first`: play on to the end
     expect:
-      zones: {"hand of 1": ["Knight:Red"]}
-      count: {table: 0}
-      stats: {"gold of 2": 0}
+      zones: {"hand of 1": ["Alpha:Red"]}         # exact contents (piles top first, sets any order)
+      contains: {discard: ["Gamma:Blue"]}
+      excludes: {"hand of 2": ["Beta"]}
+      count: {table: 0, "hand of 1": 1}
+      stats: {rounds_left: 0}
+      scores: [1, 0, 0]
+      winners: [1]
       over: false
+      active: 2
+      decision: {player: 2, prompt: "Take which", options: ["Alpha:Red", "Beta:Blue"]}
+      error: "for 2 to 6 players"                 # the game (or its creation) failed with this text
+      log: ["some text"]                          # lines the rules logged
 
 Cards are named `Name` or `Name:value:value` (values of the card's fields, in any order);
-`"Joker:Green on Queen:Blue"` is a card lying on another. A list inside `choices` answers as many
-decisions in a row (handy for `choose any`, which asks yes/no once per option). `rolls` scripts
-dice: each die rolled after the rules' setup shows the next listed face, until the list runs
-out (then dice are random again). Stats of a dummy player are set and checked like any other
-seat's (`vp of 2` in a one-player game with one dummy).
+`"Gamma:Red on Beta:Blue"` is a card lying on another. Every zone named under `setup.zones`
+is emptied first: the cards it held are set aside out of play, or put into the zone named by
+`spare:`. The listed cards are then taken from wherever they lie (the rules' setup usually put
+them all in the draw pile), so listing the draw pile makes the listed cards the whole pile.
+
+A choice is matched against the pending decision's options in this order: `yes`/`no`, an
+integer index (0-based), an exact label, a card spec, the option's text, `player N`, and last
+a label prefix (`"row 2"` for `"row 2 of table: ..."`). Decisions with a single option are
+taken by the engine without asking, so they get no entry in `choices`. A `- expect: {...}`
+entry in `choices` is a checkpoint: the same checks as the final `expect`, made at that point.
+A list inside `choices` answers as many decisions in a row (handy for `choose any`, which asks
+yes/no once per option). `rolls` scripts dice: each die rolled after the rules' setup shows the
+next listed face, until the list runs out (then dice are random again). Stats of a dummy player
+are set and checked like any other seat's (`vp of 2` in a one-player game with one dummy).
+See docs/scenarios.md for the full format.
 """
 from __future__ import annotations
 
@@ -134,15 +160,34 @@ class _Fail(Exception):
 def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
     program = load_program(rpath)
-    def arrange(g: Game) -> None:
-        if sc.setup.model_fields_set:
-            _apply_setup(g, sc.setup)
-        g.forced_rolls = list(sc.rolls)
-    game = Game(program, sc.players, sc.seed, after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None)
+    setup_failures: list[_Fail] = []
+
+    def arrange(g: Game) -> None:  # a bad setup is the scenario's fault: report it as such
+        try:
+            if sc.setup.model_fields_set:
+                _apply_setup(g, sc.setup)
+            g.forced_rolls = list(sc.rolls)
+        except _Fail as e:
+            setup_failures.append(e)
+
+    try:
+        game = Game(program, sc.players, sc.seed,
+                    after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None)
+    except ValueError as e:  # the ruleset refuses this game (e.g. the player count)
+        if sc.expect.error is None:
+            raise _Fail(f"the game cannot start: {e}") from None
+        if sc.expect.error not in str(e):
+            raise _Fail(f"error: expected one containing {sc.expect.error!r}, got {str(e)!r}") from None
+        return
+    if setup_failures:
+        raise setup_failures[0]
     if game.error and sc.expect.error is None:
         raise _Fail(f"setup failed: {game.error}")
     choices = [c for item in sc.choices for c in (item if isinstance(item, list) else [item])]
     for i, choice in enumerate(choices):
+        if isinstance(choice, dict):  # a checkpoint: `- expect: {...}` between choices
+            _checkpoint(game, choice, i, res)
+            continue
         if game.over:
             raise _Fail(f"choice {i + 1} ({choice!r}): the game is already over"
                         + (f" — error: {game.error}" if game.error else ""))
@@ -159,25 +204,38 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     _check(game, sc.expect, res)
 
 
+def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult) -> None:
+    if set(item) != {"expect"}:
+        raise _Fail(f"entry {i + 1} of `choices`: a mapping there must be a checkpoint `- expect: {{...}}`")
+    try:
+        ex = _Expect.model_validate(item["expect"])
+    except ValidationError as e:
+        raise _Fail("; ".join(f"bad checkpoint (entry {i + 1} of `choices`): {'.'.join(map(str, err['loc']))}: {err['msg']}"
+                              for err in e.errors())) from None
+    found: list[str] = []
+    _check(game, ex, ScenarioResult(res.file, res.name, True, found))
+    res.failures += [f"checkpoint (entry {i + 1} of `choices`): {f}" for f in found]
+
+
 def _apply_setup(game: Game, setup: _Setup) -> None:
     st = game.state
     if setup.start_player is not None:
         st.start_player = setup.start_player - 1
     if setup.active is not None:
         st.active = setup.active - 1
-    spare = setup.spare or next((n for n, z in game.rs.zones.items()
-                                 if not z.per_player and z.kind == "pile" and n not in setup.zones), None)
+    spare = setup.spare  # None: displaced cards are set aside, out of play
     rows_zones = game.program.rows_zones
     taken: set[int] = set()
     for zname, content in setup.zones.items():
         ref = _zone(game, zname)
         is_rows = ref.name in rows_zones
-        # empty the zone into the spare pile
-        for cid in list(_all_ids(game, ref.key, is_rows)):
-            if cid in st.where:
-                take_out(st, cid, rows_zones)
-                if spare is None:
-                    raise _Fail(f"setup: no spare pile for the cards displaced from {zname}; set `spare:`")
+        if spare is not None and _zone(game, spare) == ref:
+            raise _Fail(f"setup: `spare: {spare}` cannot be a zone that the setup fills")
+        # empty the zone: its cards are set aside (or go to `spare`)
+        while ids := _all_ids(game, ref.key, is_rows):  # a card lying on another uncovers it
+            cid = ids[0]
+            take_out(st, cid, rows_zones)
+            if spare is not None:
                 put(st, cid, _zone(game, spare).key, False)
         rows = content if is_rows else [content]
         if not is_rows and game.rs.zones[ref.name].kind == "pile":
@@ -189,7 +247,8 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
                 stack = [s.strip() for s in str(spec).split(" on ")]
                 ids = [_find_card(game, s, taken).id for s in stack]
                 for cid in ids:
-                    take_out(st, cid, rows_zones)
+                    if cid in st.where:
+                        take_out(st, cid, rows_zones)
                     taken.add(cid)
                 bottom = ids[-1]
                 if is_rows:
@@ -275,6 +334,39 @@ def _match_choice(game: Game, d, choice: Any) -> int | None:
     return None
 
 
+def _option_matches(game: Game, d, i: int, choice: Any) -> bool:
+    """Whether `choice` (as written in a scenario) names option `i` of decision `d`."""
+    if isinstance(choice, bool) or choice in ("yes", "no"):
+        return d.options[i] is (choice is True or choice == "yes")
+    if isinstance(choice, int):
+        return choice == i
+    text, o, label = str(choice), d.options[i], d.labels[i]
+    if label == text or str(o) == text or (isinstance(o, CardData) and _matches(o, text)):
+        return True
+    if text.startswith("player ") and text[7:].isdigit() and isinstance(o, int) and not isinstance(o, bool):
+        return int(o) == int(text[7:]) - 1
+    return label.startswith(text)
+
+
+def _same_options(game: Game, d, expected: list[Any]) -> bool:
+    """True when the expected options name the decision's options one to one (any order)."""
+    if len(expected) != len(d.options):
+        return False
+    used: set[int] = set()
+
+    def assign(k: int) -> bool:
+        if k == len(expected):
+            return True
+        for i in range(len(d.options)):
+            if i not in used and _option_matches(game, d, i, expected[k]):
+                used.add(i)
+                if assign(k + 1):
+                    return True
+                used.discard(i)
+        return False
+    return assign(0)
+
+
 def _describe(game: Game, ids: list[int]) -> list[str]:
     out = []
     for cid in ids:
@@ -342,7 +434,7 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
         ref = _zone(game, zname)
         ids = _all_ids(game, ref.key, ref.name in game.program.rows_zones)
         for spec in content:
-            if any(_matches(game.cards[cid], str(spec)) for cid in ids):
+            if any(_matches_stack(game, cid, str(spec)) or _matches(game.cards[cid], str(spec)) for cid in ids):
                 f.append(f"zone {zname}: expected no {spec}, got {_describe(game, ids)}")
     for zname, n in ex.count.items():
         ref = _zone(game, zname)
@@ -379,15 +471,14 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
                 f.append(f"decision player: expected {want['player']}, got {d.player + 1}")
             if "prompt" in want and want["prompt"] not in d.prompt:
                 f.append(f"decision prompt: expected {want['prompt']!r}, got {d.prompt!r}")
+            if "kind" in want and d.kind != want["kind"]:
+                f.append(f"decision kind: expected {want['kind']!r}, got {d.kind!r}")
             if "options" in want:
-                got = sorted(d.labels)
                 exp = want["options"]
                 if isinstance(exp, int):
                     if len(d.options) != exp:
                         f.append(f"decision options: expected {exp}, got {len(d.options)}: {d.labels}")
-                elif sorted(map(str, exp)) != got and not all(
-                        _match_choice(game, d, o) is not None for o in exp) or (
-                        not isinstance(exp, int) and len(exp) != len(d.options)):
+                elif not _same_options(game, d, list(exp)):
                     f.append(f"decision options: expected {exp}, got {d.labels}")
     for text in ex.log:
         if not any(text in line for line in game.log):

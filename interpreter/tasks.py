@@ -298,7 +298,7 @@ class FireTask(Task):
         else:
             handler = self.pending.pop()
         node, body, env, _ = handler
-        g.push(g.enter_call(BlockTask(body, dict(env), catch="call", depth=True), node.loc))
+        g.push(g.enter_call(BlockTask(body, dict(env), catch="call", depth=True), node.loc, "triggers"))
         return None
 
 
