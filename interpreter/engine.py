@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from .ast import Node, walk
-from .compiler import Compiler
+from .compiler import Compiler, _explain
 from .diagnostics import Loc
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from .model import CardData, Ruleset
 from .state import GameState
 from .values import Position, RowRef, Seat, ZoneRef
-from .zones import cover, put, take_out, zone_cards
+from .zones import cover, put, row_ids, take_out, zone_cards
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
 
@@ -33,6 +33,8 @@ class Limits:
     max_depth: int = 64  # nested procedure calls and triggers
     max_turns: int = 5_000
     max_settle_passes: int = 100
+    max_decisions: int = 100_000  # answered decisions in one game
+    max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions and ranges
 
 
 @dataclass
@@ -145,6 +147,7 @@ class Game:
         self.settling = False
         self.touched: set[str] | None = None  # zones/stats changed since the last settle (None: anything)
         self.steps = 0
+        self.work = 0
         self.depth = 0
         self.decisions_made = 0
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
@@ -187,6 +190,16 @@ class Game:
         except RecursionError:
             self.error = LimitExceeded("rules nest too deeply", None)
             self.over = True
+        except _HookFailed as hook:  # the caller's own code (e.g. a scenario's arrangement) failed
+            self.over = True
+            raise hook.original
+        except Exception as ex:  # never let a failure escape the Game object
+            import traceback
+            self.internal_traceback = traceback.format_exc()
+            self.error = RuleError(f"internal error: {type(ex).__name__}: {ex}", None)
+            self.over = True
+
+    internal_traceback: str | None = None  # for interpreter bugs caught above
 
     _started = False
 
@@ -203,7 +216,13 @@ class Game:
     def _finish(self) -> None:
         self.over = True
         self.decision = None
-        self.result = self.scores()
+        try:
+            self.result = self.scores()
+        except RuleError as err:
+            self.error = err
+        except Exception as ex:
+            nodes = self.rs.scores + self.rs.tiebreaks
+            self.error = RuleError(_explain(ex), nodes[0].loc if nodes else None)
 
     # ---- setup ---------------------------------------------------------------------------
     def _init_state(self) -> None:
@@ -222,15 +241,15 @@ class Game:
         st, prog = self.state, self.program
         env: dict = {"you": None}
         for name, f in prog.constants:
-            self.constants[name] = f(self, env)
+            self.constants[name] = _evaluate(f, self, env, self.rs.constants[name].loc)
         for name, sd in self.rs.stats.items():
             init = prog.stat_inits[name]
             if sd.per_player:
                 for p in self.seats:
-                    v = init(self, {"you": p}) if init else (sd.lo if sd.lo is not None else 0)
+                    v = _evaluate(init, self, {"you": p}, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
                     st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
             else:
-                v = init(self, env) if init else (sd.lo if sd.lo is not None else 0)
+                v = _evaluate(init, self, env, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
                 st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
         # cards start outside every zone until setup places them
         setup = prog.phases.get("setup")
@@ -238,10 +257,13 @@ class Game:
         if setup is not None:
             yield from setup(self, self._env(None))
         if self._after_setup is not None:
-            self._after_setup(self)
+            try:
+                self._after_setup(self)
+            except Exception as ex:
+                raise _HookFailed(ex) from ex
         self.settling = False
-        for i, (_, cond, _) in enumerate(prog.watchers):
-            st.watch[i] = bool(cond(self, self._env(st.active)))
+        for i, (node, cond, _) in enumerate(prog.watchers):
+            st.watch[i] = bool(_evaluate(cond, self, self._env(st.active), node.loc))
         self.dirty, self.touched = True, None
         yield from self.settle()
 
@@ -249,9 +271,25 @@ class Game:
         return {"you": Seat(you) if you is not None else None}
 
     # ---- flow ----------------------------------------------------------------------------
+    def _flow_loc(self, first: str = "turn") -> Loc | None:
+        """Where the game's flow is declared (for errors about a game that does not end)."""
+        for name in (first, "turn", "round", "play"):
+            if name in self.rs.phases:
+                return self.rs.phases[name].loc
+        return None
+
+    def _new_period(self) -> Iterator[Decision]:
+        """A turn or round begins: rules that read the turn, round or active player are re-checked."""
+        self.dirty, self.touched = True, None
+        if not self.settling:
+            yield from self.settle()
+
     def play_round(self) -> Iterator[Decision]:
         st = self.state
         st.round_number += 1
+        if st.round_number > self.limits.max_turns:  # a round usually has turns: same bound
+            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", self._flow_loc("round"))
+        yield from self._new_period()
         yield from self.fire("round_start", None, Seat(st.start_player), None)
         body = self.program.phases.get("round")
         if body is not None:
@@ -268,7 +306,8 @@ class Game:
         st.active = int(player)
         st.turn_number += 1
         if st.turn_number > self.limits.max_turns:
-            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", self._flow_loc())
+        yield from self._new_period()
         env = self._env(player)
         yield from self.fire("turn_start", None, Seat(player), None)
         body = self.program.phases.get("turn")
@@ -349,28 +388,38 @@ class Game:
             self.dirty = False
             return
         self.settling = True
+        changer = None  # the last rule that changed the state: the one to blame for an endless loop
         try:
             for _ in range(self.limits.max_settle_passes):
                 self.dirty = False
                 touched, self.touched = self.touched, set()
                 for (node, body), reads in zip(prog.always, prog.always_reads):
                     if touched is None or reads is None or not reads.isdisjoint(touched):
+                        was, self.dirty = self.dirty, False
                         yield from body(self, self._env(self.state.active))
+                        if self.dirty:
+                            changer = node
+                        self.dirty = self.dirty or was
                 for i, (node, cond, body) in enumerate(prog.watchers):
                     reads = prog.watcher_reads[i]
                     if touched is not None and reads is not None and reads.isdisjoint(touched):
                         continue
                     env = self._env(self.state.active)
-                    now = bool(cond(self, env))
+                    now = bool(_evaluate(cond, self, env, node.loc))
                     if now and not self.state.watch[i]:
                         self.state.watch[i] = True
+                        was, self.dirty = self.dirty, False
                         yield from body(self, env)
+                        if self.dirty:
+                            changer = node
+                        self.dirty = self.dirty or was
                     elif not now and self.state.watch[i]:
                         self.state.watch[i] = False
                 if not self.dirty:
                     return
-            node = (prog.always or prog.watchers)[0][0]
-            raise LimitExceeded("state-based rules keep changing the state (endless loop?)", node.loc)
+            node = changer or (prog.always or prog.watchers)[0][0]
+            raise LimitExceeded(f"state-based rules keep changing the state after "
+                                f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
         finally:
             self.settling = False
 
@@ -383,15 +432,27 @@ class Game:
             raise RuleError("a decision needs one player, not a list", loc)
         if len(options) == 1:
             return options[0]
+        if self.decisions_made >= self.limits.max_decisions:
+            raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
+                                loc)
         labels = labels or [self.label(o) for o in options]
         answer = yield Decision(int(player), kind, prompt, options, labels, loc)
         return answer
 
+    def card_label(self, cid: int) -> str:
+        """A card's label (cards are immutable: computed once per game)."""
+        labels = self._labels
+        if labels is None:
+            labels = self._labels = [c.label() for c in self.cards]
+        return labels[cid]
+
+    _labels: list[str] | None = None
+
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
-            return v.label()
+            return self.card_label(v.id)
         if isinstance(v, RowRef):
-            return f"{v}: " + ", ".join(c.label() for c in self.listify(v))
+            return f"{v}: " + ", ".join(self.card_label(c.id) for c in self.listify(v))
         return str(v)
 
     # ---- cards and zones -----------------------------------------------------------------
@@ -405,8 +466,8 @@ class Game:
             cards = self.cards
             return [cards[i] for i in ids]
         if isinstance(v, RowRef):
-            rows = self.state.zones[v.key]
-            return [self.cards[i] for i in rows[v.index]] if v.index < len(rows) else []
+            i = self.row_index(v)
+            return [] if i is None else [self.cards[c] for c in self.state.zones[v.key][i]]
         if isinstance(v, dict):
             return list(v)
         if v is None:
@@ -414,6 +475,15 @@ class Game:
         if isinstance(v, (tuple, range)):
             return list(v)
         return [v]
+
+    def row_index(self, ref: RowRef) -> int | None:
+        """Where the row a ref names is now (None once it has emptied and closed up)."""
+        if ref.rid < 0:
+            return ref.index if 0 <= ref.index < len(self.state.zones[ref.key]) else None
+        try:
+            return row_ids(self.state, ref.key).index(ref.rid)
+        except ValueError:
+            return None
 
     def is_rows(self, z: ZoneRef) -> bool:
         return z.name in self.program.rows_zones
@@ -445,13 +515,18 @@ class Game:
         for c in cards:
             self._touch_card(c.id)
         if isinstance(dest, RowRef):
+            rows = st.zones[dest.key]
+            # the row itself, not its index: taking cards out may close up emptied rows before it
+            i = self.row_index(dest)
+            target = rows[i] if i is not None else None
             for c in cards:
                 if c.id in st.where:
                     take_out(st, c.id, self.program.rows_zones)
-                rows = st.zones[dest.key]
-                if dest.index >= len(rows):
-                    rows.append([])
-                put(st, c.id, dest.key, True, Position(dest.index, "left" if bottom else "right"))
+                if target is None or not any(r is target for r in rows):
+                    target = []
+                    rows.append(target)
+                i = next(i for i, r in enumerate(rows) if r is target)
+                put(st, c.id, dest.key, True, Position(i, "left" if bottom else "right"))
         elif isinstance(dest, ZoneRef):
             rows = self.is_rows(dest)
             for c in cards:
@@ -488,13 +563,12 @@ class Game:
             return [p for p, _ in candidates]
         binder, conds, _ = rule
         out = []
-        saved = env.get(binder, None)
+        local = dict(env)  # the rule's own names must not overwrite the caller's variables
+        local["card"] = card
         for pos, after in candidates:
-            env[binder] = after
-            env["card"] = card
-            if all(f(self, env) for f in conds):
+            local[binder] = after
+            if all(f(self, local) for f in conds):
                 out.append(pos)
-        env[binder] = saved
         return out
 
     def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
@@ -509,6 +583,8 @@ class Game:
         if not isinstance(card, CardData) or not isinstance(target, CardData):
             raise RuleError("`place X on Y` needs two cards", loc)
         st = self.state
+        if card is target:
+            raise RuleError(f"{card.label()} cannot lie on itself", loc)
         if target.id not in st.where:
             raise RuleError(f"{target.label()} is not in play", loc)
         if st.where[target.id].startswith("^"):
@@ -560,12 +636,51 @@ class Game:
                         [len(r) for r in raw]
                 else:
                     out[str(ref)] = [self._show(c, visible) for c in raw] if visible else len(raw)
-        out["stats"] = dict(self.state.stats)
-        out["players"] = [dict(s) for s in self.state.pstats]
+        out["stats"] = {k: self._plain(v, seat) for k, v in self.state.stats.items()}
+        out["players"] = [{k: self._plain(v, seat) for k, v in s.items()} for s in self.state.pstats]
         return out
 
+    def _plain(self, v: Any, seat: int | None) -> Any:
+        """A stat's value as JSON-ready data for a view (stats may hold cards, players, lists);
+        a card the seat may not see shows as `?`."""
+        if isinstance(v, CardData):
+            return self.card_label(v.id) if self._sees(v.id, seat) else "?"
+        if isinstance(v, (Seat, ZoneRef, RowRef)):
+            return str(v)
+        if isinstance(v, (list, tuple)):
+            return [self._plain(x, seat) for x in v]
+        if isinstance(v, dict):
+            return {str(self._plain(k, seat)): self._plain(x, seat) for k, x in v.items()}
+        return v
+
+    def _sees(self, cid: int, seat: int | None) -> bool:
+        at = self.state.where.get(cid)
+        if at is None:
+            return True
+        if at.startswith("^"):
+            return False
+        name, _, owner = at.partition("#")
+        vis = self.rs.zones[name].visibility
+        return vis == "public" or (vis == "owner" and owner != "" and int(owner) == seat)
+
     def _show(self, cid: int, visible: bool) -> str:
-        c = self.cards[cid]
-        label = c.label() if visible else "?"
+        label = self.card_label(cid) if visible else "?"
         n = len(self.state.under.get(cid, ()))
         return f"{label} (on {n} hidden)" if n else label
+
+
+class _HookFailed(Exception):
+    def __init__(self, original: Exception):
+        self.original = original
+
+
+def _evaluate(f: Callable, g: "Game", env: dict, loc: Loc | None) -> Any:
+    """Evaluate an expression outside any statement; a failure names the declaring rule."""
+    try:
+        return f(g, env)
+    except RuleError:
+        raise
+    except RecursionError:
+        raise LimitExceeded("rules nest too deeply", loc) from None
+    except Exception as ex:
+        raise RuleError(_explain(ex), loc) from None

@@ -20,6 +20,8 @@ class GameState:
     players: int
     zones: dict[str, list] = field(default_factory=dict)  # key → card ids (rows zone: list of rows)
     under: dict[int, list[int]] = field(default_factory=dict)  # card id → ids lying under it, bottom first
+    row_ids: dict[str, list[int]] = field(default_factory=dict)  # rows zone key → stable id of each row
+    next_row_id: int = 0
     where: dict[int, str] = field(default_factory=dict)  # card id → zone key, or "^<id>" when covered
     stats: dict[str, Any] = field(default_factory=dict)  # global stats and game variables
     pstats: list[dict[str, Any]] = field(default_factory=list)  # per-player stats
@@ -36,8 +38,9 @@ class GameState:
             "players": self.players,
             "zones": self.zones,
             "under": {str(k): v for k, v in sorted(self.under.items())},
-            "stats": self.stats,
-            "pstats": self.pstats,
+            "row_ids": self.row_ids,
+            "stats": _plain(self.stats),
+            "pstats": _plain(self.pstats),
             "watch": self.watch,
             "active": self.active,
             "start_player": self.start_player,
@@ -54,6 +57,22 @@ class GameState:
 
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
+
+
+def _plain(v: Any) -> Any:
+    """Rule values as JSON data: cards by id, maps as sorted pairs (stats may hold any value)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, dict):
+        if all(isinstance(k, str) for k in v):
+            return {k: _plain(x) for k, x in v.items()}
+        return {"map": sorted(([_plain(k), _plain(x)] for k, x in v.items()), key=repr)}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    cid = getattr(v, "id", None)
+    if isinstance(cid, int):
+        return {"card": cid}
+    return repr(v)
 
 
 def _rng_digest(rng: random.Random) -> str:
