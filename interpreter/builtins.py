@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from .model import CardData
 from .values import RowRef, Seat, ZoneRef
+from .zones import row_ids
 
 __all__ = ["BUILTINS", "Builtin"]
 
@@ -88,7 +89,7 @@ def _rows(g, e, zone):
     if not isinstance(zone, ZoneRef) or not g.is_rows(zone):
         raise TypeError("rows() takes a zone of kind `rows`")
     key = zone.key
-    return [RowRef(key, i) for i in range(len(g.state.zones[key]))]
+    return [RowRef(key, i, rid) for i, rid in enumerate(row_ids(g.state, key))]
 
 
 def _ends(g, e, zone):

@@ -6,8 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from .api import check_path, load_program
-from .diagnostics import ContentError, format_all
+from .diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
 
 __all__ = ["main"]
 
@@ -53,9 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("play", help="play a game in the terminal",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
                                    "their seat may see.")
-    p.add_argument("ruleset", help="ruleset folder")
+    p.add_argument("ruleset", nargs="?", default=None,
+                   help="ruleset folder (with --resume: optional, overrides the saved path)")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="game seed (bots are seeded from it too)")
     p.add_argument("--seat", action="append", default=[], metavar="N=KIND",
                    help="agent for seat N (1-based): human, random, first; `--seat human` makes seat 1 human")
     p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines)")
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _validate(args) -> int:
+    from .api import check_path
     all_diags = []
     for path in args.paths:
         _, content = check_path(path)
@@ -111,6 +112,7 @@ def _validate(args) -> int:
 
 
 def _players(args) -> int:
+    from .api import load_program
     return args.players or load_program(args.ruleset).rs.min_players
 
 
@@ -163,12 +165,20 @@ def _summary(r: dict) -> str:
 def _play(args) -> int:
     from .agents import make_agent
     from .engine import Game
-    from .session import load_saved, save_game, write_log
+    from .session import ReplayMismatch, _header, end_line, load_saved, save_game, step_line, write_log
     from .tui import HumanAgent, QuitGame, show_result
+    lines: list[dict] = []  # the event log, from the first step even when resuming
     if args.resume:
-        game, rpath = load_saved(args.resume, None)
+        try:
+            game, rpath = load_saved(args.resume, args.ruleset, lines)
+        except ReplayMismatch as e:
+            print(f"grimoire: {e}", file=sys.stderr)
+            return 1
         program = game.program
     else:
+        if args.ruleset is None:
+            raise ValueError("give a ruleset (or --resume FILE)")
+        from .api import load_program
         program = load_program(args.ruleset)
         rpath = args.ruleset
         game = Game(program, _players(args), args.seed)
@@ -176,26 +186,25 @@ def _play(args) -> int:
     kinds = ["random"] * players
     for s in args.seat:
         seat, _, kind = s.rpartition("=")
+        if not (seat or "1").isdigit() or not 1 <= int(seat or 1) <= players:
+            raise ValueError(f"--seat {s}: seats are numbered 1 to {players}")
         kinds[int(seat or 1) - 1] = kind
     agents = [HumanAgent() if k == "human" else make_agent(k, f"{args.seed}/{i}") for i, k in enumerate(kinds)]
-    lines = []
     try:
         while not game.over:
             d = game.decision
             i = agents[d.player].choose(game, d)
-            lines.append({"step": len(game.choices), "player": d.player, "prompt": d.prompt, "choice": i,
-                          "label": d.labels[i], "digest": game.digests[-1]})
+            lines.append(step_line(game, i))
             game.answer(i)
     except QuitGame:
         if args.save:
             save_game(game, args.save, str(rpath))
             print(f"saved to {args.save}; resume with: grimoire play --resume {args.save}")
+        else:
+            print("quit without saving (use --save FILE to keep the game)")
         return 0
     if args.log:
-        from .session import _header
-        write_log(args.log, [_header(program, players, game.state.seed, str(rpath))] + lines +
-                  [{"end": True, "result": game.result, "error": str(game.error) if game.error else None,
-                    "digest": game.state.digest()}])
+        write_log(args.log, [_header(program, players, game.state.seed, str(rpath))] + lines + [end_line(game)])
     show_result(game)
     return 1 if game.error else 0
 

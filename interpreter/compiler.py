@@ -25,6 +25,10 @@ Stmt = Callable[[Any, dict], Any]
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
+MAX_ITEMS = 1_000_000  # the longest list or text a rule may build (untrusted content)
+MAX_INT = 2 ** 63  # the largest number a multiplication may make
+_UNSET = object()
+
 SPECIAL_NAMES = {"you", "this", "it", "players", "player_count", "start_player", "active_player",
                  "true", "false", "none", "turn_number", "round_number"}
 
@@ -67,7 +71,14 @@ class Compiler:
 
     def x_range(self, n):
         lo, hi = self.expr(n.lo), self.expr(n.hi)
-        return lambda g, e: list(range(lo(g, e), hi(g, e) + 1))
+
+        def rng(g, e):
+            a, b = lo(g, e), hi(g, e)
+            if b - a >= MAX_ITEMS:
+                raise RuleError(f"the range {a}..{b} is too long (at most {MAX_ITEMS} numbers)", n.loc)
+            _charge(g, b - a + 1, n)
+            return list(range(a, b + 1))
+        return rng
 
     def x_name(self, n):
         name, rs = n.id, self.rs
@@ -198,7 +209,15 @@ class Compiler:
         if op == "-":
             return lambda g, e: left(g, e) - right(g, e)
         if op == "*":
-            return lambda g, e: left(g, e) * right(g, e)
+            def mul(g, e):
+                a, b = left(g, e), right(g, e)
+                if not isinstance(a, int) or not isinstance(b, int):
+                    raise RuleError(f"only numbers can be multiplied, not {a!r} and {b!r}", n.loc)
+                out = a * b
+                if not -MAX_INT <= out <= MAX_INT:
+                    raise RuleError(f"the number {a} * {b} is too large", n.loc)
+                return out
+            return mul
         if op == "/":
             return lambda g, e: left(g, e) // right(g, e)
         return lambda g, e: left(g, e) % right(g, e)
@@ -276,13 +295,17 @@ class Compiler:
         items, cond = self.expr(n.items), self.expr(n.cond)
 
         def where(g, e):
-            saved = e.get("it")
+            saved = e.get("it", _UNSET)
             out = []
-            for x in g.listify(items(g, e)):
-                e["it"] = x
-                if cond(g, e):
-                    out.append(x)
-            e["it"] = saved
+            xs = g.listify(items(g, e))
+            _charge(g, len(xs), n)
+            try:
+                for x in xs:
+                    e["it"] = x
+                    if cond(g, e):
+                        out.append(x)
+            finally:
+                _restore(e, ["it"], [saved])
             return out
         return where
 
@@ -293,15 +316,17 @@ class Compiler:
             if len(names) == 1:
                 e[names[0]] = x
             else:
+                if not isinstance(x, (list, tuple)) or len(x) != len(names):
+                    raise RuleError(f"each item must be a group of {len(names)} to bind {', '.join(names)}", n.loc)
                 for name, v in zip(names, x):
                     e[name] = v
 
-        def quant(g, e):
-            hits = 0
-            for x in g.listify(it(g, e)):
+        def test(g, e):
+            xs = g.listify(it(g, e))
+            _charge(g, len(xs), n)
+            for x in xs:
                 bind(e, x)
                 if cond(g, e):
-                    hits += 1
                     if q == "some":
                         return True
                     if q == "no":
@@ -309,6 +334,13 @@ class Compiler:
                 elif q == "every":
                     return False
             return q != "some"
+
+        def quant(g, e):  # the bound names are local to the expression
+            saved = [e.get(name, _UNSET) for name in names]
+            try:
+                return test(g, e)
+            finally:
+                _restore(e, names, saved)
         return quant
 
     def x_comprehension(self, n):
@@ -316,9 +348,15 @@ class Compiler:
 
         def comp(g, e):
             out = []
-            for x in g.listify(it(g, e)):
-                e[name] = x
-                out.append(body(g, e))
+            saved = e.get(name, _UNSET)
+            xs = g.listify(it(g, e))
+            _charge(g, len(xs), n)
+            try:
+                for x in xs:
+                    e[name] = x
+                    out.append(body(g, e))
+            finally:
+                _restore(e, [name], [saved])
             return out
         return comp
 
@@ -354,8 +392,11 @@ class Compiler:
                 sd = rs.stats[name]
 
                 def set_global(g, e, v):
-                    g.state.stats[name] = sd.clamp(v) if isinstance(v, int) else v
-                    g.touch(name)
+                    v = sd.clamp(v) if isinstance(v, int) else v
+                    stats = g.state.stats
+                    if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+                        stats[name] = v
+                        g.touch(name)  # only a real change makes state-based rules look again
                 return set_global
             if name == "start_player":
                 def set_start(g, e, v):
@@ -378,9 +419,12 @@ class Compiler:
 
             def set_pstat(g, e, v):
                 who = owner(g, e)
+                v = sd.clamp(v) if isinstance(v, int) else v
                 for p in (who if isinstance(who, list) else [who]):
-                    g.state.pstats[p][stat] = sd.clamp(v) if isinstance(v, int) else v
-                g.touch(stat)
+                    stats = g.state.pstats[p]
+                    if stats[stat] is not v and (stats[stat] != v or type(stats[stat]) is not type(v)):
+                        stats[stat] = v
+                        g.touch(stat)
             return set_pstat
         raise RuleError("only a variable, a stat or a player's stat can be set", target.loc)
 
@@ -467,7 +511,7 @@ class Compiler:
             return run_many
 
         def run(g, e):
-            opts = list(g.listify(options(g, e)))
+            opts = list(g.listify(options(g, e)))  # a snapshot, not the live zone
             if not opts:
                 raise RuleError("there is nothing to choose from", loc)
             if len(opts) == 1:
@@ -602,6 +646,23 @@ def _attr(g, o, name, stats, card_types):
     if o is None:
         return None
     raise RuleError(f"a {type(o).__name__} has no field `{name}`", None)
+
+
+def _charge(g, items: int, n: Node) -> None:
+    """Count the items an expression visits: expressions run no statements, so nested
+    comprehensions could otherwise loop for ever without touching the step limit."""
+    g.work += items
+    if g.work > g.limits.max_work:
+        raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
+                            f"a rule seems to run forever", n.loc)
+
+
+def _restore(e: dict, names: list, saved: list) -> None:
+    for name, old in zip(names, saved):
+        if old is _UNSET:
+            e.pop(name, None)
+        else:
+            e[name] = old
 
 
 def _explain(ex: Exception) -> str:

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .ast import Node, walk
-from .compiler import Compiler
+from .compiler import Compiler, _explain
 from .diagnostics import Loc
-from .compiler import _explain
+from .compiler import MAX_ITEMS, _explain
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
-from .tasks import BlockTask, FireTask, MainTask, Task
+from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
 from .values import Position, RowRef, Seat, TypeRef, ZoneRef
-from .zones import cover, put, take_out, zone_cards
+from .zones import cover, put, row_ids, take_out, zone_cards
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
 
@@ -36,6 +36,8 @@ class Limits:
     max_depth: int = 64  # nested procedure calls and triggers
     max_turns: int = 5_000
     max_settle_passes: int = 100
+    max_decisions: int = 100_000  # answered decisions in one game
+    max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions and ranges
 
 
 @dataclass
@@ -180,6 +182,7 @@ class Game:
         self.settling = False
         self.touched: set[str] | None = None  # zones/stats changed since the last settle (None: anything)
         self.steps = 0
+        self.work = 0
         self.depth = 0
         self.decisions_made = 0
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
@@ -240,8 +243,15 @@ class Game:
             self._fail(err)
         except RecursionError:
             self._fail(LimitExceeded("rules nest too deeply", stack[-1].loc if stack else None))
+        except _HookFailed as hook:  # the caller's own code (e.g. a scenario's arrangement) failed
+            self.over = True
+            raise hook.original
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
+            import traceback
+            self.internal_traceback = traceback.format_exc()  # kept for interpreter bugs
             self._fail(RuleError(_explain(ex), stack[-1].loc if stack else None))
+
+    internal_traceback: str | None = None
 
     def _fail(self, err: RuleError) -> None:
         self.error = err
@@ -274,7 +284,13 @@ class Game:
     def _finish(self) -> None:
         self.over = True
         self.decision = None
-        self.result = self.scores()
+        try:
+            self.result = self.scores()
+        except RuleError as err:
+            self.error = err
+        except Exception as ex:
+            nodes = self.rs.scores + self.rs.tiebreaks
+            self.error = RuleError(_explain(ex), nodes[0].loc if nodes else None)
 
     # ---- the stack -----------------------------------------------------------------------
     def push(self, task: Any) -> None:
@@ -294,6 +310,13 @@ class Game:
             raise LimitExceeded(f"{what} nest deeper than {self.limits.max_depth} ({why})", loc)
         self.depth += 1
         return task
+
+    def new_period(self) -> None:
+        """A turn or round begins: rules that read the turn, round or active player are re-checked
+        (before its start triggers run, as the settle task lands on top of them)."""
+        self.dirty, self.touched = True, None
+        if not self.settling:
+            self.push(SettleTask())
 
     def settle_needed(self) -> bool:
         """Whether any `always` rule or watcher reads a zone or stat changed since the last settle."""
@@ -319,6 +342,9 @@ class Game:
             raise RuleError("a decision needs one player, not a list", loc)
         if int(player) >= self.state.players:  # a dummy player's choices are made by the active player
             player = self.state.active
+        if self.decisions_made >= self.limits.max_decisions:
+            raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
+                                loc)
         labels = labels or [self.label(o) for o in options]
         return Decision(int(player), kind, prompt, options, labels, loc)
 
@@ -342,16 +368,26 @@ class Game:
         st, prog = self.state, self.program
         env: dict = {"you": None}
         for name, f in prog.constants:
-            self.constants[name] = f(self, env)
+            self.constants[name] = _evaluate(f, self, env, self.rs.constants[name].loc)
         for name, sd in self.rs.stats.items():
             init = prog.stat_inits[name]
             if sd.per_player:
                 for p in self.seats:
-                    v = init(self, {"you": p}) if init else (sd.lo if sd.lo is not None else 0)
+                    v = _evaluate(init, self, {"you": p}, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
                     st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
             else:
-                v = init(self, env) if init else (sd.lo if sd.lo is not None else 0)
+                v = _evaluate(init, self, env, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
                 st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
+
+    def run_hook(self, hook: Callable[["Game"], None]) -> None:
+        """The caller's own code (a scenario's arrangement): its failure is the caller's, not a rule's."""
+        try:
+            hook(self)
+        except Exception as ex:
+            raise _HookFailed(ex) from ex
+
+    def evaluate(self, f: Callable, env: dict, loc: Loc | None) -> Any:
+        return _evaluate(f, self, env, loc)
 
     def _env(self, you: int | None) -> dict:
         return {"you": Seat(you) if you is not None else None}
@@ -363,6 +399,13 @@ class Game:
         if len(self._seats) != n:
             self._seats = [Seat(i) for i in range(n)]
         return self._seats
+
+    def flow_loc(self, first: str = "turn") -> Loc | None:
+        """Where the game's flow is declared (for errors about a game that does not end)."""
+        for name in (first, "turn", "round", "play"):
+            if name in self.rs.phases:
+                return self.rs.phases[name].loc
+        return None
 
     # ---- dummy players ---------------------------------------------------------------------
     def is_dummy(self, seat: Any) -> bool:
@@ -486,10 +529,14 @@ class Game:
     def add(self, a: Any, b: Any) -> Any:
         """`+`: numbers add, lists (and zones) join, and a text joins with anything as text."""
         if isinstance(a, str) or isinstance(b, str):
-            return self.text(a) + self.text(b)
-        if isinstance(a, (list, ZoneRef, RowRef)) or isinstance(b, (list, ZoneRef, RowRef)):
-            return self.listify(a) + self.listify(b)
-        return a + b
+            out: Any = self.text(a) + self.text(b)
+        elif isinstance(a, (list, ZoneRef, RowRef)) or isinstance(b, (list, ZoneRef, RowRef)):
+            out = self.listify(a) + self.listify(b)
+        else:
+            return a + b
+        if len(out) > MAX_ITEMS:
+            raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
+        return out
 
     def text(self, v: Any) -> str:
         """A value as a designer reads it (for `log` and joined texts)."""
@@ -507,13 +554,22 @@ class Game:
             return "[" + ", ".join(self.text(x) for x in v) + "]"
         return str(v)
 
+    def card_label(self, cid: int) -> str:
+        """A card's label (cards are immutable: computed once per game)."""
+        labels = self._labels
+        if labels is None:
+            labels = self._labels = [c.label() for c in self.cards]
+        return labels[cid]
+
+    _labels: list[str] | None = None
+
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
             if v.id in self.state.faces:
                 return f"{v.name} #{v.id + 1} showing {self.state.faces[v.id]}"
-            return v.label()
+            return self.card_label(v.id)
         if isinstance(v, RowRef):
-            return f"{v}: " + ", ".join(c.label() for c in self.listify(v))
+            return f"{v}: " + ", ".join(self.card_label(c.id) for c in self.listify(v))
         return str(v)
 
     # ---- cards and zones -----------------------------------------------------------------
@@ -527,8 +583,8 @@ class Game:
             cards = self.cards
             return [cards[i] for i in ids]
         if isinstance(v, RowRef):
-            rows = self.state.zones[v.key]
-            return [self.cards[i] for i in rows[v.index]] if v.index < len(rows) else []
+            i = self.row_index(v)
+            return [] if i is None else [self.cards[c] for c in self.state.zones[v.key][i]]
         if isinstance(v, dict):
             return list(v)
         if v is None:
@@ -536,6 +592,15 @@ class Game:
         if isinstance(v, (tuple, range)):
             return list(v)
         return [v]
+
+    def row_index(self, ref: RowRef) -> int | None:
+        """Where the row a ref names is now (None once it has emptied and closed up)."""
+        if ref.rid < 0:
+            return ref.index if 0 <= ref.index < len(self.state.zones[ref.key]) else None
+        try:
+            return row_ids(self.state, ref.key).index(ref.rid)
+        except ValueError:
+            return None
 
     def is_rows(self, z: ZoneRef) -> bool:
         return z.name in self.program.rows_zones
@@ -567,13 +632,18 @@ class Game:
         for c in cards:
             self._touch_card(c.id)
         if isinstance(dest, RowRef):
+            rows = st.zones[dest.key]
+            # the row itself, not its index: taking cards out may close up emptied rows before it
+            i = self.row_index(dest)
+            target = rows[i] if i is not None else None
             for c in cards:
                 if c.id in st.where:
                     take_out(st, c.id, self.program.rows_zones)
-                rows = st.zones[dest.key]
-                if dest.index >= len(rows):
-                    rows.append([])
-                put(st, c.id, dest.key, True, Position(dest.index, "left" if bottom else "right"))
+                if target is None or not any(r is target for r in rows):
+                    target = []
+                    rows.append(target)
+                i = next(i for i, r in enumerate(rows) if r is target)
+                put(st, c.id, dest.key, True, Position(i, "left" if bottom else "right"))
         elif isinstance(dest, ZoneRef):
             rows = self.is_rows(dest)
             if rows and cards:
@@ -615,13 +685,12 @@ class Game:
             return [p for p, _ in candidates]
         binder, conds, _ = rule
         out = []
-        saved = env.get(binder, None)
+        local = dict(env)  # the rule's own names must not overwrite the caller's variables
+        local["card"] = card
         for pos, after in candidates:
-            env[binder] = after
-            env["card"] = card
-            if all(f(self, env) for f in conds):
+            local[binder] = after
+            if all(f(self, local) for f in conds):
                 out.append(pos)
-        env[binder] = saved
         return out
 
     def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
@@ -636,6 +705,8 @@ class Game:
         if not isinstance(card, CardData) or not isinstance(target, CardData):
             raise RuleError("`place X on Y` needs two cards", loc)
         st = self.state
+        if card is target:
+            raise RuleError(f"{card.label()} cannot lie on itself", loc)
         if target.id not in st.where:
             raise RuleError(f"{target.label()} is not in play", loc)
         if st.where[target.id].startswith("^"):
@@ -687,13 +758,35 @@ class Game:
                         [len(r) for r in raw]
                 else:
                     out[str(ref)] = [self._show(c, visible) for c in raw] if visible else len(raw)
-        out["stats"] = dict(self.state.stats)
-        out["players"] = [dict(s) for s in self.state.pstats]
+        out["stats"] = {k: self._plain(v, seat) for k, v in self.state.stats.items()}
+        out["players"] = [{k: self._plain(v, seat) for k, v in s.items()} for s in self.state.pstats]
         return out
 
+    def _plain(self, v: Any, seat: int | None) -> Any:
+        """A stat's value as JSON-ready data for a view (stats may hold cards, players, lists);
+        a card the seat may not see shows as `?`."""
+        if isinstance(v, CardData):
+            return self.card_label(v.id) if self._sees(v.id, seat) else "?"
+        if isinstance(v, (Seat, ZoneRef, RowRef)):
+            return str(v)
+        if isinstance(v, (list, tuple)):
+            return [self._plain(x, seat) for x in v]
+        if isinstance(v, dict):
+            return {str(self._plain(k, seat)): self._plain(x, seat) for k, x in v.items()}
+        return v
+
+    def _sees(self, cid: int, seat: int | None) -> bool:
+        at = self.state.where.get(cid)
+        if at is None:
+            return True
+        if at.startswith("^"):
+            return False
+        name, _, owner = at.partition("#")
+        vis = self.rs.zones[name].visibility
+        return vis == "public" or (vis == "owner" and owner != "" and int(owner) == seat)
+
     def _show(self, cid: int, visible: bool) -> str:
-        c = self.cards[cid]
-        label = c.label() if visible else "?"
+        label = self.card_label(cid) if visible else "?"
         n = len(self.state.under.get(cid, ()))
         return f"{label} (on {n} hidden)" if n else label
 
@@ -734,3 +827,19 @@ class Game:
             legal.append((key, node, cond, body, card))
         return legal
 
+
+class _HookFailed(Exception):
+    def __init__(self, original: Exception):
+        self.original = original
+
+
+def _evaluate(f: Callable, g: "Game", env: dict, loc: Loc | None) -> Any:
+    """Evaluate an expression outside any statement; a failure names the declaring rule."""
+    try:
+        return f(g, env)
+    except RuleError:
+        raise
+    except RecursionError:
+        raise LimitExceeded("rules nest too deeply", loc) from None
+    except Exception as ex:
+        raise RuleError(_explain(ex), loc) from None

@@ -45,19 +45,28 @@ def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log
     lines: list[dict] = []
     if log:
         lines.append(_header(program, players, seed, ruleset_path))
-    guard = 0
     while not g.over:
         d = g.decision
         i = agents[d.player].choose(g, d)
         if log:
-            lines.append({"step": len(g.choices), "player": d.player, "prompt": d.prompt, "choice": i,
-                          "label": d.labels[i], "digest": g.digests[-1]})
+            lines.append(step_line(g, i))
         g.answer(i)
-        guard += 1
     err = _error_text(g)
     if log:
-        lines.append({"end": True, "result": g.result, "error": err, "digest": g.state.digest()})
+        lines.append(end_line(g))
     return GameRecord(seed, players, g.result, err, list(g.choices), g.steps, lines)
+
+
+def step_line(g: Game, choice: int) -> dict:
+    """The log line of the pending decision answered with `choice` (before answering it)."""
+    d = g.decision
+    return {"step": len(g.choices), "player": d.player, "prompt": d.prompt, "choice": choice,
+            "label": d.labels[choice], "digest": g.digests[-1]}
+
+
+def end_line(g: Game) -> dict:
+    return {"end": True, "result": g.result, "error": str(g.error) if g.error else None,
+            "digest": g.state.digest()}
 
 
 def _error_text(g: Game) -> str | None:
@@ -91,32 +100,53 @@ def read_log(path: str | Path) -> list[dict]:
     return lines
 
 
+def _ruleset_path(named: str, beside: Path) -> str:
+    """A ruleset path from a log or save: as written if it exists, else relative to the file."""
+    if Path(named).exists() or Path(named).is_absolute():
+        return named
+    other = beside.parent / named
+    return str(other) if other.exists() else named
+
+
 def replay(path: str | Path, ruleset: str | None = None) -> Game:
     """Re-run a logged game; raise ReplayMismatch naming the first step that differs."""
     lines = read_log(path)
     head = lines[0]
-    program = load_program(ruleset or head["ruleset"])
-    g = Game(program, head["players"], head["seed"])
-    for line in lines[1:]:
+    try:
+        program = load_program(ruleset or _ruleset_path(head["ruleset"], Path(path)))
+        g = Game(program, head["players"], head["seed"])
+    except (KeyError, TypeError) as e:
+        raise ReplayMismatch(f"{path}: a bad header line ({e})") from None
+    for n, line in enumerate(lines[1:], 2):
         if line.get("end"):
             if not g.over:
-                raise ReplayMismatch(f"the log ends at step {len(g.choices)} but the game asks: {g.decision.prompt}")
+                raise ReplayMismatch(f"step {len(g.choices)}: the log ends here, but the game asks player "
+                                     f"{g.decision.player + 1}: {g.decision.prompt}")
             if line.get("digest") and line["digest"] != g.state.digest():
-                raise ReplayMismatch("the final state differs from the logged one")
+                raise ReplayMismatch(f"the final state differs from the logged one after step {len(g.choices) - 1}")
+            if "result" in line and line["result"] != g.result:
+                raise ReplayMismatch(f"the result differs: logged {line['result']}, replayed {g.result}")
             return g
-        step = line["step"]
+        step = line.get("step")
+        if not isinstance(step, int) or not isinstance(line.get("choice"), int):
+            raise ReplayMismatch(f"{path}:{n}: not a step line of a game log")
+        if step != len(g.choices):
+            raise ReplayMismatch(f"step {step}: expected step {len(g.choices)} at line {n} of the log")
         if g.over:
             raise ReplayMismatch(f"step {step}: the game is already over, but the log goes on")
         if line.get("digest") and line["digest"] != g.digests[-1]:
             raise ReplayMismatch(f"step {step}: the state differs from the logged one "
                                  f"(logged {line['digest']}, replayed {g.digests[-1]})")
         d = g.decision
-        if d.player != line["player"] or not 0 <= line["choice"] < len(d.options):
-            raise ReplayMismatch(f"step {step}: the log answers player {line['player'] + 1} with choice "
+        if d.player != line.get("player") or not 0 <= line["choice"] < len(d.options):
+            raise ReplayMismatch(f"step {step}: the log answers player {line.get('player', -1) + 1} with choice "
                                  f"{line['choice']}, but the game asks player {d.player + 1} to pick one of "
                                  f"{len(d.options)}: {d.prompt}")
+        if "label" in line and line["label"] != d.labels[line["choice"]]:
+            raise ReplayMismatch(f"step {step}: the log's choice {line['choice']} is “{d.labels[line['choice']]}” "
+                                 f"here, but the log says it was “{line['label']}”")
         g.answer(line["choice"])
-    return g
+    raise ReplayMismatch(f"step {len(g.choices)}: the log has no end line (cut short?)")
 
 
 def save_game(g: Game, path: str | Path, ruleset_path: str) -> None:
@@ -126,17 +156,26 @@ def save_game(g: Game, path: str | Path, ruleset_path: str) -> None:
     Path(path).write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
-def load_saved(path: str | Path, ruleset: str | None = None) -> tuple[Game, str]:
-    """Resume a saved game (replays its answers, then checks the state digest)."""
+def load_saved(path: str | Path, ruleset: str | None = None,
+               log_lines: list[dict] | None = None) -> tuple[Game, str]:
+    """Resume a saved game (replays its answers, then checks the state digest). With `log_lines`,
+    the replayed steps are appended to it as event-log lines, so a resumed game logs in full."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+        if not isinstance(data, dict) or "grimoire_save" not in data:
+            raise ValueError("not a Grimoire saved game")
+        rpath = ruleset or _ruleset_path(data["ruleset"], Path(path))
+        players, seed, choices = data["players"], data["seed"], list(data["choices"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
         raise ReplayMismatch(f"cannot read saved game {path}: {e}") from None
-    rpath = ruleset or data["ruleset"]
-    g = Game(load_program(rpath), data["players"], data["seed"])
-    for i, choice in enumerate(data["choices"]):
-        if g.over or not 0 <= choice < len(g.decision.options):
+    g = Game(load_program(rpath), players, seed)
+    for i, choice in enumerate(choices):
+        if g.over or not isinstance(choice, int) or not 0 <= choice < len(g.decision.options):
             raise ReplayMismatch(f"step {i}: the saved answers do not fit this ruleset")
+        if log_lines is not None:
+            d = g.decision
+            log_lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
+                              "label": d.labels[choice], "digest": g.digests[-1]})
         g.answer(choice)
     if g.state.digest() != data.get("digest", g.state.digest()):
         raise ReplayMismatch("the resumed state differs from the saved one (the rules changed?)")

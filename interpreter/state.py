@@ -21,6 +21,8 @@ class GameState:
     dummies: int = 0
     zones: dict[str, list] = field(default_factory=dict)  # key → card ids (rows zone: list of rows)
     under: dict[int, list[int]] = field(default_factory=dict)  # card id → ids lying under it, bottom first
+    row_ids: dict[str, list[int]] = field(default_factory=dict)  # rows zone key → stable id of each row
+    next_row_id: int = 0
     where: dict[int, str] = field(default_factory=dict)  # card id → zone key, or "^<id>" when covered
     stats: dict[str, Any] = field(default_factory=dict)  # global stats and game variables
     pstats: list[dict[str, Any]] = field(default_factory=list)  # per-player stats
@@ -40,8 +42,9 @@ class GameState:
             "dummies": self.dummies,
             "zones": self.zones,
             "under": {str(k): v for k, v in sorted(self.under.items())},
-            "stats": self.stats,
-            "pstats": self.pstats,
+            "row_ids": self.row_ids,
+            "stats": _plain(self.stats),
+            "pstats": _plain(self.pstats),
             "watch": self.watch,
             "faces": {str(k): v for k, v in sorted(self.faces.items())},
             "uses": dict(sorted(self.uses.items())),
@@ -60,6 +63,22 @@ class GameState:
 
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
+
+
+def _plain(v: Any) -> Any:
+    """Rule values as JSON data: cards by id, maps as sorted pairs (stats may hold any value)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, dict):
+        if all(isinstance(k, str) for k in v):
+            return {k: _plain(x) for k, x in v.items()}
+        return {"map": sorted(([_plain(k), _plain(x)] for k, x in v.items()), key=repr)}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    cid = getattr(v, "id", None)
+    if isinstance(cid, int):
+        return {"card": cid}
+    return repr(v)
 
 
 def _rng_digest(rng: random.Random) -> str:

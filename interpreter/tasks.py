@@ -305,10 +305,13 @@ class FireTask(Task):
 class SettleTask(Task):
     """Re-check `always` rules and `as soon as` watchers until a pass changes nothing."""
 
-    __slots__ = ("passes", "i", "touched", "started")
+    __slots__ = ("passes", "i", "touched", "started", "changer", "running", "was_dirty")
 
     def __init__(self):
         self.passes, self.i, self.touched, self.started = 0, 0, None, False
+        self.changer = None  # the last rule that changed the state: the one to blame for an endless loop
+        self.running = None  # the rule whose body is on the stack above this task
+        self.was_dirty = False
 
     def step(self, g: "Game"):
         prog = g.program
@@ -320,6 +323,11 @@ class SettleTask(Task):
                 g.pop()
                 return None
             self._new_pass(g)
+        if self.running is not None:  # a rule's body just finished: did it change anything?
+            if g.dirty:
+                self.changer = self.running
+            g.dirty = g.dirty or self.was_dirty
+            self.running = None
         n_always = len(prog.always)
         while True:
             i = self.i
@@ -328,8 +336,7 @@ class SettleTask(Task):
                 self.i += 1
                 reads = prog.always_reads[i]
                 if touched is None or reads is None or not reads.isdisjoint(touched):
-                    g.push(BlockTask(prog.always[i][1], g._env(g.state.active)))
-                    return None
+                    return self._run(g, prog.always[i][0], prog.always[i][1], g._env(g.state.active))
                 continue
             w = i - n_always
             if w < len(prog.watchers):
@@ -337,12 +344,12 @@ class SettleTask(Task):
                 reads = prog.watcher_reads[w]
                 if touched is not None and reads is not None and reads.isdisjoint(touched):
                     continue
+                node, cond, body = prog.watchers[w]
                 env = g._env(g.state.active)
-                now = bool(prog.watchers[w][1](g, env))
+                now = bool(g.evaluate(cond, env, node.loc))
                 if now and not g.state.watch[w]:
                     g.state.watch[w] = True
-                    g.push(BlockTask(prog.watchers[w][2], env))
-                    return None
+                    return self._run(g, node, body, env)
                 if not now and g.state.watch[w]:
                     g.state.watch[w] = False
                 continue
@@ -351,9 +358,15 @@ class SettleTask(Task):
                 return None
             self.passes += 1
             if self.passes >= g.limits.max_settle_passes:
-                node = (prog.always or prog.watchers)[0][0]
-                raise LimitExceeded("state-based rules keep changing the state (endless loop?)", node.loc)
+                node = self.changer or (prog.always or prog.watchers)[0][0]
+                raise LimitExceeded(f"state-based rules keep changing the state after "
+                                    f"{g.limits.max_settle_passes} passes (endless loop?)", node.loc)
             self._new_pass(g)
+
+    def _run(self, g: "Game", node, body: Block, env: dict):
+        self.running, self.was_dirty, g.dirty = node, g.dirty, False
+        g.push(BlockTask(body, env))
+        return None
 
     def _new_pass(self, g: "Game") -> None:
         g.dirty = False
@@ -406,9 +419,10 @@ class TurnTask(Task):
             st.active = self.player
             st.turn_number += 1
             if st.turn_number > g.limits.max_turns:
-                raise LimitExceeded(f"the game did not end within {g.limits.max_turns} turns", None)
+                raise LimitExceeded(f"the game did not end within {g.limits.max_turns} turns", g.flow_loc())
             g.reset_uses("turn:")
             g.push_fire("turn_start", None, Seat(self.player), None)
+            g.new_period()
         elif self.stage == 2:
             body = g.program.phases.get("turn")
             if body is not None:
@@ -433,8 +447,11 @@ class RoundTask(Task):
         if self.stage == 0:
             self.stage = 1
             st.round_number += 1
+            if st.round_number > g.limits.max_turns:  # a round usually has turns: same bound
+                raise LimitExceeded(f"the game did not end within {g.limits.max_turns} rounds", g.flow_loc("round"))
             g.reset_uses("round:")
             g.push_fire("round_start", None, Seat(st.start_player), None)
+            g.new_period()
         elif self.stage == 1:
             body = g.program.phases.get("round")
             if body is not None:
@@ -476,10 +493,10 @@ class MainTask(Task):
         elif self.stage == 1:
             self.stage = 2
             if g._after_setup is not None:
-                g._after_setup(g)
+                g.run_hook(g._after_setup)
             g.settling = False
-            for i, (_, cond, _) in enumerate(prog.watchers):
-                st.watch[i] = bool(cond(g, g._env(st.active)))
+            for i, (node, cond, _) in enumerate(prog.watchers):
+                st.watch[i] = bool(g.evaluate(cond, g._env(st.active), node.loc))
             g.dirty, g.touched = True, None
             g.push(SettleTask())
         elif self.stage == 2:

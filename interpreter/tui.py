@@ -25,7 +25,11 @@ class HumanAgent:
         for i, label in enumerate(decision.labels):
             print(f"  {i + 1}) {label}")
         while True:
-            raw = input("choice (number, q to quit): ").strip()
+            try:
+                raw = input("choice (number, q to quit): ").strip()
+            except EOFError:  # input closed: leave as if `q` was typed (the game can be saved)
+                print()
+                raise QuitGame() from None
             if raw.lower() in ("q", "quit"):
                 raise QuitGame()
             if raw.isdigit() and 1 <= int(raw) <= len(decision.options):

@@ -34,17 +34,34 @@ class ZoneRef(NamedTuple):
 
 
 class RowRef(NamedTuple):
-    """One row of a `rows` zone, by index (rows close up when one empties)."""
+    """One row of a `rows` zone. `rid` is the row's stable id: a ref keeps naming the same row
+    when rows before it empty and close up (it names no row once its own row has emptied).
+    `index` is the row's position when the ref was made (for display; and refs without an id)."""
 
     key: str
     index: int
+    rid: int = -1
 
     def __str__(self) -> str:
         return f"row {self.index + 1} of {self.key.split('#')[0]}"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RowRef):
+            return NotImplemented
+        if self.rid >= 0 and other.rid >= 0:
+            return self.key == other.key and self.rid == other.rid
+        return self.key == other.key and self.index == other.index
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
 
 class TypeRef(NamedTuple):
-    """A card type named in an expression (`c is Monster`, `Monster.kind`)."""
+    """A card type named in an expression (`c is SomeType`, `SomeType.field`)."""
 
     name: str
 

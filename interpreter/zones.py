@@ -8,7 +8,7 @@ from __future__ import annotations
 from .state import GameState
 from .values import Position
 
-__all__ = ["take_out", "put", "cover", "row_of", "zone_cards"]
+__all__ = ["take_out", "put", "cover", "row_of", "zone_cards", "row_ids"]
 
 
 def zone_cards(state: GameState, key: str, rows: bool) -> list[int]:
@@ -17,6 +17,18 @@ def zone_cards(state: GameState, key: str, rows: bool) -> list[int]:
     if rows:
         return [c for row in z for c in row]
     return z
+
+
+def row_ids(state: GameState, key: str) -> list[int]:
+    """The stable ids of a rows zone's rows, in row order. Rows added by other code (at the end)
+    get fresh ids here."""
+    rows, ids = state.zones[key], state.row_ids.setdefault(key, [])
+    while len(ids) < len(rows):
+        ids.append(state.next_row_id)
+        state.next_row_id += 1
+    if len(ids) > len(rows):
+        del ids[len(rows):]
+    return ids
 
 
 def row_of(state: GameState, key: str, cid: int) -> int:
@@ -53,6 +65,7 @@ def take_out(state: GameState, cid: int, rows_zones: frozenset[str]) -> None:
         else:
             del row[i]
             if not row:
+                del row_ids(state, at)[r]
                 del rows[r]  # an emptied row no longer exists
     else:
         lst = state.zones[at]
@@ -79,7 +92,9 @@ def put(state: GameState, cid: int, key: str, rows: bool, pos: Position | None =
     z = state.zones[key]
     if rows:
         if pos is None or pos.side == "new" or not z:
+            row_ids(state, key)
             z.append([cid])
+            row_ids(state, key)
         elif pos.side == "left":
             z[pos.row].insert(0, cid)
         else:
