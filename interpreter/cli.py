@@ -84,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `grimoire validate ... | head`: the reader left, nothing to say
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, OSError) as e:
         print(f"grimoire: {e}", file=sys.stderr)
         return 2

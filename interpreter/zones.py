@@ -53,29 +53,23 @@ def take_out(state: GameState, cid: int, rows_zones: frozenset[str]) -> None:
             del state.under[top]
         del state.where[cid]
         return
+    rows, r = None, None
     if at in rows_zones:
         rows = state.zones[at]
         r = row_of(state, at, cid)
-        row = rows[r]
-        i = row.index(cid)
-        if below:
-            new_top = below.pop()
-            row[i] = new_top
-            _surface(state, new_top, below, at)
-        else:
-            del row[i]
-            if not row:
-                del row_ids(state, at)[r]
-                del rows[r]  # an emptied row no longer exists
+        lst = rows[r]
     else:
         lst = state.zones[at]
-        i = lst.index(cid)
-        if below:
-            new_top = below.pop()
-            lst[i] = new_top
-            _surface(state, new_top, below, at)
-        else:
-            del lst[i]
+    i = lst.index(cid)
+    if below:
+        new_top = below.pop()
+        lst[i] = new_top
+        _surface(state, new_top, below, at)
+    else:
+        del lst[i]
+        if rows is not None and not lst:
+            del row_ids(state, at)[r]
+            del rows[r]  # an emptied row no longer exists
     del state.where[cid]
 
 
