@@ -11,10 +11,10 @@ from .diagnostics import ContentError, format_all  # light: the rest is imported
 __all__ = ["main"]
 
 EPILOG = """examples:
-  grimoire validate rulesets/toil_and_troublez
-  grimoire simulate rulesets/toil_and_troublez -n 500 --players 4 --seed 7
-  grimoire play rulesets/toil_and_troublez --players 3 --seat 1=human
-  grimoire scenario tests/scenarios/toil_and_troublez/*.yaml
+  grimoire validate rulesets/my_game
+  grimoire simulate rulesets/my_game -n 500 --players 4 --seed 7
+  grimoire play rulesets/my_game --players 3 --seat 1=human
+  grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
 """
 

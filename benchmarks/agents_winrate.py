@@ -1,0 +1,81 @@
+"""Win rate of the MCTS agent against random agents, with its seat rotated through all seats.
+
+    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 2 -n 30 --iterations 20
+
+Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere.
+A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
+fair share (1/players), and the mean decision time of the MCTS agent.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.agents import MCTSAgent, RandomAgent  # noqa: E402
+from interpreter.api import load_program  # noqa: E402
+from interpreter.engine import Game  # noqa: E402
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rulesets", nargs="+")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("-n", type=int, default=30, help="games per ruleset")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--iterations", type=int, default=200, help="MCTS playouts per decision")
+    ap.add_argument("--max-playout", type=int, default=2000, help="decisions per playout before it is cut")
+    ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
+    args = ap.parse_args()
+    for path in args.rulesets:
+        program = load_program(path)
+        wins, errors, mcts_time, mcts_decisions = 0.0, 0, 0.0, 0
+        start = time.perf_counter()
+        for i in range(args.n):
+            seed = args.seed * 100_003 + i
+            seat = i % args.players
+            agents = [RandomAgent(f"{seed}/{s}") for s in range(args.players)]
+            agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=args.iterations, max_playout=args.max_playout,
+                                       tree=not args.flat)
+            g = Game(program, args.players, seed, record_digests=False)
+            while not g.over:
+                d = g.decision
+                t = time.perf_counter()
+                choice = agents[d.player].choose(g, d)
+                if d.player == seat:
+                    mcts_time += time.perf_counter() - t
+                    mcts_decisions += 1
+                g.answer(choice)
+            if g.error is not None:
+                errors += 1
+                continue
+            winners = g.result["winners"]
+            if seat in winners:
+                wins += 1 / len(winners)
+        played = args.n - errors
+        lo, hi = wilson(wins, played)
+        rate = wins / played if played else 0.0
+        print(f"{Path(path).name} {args.players}p: mcts win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
+              f"vs fair share {1 / args.players:.3f}; {played} games ({errors} errors), "
+              f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
+              f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
