@@ -218,6 +218,13 @@ class _Checker:
             if s.count is not None and s.count.n is not None:
                 self.expr(s.count.n, scope)
             self.bind(s.name, name_loc, scope)
+        elif k == "simul_choose":
+            self.expr(s.players, scope)
+            self.bind(s.var, s.var_loc or s.loc, scope)
+            self.expr(s.options, scope)
+            if s.count is not None and s.count.n is not None:
+                self.expr(s.count.n, scope)
+            self.bind(s.name, name_loc, scope)
         elif k == "roll":
             self.expr(s.dice, scope)
             if not self.rs.die_types:

@@ -14,7 +14,7 @@ from .ast import Node
 from .builtins import BUILTINS
 from .errors import Break, Continue, LimitExceeded, RuleError
 from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
-                    RepeatTask, RoundTask, TurnTask)
+                    RepeatTask, RoundTask, SimultaneousTask, TurnTask)
 from .model import CardData, Ruleset
 from .values import RowRef, Seat, TypeRef, ZoneRef
 
@@ -518,6 +518,25 @@ class Compiler:
                 e[name] = opts[0]
                 return None
             return AskTask(player(g, e), "choose", prompt, opts, None, name, e, loc)
+        return run
+
+    def s_simul_choose(self, n):
+        players, options, name, var, loc = self.expr(n.players), self.expr(n.options), n.name, n.var, n.loc
+        prompt = n.prompt or f"Choose {name}"
+        mode = n.count.mode if n.count is not None else None
+        count = self.expr(n.count.n) if n.count is not None and n.count.n is not None else None
+
+        def run(g, e):
+            who = players(g, e)
+            asks = []
+            for p in (g.listify(who) if isinstance(who, list) else [who]):
+                if not isinstance(p, Seat):
+                    raise RuleError(f"`simultaneously each {var} in ...` needs players, got {g.text(p)}", loc)
+                pe = dict(e)
+                pe[var] = p
+                # every player's options come from the same state, before anyone answers
+                asks.append((p, list(g.listify(options(g, pe))), count(g, pe) if count else None))
+            return SimultaneousTask(asks, mode, prompt, name, e, loc)
         return run
 
     def s_roll(self, n):

@@ -652,6 +652,11 @@ class _ToAst(Transformer_NonRecursive):
         return self._n("choose", meta, player=c[0], count=c[2], name=str(c[3]), options=c[4],
                        prompt=_unquote(c[5]) if c[5] is not None else None, name_loc=self._tok(c[3]))
 
+    def simul_choose_stmt(self, meta, c):
+        return self._n("simul_choose", meta, var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
+                       prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
+                       name_loc=self._tok(c[4]))
+
     def break_stmt(self, meta, c):
         return self._n("break", meta)
 
