@@ -16,7 +16,7 @@ from .errors import Break, Continue, LimitExceeded, RuleError
 from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
                     RepeatTask, RoundTask, SimultaneousTask, TurnTask)
 from .model import CardData, Ruleset
-from .values import RowRef, Seat, TypeRef, ZoneRef
+from .values import RowRef, Seat, Space, TypeRef, ZoneRef
 
 __all__ = ["Compiler", "Expr", "Stmt"]
 
@@ -651,6 +651,8 @@ def _attr(g, o, name, stats, card_types):
         return o.fields.get(name)
     if isinstance(o, Seat):
         return g.state.pstats[o][name]
+    if isinstance(o, Space) and name in ("x", "y"):
+        return (o.x if name == "x" else o.y) + 1  # columns and rows count from 1
     if isinstance(o, list):
         return [_attr(g, x, name, stats, card_types) for x in o]
     if isinstance(o, TypeRef):

@@ -567,6 +567,9 @@ class _ToAst(Transformer_NonRecursive):
         num = [int(t) for t in c if t is not None and t.type == "INT"]
         return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
 
+    def grid_prop(self, meta, c):
+        return self._n("zone_prop", meta, words="grid", number=None, width=int(c[0]), height=int(c[1]))
+
     def stat_decl(self, meta, c):
         per_player, name, bounds, init = c
         lo, hi = bounds if bounds is not None else (None, None)
