@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .model import CardData
-from .values import RowRef, Seat, ZoneRef
+from .errors import RuleError
+from .values import RowRef, Seat, Space, ZoneRef
 from .zones import row_ids
 
 __all__ = ["BUILTINS", "Builtin"]
@@ -167,6 +168,74 @@ def _values(g, e, xs):
     return g.listify(xs)
 
 
+def _grid_key(g, z) -> str:
+    if not isinstance(z, ZoneRef) or g.grid_size(z.key) is None:
+        raise RuleError(f"{g.text(z)} is not a grid zone", None)
+    return z.key
+
+
+def _spaces(g, e, z):
+    w, h = g.grid_size(_grid_key(g, z))
+    return [Space(z.key, x, y) for y in range(h) for x in range(w)]
+
+
+def _empty_spaces(g, e, z):
+    taken = g.grid_occupied(_grid_key(g, z))
+    w, _ = g.grid_size(z.key)
+    return [s for s in _spaces(g, e, z) if s.y * w + s.x not in taken]
+
+
+def _space(g, e, z, x, y):
+    w, h = g.grid_size(_grid_key(g, z))
+    if not (1 <= x <= w and 1 <= y <= h):
+        raise RuleError(f"{z} has no space {x},{y} (it is {w} x {h})", None)
+    return Space(z.key, x - 1, y - 1)
+
+
+def _space_of(g, e, card):
+    return g.space_of(card) if isinstance(card, CardData) else None
+
+
+def _card_at(g, e, s):
+    if s is None:
+        return None
+    if not isinstance(s, Space):
+        raise RuleError(f"{g.text(s)} is not a grid space", None)
+    w, _ = g.grid_size(s.key)
+    cid = g.grid_occupied(s.key).get(s.y * w + s.x)
+    return g.cards[cid] if cid is not None else None
+
+
+_BESIDE = ((0, -1), (-1, 0), (1, 0), (0, 1))
+_AROUND = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+
+
+def _near(g, x, steps):
+    s = g.space_of(x) if isinstance(x, CardData) else x
+    if s is None:
+        return []  # a card that lies on no grid space has no neighbours
+    if not isinstance(s, Space):
+        raise RuleError(f"{g.text(x)} is neither a grid space nor a card on one", None)
+    w, h = g.grid_size(s.key)
+    return [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+
+
+def _spaces_beside(g, e, x):
+    return _near(g, x, _BESIDE)
+
+
+def _spaces_around(g, e, x):
+    return _near(g, x, _AROUND)
+
+
+def _cards_beside(g, e, x):
+    return [c for c in (_card_at(g, e, s) for s in _near(g, x, _BESIDE)) if c is not None]
+
+
+def _cards_around(g, e, x):
+    return [c for c in (_card_at(g, e, s) for s in _near(g, x, _AROUND)) if c is not None]
+
+
 BUILTINS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)"),
     "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)"),
@@ -194,6 +263,15 @@ BUILTINS: dict[str, Builtin] = {
     "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)"),
     "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card"),
     "values": Builtin(_values, 1, 1, "the items of a list or zone as a list"),
+    "spaces": Builtin(_spaces, 1, 1, "every space of a grid zone, row by row"),
+    "empty_spaces": Builtin(_empty_spaces, 1, 1, "the spaces of a grid zone with no card on them"),
+    "space": Builtin(_space, 3, 3, "the space of a grid zone at column x, row y (from 1)"),
+    "space_of": Builtin(_space_of, 1, 1, "the grid space a card lies on (none when it lies on none)"),
+    "card_at": Builtin(_card_at, 1, 1, "the card on a grid space (none when it is empty)"),
+    "spaces_beside": Builtin(_spaces_beside, 1, 1, "the up to 4 spaces sharing a side with a space or card"),
+    "spaces_around": Builtin(_spaces_around, 1, 1, "the up to 8 spaces touching a space or card, corners too"),
+    "cards_beside": Builtin(_cards_beside, 1, 1, "the cards on the spaces beside a space or card"),
+    "cards_around": Builtin(_cards_around, 1, 1, "the cards on the spaces around a space or card, corners too"),
 }
 
 _ = Any

@@ -218,6 +218,13 @@ class _Checker:
             if s.count is not None and s.count.n is not None:
                 self.expr(s.count.n, scope)
             self.bind(s.name, name_loc, scope)
+        elif k == "simul_choose":
+            self.expr(s.players, scope)
+            self.bind(s.var, s.var_loc or s.loc, scope)
+            self.expr(s.options, scope)
+            if s.count is not None and s.count.n is not None:
+                self.expr(s.count.n, scope)
+            self.bind(s.name, name_loc, scope)
         elif k == "roll":
             self.expr(s.dice, scope)
             if not self.rs.die_types:
@@ -421,7 +428,9 @@ class _Checker:
                 self.undefined(n.name, n.name_loc, per_player, "zone or player stat")
         elif k == "attr":
             self.expr(n.obj, scope)
-            if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player):
+            grid_attr = n.name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
+            if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player) \
+                    and not grid_attr:  # a grid space's column and row
                 if not self.lost_types:
                     self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
                                  did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))

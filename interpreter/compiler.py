@@ -14,9 +14,9 @@ from .ast import Node
 from .builtins import BUILTINS
 from .errors import Break, Continue, LimitExceeded, RuleError
 from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
-                    RepeatTask, RoundTask, TurnTask)
+                    RepeatTask, RoundTask, SimultaneousTask, TurnTask)
 from .model import CardData, Ruleset
-from .values import RowRef, Seat, TypeRef, ZoneRef
+from .values import RowRef, Seat, Space, TypeRef, ZoneRef
 
 __all__ = ["Compiler", "Expr", "Stmt"]
 
@@ -520,6 +520,25 @@ class Compiler:
             return AskTask(player(g, e), "choose", prompt, opts, None, name, e, loc)
         return run
 
+    def s_simul_choose(self, n):
+        players, options, name, var, loc = self.expr(n.players), self.expr(n.options), n.name, n.var, n.loc
+        prompt = n.prompt or f"Choose {name}"
+        mode = n.count.mode if n.count is not None else None
+        count = self.expr(n.count.n) if n.count is not None and n.count.n is not None else None
+
+        def run(g, e):
+            who = players(g, e)
+            asks = []
+            for p in (g.listify(who) if isinstance(who, list) else [who]):
+                if not isinstance(p, Seat):
+                    raise RuleError(f"`simultaneously each {var} in ...` needs players, got {g.text(p)}", loc)
+                pe = dict(e)
+                pe[var] = p
+                # every player's options come from the same state, before anyone answers
+                asks.append((p, list(g.listify(options(g, pe))), count(g, pe) if count else None))
+            return SimultaneousTask(asks, mode, prompt, name, e, loc)
+        return run
+
     def s_roll(self, n):
         dice, loc = self.expr(n.dice), n.loc
         return lambda g, e: g.roll(dice(g, e), e.get("you"), loc)
@@ -632,6 +651,8 @@ def _attr(g, o, name, stats, card_types):
         return o.fields.get(name)
     if isinstance(o, Seat):
         return g.state.pstats[o][name]
+    if isinstance(o, Space) and name in ("x", "y"):
+        return (o.x if name == "x" else o.y) + 1  # columns and rows count from 1
     if isinstance(o, list):
         return [_attr(g, x, name, stats, card_types) for x in o]
     if isinstance(o, TypeRef):

@@ -24,7 +24,7 @@ from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
-from .values import Position, RowRef, Seat, TypeRef, ZoneRef
+from .values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
 from .zones import cover, put, row_ids, take_out, zone_cards
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
@@ -106,6 +106,7 @@ class Program:
         self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
         self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
+        self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
             set(self.whenever)
         self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
@@ -605,6 +606,29 @@ class Game:
     def is_rows(self, z: ZoneRef) -> bool:
         return z.name in self.program.rows_zones
 
+    # ---- grids ---------------------------------------------------------------------------
+    def grid_size(self, key: str) -> tuple[int, int] | None:
+        return self.program.grids.get(key.partition("#")[0])
+
+    def grid_occupied(self, key: str) -> dict[int, int]:
+        """Space index → the card on it, for one grid zone."""
+        spaces = self.state.spaces
+        return {spaces[c]: c for c in self.state.zones[key] if c in spaces}
+
+    def space_of(self, card: CardData) -> Space | None:
+        cid = card.id
+        at = self.state.where.get(cid, "")
+        if cid not in self.state.spaces or at.startswith("^"):
+            return None
+        w, _ = self.grid_size(at)
+        i = self.state.spaces[cid]
+        return Space(at, i % w, i // w)
+
+    def _empty_positions(self, key: str) -> list[Position]:
+        w, h = self.grid_size(key)
+        taken = self.grid_occupied(key)
+        return [Position(i, f"space {i % w + 1},{i // w + 1}") for i in range(w * h) if i not in taken]
+
     def _cards(self, what: Any, loc: Loc) -> list[CardData]:
         items = self.listify(what) if not isinstance(what, CardData) else [what]
         for c in items:
@@ -646,6 +670,17 @@ class Game:
                 put(st, c.id, dest.key, True, Position(i, "left" if bottom else "right"))
         elif isinstance(dest, ZoneRef):
             rows = self.is_rows(dest)
+            if dest.name in self.program.grids:  # `move` fills the first empty spaces, row by row
+                for c in cards:
+                    if c.id in st.where:
+                        take_out(st, c.id, self.program.rows_zones)
+                    free = self._empty_positions(dest.key)
+                    if not free:
+                        raise RuleError(f"{dest} has no empty space left", loc)
+                    put(st, c.id, dest.key, False, free[0])
+                if cards:
+                    self.touch(dest.key)
+                return cards
             if rows and cards:
                 raise RuleError(f"cards go into the rows of {dest} with `place`, or `move ... to` one of its rows",
                                 loc)
@@ -678,6 +713,9 @@ class Game:
                     candidates.append((Position(i, "right"), cards + [card]))
             if zd.max_rows is None or len(rows) < zd.max_rows:
                 candidates.append((Position(None, "new"), [card]))
+        elif zone.name in self.program.grids:  # every empty space; the rule's name is the space
+            w, _ = self.program.grids[zone.name]
+            candidates = [(p, Space(zone.key, p.row % w, p.row // w)) for p in self._empty_positions(zone.key)]
         else:
             cards = [c for c in self.listify(zone) if c is not card]
             candidates = [(Position(None, "top"), cards + [card])]

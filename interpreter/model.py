@@ -26,6 +26,8 @@ class ZoneDef:
     per_player: bool = False
     visibility: str = "public"
     max_rows: int | None = None
+    width: int = 0  # a grid's columns and rows of spaces
+    height: int = 0
     loc: Loc | None = None
 
 
@@ -281,6 +283,11 @@ def _zone(content: Content, d: Node) -> ZoneDef:
             z.kind = {"deck": "pile", "hand": "set"}.get(w, w)
             if w == "rows":
                 z.max_rows = p.number
+        elif w == "grid":
+            z.kind = "grid"
+            z.width, z.height = p.width, p.height
+            if not (1 <= p.width <= 1000 and 1 <= p.height <= 1000):
+                content.error("zone/property", "a grid has 1 to 1000 columns and rows", p.loc)
         elif w in ZONE_OWNERS:
             z.per_player = w == "per player"
         elif w in ZONE_VISIBILITY:
@@ -288,7 +295,7 @@ def _zone(content: Content, d: Node) -> ZoneDef:
         else:
             content.error("zone/property", f"unknown zone property `{w}`", p.loc,
                           did_you_mean(w, ZONE_KINDS | ZONE_OWNERS | ZONE_VISIBILITY)
-                          or "kinds: pile, set, row, rows N, stack; owners: shared, per player; "
+                          or "kinds: pile, set, row, rows N, stack, grid W x H; owners: shared, per player; "
                              "visibility: hidden, owner, public")
         if p.number is not None and w != "rows":
             content.error("zone/property", f"`{w}` takes no number", p.loc)

@@ -567,6 +567,9 @@ class _ToAst(Transformer_NonRecursive):
         num = [int(t) for t in c if t is not None and t.type == "INT"]
         return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
 
+    def grid_prop(self, meta, c):
+        return self._n("zone_prop", meta, words="grid", number=None, width=int(c[0]), height=int(c[1]))
+
     def stat_decl(self, meta, c):
         per_player, name, bounds, init = c
         lo, hi = bounds if bounds is not None else (None, None)
@@ -651,6 +654,11 @@ class _ToAst(Transformer_NonRecursive):
     def choose_stmt(self, meta, c):
         return self._n("choose", meta, player=c[0], count=c[2], name=str(c[3]), options=c[4],
                        prompt=_unquote(c[5]) if c[5] is not None else None, name_loc=self._tok(c[3]))
+
+    def simul_choose_stmt(self, meta, c):
+        return self._n("simul_choose", meta, var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
+                       prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
+                       name_loc=self._tok(c[4]))
 
     def break_stmt(self, meta, c):
         return self._n("break", meta)

@@ -23,6 +23,7 @@ class GameState:
     under: dict[int, list[int]] = field(default_factory=dict)  # card id → ids lying under it, bottom first
     row_ids: dict[str, list[int]] = field(default_factory=dict)  # rows zone key → stable id of each row
     next_row_id: int = 0
+    spaces: dict[int, int] = field(default_factory=dict)  # card id → its space (y * width + x) in a grid zone
     where: dict[int, str] = field(default_factory=dict)  # card id → zone key, or "^<id>" when covered
     stats: dict[str, Any] = field(default_factory=dict)  # global stats and game variables
     pstats: list[dict[str, Any]] = field(default_factory=list)  # per-player stats
@@ -37,7 +38,7 @@ class GameState:
     rng: random.Random = field(default_factory=random.Random)
 
     def to_json(self) -> dict:
-        return {
+        d = {
             "players": self.players,
             "dummies": self.dummies,
             "zones": self.zones,
@@ -55,6 +56,9 @@ class GameState:
             "ending": self.ending,
             "rng": _rng_digest(self.rng),
         }
+        if self.spaces:  # only games with a grid have spaces (other games' digests stay as they were)
+            d["spaces"] = {str(k): v for k, v in sorted(self.spaces.items())}
+        return d
 
     def digest(self) -> str:
         """A short hash of the whole state, for replay verification."""

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .engine import Game
 
 __all__ = ["Task", "Block", "BlockTask", "ForTask", "RepeatTask", "IfMayTask", "AskTask", "ChooseTask",
-           "ChooseManyTask", "PlaceTask", "FireTask", "SettleTask", "TurnTask", "RoundTask", "MainTask",
+           "ChooseManyTask", "SimultaneousTask", "PlaceTask", "FireTask", "SettleTask", "TurnTask", "RoundTask", "MainTask",
            "ActionsTask", "UNSET"]
 
 
@@ -253,6 +253,44 @@ class ChooseManyTask(Task):
 
     def _done(self, g: "Game"):
         self.env[self.name] = self.chosen
+        g.pop()
+        return None
+
+
+class SimultaneousTask(Task):
+    """`simultaneously each p in PLAYERS chooses ...`: one private decision per player.
+
+    Every player's options were computed before the task started (from one state), the players
+    are asked one by one in the given order, and each answer is kept here — not in the game
+    state, not in any variable the rules can read — until all are in. Only then is the map
+    player → answer stored in the variable, so the rules resolve every answer together.
+    A player with no option answers `none`; one option is taken without asking."""
+
+    __slots__ = ("asks", "mode", "prompt", "name", "env", "i", "child", "answers", "loc")
+
+    def __init__(self, asks: list, mode, prompt, name, env, loc):
+        self.asks, self.mode, self.prompt, self.name, self.env, self.loc = asks, mode, prompt, name, env, loc
+        self.i, self.child, self.answers = 0, None, {}
+
+    def step(self, g: "Game"):
+        if self.child is not None:  # the current player's decision task has finished
+            self.answers[self.asks[self.i][0]] = self.child.get(self.name)
+            self.child = None
+            self.i += 1
+        while self.i < len(self.asks):
+            player, opts, k = self.asks[self.i]
+            self.child = {}
+            if self.mode is None:
+                if len(opts) <= 1:
+                    self.answers[player] = opts[0] if opts else None
+                    self.child = None
+                    self.i += 1
+                    continue
+                g.push(AskTask(player, "choose", self.prompt, opts, None, self.name, self.child, self.loc))
+            else:
+                g.push(ChooseManyTask(player, self.mode, k, self.prompt, opts, self.name, self.child, self.loc))
+            return None
+        self.env[self.name] = self.answers
         g.pop()
         return None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Seat", "ZoneRef", "RowRef", "TypeRef", "Position"]
+__all__ = ["Seat", "ZoneRef", "RowRef", "TypeRef", "Position", "Space"]
 
 
 class Seat(int):
@@ -77,4 +77,20 @@ class Position(NamedTuple):
             return "a new row"
         if self.side == "top":
             return "on top"
+        if self.side.startswith("space"):
+            return self.side
         return f"row {self.row + 1}, {self.side} end"
+
+
+class Space(NamedTuple):
+    """One space of a `grid` zone: the zone's key and 0-based column `x` and row `y`
+    (rules read `s.x` and `s.y` from 1)."""
+
+    key: str
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        name, _, owner = self.key.partition("#")
+        where = name if not owner else f"{name} of player {int(owner) + 1}"
+        return f"space {self.x + 1},{self.y + 1} of {where}"

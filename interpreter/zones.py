@@ -42,6 +42,7 @@ def take_out(state: GameState, cid: int, rows_zones: frozenset[str]) -> None:
     """Remove a card from its place; a card it covered takes its place."""
     at = state.where[cid]
     below = state.under.pop(cid, None)
+    space = state.spaces.pop(cid, None)
     if at.startswith("^"):  # it was itself covered: leave the stack above intact
         top = int(at[1:])
         state.under[top].remove(cid)
@@ -64,6 +65,8 @@ def take_out(state: GameState, cid: int, rows_zones: frozenset[str]) -> None:
     if below:
         new_top = below.pop()
         lst[i] = new_top
+        if space is not None:
+            state.spaces[new_top] = space  # the card below surfaces on the same grid space
         _surface(state, new_top, below, at)
     else:
         del lst[i]
@@ -93,6 +96,9 @@ def put(state: GameState, cid: int, key: str, rows: bool, pos: Position | None =
             z[pos.row].insert(0, cid)
         else:
             z[pos.row].append(cid)
+    elif pos is not None and pos.side.startswith("space"):
+        z.append(cid)
+        state.spaces[cid] = pos.row  # a grid space, y * width + x
     elif bottom:
         z.insert(0, cid)
     else:
@@ -113,6 +119,8 @@ def cover(state: GameState, cid: int, target: int, rows_zones: frozenset[str]) -
         row[row.index(target)] = cid
     else:
         z[z.index(target)] = cid
+    if target in state.spaces:
+        state.spaces[cid] = state.spaces.pop(target)
     stack = state.under.pop(target, []) + [target]
     state.under[cid] = state.under.get(cid, []) + stack
     state.where[cid] = at
