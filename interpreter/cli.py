@@ -41,13 +41,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    s.add_argument("--agents", default="random", help="agent per seat, comma-separated: random, first "
+    s.add_argument("--agents", default="random", help="agent per seat, comma-separated: random, first, greedy, mcts "
                                                       "(one name applies to all seats)")
     s.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     s.add_argument("--json", metavar="OUT", help="write the full report as JSON ('-' for stdout)")
-    s.add_argument("--max-steps", type=int, default=None, help="statement limit per game")
-    s.add_argument("--max-turns", type=int, default=None, help="turn limit per game")
+    s.add_argument("--max-steps", type=_positive_int, default=None, help="statement limit per game")
+    s.add_argument("--max-turns", type=_positive_int, default=None, help="turn limit per game")
+    s.add_argument("--max-depth", type=_positive_int, default=None,
+                   help="nesting limit per game: procedure calls and triggers (default 64)")
+    s.add_argument("--max-decisions", type=_positive_int, default=None, help="answered decisions limit per game")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--failed-logs", metavar="DIR", help="write a replayable event log of every failed game here")
 
     p = sub.add_parser("play", help="play a game in the terminal",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--seed", type=int, default=0, help="game seed (bots are seeded from it too)")
     p.add_argument("--seat", action="append", default=[], metavar="N=KIND",
-                   help="agent for seat N (1-based): human, random, first; `--seat human` makes seat 1 human")
+                   help="agent for seat N (1-based): human, random, first, greedy, mcts; `--seat human` makes seat 1 human")
     p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines)")
     p.add_argument("--save", metavar="FILE", help="on quitting (answer `q`), save the game here to resume later")
     p.add_argument("--resume", metavar="FILE", help="resume a saved game")
@@ -115,6 +119,17 @@ def _validate(args) -> int:
     return 1 if errors else 0
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type for limits: a whole number above zero."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def _players(args) -> int:
     from .api import load_program
     return args.players or load_program(args.ruleset).rs.min_players
@@ -124,7 +139,8 @@ def _simulate(args) -> int:
     from .simulate import simulate
     players = _players(args)
     agents = [a.strip() for a in args.agents.split(",")]
-    limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns)) if v}
+    limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
     if args.quiet:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, **limits)
     else:
@@ -143,7 +159,25 @@ def _simulate(args) -> int:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if args.json != "-":
         print(_summary(report))
+    if args.failed_logs and report["errors"]:
+        _write_failed_logs(args, players, report, limits)
     return 1 if report["errors"] else 0
+
+
+def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
+    """One replayable event log per failed game (`grimoire replay FILE` walks it step by step)."""
+    from .engine import Limits
+    from .session import failure_log, write_log
+    out = Path(args.failed_logs)
+    out.mkdir(parents=True, exist_ok=True)
+    from .api import load_program
+    program = load_program(args.ruleset)
+    for e in report["errors"]:
+        if e.get("choices") is None:
+            continue
+        path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
+        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits)))
+        print(f"  replay log of game {e['index']}: {path}")
 
 
 def _summary(r: dict) -> str:
@@ -232,5 +266,7 @@ def _replay(args) -> int:
     except ReplayMismatch as e:
         print(f"replay: {e}", file=sys.stderr)
         return 1
-    print(f"replayed {len(g.choices)} decisions: same states, same end {g.result}")
+    end = f"the same error: {g.error} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
+            else f"the same end: {g.result}"
+    print(f"replayed {len(g.choices)} decisions: same states, {end}")
     return 0

@@ -335,7 +335,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
         entry = spec.fields.pop("__node__")
         tname = entry.get("type")
         if not isinstance(tname, str) or tname not in models:
-            if tname in unparsed or "*" in unparsed:
+            if (isinstance(tname, str) and tname in unparsed) or "*" in unparsed:
                 continue
             _unknown_type(content, spec, entry, tname, models)
             continue

@@ -152,7 +152,8 @@ def replay(path: str | Path, ruleset: str | None = None) -> Game:
 def save_game(g: Game, path: str | Path, ruleset_path: str) -> None:
     """Save a game at its pending decision: ruleset, players, seed, answers and digest."""
     data = {"grimoire_save": LOG_VERSION, "ruleset": ruleset_path, "players": g.state.players,
-            "seed": g.state.seed, "choices": g.choices, "digest": g.state.digest()}
+            "seed": g.state.seed, "choices": g.choices, "digest": g.state.digest(),
+            "digests": g.digests[:len(g.choices)] if len(g.digests) >= len(g.choices) else None}
     Path(path).write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
@@ -166,12 +167,15 @@ def load_saved(path: str | Path, ruleset: str | None = None,
             raise ValueError("not a Grimoire saved game")
         rpath = ruleset or _ruleset_path(data["ruleset"], Path(path))
         players, seed, choices = data["players"], data["seed"], list(data["choices"])
+        digests = data.get("digests") or []  # the state before each answer: names the first step that differs
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ReplayMismatch(f"cannot read saved game {path}: {e}") from None
     g = Game(load_program(rpath), players, seed)
     for i, choice in enumerate(choices):
         if g.over or not isinstance(choice, int) or not 0 <= choice < len(g.decision.options):
             raise ReplayMismatch(f"step {i}: the saved answers do not fit this ruleset")
+        if i < len(digests) and digests[i] != g.digests[-1]:
+            raise ReplayMismatch(f"step {i}: the resumed state differs from the saved one (the rules changed?)")
         if log_lines is not None:
             d = g.decision
             log_lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
@@ -180,6 +184,23 @@ def load_saved(path: str | Path, ruleset: str | None = None,
     if g.state.digest() != data.get("digest", g.state.digest()):
         raise ReplayMismatch("the resumed state differs from the saved one (the rules changed?)")
     return g, rpath
+
+
+def failure_log(program: Program, ruleset_path: str, players: int, seed: int, choices: list[int],
+                limits: Limits | None = None) -> list[dict]:
+    """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
+    `grimoire replay` shows it step by step and ends on the same error."""
+    g = Game(program, players, seed, limits)
+    lines = [_header(program, players, seed, ruleset_path)]
+    for i, choice in enumerate(choices):
+        if g.over:
+            break
+        d = g.decision
+        lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
+                      "label": d.labels[choice], "digest": g.digests[-1]})
+        g.answer(choice)
+    lines.append({"end": True, "result": g.result, "error": _error_text(g), "digest": g.state.digest()})
+    return lines
 
 
 def agents_for(kinds: Sequence[str], players: int, seed: int) -> list[Agent]:

@@ -19,14 +19,16 @@ __all__ = ["simulate", "summarize", "run_chunk"]
 
 
 def run_chunk(ruleset: str, players: int, master_seed: int, indices: Sequence[int], agents: Sequence[str],
-              max_steps: int | None = None, max_turns: int | None = None) -> list[dict]:
-    """Play games `indices` of a batch; picklable entry point for worker processes."""
+              max_steps: int | None = None, max_turns: int | None = None, max_depth: int | None = None,
+              max_decisions: int | None = None) -> list[dict]:
+    """Play games `indices` of a batch; picklable entry point for worker processes.
+    A limit given as None (or 0) keeps its default (see `engine.Limits`)."""
     program = load_program(ruleset)
     limits = Limits()
-    if max_steps:
-        limits.max_steps = max_steps
-    if max_turns:
-        limits.max_turns = max_turns
+    for name, value in (("max_steps", max_steps), ("max_turns", max_turns), ("max_depth", max_depth),
+                        ("max_decisions", max_decisions)):
+        if value:
+            setattr(limits, name, value)
     out = []
     for i in indices:
         seed = game_seed(master_seed, i)
