@@ -15,19 +15,7 @@ from interpreter.engine import Game
 from interpreter.scenario import run_scenario
 from interpreter.simulate import simulate, summarize
 
-_counter = [0]
-
-
-def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
-    """A ruleset folder holding `game.rules` (and `cards/cards.yaml`); a fresh path each call."""
-    _counter[0] += 1
-    folder = tmp_path / f"game{_counter[0]}"
-    folder.mkdir()
-    (folder / "game.rules").write_text(textwrap.dedent(rules).lstrip(), encoding="utf-8")
-    if cards is not None:
-        (folder / "cards").mkdir()
-        (folder / "cards" / "cards.yaml").write_text(textwrap.dedent(cards).lstrip(), encoding="utf-8")
-    return folder
+from rulekit import ruleset
 
 
 def game(tmp_path: Path, rules: str, cards: str | None = None, players: int = 2, seed: int = 0,

@@ -4,43 +4,7 @@ See docs/language-v2.md, "Version 3". No game's content is involved.
 """
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
-
-from interpreter.api import check_path, load_program
-from interpreter.engine import Game
-
-_counter = [0]
-
-
-def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
-    _counter[0] += 1
-    folder = tmp_path / f"game{_counter[0]}"
-    folder.mkdir()
-    (folder / "game.rules").write_text(textwrap.dedent(rules).lstrip(), encoding="utf-8")
-    if cards is not None:
-        (folder / "cards").mkdir()
-        (folder / "cards" / "cards.yaml").write_text(textwrap.dedent(cards).lstrip(), encoding="utf-8")
-    return folder
-
-
-def game(tmp_path: Path, rules: str, cards: str | None = None, players: int = 2, seed: int = 0) -> Game:
-    return Game(load_program(ruleset(tmp_path, rules, cards)), players, seed)
-
-
-def answer(g: Game, player: int, label: str) -> None:
-    d = g.decision
-    assert d is not None, f"no decision pending (error: {g.error})"
-    assert d.player == player, f"decision is for player {d.player + 1}, expected {player + 1}"
-    hits = [i for i, text in enumerate(d.labels) if text == label or text.startswith(label + " ")]
-    assert hits, f"{label!r} is not among {d.labels}"
-    g.answer(hits[0])
-
-
-def errors(tmp_path: Path, rules: str, cards: str | None = None) -> list:
-    _, content = check_path(ruleset(tmp_path, rules, cards))
-    return [d for d in content.diagnostics if d.severity == "error"]
-
+from rulekit import answer, errors, game, ruleset
 
 CARDS = """
 - {name: Ruby, type: Gem, value: 5}
