@@ -4,7 +4,7 @@ See docs/language-v2.md, "Version 3". No game's content is involved.
 """
 from __future__ import annotations
 
-from rulekit import answer, errors, game, ruleset
+from rulekit import answer, errors, game
 
 CARDS = """
 - {name: Ruby, type: Gem, value: 5}
