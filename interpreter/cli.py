@@ -194,6 +194,10 @@ def _summary(r: dict) -> str:
         lines.append(f"turns per game: mean {t['mean']}, median {t['median']}, range {t['min']}-{t['max']}")
         lines.append(f"decisions per game: mean {r['decisions']['mean']}; "
                      f"winning score: mean {r['winning_score']['mean']}")
+        fp = r["first_player"]
+        lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
+                     f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
+                     f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
     lines.append(f"{r['timing']['games_per_second']} games/s")

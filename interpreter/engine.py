@@ -186,6 +186,7 @@ class Game:
         self.work = 0
         self.depth = 0
         self.decisions_made = 0
+        self.first_player = 0  # the start player once setup is over (for first-player statistics)
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
         self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
         self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
@@ -780,7 +781,21 @@ class Game:
         best = max(keys) if keys else None
         winners = [p for p in range(len(keys)) if keys[p] == best]
         return {"scores": scores, "winners": winners, "turns": self.state.turn_number,
-                "rounds": self.state.round_number, "decisions": self.decisions_made}
+                "rounds": self.state.round_number, "decisions": self.decisions_made,
+                "first_player": self.first_player}
+
+    def held(self) -> list[list[str]]:
+        """Per seat, the names of the cards in its own zones (cards under others included)."""
+        out: list[list[str]] = [[] for _ in self.seats]
+        for key, z in self.state.zones.items():
+            name, _, owner = key.partition("#")
+            if not owner:
+                continue
+            ids = [c for row in z for c in row] if name in self.program.rows_zones else list(z)
+            for cid in ids:
+                out[int(owner)].append(self.cards[cid].name)
+                out[int(owner)] += [self.cards[u].name for u in self.state.under.get(cid, ())]
+        return out
 
     def view(self, seat: int | None) -> dict:
         """What `seat` may see (None: a spectator): hidden zones show only their size."""

@@ -36,6 +36,7 @@ class GameRecord:
     choices: list[int]
     steps: int
     lines: list[dict] = field(default_factory=list)
+    held: list[list[str]] = field(default_factory=list)  # per seat, card names in its zones at the end
 
 
 def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log: bool = False,
@@ -54,7 +55,7 @@ def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log
     err = _error_text(g)
     if log:
         lines.append(end_line(g))
-    return GameRecord(seed, players, g.result, err, list(g.choices), g.steps, lines)
+    return GameRecord(seed, players, g.result, err, list(g.choices), g.steps, lines, g.held() if g.result else [])
 
 
 def step_line(g: Game, choice: int) -> dict:

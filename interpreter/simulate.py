@@ -36,7 +36,7 @@ def run_chunk(ruleset: str, players: int, master_seed: int, indices: Sequence[in
         row = {"index": i, "seed": seed, "error": rec.error, "decisions": len(rec.choices), "steps": rec.steps}
         if rec.result:
             row.update(scores=rec.result["scores"], winners=rec.result["winners"], turns=rec.result["turns"],
-                       rounds=rec.result["rounds"])
+                       rounds=rec.result["rounds"], first_player=rec.result["first_player"], held=rec.held)
         if rec.error:  # keep what is needed to replay the failing game
             row["choices"] = rec.choices
         out.append(row)
@@ -123,4 +123,35 @@ def summarize(rows: list[dict], players: int) -> dict:
         "turns": _dist([r["turns"] for r in ok]),
         "rounds": _dist([r["rounds"] for r in ok]),
         "decisions": _dist([r["decisions"] for r in rows]),
+        "decisions_per_turn": _dist([round(r["decisions"] / r["turns"], 3) for r in ok if r["turns"]]),
+        "first_player": _first_player(ok, playing),
+        "cards": _card_stats(ok),
     }
+
+
+def _first_player(ok: list[dict], playing: int) -> dict:
+    """How the player who started the game fared, against a fair share of 1/players."""
+    wins = sum(1 / len(r["winners"]) for r in ok if r["first_player"] in r["winners"])
+    n = len(ok)
+    return {"win_rate": round(wins / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins, n),
+            "fair_share": round(1 / playing, 4)}
+
+
+def _card_stats(ok: list[dict]) -> dict:
+    """Per card name: in how many games some seat ended holding it, and how often a holder won."""
+    held_games: dict[str, int] = {}
+    holder_wins: dict[str, float] = {}
+    holders: dict[str, int] = {}
+    for r in ok:
+        seen: set[str] = set()
+        for seat, names in enumerate(r.get("held", [])):
+            for name in set(names):
+                holders[name] = holders.get(name, 0) + 1
+                if seat in r["winners"]:
+                    holder_wins[name] = holder_wins.get(name, 0) + 1 / len(r["winners"])
+                seen.add(name)
+        for name in seen:
+            held_games[name] = held_games.get(name, 0) + 1
+    return {name: {"games_held": held_games[name], "holders": holders[name],
+                   "holder_win_rate": round(holder_wins.get(name, 0) / holders[name], 4)}
+            for name in sorted(held_games)}

@@ -532,6 +532,7 @@ class MainTask(Task):
             self.stage = 2
             if g._after_setup is not None:
                 g.run_hook(g._after_setup)
+            g.first_player = st.start_player
             g.settling = False
             for i, (node, cond, _) in enumerate(prog.watchers):
                 st.watch[i] = bool(g.evaluate(cond, g._env(st.active), node.loc))
