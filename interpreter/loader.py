@@ -48,6 +48,7 @@ class Content:
     modules: list[Node] = field(default_factory=list)
     cards: list[CardSpec] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    layers: list[str] = field(default_factory=list)  # the extends chain, base first
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -95,30 +96,76 @@ def find_cards_dir(ruleset_dir: Path) -> Path:
 
 
 def load(path: str | Path) -> Content:
-    """Parse the rule files of a ruleset folder (or a single .rules file) and its cards."""
+    """Parse the rule files of a ruleset folder (or a single .rules file) and its cards; a folder
+    whose game header says `extends "base"` loads the base first (and its base, and so on)."""
     path = Path(path)
     content = Content(path=path)
     if path.is_file() and path.suffix in (".yaml", ".yml"):
         content.error("load/missing", f"{_display(path)} is a card file", None,
                       "cards are checked with their rules: give the ruleset folder")
         return content
+    if not path.exists():
+        content.error("load/missing", f"no such ruleset: {path}", None, "give a folder under rulesets/ or a .rules file")
+        return content
+    _load_layer(content, path, [])
+    return content
+
+
+def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
+    """Load one ruleset of an extends chain: its bases' modules and cards come first."""
     if path.is_file():
         rule_files, cards_dir = [path], None
-    elif path.is_dir():
+    else:
         rule_files = sorted(path.glob("*.rules"))
         cards_dir = find_cards_dir(path)
         if not rule_files:
             content.error("load/empty", f"no .rules files in {_display(path)}", None,
                           "a ruleset is a folder of *.rules files")
-    else:
-        content.error("load/missing", f"no such ruleset: {path}", None, "give a folder under rulesets/ or a .rules file")
-        return content
+    first = len(content.modules)
     for f in rule_files:
         _load_rules(content, f)
+    mine = content.modules[first:]
+    del content.modules[first:]
+    layer = path.resolve().name if path.is_dir() else path.stem
+    for base_item in _extends_items(mine):
+        base = _resolve_base(content, path, base_item, chain + [path.resolve()])
+        if base is not None:
+            _load_layer(content, base, chain + [path.resolve()])
+    for m in mine:
+        m.layer = layer  # which ruleset of the chain a declaration comes from (conflict messages)
+    content.modules.extend(mine)
+    content.layers.append(layer)
     if cards_dir is not None and cards_dir.is_dir():
         for f in sorted(cards_dir.glob("*.y*ml")):
             _load_cards_raw(content, f)
-    return content
+
+
+def _extends_items(modules: list[Node]) -> list[Node]:
+    return [item for m in modules for d in m.decls if d.kind == "game" for item in d.items if item.name == "extends"]
+
+
+def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -> Path | None:
+    """The folder an `extends "name"` names, beside the extending ruleset; None (reported) if
+    it does not exist or would close a cycle."""
+    v = item.value
+    if v.kind != "lit" or not isinstance(v.value, str) or not v.value or "/" in v.value or "\\" in v.value \
+            or v.value.startswith("."):
+        content.error("mod/extends", "`extends` takes the name of a ruleset folder in quotes", v.loc,
+                      'write `extends "base_game"`')
+        return None
+    home = path.resolve().parent if path.is_dir() else path.resolve().parent.parent
+    base = home / v.value
+    if not base.is_dir():
+        names = [p.name for p in home.iterdir() if p.is_dir() and p.resolve() not in chain]
+        content.error("mod/extends", f"no ruleset `{v.value}` to extend in {_display(home)}", v.loc,
+                      did_you_mean(v.value, names) or "name a folder beside this ruleset")
+        return None
+    if base.resolve() in chain:
+        cycle = " → ".join(p.name for p in chain[chain.index(base.resolve()):] + [base.resolve()])
+        content.error("mod/cycle", f"`extends` goes round in a circle: {cycle}", v.loc,
+                      "a ruleset cannot extend itself, directly or through its bases")
+        return None
+    return base
 
 
 def _read(content: Content, f: Path) -> str | None:

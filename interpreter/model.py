@@ -144,19 +144,46 @@ class Ruleset:
 def build(content: Content) -> Ruleset:
     """Gather declarations; report duplicates and malformed declarations into `content`."""
     rs = Ruleset(content)
-    seen: dict[str, tuple[str, Loc]] = {}
+    seen: dict[str, tuple[str, Loc, str]] = {}  # name → (kind, where, ruleset of the chain)
+    layer = ""  # the ruleset (of an extends chain) whose module is being read
 
-    def claim(name: str, what: str, loc: Loc) -> bool:
+    def claim(name: str, what: str, loc: Loc, d: Node | None = None) -> bool:
+        """May `name` be declared here? A `replace` takes over a declaration of a base ruleset."""
+        replacing = bool(getattr(d, "replace", False))
         if name in seen:
-            other_what, other_loc = seen[name]
-            content.error("name/duplicate", f"`{name}` is already declared as a {other_what} at {other_loc}", loc,
-                          "give it another name")
+            other_what, other_loc, other_layer = seen[name]
+            if replacing and other_what == what and other_layer != layer:
+                seen[name] = (what, loc, layer)
+                return True
+            if replacing and other_what == what:
+                content.error("mod/replace", f"`replace {what} {name}` replaces a {what} of its own ruleset "
+                              f"(at {other_loc})", loc, "`replace` is for parts of the ruleset this one extends; "
+                              "edit the original instead")
+            elif replacing:
+                content.error("mod/replace", f"`replace {what} {name}`: `{name}` is a {other_what} (at {other_loc}), "
+                              f"not a {what}", loc, f"write `replace {other_what} {name}`")
+            elif other_layer != layer:
+                content.error("mod/conflict", f"`{name}` is already declared as a {other_what} at {other_loc} "
+                              f"(in `{other_layer}`)", loc, f"write `replace {what} {name}` to replace it, "
+                              "or give it another name")
+            else:
+                content.error("name/duplicate", f"`{name}` is already declared as a {other_what} at {other_loc}", loc,
+                              "give it another name")
             return False
-        seen[name] = (what, loc)
+        if replacing:
+            _dangling(content, what, name, loc, [n for n, (w, _, _) in seen.items() if w == what])
+            return False
+        seen[name] = (what, loc, layer)
         return True
+
+    phase_layer: dict[str, str] = {}
+    action_at: dict[str, tuple[int, str]] = {}  # action label → (index in rs.actions, ruleset)
+    score_layer = ""
+    hooks: list[Node] = []
 
     for module in content.modules:
         rs.unparsed.update(getattr(module, "unparsed", ()))
+        layer = getattr(module, "layer", "")
         for d in module.decls:
             k = d.kind
             at = getattr(d, "name_loc", None) or d.loc
@@ -178,46 +205,57 @@ def build(content: Content) -> Ruleset:
                                           f"{MAX_PLAYERS}, low to high", item.value.loc,
                                           f"write `players {lo}..{hi}`" if 1 <= lo <= hi <= MAX_PLAYERS else None)
                             rs.min_players, rs.max_players = 2, 2
-                    elif item.name not in ("source", "version", "description"):
+                    elif item.name not in ("source", "version", "description", "extends"):
                         content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
-                                     "known settings: players, source, version, description")
+                                     "known settings: players, source, version, description, extends")
             elif k == "card_type":
-                if claim(d.name, "card type", at):
+                if claim(d.name, "card type", at, d):
                     if _card_fields_ok(content, d):
                         rs.card_types[d.name] = d
                     else:
                         rs.unparsed.add(("card", d.name))
             elif k == "die_type":
-                if claim(d.name, "die type", at):
+                if claim(d.name, "die type", at, d):
                     rs.die_types[d.name] = d
             elif k == "action":
-                rs.actions.append(d)
+                _add_action(content, rs, d, layer, action_at)
             elif k == "short_trigger":
                 rs.short_triggers.setdefault(d.stat, []).append(d)
             elif k == "zone":
-                if claim(d.name, "zone", at):
+                if claim(d.name, "zone", at, d):
                     rs.zones[d.name] = _zone(content, d)
             elif k == "stat":
-                if claim(d.name, "stat", at):
+                if claim(d.name, "stat", at, d):
                     if d.lo is not None and d.hi is not None and d.lo > d.hi:
                         content.error("stat/bounds", f"stat `{d.name}` has lower bound above upper bound", d.loc)
                     rs.stats[d.name] = StatDef(d.name, d.per_player, d.lo, d.hi, d.init, at)
             elif k == "constant":
-                if claim(d.name, "constant", at):
+                if claim(d.name, "constant", at, d):
                     rs.constants[d.name] = d
             elif k == "event":
-                if claim(d.name, "event", at):
+                if claim(d.name, "event", at, d):
                     rs.events[d.name] = at
             elif k == "phase":
-                if d.name in rs.phases:
+                replacing = bool(getattr(d, "replace", False))
+                if replacing and d.name not in rs.phases:
+                    _dangling(content, "phase", d.name, d.loc, list(rs.phases), f"`replace {d.name}:`")
+                    continue
+                if replacing and phase_layer[d.name] == layer:
+                    content.error("mod/replace", f"`replace {d.name}:` replaces the `{d.name}:` of its own ruleset "
+                                  f"(at {rs.phases[d.name].loc})", d.loc, "edit the original instead")
+                elif d.name in rs.phases and not replacing and phase_layer[d.name] != layer:
+                    content.error("mod/conflict", f"`{d.name}:` is already declared at {rs.phases[d.name].loc} "
+                                  f"(in `{phase_layer[d.name]}`)", d.loc, f"write `replace {d.name}:` to replace it")
+                elif d.name in rs.phases and not replacing:
                     content.error("name/duplicate", f"`{d.name}:` is declared twice", d.loc,
                                   f"the first is at {rs.phases[d.name].loc}")
                 rs.phases[d.name] = d
+                phase_layer[d.name] = layer
             elif k == "procedure":
-                if claim(d.name, "procedure", at):
+                if claim(d.name, "procedure", at, d):
                     rs.procedures[d.name] = d
             elif k == "function":
-                if claim(d.name, "function", d.loc):
+                if claim(d.name, "function", d.loc, d):
                     from .builtins import BUILTINS
                     if d.name in BUILTINS:
                         content.error("name/duplicate", f"`{d.name}` is a built-in function", d.loc,
@@ -234,9 +272,28 @@ def build(content: Content) -> Ruleset:
                     content.error("name/duplicate", f"placement rules for `{d.zone}` are declared twice", d.loc)
                 rs.placements[d.zone] = d
             elif k == "score":
+                if getattr(d, "replace", False):
+                    if not rs.scores:
+                        _dangling(content, "score", "rule", d.loc, [], "`replace score`")
+                    elif score_layer == layer:
+                        content.error("mod/replace", f"`replace score` replaces the score rule of its own ruleset "
+                                      f"(at {rs.scores[0].loc})", d.loc, "edit the original instead")
+                    else:
+                        rs.scores = [d]
+                        score_layer = layer
+                    continue
+                if rs.scores and score_layer != layer:
+                    content.error("mod/conflict", f"a score rule is already declared at {rs.scores[0].loc} "
+                                  f"(in `{score_layer}`)", d.loc, "write `replace score ...` to replace it")
+                    continue
                 rs.scores.append(d)
+                score_layer = layer
+            elif k == "hook":
+                hooks.append(d)
             elif k == "tiebreak":
                 rs.tiebreaks.append(d)
+    for h in hooks:
+        _apply_hook(content, rs, h)
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
     lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")
@@ -300,3 +357,52 @@ def _zone(content: Content, d: Node) -> ZoneDef:
         if p.number is not None and w != "rows":
             content.error("zone/property", f"`{w}` takes no number", p.loc)
     return z
+
+
+# ---- modding: replacements, hooks and conflicts across an extends chain (docs/modding.md) ----
+
+def _dangling(content, what: str, name: str, loc: Loc, known: list[str], text: str | None = None) -> None:
+    """A `replace` (or hook) of something no base ruleset declares."""
+    text = text or f"`replace {what} {name}`"
+    content.error("mod/dangling", f"{text}: there is no {what} `{name}` to replace", loc,
+                  did_you_mean(name, known) or f"declare a new {what} without `replace`, or extend the ruleset "
+                  "that has it")
+
+
+def _add_action(content, rs: Ruleset, d: Node, layer: str, action_at: dict[str, tuple[int, str]]) -> None:
+    """Actions are named by their label: a mod adds new ones or replaces a base's by label."""
+    known = action_at.get(d.label)
+    if getattr(d, "replace", False):
+        if known is None:
+            content.error("mod/dangling", f'`replace action "{d.label}"`: there is no action "{d.label}" to replace',
+                          d.loc, did_you_mean(d.label, list(action_at)) or "declare a new action without `replace`")
+        elif known[1] == layer:
+            content.error("mod/replace", f'`replace action "{d.label}"` replaces an action of its own ruleset '
+                          f"(at {rs.actions[known[0]].loc})", d.loc, "edit the original instead")
+        else:
+            rs.actions[known[0]] = d
+            action_at[d.label] = (known[0], layer)
+        return
+    if known is not None and known[1] != layer:
+        content.error("mod/conflict", f'action "{d.label}" is already declared at {rs.actions[known[0]].loc} '
+                      f"(in `{known[1]}`)", d.loc, f'write `replace action "{d.label}"` to replace it, '
+                      "or give it another label")
+        return
+    action_at.setdefault(d.label, (len(rs.actions), layer))
+    rs.actions.append(d)
+
+
+def _apply_hook(content, rs: Ruleset, h: Node) -> None:
+    """`before/after procedure NAME:` wraps the procedure's body (the latest hook outermost)."""
+    p = rs.procedures.get(h.name)
+    if p is None:
+        content.error("mod/dangling", f"`{h.when} procedure {h.name}`: there is no procedure `{h.name}` to hook",
+                      h.name_loc, did_you_mean(h.name, list(rs.procedures)) or "hook a procedure the base declares")
+        return
+    if h.params and list(h.params) != list(p.params):
+        content.error("mod/hook", f"`{h.name}` takes ({', '.join(p.params)}), not ({', '.join(h.params)})", h.name_loc,
+                      f"write `{h.when} procedure {h.name}({', '.join(p.params)}):` or leave the parameters out")
+        return
+    body = list(h.body) + list(p.body) if h.when == "before" else list(p.body) + list(h.body)
+    rs.procedures[h.name] = Node("procedure", p.loc, name=p.name, params=p.params, body=body,
+                                 name_loc=getattr(p, "name_loc", p.loc))

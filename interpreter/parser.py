@@ -29,7 +29,7 @@ MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
-                 "procedure", "when", "as", "always", "placement", "score", "tiebreak")
+                 "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after")
 STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
@@ -535,7 +535,8 @@ class _ToAst(Transformer_NonRecursive):
         return self._n("module", meta, decls=[i for i in items if isinstance(i, Node)], unparsed=[])
 
     def effect(self, meta, items):
-        return self._n("effect", meta, triggers=[i for i in items if isinstance(i, Node)], unparsed=[])
+        flat = [x for i in items for x in (i if isinstance(i, list) else [i])]  # a `part` holds several
+        return self._n("effect", meta, triggers=[i for i in flat if isinstance(i, Node)], unparsed=[])
 
     def game_decl(self, meta, c):
         return self._n("game", meta, title=_unquote(c[0]), items=c[1:])
@@ -857,6 +858,25 @@ class _ToAst(Transformer_NonRecursive):
     def actions_stmt(self, meta, c):
         return self._n("take_actions", meta, player=c[0], sources=c[2],
                        done=_unquote(c[3]) if c[3] is not None else "Done")
+
+
+    # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md)
+    def replace_decl(self, meta, c):
+        d = c[0]
+        d.replace = True  # not a field: the declaration reads as itself, marked as a replacement
+        return d
+
+    def hook_when(self, meta, c):
+        return str(c[0])
+
+    def hook_decl(self, meta, c):
+        return self._n("hook", meta, when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
+
+    def part_decl(self, meta, c):
+        part = str(c[0])
+        for ability in c[1:]:
+            ability.part = part
+        return list(c[1:])
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
