@@ -7,7 +7,7 @@ from typing import Any, Callable
 from .model import CardData
 from .errors import RuleError
 from .values import RowRef, Seat, Space, ZoneRef
-from .zones import row_ids
+from .zones import row_ids, zone_cards
 
 __all__ = ["BUILTINS", "Builtin"]
 
@@ -155,6 +155,16 @@ def _zone_of(g, e, card):
     return ZoneRef(name, int(owner) if owner else None)
 
 
+def _position(g, e, card):
+    """Card parts and markets: how many top-level cards lie before a card in its zone (0 for the
+    first, the bottom of a pile); none when the card is covered or in no zone."""
+    key = g.state.where.get(getattr(card, "id", None), "")
+    if not key or key.startswith("^"):
+        return None
+    name = key.partition("#")[0]
+    return zone_cards(g.state, key, name in g.program.rows_zones).index(card.id)
+
+
 def _owner(g, e, card):
     z = _zone_of(g, e, card)
     return Seat(z.owner) if z.owner is not None else None
@@ -261,6 +271,7 @@ BUILTINS: dict[str, Builtin] = {
     "next_player": Builtin(_next_player, 0, 1, "the player to the left (clockwise) of you or of a player"),
     "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in"),
     "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)"),
+    "position": Builtin(_position, 1, 1, "how many cards lie before a card in its zone (0: first, a pile's bottom)"),
     "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card"),
     "values": Builtin(_values, 1, 1, "the items of a list or zone as a list"),
     "spaces": Builtin(_spaces, 1, 1, "every space of a grid zone, row by row"),

@@ -110,6 +110,8 @@ class Program:
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
             set(self.whenever)
         self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
+        # zones where covered cards keep only one part of their abilities (card parts)
+        self.kept_parts = {n: z.keeps for n, z in rs.zones.items() if z.keeps}
 
 
 def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
@@ -117,7 +119,7 @@ def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
     return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 
-_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under"}
+_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position"}
 
 
 def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
@@ -464,7 +466,7 @@ class Game:
             candidates.append((node, body, cond, {"you": you, "this": subject}, None))
         for cid, node, body, cond in prog.whenever.get(event, ()):
             owner = self._in_play_owner(cid)
-            if owner is not None:
+            if owner is not None and self.ability_live(cid, node):
                 candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]},
                                    self.cards[cid].name))
         pending = []
@@ -850,6 +852,22 @@ class Game:
             return None
         return int(at.partition("#")[2])
 
+    def ability_live(self, cid: int, node: Node) -> bool:
+        """Card parts: in a zone declared `covered keep PART`, only the top card has all its
+        abilities; the cards below it keep only the abilities of that part."""
+        kept = self.program.kept_parts
+        if not kept:
+            return True
+        at = self.state.where.get(cid)
+        if at is None or at.startswith("^"):
+            return True
+        name = at.partition("#")[0]
+        part = kept.get(name)
+        if part is None:
+            return True
+        z = self.state.zones[at]
+        return (bool(z) and z[-1] == cid) or getattr(node, "part", None) == part
+
     def reset_uses(self, prefix: str) -> None:
         uses = self.state.uses
         for k in [k for k in uses if k.startswith(prefix)]:
@@ -870,7 +888,8 @@ class Game:
             cards += [c for c in self.listify(sources) if isinstance(c, CardData) and c not in cards]
         for c in cards:
             for i, (node, cond, body) in enumerate(self.program.card_actions.get(c.id, ())):
-                out.append((f"{c.id}:{i}", node, cond, body, c))
+                if self.ability_live(c.id, node):
+                    out.append((f"{c.id}:{i}", node, cond, body, c))
         legal = []
         for key, node, cond, body, card in out:
             if node.limit is not None and self.state.uses.get(f"{node.period}:{key}", 0) >= node.limit:

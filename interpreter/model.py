@@ -29,6 +29,7 @@ class ZoneDef:
     width: int = 0  # a grid's columns and rows of spaces
     height: int = 0
     loc: Loc | None = None
+    keeps: str | None = None  # `covered keep PART`: cards below the top keep only that part's abilities
 
 
 @dataclass
@@ -345,6 +346,8 @@ def _zone(content: Content, d: Node) -> ZoneDef:
             z.width, z.height = p.width, p.height
             if not (1 <= p.width <= 1000 and 1 <= p.height <= 1000):
                 content.error("zone/property", "a grid has 1 to 1000 columns and rows", p.loc)
+        elif w.startswith("covered keep ") and len(w.split()) == 3:
+            z.keeps = w.split()[2]  # see docs/language-stacks-and-markets.md
         elif w in ZONE_OWNERS:
             z.per_player = w == "per player"
         elif w in ZONE_VISIBILITY:
@@ -353,7 +356,7 @@ def _zone(content: Content, d: Node) -> ZoneDef:
             content.error("zone/property", f"unknown zone property `{w}`", p.loc,
                           did_you_mean(w, ZONE_KINDS | ZONE_OWNERS | ZONE_VISIBILITY)
                           or "kinds: pile, set, row, rows N, stack, grid W x H; owners: shared, per player; "
-                             "visibility: hidden, owner, public")
+                             "visibility: hidden, owner, public; covered keep PART")
         if p.number is not None and w != "rows":
             content.error("zone/property", f"`{w}` takes no number", p.loc)
     return z
