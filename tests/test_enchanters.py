@@ -1,0 +1,96 @@
+"""Enchanters: setup and variants, checked over several seeds (rules a single scenario states
+poorly). The rule IDs are those of ../shared/rules/enchanters.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ROOT / "rulesets" / "enchanters"
+
+
+def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Game, list[str], int]:
+    """A game after setup: the variant chosen, decks chosen in option order; returns the game,
+    the chosen kingdoms and how many deck choices were asked."""
+    g = Game(load_program(path), players, seed)
+    chosen, asked = [], 0
+    while g.state.turn_number == 0 and g.decision is not None:
+        d = g.decision
+        if "variant" in d.prompt:
+            g.answer(d.labels.index(variant))
+        elif "Kingdom" in d.prompt:
+            asked += 1
+            chosen.append(d.labels[0])
+            g.answer(0)
+        else:
+            break
+    return g, chosen, asked
+
+
+def _cards(g: Game, zone: str) -> list:
+    return [g.cards[c] for c in g.state.zones[zone]]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_standard_setup(players, seed):
+    """EN-021, EN-022, EN-023, EN-024, EN-025, EN-026, EN-027, EN-028, EN-029, EN-030, EN-032,
+    EN-033, EN-049: crystals, starting cards, decks chosen (two each with 2 players, their "2"
+    halves only), the items and enchantments from the bottom on top, 6 on the track, one village."""
+    g, chosen, asked = _setup(players, "Standard", seed)
+    assert asked == (4 if players == 2 else players)
+    st = g.state
+    for p in range(players):
+        assert st.pstats[p]["crystals"] == 5
+        assert [c.name for c in _cards(g, f"items#{p}")] == ["Fist"]
+        assert [c.name for c in _cards(g, f"enchantments#{p}")] == ["of Enchanting"]
+    track, deck = _cards(g, "track"), _cards(g, "adventure")
+    assert len(track) == 6 and len(_cards(g, "village")) == 1
+    used = track + deck
+    assert all(c.fields["kingdom"] in chosen for c in used)
+    full = [c for c in g.cards if c.fields.get("kingdom") in chosen and c.type != "Village"]
+    if players == 2:
+        assert all(c.fields["two"] for c in used) and len(used) == sum(c.fields["two"] for c in full)
+    else:
+        assert len(used) == len(full) == 25 * players
+    need = 3 * players
+    top = list(reversed(deck))[: need - 6]  # the deck's top cards follow the track's six
+    assert all(c.type in ("Item", "Enchantment") for c in track + top)
+    assert st.zones["found"] == [] and st.zones["aside"] == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fast_invasion(players):
+    """EN-096, EN-097: 5 cards per player go back into the box, not into the graveyard."""
+    g, chosen, _ = _setup(players, "Fast invasion", 5)
+    std, _, _ = _setup(players, "Standard", 5)
+    n = len(_cards(g, "track") + _cards(g, "adventure"))
+    assert n == len(_cards(std, "track") + _cards(std, "adventure")) - 5 * players
+    assert g.state.zones["graveyard"] == []
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_superfast_invasion(players):
+    """EN-098, EN-099, EN-100: only the "2" halves; 2 items/enchantments per player on top."""
+    g, chosen, _ = _setup(players, "Superfast invasion", 7)
+    used = _cards(g, "track") + _cards(g, "adventure")
+    assert all(c.fields["two"] for c in used)
+    assert len(used) == sum(1 for c in g.cards if c.fields.get("kingdom") in chosen and c.type != "Village"
+                            and c.fields["two"])
+    assert g.state.zones["graveyard"] == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_dragons_in_the_depths(seed):
+    """EN-101, EN-102, EN-103: the dragons are shuffled into the bottom half of the deck. Reading:
+    the search of step 4 comes afterwards; it only moves items and enchantments from the bottom
+    to the top (and what it set aside back down), so every dragon stays in the lower half."""
+    g, chosen, _ = _setup(4, "Dragons in the depths", seed)
+    deck = _cards(g, "adventure")  # bottom first
+    dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
+    assert len(dragons) == 4
+    assert max(dragons) < (len(deck) + 6) / 2 + 1
