@@ -396,7 +396,17 @@ def _add_action(content, rs: Ruleset, d: Node, layer: str, action_at: dict[str, 
 
 
 def _apply_hook(content, rs: Ruleset, h: Node) -> None:
-    """`before/after procedure NAME:` wraps the procedure's body (the latest hook outermost)."""
+    """`before/after procedure NAME:` (or `before/after turn:`...) wraps the procedure's or phase's
+    body (the latest hook outermost)."""
+    if getattr(h, "phase", False):
+        ph = rs.phases.get(h.name)
+        if ph is None:
+            content.error("mod/dangling", f"`{h.when} {h.name}:`: there is no `{h.name}:` to hook", h.name_loc,
+                          f"declare `{h.name}:` instead")
+            return
+        body = list(h.body) + list(ph.body) if h.when == "before" else list(ph.body) + list(h.body)
+        rs.phases[h.name] = Node("phase", ph.loc, name=ph.name, body=body)
+        return
     p = rs.procedures.get(h.name)
     if p is None:
         content.error("mod/dangling", f"`{h.when} procedure {h.name}`: there is no procedure `{h.name}` to hook",

@@ -872,6 +872,13 @@ class _ToAst(Transformer_NonRecursive):
     def hook_decl(self, meta, c):
         return self._n("hook", meta, when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
 
+    def hook_phase(self, meta, c):
+        return c[0]
+
+    def phase_hook(self, meta, c):
+        return self._n("hook", meta, when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
+                       phase=True)
+
     def part_decl(self, meta, c):
         part = str(c[0])
         for ability in c[1:]:

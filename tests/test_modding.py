@@ -202,3 +202,32 @@ def test_hook_parameters_must_match(tmp_path):
         """})
     errs = _errors(root / "mod")
     assert [e.code for e in errs] == ["mod/hook"]
+
+
+def test_phase_hooks_run_around_the_base_phase(tmp_path):
+    """`after setup:` adds steps after the base's setup; `before turn:` before each turn."""
+    root = _tree(tmp_path, {"base": BASE, "mod": """
+        game "M":
+            extends "base"
+
+        player stat turns = 0
+
+        after setup:
+            for each p in players:
+                p gains 5 gold
+
+        before turn:
+            your turns += 1
+
+        replace score p: gold of p * 100 + turns of p
+        """, "bad": """
+        game "B":
+            extends "base"
+
+        after round:
+            pass
+        """}, {"base": "- {name: Coin, type: Thing, copies: 4}\n"})
+    assert _errors(root / "mod") == []
+    g = _play(root / "mod")
+    assert g.scores()["scores"] == [(5 + 2) * 100 + 2] * 2
+    assert [e.code for e in _errors(root / "bad")] == ["mod/dangling"]
