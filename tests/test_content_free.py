@@ -12,7 +12,8 @@ RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir())
 SOURCE = {p: p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").rglob("*.py")}
 # words common in English that a game may also use as a value; they say nothing about a game
 GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom", "red", "blue", "green",
-           "shadow"}  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
+           "shadow",  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
+           "item"}  # the elements of a list; Enchanters also calls a card type `Item`
 
 
 def _game_words(path: Path) -> set[str]:
