@@ -20,7 +20,7 @@ def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Ga
     chosen, asked = [], 0
     while g.state.turn_number == 0 and g.decision is not None:
         d = g.decision
-        if "variant" in d.prompt:
+        if d.prompt.startswith("Play which variant"):
             g.answer(d.labels.index(variant))
         elif "Kingdom" in d.prompt:
             asked += 1
@@ -94,3 +94,36 @@ def test_dragons_in_the_depths(seed):
     dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
     assert len(dragons) == 4
     assert max(dragons) < (len(deck) + 6) / 2 + 1
+
+
+OVERLORDS = ROOT / "rulesets" / "enchanters_overlords"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_overlords_setup(players, seed):
+    """EN-106, EN-107, EN-108: the base game has no Overlord; the mod (loaded with its base, whose
+    setup runs first) places one random Overlord card with one reward token per player."""
+    base, _, _ = _setup(players, "Standard", seed)
+    assert "overlord" not in base.state.zones
+    g, _, _ = _setup(players, "Standard", seed, OVERLORDS)
+    assert g.decision is not None and "Overlord variant" in g.decision.prompt
+    g.answer(0)
+    lords = _cards(g, "overlord")
+    assert len(lords) == 1 and lords[0].type == "Overlord"
+    rewards = _cards(g, "rewards")
+    assert len(rewards) == players and {r.fields["lord"] for r in rewards} == {lords[0].fields["lord"]}
+    assert len(_cards(g, "track")) == 6  # the base's setup ran too
+
+
+def test_graveyard_is_public():
+    """EN-155: every player (and a spectator) sees the graveyard's cards, in order."""
+    g, _, _ = _setup(3, "Standard", 4)
+    while g.state.zones["graveyard"] == [] and not g.over:
+        d = g.decision
+        rest = [i for i, l in enumerate(d.labels) if l.startswith("Rest")]
+        g.answer(rest[0] if rest else len(d.labels) - 1)
+    names = [g.cards[c].name for c in g.state.zones["graveyard"]]
+    for seat in (None, 0, 1, 2):
+        shown = g.view(seat)["graveyard"]
+        assert [s.split(" (")[0] for s in shown] == names
