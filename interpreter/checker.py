@@ -106,6 +106,16 @@ class _Checker:
                     self.trigger(t)
         if not rs.partial:  # a declaration may look unused only because its user did not parse
             self.unused()
+            self.kept_parts(effects.values())
+
+    def kept_parts(self, effects) -> None:
+        """Card parts: a zone that keeps part NAME of covered cards, where no card has that part."""
+        parts = {getattr(t, "part", None) for eff in effects for t in eff.triggers} - {None}
+        for z in self.rs.zones.values():
+            if z.keeps and z.keeps not in parts and self.rs.cards:
+                self.c.warn("zone/part", f"zone `{z.name}` keeps part `{z.keeps}` of covered cards, but no card "
+                            f"has a `part {z.keeps}:`", z.loc, did_you_mean(z.keeps, parts)
+                            or "group a card's lasting abilities under `part NAME:` in its effect")
 
     def trigger(self, t: Node) -> None:
         self.listened.add(t.event)

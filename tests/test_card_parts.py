@@ -97,3 +97,11 @@ def test_position_counts_cards_before(tmp_path):
 def test_part_name_in_zone_needs_three_words(tmp_path):
     errs = errors(tmp_path, RULES.replace("covered keep lower", "covered keep"), CARDS)
     assert [e.code for e in errs] == ["zone/property"]
+
+
+def test_zone_keeping_an_unknown_part_is_warned(tmp_path):
+    from rulekit import ruleset
+    from interpreter.api import check_path
+    _, content = check_path(ruleset(tmp_path, RULES.replace("covered keep lower", "covered keep lowre"), CARDS))
+    warns = [d for d in content.diagnostics if d.code == "zone/part"]
+    assert len(warns) == 1 and warns[0].hint == "did you mean `lower`?" and warns[0].loc.line == 8
