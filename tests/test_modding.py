@@ -231,3 +231,27 @@ def test_phase_hooks_run_around_the_base_phase(tmp_path):
     g = _play(root / "mod")
     assert g.scores()["scores"] == [(5 + 2) * 100 + 2] * 2
     assert [e.code for e in _errors(root / "bad")] == ["mod/dangling"]
+
+
+def test_mod_adds_zone_action_and_trigger(tmp_path):
+    """New zones, rule-level actions and triggers of a mod work beside the base's."""
+    root = _tree(tmp_path, {"base": BASE, "mod": """
+        game "M":
+            extends "base"
+
+        zone vault: pile, shared, public
+        player stat shouts = 0
+
+        action "Hide a card" once per turn if not (your hand is empty):
+            move first(values(your hand)) to vault
+
+        when turn_start:
+            your shouts += 1
+        """}, {"base": "- {name: Coin, type: Thing, copies: 4}\n"})
+    assert _errors(root / "mod") == []
+    g = Game(load_program(root / "mod"), 2, 1)
+    assert g.state.pstats[0]["shouts"] == 1
+    labels = g.decision.labels
+    assert "Shout" in labels and "Hide a card" in labels
+    g.answer(labels.index("Hide a card"))
+    assert len(g.state.zones["vault"]) == 1 and g.state.zones["hand#0"] == []
