@@ -127,3 +127,52 @@ def test_graveyard_is_public():
     for seat in (None, 0, 1, 2):
         shown = g.view(seat)["graveyard"]
         assert [s.split(" (")[0] for s in shown] == names
+
+
+def _with_village(name: str):
+    """An after-setup hook that makes `name` the game's Village Card (the others go to the box)."""
+    def arrange(g: Game) -> None:
+        z = g.state.zones
+        vid = next(c.id for c in g.cards if c.name == name)
+        for zone in z.values():
+            if vid in zone:
+                zone.remove(vid)
+        z["box"] += z["village"]
+        z["village"] = [vid]
+        g.state.pstats[0]["wounds"] = 3
+    return arrange
+
+
+def test_every_village_rests_for_crystals_and_healing():
+    """EN-065, EN-067: every Village Card has Rest actions — one gains crystals, one heals wounds —
+    and each uses the turn's major action as a Rest (EN-062)."""
+    program = load_program(BASE)
+    villages = [c.name for c in Game(program, 2, 1).cards if c.type == "Village"]
+    assert len(villages) == 8
+    for name in villages:
+        g = Game(program, 2, 1, after_setup=_with_village(name))
+        while g.state.turn_number == 0:
+            g.answer(0)
+        rests = [i for i, l in enumerate(g.decision.labels) if l.startswith("Rest") and f"({name})" in l]
+        gains = set()
+        for i in rests:
+            h = g.clone()
+            before = dict(h.state.pstats[0])
+            h.answer(i)
+            after = h.state.pstats[0]
+            assert after["resting"] == 1 and after["major"] == 1
+            if after["crystals"] > before["crystals"]:
+                gains.add("crystals")
+            if after["wounds"] < before["wounds"]:
+                gains.add("healing")
+        assert gains == {"crystals", "healing"}, name
+
+
+def test_village_is_random():
+    """EN-104 (Reading: the setup's random pick, not a choice): no decision asks for the village,
+    and different seeds give different villages."""
+    seen = set()
+    for seed in range(12):
+        g, _, _ = _setup(2, "Standard", seed)
+        seen.add(_cards(g, "village")[0].name)
+    assert len(seen) >= 3
