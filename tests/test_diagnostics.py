@@ -285,4 +285,5 @@ def test_mutated_game_and_cards_give_only_diagnostics(tmp_path: Path) -> None:
         for d in content.diagnostics:
             assert isinstance(d, Diagnostic) and d.code and d.message
             d.format()
-    assert time.perf_counter() - start < 120
+    # a guard against pathological slowness, generous enough for a loaded 2-core machine
+    assert time.perf_counter() - start < 300
