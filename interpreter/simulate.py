@@ -59,9 +59,10 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
 
 def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
              progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
-             overrides: Overrides = (), **limits) -> dict:
+             overrides: Overrides = (), per_game: bool = False, **limits) -> dict:
     """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
-    ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`)."""
+    ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
+    `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`."""
     start = time.perf_counter()
     if overrides:  # fail early, in this process, on bad content or a bad override
         load_variant(ruleset, tuple(overrides))
@@ -77,6 +78,8 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     report.update(ruleset=ruleset, players=players, seed=seed, agents=list(agents), games=n)
     if overrides:
         report["overrides"] = {k: v for k, v in overrides}
+    if per_game:
+        report["per_game"] = rows
     report["timing"] = {"seconds": round(elapsed, 3), "games_per_second": round(n / elapsed, 1) if elapsed else None,
                         "workers": workers, "backend": backend}
     return report
@@ -135,7 +138,18 @@ def summarize(rows: list[dict], players: int) -> dict:
         "decisions_per_turn": _dist([round(r["decisions"] / r["turns"], 3) for r in ok if r["turns"]]),
         "first_player": _first_player(ok, playing),
         "cards": _card_stats(ok),
+        "histograms": {"score": _counts(s for r in ok for s in r["scores"][:playing]),
+                       "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
+                       "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
     }
+
+
+def _counts(values) -> dict:
+    """Value → how many times it occurs, in value order (for charts)."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def _first_player(ok: list[dict], playing: int) -> dict:
