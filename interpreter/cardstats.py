@@ -32,21 +32,30 @@ class MoveTracker:
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
-        self.last = self._places(game)
+        self.last = dict(game.state.where)
 
     def update(self, game: Any) -> None:
         """Note the cards that moved since the last look."""
-        now = self._places(game)
+        where = game.state.where
         last = self.last
-        self.last = now
         if last is None:
+            self.last = dict(where)
             return
-        for cid, to in now.items():
-            was = last.get(cid)
+        if last == where:
+            return
+        now = dict(where)
+        get = last.get
+        moved = {cid for cid, at in now.items() if get(cid) != at}
+        if last.keys() != now.keys():  # some left play altogether
+            moved |= last.keys() - now.keys()
+        under = game.state.under
+        for cid in list(moved):  # cards lying under a moved card moved with it
+            moved.update(under.get(cid, ()))
+        for cid in sorted(moved):
+            was, to = _resolve(last, cid), _resolve(now, cid)
             if was != to:
                 self._moved(cid, was, to)
-        for cid in last.keys() - now.keys():  # left play altogether
-            self._moved(cid, last[cid], None)
+        self.last = now
 
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
         """(taken, played): per seat, the sorted names of the cards it took / played."""
@@ -64,19 +73,15 @@ class MoveTracker:
     def _vis(self, key: str) -> str:
         return self.visibility.get(key.partition("#")[0], "public")
 
-    @staticmethod
-    def _places(game: Any) -> dict[int, str]:
-        """Card id → the zone key it lies in (a covered card: the zone of the top card)."""
-        where = game.state.where
-        out: dict[int, str] = {}
-        for cid, at in where.items():
-            seen = 0
-            while at.startswith("^") and seen < 1000:  # under another card: follow the stack up
-                at = where.get(int(at[1:]), "")
-                seen += 1
-            if at:
-                out[cid] = at
-        return out
+
+def _resolve(where: dict[int, str], cid: int) -> str | None:
+    """The zone key a card lies in; a covered card ("^top") lies where the top card of its stack does."""
+    at = where.get(cid)
+    for _ in range(1000):
+        if at is None or not at.startswith("^"):
+            return at
+        at = where.get(int(at[1:]))
+    return None
 
 
 def _owner(key: str | None) -> int | None:

@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--plot", metavar="DIR", help="write PNG charts here: win rates per seat, score and game "
                                                  "length distributions, per-card win rates")
     s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
+    s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
+                   help="skip per-card statistics (which cards seats take and play): a little faster")
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
                         "(repeatable)")
@@ -177,7 +179,7 @@ def _simulate(args) -> int:
     with _progress_bar(args.games, args.quiet) as advance:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
                           backend=args.backend, address=args.address, overrides=overrides,
-                          per_game=args.per_game, **limits)
+                          per_game=args.per_game, card_stats=args.card_stats, **limits)
     if args.json:
         text = json.dumps(report, indent=2, sort_keys=True)
         if args.json == "-":
