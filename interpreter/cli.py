@@ -301,10 +301,26 @@ def _summary(r: dict) -> str:
         lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
+    lines += _card_lines(r)
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
     lines.append(f"{r['timing']['games_per_second']} games/s")
     return "\n".join(lines)
+
+
+def _card_lines(r: dict, top: int = 6) -> list[str]:
+    """The most taken cards, with the win rate of the seats that took / played them."""
+    cards = r.get("cards") or {}
+    taken = sorted((c for c in cards if cards[c]["takers"]), key=lambda c: (-cards[c]["takers"], c))[:top]
+    if not taken:
+        return []
+    rate = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    out = [f"most taken cards (of {len(cards)}; --json has all): seat-games taking it, win rate of takers / players"]
+    for c in taken:
+        x = cards[c]
+        out.append(f"  {c}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
+                   f"played {x['players']} (win {rate(x['player_win_rate'])})")
+    return out
 
 
 def _play(args) -> int:
