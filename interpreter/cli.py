@@ -37,8 +37,9 @@ def main(argv: list[str] | None = None) -> int:
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
                        description="Play N games with agents and report win rates by seat (with 95%% intervals), "
-                                   "score and length distributions and errors. Same seed, same report "
-                                   "(apart from timings).")
+                                   "score and length distributions, first-player advantage, which cards seats "
+                                   "take and play, and errors (with seeds). Same seed, same games, whatever the "
+                                   "backend and worker count. See docs/simulation.md.")
     s.add_argument("ruleset", help="ruleset folder")
     s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
@@ -65,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(repeatable)")
 
     w = sub.add_parser("sweep", help="run a batch per parameter value and tabulate the outcomes",
-                       description="Run one simulation batch for every combination of ruleset (variants: give "
-                                   "several folders), player count and parameter values, all with the same "
-                                   "master seed, and print one table row per batch.",
+                       description="Run one simulation batch for every combination of ruleset (variants: give\n"
+                                   "several folders), player count and parameter values, all with the same\n"
+                                   "master seed, and print one table row per batch. See docs/simulation.md.",
                        epilog="examples:\n  grimoire sweep rulesets/my_game --players 2,3,4 -n 300\n"
                               "  grimoire sweep rulesets/my_game --players 4 --param hand_size=4,5,6\n"
                               "  grimoire sweep rulesets/my_game --param Dragon.cost=3,4,5 --json sweep.json\n"
@@ -304,7 +305,9 @@ def _summary(r: dict) -> str:
     lines += _card_lines(r)
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
-    lines.append(f"{r['timing']['games_per_second']} games/s")
+    t = r["timing"]
+    lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {t['workers']} "
+                 f"worker{'s' if t['workers'] != 1 else ''})")
     return "\n".join(lines)
 
 
