@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
-                       description="Play N games with agents and report win rates by seat (with 95%% intervals), "
+                       description="Play N games with agents and report win rates by seat (with 95% intervals), "
                                    "score and length distributions, first-player advantage, which cards seats "
                                    "take and play, and errors (with seeds). Same seed, same games, whatever the "
                                    "backend and worker count. See docs/simulation.md.")
