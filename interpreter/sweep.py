@@ -47,7 +47,7 @@ def _cell(rep: dict) -> dict[str, str]:
             "1st player": f"{fp['win_rate']:.2f}/{fp['fair_share']:.2f}",
             "mean score": f"{rep['score'].get('mean', '-')}", "win score": f"{rep['winning_score'].get('mean', '-')}",
             "turns": f"{rep['turns'].get('mean', '-')}",
-            "dec/turn": f"{rep['decisions_per_turn'].get('mean', '-')}"}
+            "decisions per turn": f"{rep['decisions_per_turn'].get('mean', '-')}"}
 
 
 def format_table(result: dict) -> str:
