@@ -1,6 +1,6 @@
 """Win rate of the MCTS agent against random agents, with its seat rotated through all seats.
 
-    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 2 -n 30 --iterations 20
+    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 4 -n 40 --workers 2
 
 Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere.
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.agents import MCTSAgent, RandomAgent  # noqa: E402
+from interpreter.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.engine import Game  # noqa: E402
 
@@ -61,8 +61,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("-n", type=int, default=30, help="games per ruleset")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--iterations", type=int, default=200, help="MCTS playouts per decision")
-    ap.add_argument("--max-playout", type=int, default=2000, help="decisions per playout before it is cut")
+    ap.add_argument("--iterations", type=int, default=MCTS_DEFAULT_BUDGET["iterations"],
+                    help="MCTS playouts per decision (default: that of `--agents mcts`)")
+    ap.add_argument("--max-playout", type=int, default=MCTS_DEFAULT_BUDGET["max_playout"],
+                    help="decisions per playout before it is cut (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
     ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes (same results)")
     args = ap.parse_args()
