@@ -306,8 +306,9 @@ def _summary(r: dict) -> str:
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
     t = r["timing"]
-    lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {t['workers']} "
-                 f"worker{'s' if t['workers'] != 1 else ''})")
+    workers = t.get("workers", 1)
+    lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {workers} "
+                 f"worker{'s' if workers != 1 else ''})")
     return "\n".join(lines)
 
 
