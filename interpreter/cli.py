@@ -189,7 +189,9 @@ def _simulate(args) -> int:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if args.json != "-":
         print(_summary(report))
-    if args.failed_logs and report["errors"]:
+    if args.failed_logs and report["errors"] and overrides:
+        print("  no replay logs for a variant (--set): a log names the ruleset folder, not its overrides")
+    elif args.failed_logs and report["errors"]:
         _write_failed_logs(args, players, report, limits)
     if args.plot:
         from .plots import write_plots

@@ -47,7 +47,8 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
             tracker.update(g)
         d = g.decision
         g.answer(seats[d.player].choose(g, d))
-    tracker.update(g)
+    if card_stats:
+        tracker.update(g)
     error = f"{g.error} (seed {seed}, step {len(g.choices)})" if g.error is not None else None
     row = {"index": index, "seed": seed, "error": error, "decisions": len(g.choices), "steps": g.steps}
     if g.result and not error:
