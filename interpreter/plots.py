@@ -66,8 +66,15 @@ def _win_rates(plt: Any, r: dict):
 
 
 def _hist(ax: Any, counts: dict, label: str, **kw: Any) -> None:
+    """One bar per whole number over a short range, else 30 bins (JSON makes the keys text)."""
+    from matplotlib.ticker import MaxNLocator
     xs = sorted(counts, key=float)
-    ax.bar([float(x) for x in xs], [counts[x] for x in xs], width=0.9, alpha=0.6, label=label, **kw)
+    values, weights = [float(x) for x in xs], [counts[x] for x in xs]
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if values[-1] - values[0] <= 40 and all(v.is_integer() for v in values):
+        ax.bar(values, weights, width=0.9, alpha=0.6, label=label, **kw)
+    else:
+        ax.hist(values, bins=30, weights=weights, alpha=0.6, label=label, **kw)
 
 
 def _scores(plt: Any, r: dict):
