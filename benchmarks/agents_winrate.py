@@ -1,6 +1,6 @@
 """Win rate of the MCTS agent against random agents, with its seat rotated through all seats.
 
-    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 2 -n 30 --iterations 20
+    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 4 -n 40 --workers 2
 
 Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere.
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
@@ -12,12 +12,13 @@ import argparse
 import math
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.agents import MCTSAgent, RandomAgent  # noqa: E402
+from interpreter.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.engine import Game  # noqa: E402
 
@@ -32,41 +33,54 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
+             flat: bool) -> tuple[float, bool, float, int]:
+    """One game, MCTS at `seat`: (its win share, failed?, seconds it thought, decisions it made)."""
+    program = load_program(path)
+    agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
+    agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat)
+    g = Game(program, players, seed, record_digests=False)
+    thought, decisions = 0.0, 0
+    while not g.over:
+        d = g.decision
+        t = time.perf_counter()
+        choice = agents[d.player].choose(g, d)
+        if d.player == seat:
+            thought += time.perf_counter() - t
+            decisions += 1
+        g.answer(choice)
+    if g.error is not None:
+        return 0.0, True, thought, decisions
+    winners = g.result["winners"]
+    return (1 / len(winners) if seat in winners else 0.0), False, thought, decisions
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rulesets", nargs="+")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("-n", type=int, default=30, help="games per ruleset")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--iterations", type=int, default=200, help="MCTS playouts per decision")
-    ap.add_argument("--max-playout", type=int, default=2000, help="decisions per playout before it is cut")
+    ap.add_argument("--iterations", type=int, default=MCTS_DEFAULT_BUDGET["iterations"],
+                    help="MCTS playouts per decision (default: that of `--agents mcts`)")
+    ap.add_argument("--max-playout", type=int, default=MCTS_DEFAULT_BUDGET["max_playout"],
+                    help="decisions per playout before it is cut (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
+    ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes (same results)")
     args = ap.parse_args()
     for path in args.rulesets:
-        program = load_program(path)
-        wins, errors, mcts_time, mcts_decisions = 0.0, 0, 0.0, 0
         start = time.perf_counter()
-        for i in range(args.n):
-            seed = args.seed * 100_003 + i
-            seat = i % args.players
-            agents = [RandomAgent(f"{seed}/{s}") for s in range(args.players)]
-            agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=args.iterations, max_playout=args.max_playout,
-                                       tree=not args.flat)
-            g = Game(program, args.players, seed, record_digests=False)
-            while not g.over:
-                d = g.decision
-                t = time.perf_counter()
-                choice = agents[d.player].choose(g, d)
-                if d.player == seat:
-                    mcts_time += time.perf_counter() - t
-                    mcts_decisions += 1
-                g.answer(choice)
-            if g.error is not None:
-                errors += 1
-                continue
-            winners = g.result["winners"]
-            if seat in winners:
-                wins += 1 / len(winners)
+        jobs = [(path, args.players, args.seed * 100_003 + i, i % args.players, args.iterations, args.max_playout,
+                 args.flat) for i in range(args.n)]
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                results = list(pool.map(play_one, *zip(*jobs)))
+        else:
+            results = [play_one(*job) for job in jobs]
+        wins = sum(r[0] for r in results)
+        errors = sum(r[1] for r in results)
+        mcts_time = sum(r[2] for r in results)
+        mcts_decisions = sum(r[3] for r in results)
         played = args.n - errors
         lo, hi = wilson(wins, played)
         rate = wins / played if played else 0.0

@@ -13,6 +13,8 @@ __all__ = ["main"]
 EPILOG = """examples:
   grimoire validate rulesets/my_game
   grimoire simulate rulesets/my_game -n 500 --players 4 --seed 7
+  grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
+  grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
   grimoire play rulesets/my_game --players 3 --seat 1=human
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
@@ -34,9 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
-                       description="Play N games with agents and report win rates by seat (with 95%% intervals), "
-                                   "score and length distributions and errors. Same seed, same report "
-                                   "(apart from timings).")
+                       description="Play N games with agents and report win rates by seat (with 95% intervals), "
+                                   "score and length distributions, first-player advantage, which cards seats "
+                                   "take and play, and errors (with seeds). Same seed, same games, whatever the "
+                                   "backend and worker count. See docs/simulation.md.")
     s.add_argument("ruleset", help="ruleset folder")
     s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
@@ -52,6 +55,37 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--max-decisions", type=_positive_int, default=None, help="answered decisions limit per game")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--failed-logs", metavar="DIR", help="write a replayable event log of every failed game here")
+    _add_batch_args(s)
+    s.add_argument("--plot", metavar="DIR", help="write PNG charts here: win rates per seat, score and game "
+                                                 "length distributions, per-card win rates")
+    s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
+    s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
+                   help="skip per-card statistics (which cards seats take and play): a little faster")
+    s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
+                        "(repeatable)")
+
+    w = sub.add_parser("sweep", help="run a batch per parameter value and tabulate the outcomes",
+                       description="Run one simulation batch for every combination of ruleset (variants: give\n"
+                                   "several folders), player count and parameter values, all with the same\n"
+                                   "master seed, and print one table row per batch. See docs/simulation.md.",
+                       epilog="examples:\n  grimoire sweep rulesets/my_game --players 2,3,4 -n 300\n"
+                              "  grimoire sweep rulesets/my_game --players 4 --param hand_size=4,5,6\n"
+                              "  grimoire sweep rulesets/my_game --param Dragon.cost=3,4,5 --json sweep.json\n"
+                              "  grimoire sweep rulesets/my_game rulesets/my_game_variant --players 3",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    w.add_argument("rulesets", nargs="+", metavar="RULESET", help="ruleset folder(s); several are compared as variants")
+    w.add_argument("--players", default=None, help="player counts, comma-separated, e.g. 2,3,4 "
+                                                   "(default: each ruleset's minimum)")
+    w.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
+                   help="sweep a constant, or Card.field of every card of that name, over these values "
+                        "(repeatable: every combination is run)")
+    w.add_argument("-n", "--games", type=int, default=100, help="games per batch (default 100)")
+    w.add_argument("--seed", type=int, default=0, help="master seed, the same for every batch (default 0)")
+    w.add_argument("--agents", default="random", help="agent per seat, comma-separated (one name: all seats)")
+    w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
+    w.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_batch_args(w)
 
     p = sub.add_parser("play", help="play a game in the terminal",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
@@ -84,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return {"validate": _validate, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay}[args.command](args)
+                "replay": _replay, "sweep": _sweep}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -141,16 +175,12 @@ def _simulate(args) -> int:
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
                                 ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
-    if args.quiet:
-        report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, **limits)
-    else:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("games", total=args.games)
-            report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers,
-                              progress=lambda k: bar.advance(task, k), **limits)
+    from .variants import parse_override
+    overrides = tuple(parse_override(o) for o in args.set)
+    with _progress_bar(args.games, args.quiet) as advance:
+        report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
+                          backend=args.backend, address=args.address, overrides=overrides,
+                          per_game=args.per_game, card_stats=args.card_stats, **limits)
     if args.json:
         text = json.dumps(report, indent=2, sort_keys=True)
         if args.json == "-":
@@ -159,9 +189,85 @@ def _simulate(args) -> int:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if args.json != "-":
         print(_summary(report))
-    if args.failed_logs and report["errors"]:
+    if args.failed_logs and report["errors"] and overrides:
+        print("  no replay logs for a variant (--set): a log names the ruleset folder, not its overrides")
+    elif args.failed_logs and report["errors"]:
         _write_failed_logs(args, players, report, limits)
+    if args.plot:
+        from .plots import write_plots
+        files = write_plots(report, args.plot)
+        print(f"charts: {', '.join(str(f) for f in files)}")
     return 1 if report["errors"] else 0
+
+
+# ---- batches: backends, progress, sweeps ---------------------------------------------------
+def _add_batch_args(p: argparse.ArgumentParser) -> None:
+    """Options every batch command shares: where games run."""
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: this machine's processes (default); ray: a Ray cluster (pip install 'grimoire[ray]'). "
+                        "Same seeds give the same games on either")
+    p.add_argument("--address", metavar="HOST:PORT", default=None,
+                   help="with --backend ray: join the cluster at this address (default: start a private one "
+                        "with --workers CPUs)")
+    if not any(a.dest == "workers" for a in p._actions):
+        p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    if not any(a.dest == "max_steps" for a in p._actions):
+        for flag, text in (("--max-steps", "statement limit per game"), ("--max-turns", "turn limit per game"),
+                           ("--max-depth", "nesting limit per game (default 64)"),
+                           ("--max-decisions", "answered decisions limit per game")):
+            p.add_argument(flag, type=_positive_int, default=None, help=text)
+
+
+class _progress_bar:
+    """A rich progress bar on stderr (nothing when quiet); yields the `advance(k)` callback."""
+
+    def __init__(self, total: int, quiet: bool, label: str = "simulating"):
+        self.total, self.quiet, self.label, self.bar = total, quiet, label, None
+
+    def __enter__(self):
+        if self.quiet:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.bar = Progress(TextColumn(f"[bold]{self.label}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("games", total=self.total)
+        return lambda k: self.bar.advance(task, k)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def _sweep(args) -> int:
+    from .api import load_program
+    from .sweep import format_table, parse_param, sweep
+    params = [parse_param(p) for p in args.param]
+    try:
+        counts = [int(x) for x in args.players.split(",") if x.strip()] if args.players else []
+    except ValueError:
+        raise ValueError(f"--players {args.players}: give whole numbers separated by commas, e.g. 2,3,4") from None
+    if not counts:
+        counts = sorted({load_program(r).rs.min_players for r in args.rulesets})
+    agents = [a.strip() for a in args.agents.split(",")]
+    limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
+    batches = len(args.rulesets) * len(counts)
+    for _, values in params:
+        batches *= len(values)
+    with _progress_bar(batches * args.games, args.quiet, "sweeping") as advance:
+        result = sweep(args.rulesets, counts, params, args.games, args.seed, agents, args.workers,
+                       backend=args.backend, address=args.address, progress=advance, **limits)
+    if args.json:
+        text = json.dumps(result, indent=2, sort_keys=True, default=str)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n", encoding="utf-8")
+    if args.json != "-":
+        print(format_table(result))
+    return 1 if any(b["report"]["errors"] for b in result["batches"]) else 0
 
 
 def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
@@ -198,10 +304,29 @@ def _summary(r: dict) -> str:
         lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
+    lines += _card_lines(r)
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
-    lines.append(f"{r['timing']['games_per_second']} games/s")
+    t = r["timing"]
+    workers = t.get("workers", 1)
+    lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {workers} "
+                 f"worker{'s' if workers != 1 else ''})")
     return "\n".join(lines)
+
+
+def _card_lines(r: dict, top: int = 6) -> list[str]:
+    """The most taken cards, with the win rate of the seats that took / played them."""
+    cards = r.get("cards") or {}
+    taken = sorted((c for c in cards if cards[c]["takers"]), key=lambda c: (-cards[c]["takers"], c))[:top]
+    if not taken:
+        return []
+    rate = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    out = [f"most taken cards (of {len(cards)}; --json has all): seat-games taking it, win rate of takers / players"]
+    for c in taken:
+        x = cards[c]
+        out.append(f"  {c}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
+                   f"played {x['players']} (win {rate(x['player_win_rate'])})")
+    return out
 
 
 def _play(args) -> int:

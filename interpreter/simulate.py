@@ -8,68 +8,84 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .api import load_program
-from .engine import Limits
-from .session import agents_for, game_seed, play
+from .backends import run_chunks
+from .cardstats import MoveTracker
+from .engine import Game, Limits
+from .session import agents_for, game_seed
+from .variants import load_variant
+
+Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
 
 __all__ = ["simulate", "summarize", "run_chunk"]
 
 
-def run_chunk(ruleset: str, players: int, master_seed: int, indices: Sequence[int], agents: Sequence[str],
-              max_steps: int | None = None, max_turns: int | None = None, max_depth: int | None = None,
-              max_decisions: int | None = None) -> list[dict]:
-    """Play games `indices` of a batch; picklable entry point for worker processes.
-    A limit given as None (or 0) keeps its default (see `engine.Limits`)."""
-    program = load_program(ruleset)
-    limits = Limits()
-    for name, value in (("max_steps", max_steps), ("max_turns", max_turns), ("max_depth", max_depth),
-                        ("max_decisions", max_decisions)):
+def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
+              overrides: Overrides = (), card_stats: bool = True, indices: Sequence[int] = ()) -> list[dict]:
+    """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
+    `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
+    `overrides` changes constants or card fields first (see `variants.load_variant`);
+    `card_stats=False` skips tracking which cards seats take and play (a few % faster)."""
+    program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
+    lim = Limits()
+    for name, value in (limits or {}).items():
         if value:
-            setattr(limits, name, value)
-    out = []
-    for i in indices:
-        seed = game_seed(master_seed, i)
-        rec = play(program, players, seed, agents_for(agents, players, seed), limits=limits)
-        row = {"index": i, "seed": seed, "error": rec.error, "decisions": len(rec.choices), "steps": rec.steps}
-        if rec.result:
-            row.update(scores=rec.result["scores"], winners=rec.result["winners"], turns=rec.result["turns"],
-                       rounds=rec.result["rounds"], first_player=rec.result["first_player"], held=rec.held)
-        if rec.error:  # keep what is needed to replay the failing game
-            row["choices"] = rec.choices
-        out.append(row)
-    return out
+            setattr(lim, name, value)
+    return [_play_one(program, players, game_seed(master_seed, i), i, agents, lim, card_stats) for i in indices]
+
+
+def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
+              card_stats: bool = True) -> dict:
+    """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off."""
+    tracker = MoveTracker(program)
+    seats = agents_for(agents, players, seed)
+    g = Game(program, players, seed, limits, record_digests=False, after_setup=tracker.start if card_stats else None)
+    while not g.over:
+        if card_stats:
+            tracker.update(g)
+        d = g.decision
+        g.answer(seats[d.player].choose(g, d))
+    if card_stats:
+        tracker.update(g)
+    error = f"{g.error} (seed {seed}, step {len(g.choices)})" if g.error is not None else None
+    row = {"index": index, "seed": seed, "error": error, "decisions": len(g.choices), "steps": g.steps}
+    if g.result and not error:
+        res = g.result
+        taken, played = tracker.per_seat(len(res["scores"]))
+        row.update(scores=res["scores"], winners=res["winners"], turns=res["turns"], rounds=res["rounds"],
+                   first_player=res["first_player"], held=g.held(), taken=taken, played=played)
+    if error:  # keep what is needed to replay the failing game
+        row["choices"] = list(g.choices)
+    return row
 
 
 def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
-             progress: Callable[[int], None] | None = None, **limits) -> dict:
-    """Play `n` games and return the report (see `summarize`)."""
+             progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
+             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, **limits) -> dict:
+    """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
+    ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
+    `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`."""
     start = time.perf_counter()
-    load_program(ruleset)  # fail early, in this process, on bad content
-    chunk = max(1, min(200, n // (workers * 8) or 1))
-    batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
-    rows: list[dict] = []
-    if workers <= 1:
-        for b in batches:
-            rows += run_chunk(ruleset, players, seed, b, agents, **limits)
-            if progress:
-                progress(len(b))
+    if overrides:  # fail early, in this process, on bad content or a bad override
+        load_variant(ruleset, tuple(overrides))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_chunk, ruleset, players, seed, b, agents, **limits) for b in batches]
-            for f in futures:
-                part = f.result()
-                rows += part
-                if progress:
-                    progress(len(part))
+        load_program(ruleset)
+    chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
+    batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
+    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats)
+    rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress)
     rows.sort(key=lambda r: r["index"])
     elapsed = time.perf_counter() - start
     report = summarize(rows, players)
     report.update(ruleset=ruleset, players=players, seed=seed, agents=list(agents), games=n)
+    if overrides:
+        report["overrides"] = {k: v for k, v in overrides}
+    if per_game:
+        report["per_game"] = rows
     report["timing"] = {"seconds": round(elapsed, 3), "games_per_second": round(n / elapsed, 1) if elapsed else None,
-                        "workers": workers}
+                        "workers": workers, "backend": backend}
     return report
 
 
@@ -126,7 +142,18 @@ def summarize(rows: list[dict], players: int) -> dict:
         "decisions_per_turn": _dist([round(r["decisions"] / r["turns"], 3) for r in ok if r["turns"]]),
         "first_player": _first_player(ok, playing),
         "cards": _card_stats(ok),
+        "histograms": {"score": _counts(s for r in ok for s in r["scores"][:playing]),
+                       "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
+                       "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
     }
+
+
+def _counts(values) -> dict:
+    """Value → how many times it occurs, in value order (for charts)."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def _first_player(ok: list[dict], playing: int) -> dict:
@@ -138,20 +165,30 @@ def _first_player(ok: list[dict], playing: int) -> dict:
 
 
 def _card_stats(ok: list[dict]) -> dict:
-    """Per card name: in how many games some seat ended holding it, and how often a holder won."""
-    held_games: dict[str, int] = {}
-    holder_wins: dict[str, float] = {}
-    holders: dict[str, int] = {}
-    for r in ok:
-        seen: set[str] = set()
-        for seat, names in enumerate(r.get("held", [])):
-            for name in set(names):
-                holders[name] = holders.get(name, 0) + 1
-                if seat in r["winners"]:
-                    holder_wins[name] = holder_wins.get(name, 0) + 1 / len(r["winners"])
-                seen.add(name)
-        for name in seen:
-            held_games[name] = held_games.get(name, 0) + 1
-    return {name: {"games_held": held_games[name], "holders": holders[name],
-                   "holder_win_rate": round(holder_wins.get(name, 0) / holders[name], 4)}
-            for name in sorted(held_games)}
+    """Per card name: in how many games some seat ended holding / took / played it (see `cardstats`
+    for the definitions), how many seat-games did, and how often those seats won (a shared win
+    counts 1/k)."""
+    tally: dict[str, dict[str, float]] = {}
+    for what in ("held", "taken", "played"):
+        for r in ok:
+            seen: set[str] = set()
+            share = 1 / len(r["winners"]) if r["winners"] else 0.0
+            for seat, names in enumerate(r.get(what, [])):
+                for name in set(names):
+                    t = tally.setdefault(name, {})
+                    t[what] = t.get(what, 0) + 1
+                    if seat in r["winners"]:
+                        t[what + "_wins"] = t.get(what + "_wins", 0) + share
+                    seen.add(name)
+            for name in seen:
+                tally[name]["games_" + what] = tally[name].get("games_" + what, 0) + 1
+    out: dict[str, dict] = {}
+    for name in sorted(tally):
+        t, row = tally[name], {}
+        for what, who in (("held", "holder"), ("taken", "taker"), ("played", "player")):
+            seats = int(t.get(what, 0))
+            row[f"games_{what}"] = int(t.get("games_" + what, 0))
+            row[f"{who}s"] = seats
+            row[f"{who}_win_rate"] = round(t.get(what + "_wins", 0) / seats, 4) if seats else None
+        out[name] = row
+    return out

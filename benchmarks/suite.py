@@ -1,0 +1,114 @@
+"""The benchmark suite in one run: everything docs/performance.md reports about speed.
+
+    python benchmarks/suite.py                 # default settings (a few minutes on 2 cores)
+    python benchmarks/suite.py --quick         # short settings (about a minute)
+    python benchmarks/suite.py --json out.json
+
+Prints, measured in this one process:
+1. parse + check (+ compile) time of every ruleset in rulesets/ (first load, then a warm repeat);
+2. games/second of every ruleset with random agents, one worker (what `grimoire simulate` does,
+   per-card statistics included);
+3. the interpreter-vs-reference ratio for Toil and Troublez (benchmarks/compare_reference.py:
+   both run back to back on the same seeds, random agents, one worker);
+4. the cost of cloning a game state against replaying it (benchmarks/clone_cost.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from clone_cost import clone_costs  # noqa: E402
+from compare_reference import compare  # noqa: E402
+from interpreter.api import check_path, load_program  # noqa: E402
+from interpreter.engine import Program  # noqa: E402
+from interpreter.simulate import simulate  # noqa: E402
+
+
+def rulesets() -> list[Path]:
+    return sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.rules")))
+
+
+def load_times(path: Path, repeat: int = 3) -> dict:
+    """Milliseconds to parse and check (load + build + check) and to compile, first and warm."""
+    def once() -> tuple[float, float]:
+        t = time.perf_counter()
+        rs, content = check_path(path)
+        checked = time.perf_counter()
+        assert rs is not None and content.ok, f"{path.name} does not validate"
+        Program(rs)
+        return (checked - t) * 1000, (time.perf_counter() - checked) * 1000
+    first = once()
+    warm = min((once() for _ in range(repeat)), key=sum)
+    return {"parse_check_ms_first": round(first[0], 1), "parse_check_ms": round(warm[0], 1),
+            "compile_ms": round(warm[1], 1)}
+
+
+def throughput(path: Path, games: int, seed: int) -> list[dict]:
+    """Games/second with random agents, one worker, at the minimum and (if different) 4 players."""
+    rs = load_program(path).rs
+    counts = sorted({rs.min_players, min(max(rs.min_players, 4), rs.max_players)})
+    out = []
+    for players in counts:
+        simulate(str(path), 1, players, seed, ["random"])  # warm: the program is compiled once per process
+        rep = simulate(str(path), games, players, seed, ["random"])
+        out.append({"players": players, "games": games, "errors": len(rep["errors"]),
+                    "games_per_second": rep["timing"]["games_per_second"],
+                    "decisions_per_game": rep["decisions"].get("mean")})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="short settings: 20 games per ruleset, 40 for the ratio")
+    ap.add_argument("--games", type=int, default=None, help="games per ruleset and player count (default 100)")
+    ap.add_argument("--ratio-games", type=int, default=None, help="games of each side in the ratio (default 200)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    args = ap.parse_args()
+    games = args.games or (20 if args.quick else 100)
+    ratio_games = args.ratio_games or (40 if args.quick else 200)
+    started = time.perf_counter()
+    out: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": platform.python_version(),
+                 "settings": {"games": games, "ratio_games": ratio_games, "seed": args.seed}}
+
+    print("1. parse + check time (ms; first load, then best warm repeat) and compile time")
+    out["load"] = {}
+    for path in rulesets():
+        row = out["load"][path.name] = load_times(path)
+        print(f"   {path.name:24s} first {row['parse_check_ms_first']:8.1f}  warm {row['parse_check_ms']:8.1f}  "
+              f"compile {row['compile_ms']:6.1f}")
+
+    print(f"2. random-agent games per second, one worker, {games} games each")
+    out["throughput"] = {}
+    for path in rulesets():
+        rows = out["throughput"][path.name] = throughput(path, games, args.seed)
+        for r in rows:
+            print(f"   {path.name:24s} {r['players']} players: {r['games_per_second']:7.1f} games/s "
+                  f"({r['decisions_per_game']} decisions per game, {r['errors']} errors)")
+
+    print(f"3. Toil and Troublez, 4 players, {ratio_games} games each: interpreter vs hand-coded reference")
+    ratio = out["reference_ratio"] = compare(ratio_games, 4, args.seed)
+    print(f"   reference {ratio['reference_games_per_s']} games/s, interpreter {ratio['interpreter_games_per_s']} "
+          f"games/s: interpreter slower by {ratio['slowdown']}x")
+
+    print("4. cloning a 4-player Toil and Troublez game (ms) vs replaying it from the start")
+    clones = out["clone"] = clone_costs(4, 3, repeat=50 if args.quick else 200, checkpoints=(10, 100, 200),
+                                        replays=2 if args.quick else 5)
+    for c in clones:
+        print(f"   after {c['decisions']:3d} decisions: clone {c['clone_ms']:.3f} ms, replay {c['replay_ms']:.1f} ms")
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    print(f"suite took {out['seconds']} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

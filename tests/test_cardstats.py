@@ -1,0 +1,54 @@
+"""Per-card statistics: which cards each seat took (into its own zones) and played (from a zone of
+its own that others cannot see into a public zone), and the win rates of those seats."""
+from interpreter.simulate import simulate
+from rulekit import ruleset
+
+RULES = """
+game "Take and show":
+    players 2..2
+card type Chip:
+    kind: Red | Blue | Green
+zone pile: pile, shared, hidden
+zone hand: set, per player, owner
+zone table: set, per player, public
+setup:
+    move all_cards() to pile
+    for each p in players:
+        move first(pile where it.kind == Blue) to hand of p
+turn:
+    if turn_number <= 2:
+        move first(pile where it.kind == Red) to your hand
+        move first(pile where it.kind == Green) to your table
+    elif you may "Show the red chip?":
+        move your hand where it.kind == Red to your table
+    if turn_number == 4:
+        end game after this turn
+score p: count(table of p where it.kind == Red)
+"""
+CARDS = """
+- {name: Red, type: Chip, kind: Red, copies: 2}
+- {name: Blue, type: Chip, kind: Blue, copies: 2}
+- {name: Green, type: Chip, kind: Green, copies: 2}
+"""
+
+
+def test_taken_and_played_follow_zone_ownership_and_visibility(tmp_path):
+    """Blue is dealt in setup (held, never taken); Red is taken by both seats and played by those
+    that show it, who are exactly the seats scoring 1; Green goes straight from a shared pile to a
+    public zone: taken, but not played (the pile was nobody's)."""
+    report = simulate(str(ruleset(tmp_path, RULES, CARDS)), 40, 2, 3, ["random"], per_game=True)
+    assert report["completed"] == 40 and not report["errors"]
+    showed = 0
+    for g in report["per_game"]:
+        assert g["taken"] == [["Green", "Red"], ["Green", "Red"]]
+        for seat in (0, 1):
+            assert ("Red" in g["played"][seat]) == (g["scores"][seat] == 1)
+            assert "Green" not in g["played"][seat] and "Blue" not in g["played"][seat]
+            showed += g["scores"][seat]
+    cards = report["cards"]
+    assert cards["Blue"]["games_held"] == 40 and cards["Blue"]["games_taken"] == 0
+    assert cards["Blue"]["taker_win_rate"] is None
+    assert cards["Red"]["takers"] == 80 and cards["Red"]["taker_win_rate"] == 0.5
+    assert cards["Red"]["players"] == showed and 0 < showed < 80
+    assert cards["Red"]["player_win_rate"] > 0.5  # showing wins outright or ties: never loses
+    assert cards["Green"]["games_played"] == 0
