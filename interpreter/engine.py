@@ -577,6 +577,16 @@ class Game:
     # ---- cards and zones -----------------------------------------------------------------
     def listify(self, v: Any) -> list:
         """Any collection-ish value as a list (zones and rows give their top cards)."""
+        cls = v.__class__
+        if cls is list:
+            return v
+        if cls is ZoneRef:  # the commonest case first, without the `key` property and helper calls
+            name, owner = v
+            z = self.state.zones[name if owner is None else f"{name}#{owner}"]
+            cards = self.cards
+            if name in self.program.rows_zones:
+                return [cards[i] for row in z for i in row]
+            return [cards[i] for i in z]
         if isinstance(v, list):
             return v
         if isinstance(v, ZoneRef):
