@@ -18,6 +18,8 @@ from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForT
 from .model import CardData, Ruleset
 from .values import RowRef, Seat, Space, TypeRef, ZoneRef
 from .fastpaths import item_predicate
+from . import codegen as _codegen
+from .codegen import generate
 from .syncblocks import is_sync, run_block, run_for
 
 __all__ = ["Compiler", "Expr", "Stmt"]
@@ -53,7 +55,18 @@ class Compiler:
         return holder
 
     # ---- expressions ---------------------------------------------------------------------
+    generate = True  # whole expressions become generated functions (codegen.py) where they can
+    _generating = 0
+
     def expr(self, n: Node) -> Expr:
+        if self.generate and not self._generating:
+            self._generating += 1
+            try:
+                fast = generate(self, n)
+            finally:
+                self._generating -= 1
+            if fast is not None:
+                return fast
         f = getattr(self, "x_" + n.kind, None)
         if f is None:
             raise RuleError(f"`{n.kind}` cannot be used as a value here", n.loc)
@@ -758,6 +771,9 @@ def _attr(g, o, name, stats, card_types):
     if o is None:
         return None
     raise RuleError(f"a {type(o).__name__} has no field `{name}`", None)
+
+
+_codegen._attr = _attr  # the generated code's field reader falls back to this one
 
 
 def _charge(g, items: int, n: Node) -> None:

@@ -1,0 +1,369 @@
+"""Expressions compiled to generated Python functions: one call instead of a tree of closures.
+
+`generate(compiler, node)` returns `f(g, e)` computing exactly what the closure tree of
+`compiler.expr(node)` computes, or None when the expression is too small to gain or too deep.
+
+Untrusted rule files: **no rule text ever reaches the generated source.** Every value taken
+from the rules (literals, names, fields, nodes for error locations, closures) is put in a
+constants table `K` and referred to as `K[index]`; the source is made only of this module's own
+fixed fragments, generated temporary names (`_i3`, `_t7`) and integer indices, and `_check_source`
+verifies that with Python's tokenizer before anything is compiled. Code objects are cached by
+source text (same shape, same code), so a ruleset is generated once per process.
+
+A node kind this module does not know becomes a call of its ordinary closure (`K[i](g, e)`),
+so constructs added elsewhere work unchanged. Names bound by `where`, quantifiers and
+comprehensions live in Python locals here; if a part that still needs the environment mentions
+such a name, the whole binding construct is left to its closure.
+"""
+from __future__ import annotations
+
+import io
+import operator
+import re
+import tokenize
+from typing import Any, Callable
+
+from .ast import Node, walk
+from .errors import LimitExceeded, RuleError
+from .model import CardData
+from .values import Seat, TypeRef, ZoneRef
+
+__all__ = ["generate"]
+
+MAX_DEPTH = 40  # deeper expressions stay closures (Python's own parser has nesting limits)
+_CODE_CACHE: dict[str, Any] = {}
+
+
+# ---- helpers the generated code calls (its only globals besides K) --------------------------
+def _missing(n: Node):
+    raise RuleError(f"`{n.id}` has no value here", n.loc)
+
+
+_attr: Callable = None  # type: ignore[assignment]  # compiler._attr, set by compiler.py (it imports this module)
+
+
+def _field(g, o, name: str, stats, card_types):
+    """`o.name` for anything but a card (see compiler._attr)."""
+    if o.__class__ is ZoneRef:
+        return [x.fields.get(name) for x in g.listify(o)]  # a zone's top cards are never covered
+    return _attr(g, o, name, stats, card_types)
+
+
+def _card_field(g, o, name: str):
+    return None if g.state.where.get(o.id, "")[:1] == "^" else o.fields.get(name)
+
+
+def _charged(g, xs: list, n: Node) -> list:
+    g.work += len(xs)
+    if g.work > g.limits.max_work:
+        raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
+                            f"a rule seems to run forever", n.loc)
+    return xs
+
+
+def _grouped(xs: list, k: int, n: Node):
+    for x in xs:
+        if not isinstance(x, (list, tuple)) or len(x) != k:
+            names = n.names
+            raise RuleError(f"each item must be a group of {len(names)} to bind {', '.join(names)}", n.loc)
+        yield x
+
+
+def _get(g, o, name: str, stats, card_types):
+    if o.__class__ is CardData:
+        return None if g.state.where.get(o.id, "")[:1] == "^" else o.fields.get(name)
+    return _field(g, o, name, stats, card_types)
+
+
+def _ordered(op, a, b):
+    if a is None or b is None:
+        return False  # unknown values (a covered card's fields) never compare
+    return op(a, b)
+
+
+def _is_type(v, what: str) -> bool:
+    return isinstance(v, CardData) and v.type == what
+
+
+def _zone_of(g, o, name: str, n: Node):
+    if o.__class__ is Seat:
+        return ZoneRef(name, int(o))
+    if isinstance(o, list):  # `zone of some players`: the cards of all of them
+        return [c for p in o for c in g.listify(ZoneRef(name, int(p)))]
+    if o is None:
+        raise RuleError(f"`{name} of ...` needs a player, got nothing", n.loc)
+    return ZoneRef(name, int(o))
+
+
+def _stat_of(g, o, name: str):
+    if isinstance(o, list):
+        return [g.state.pstats[p][name] for p in o]
+    return g.state.pstats[o][name]
+
+
+_GLOBALS = {"_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_charged": _charged,
+            "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
+            "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
+            "_any": any, "_int": int, "__builtins__": {}}
+_ALLOWED_NAMES = set(_GLOBALS) | {"K", "g", "e", "f", "def", "return", "lambda", "if", "else", "for", "in",
+                                  "not", "and", "or", "is", "None", "True", "False", "state", "where", "get",
+                                  "fields", "id", "listify", "stats", "constants", "pstats", "seats", "add",
+                                  "type", "__class__"}
+_TEMP = re.compile(r"_[it]\d+\Z")
+_SIMPLE = re.compile(r"_i\d+(\[\d+\])?\Z")  # an item local, or one element of a bound group
+_EQ_OPS = {"==": "==", "!=": "!="}
+_ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _check_source(src: str) -> None:
+    """Refuse any source with a token this module does not produce itself (defence in depth)."""
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.NAME:
+            if tok.string not in _ALLOWED_NAMES and not _TEMP.match(tok.string):
+                raise ValueError(f"unexpected name in generated code: {tok.string!r}")
+        elif tok.type == tokenize.NUMBER:
+            if not tok.string.isdigit():
+                raise ValueError("unexpected number in generated code")
+        elif tok.type in (tokenize.STRING, tokenize.COMMENT) or (tok.type == tokenize.ERRORTOKEN and
+                                                                  tok.string.strip()):
+            raise ValueError("unexpected token in generated code")
+
+
+class _Fail(Exception):
+    """This expression (or binding construct) is left to closures."""
+
+
+class _Gen:
+    def __init__(self, c):
+        self.c, self.rs = c, c.rs
+        self.consts: list[Any] = []
+        self.bound: dict[str, str] = {}  # rule name → Python local of the item bound to it
+        self.temps = 0
+        self.gain = 0  # nodes handled here (a tree of one node is not worth a function)
+
+    def k(self, v: Any) -> str:
+        self.consts.append(v)
+        return f"K[{len(self.consts) - 1}]"
+
+    def temp(self, prefix: str = "_t") -> str:
+        self.temps += 1
+        return f"{prefix}{self.temps}"
+
+    def fallback(self, n: Node) -> str:
+        if any(m.kind == "name" and m.id in self.bound for m in walk(n)):
+            raise _Fail()  # the closure would read the bound name from the environment
+        return f"{self.k(self.c.expr(n))}(g, e)"
+
+    def gen(self, n: Node, depth: int = 0) -> str:
+        if depth > MAX_DEPTH:
+            raise _Fail()
+        f = getattr(self, "g_" + n.kind, None)
+        out = f(n, depth + 1) if f is not None else None
+        if out is None:
+            return self.fallback(n)
+        self.gain += 1
+        return out
+
+    # ---- leaves ------------------------------------------------------------------------
+    def g_lit(self, n, d):
+        return self.k(n.value)
+
+    def _local(self, name: str) -> bool:
+        from .fastpaths import _is_local
+        return _is_local(self.c, name)
+
+    def g_name(self, n, d):
+        name, rs = n.id, self.rs
+        if name in self.bound and self._local(name):
+            return self.bound[name]
+        if name in rs.zones:
+            return None if rs.zones[name].per_player else self.k(ZoneRef(name, None))
+        if name in rs.stats:
+            return f"g.state.stats[{self.k(name)}]"
+        if name in rs.constants:
+            return f"g.constants[{self.k(name)}]"
+        if name in ("true", "false", "none"):
+            return {"true": "True", "false": "False", "none": "None"}[name]
+        if name in ("you", "this", "it"):
+            return f"e.get({self.k(name)})"
+        if name == "players":
+            return "g.seats"
+        from .compiler import SPECIAL_NAMES
+        if name in SPECIAL_NAMES:
+            return None
+        if name in rs.card_types or name in rs.die_types:
+            return self.k(TypeRef(name))
+        if name in self.c.enum_values:
+            return self.k(name)
+        key = self.k(name)
+        return f"(e[{key}] if {key} in e else _missing({self.k(n)}))"
+
+    # ---- structure ---------------------------------------------------------------------
+    def g_attr(self, n, d):
+        name = n.name
+        if name in ("face", "name"):
+            return None
+        o = self.gen(n.obj, d)
+        stats, cts, key = self.k(self.rs.stats), self.k(self.rs.card_types), self.k(name)
+        if _SIMPLE.match(o):  # an item local: read it twice, no call for a card's field
+            return (f"((None if g.state.where.get({o}.id, {self.k('')})[:1] == {self.k('^')} "
+                    f"else {o}.fields.get({key})) if {o}.__class__ is _Card else _field(g, {o}, {key}, {stats}, {cts}))")
+        return f"_get(g, {o}, {key}, {stats}, {cts})"
+
+    def g_of(self, n, d):
+        name, rs = n.name, self.rs
+        if name in rs.zones:
+            return f"_zone_of(g, {self.gen(n.owner, d)}, {self.k(name)}, {self.k(n)})"
+        if name in rs.stats:
+            return f"_stat_of(g, {self.gen(n.owner, d)}, {self.k(name)})"
+        return None
+
+    def g_call(self, n, d):
+        from .builtins import BUILTINS
+        if n.func in self.rs.functions or n.func in self.rs.procedures or n.func not in BUILTINS:
+            return None
+        args = [self.gen(a, d) for a in n.args]
+        if n.func == "count" and len(args) == 1:
+            return f"_len(g.listify({args[0]}))"
+        fn = self.k(BUILTINS[n.func].fn)
+        return f"{fn}(g, e{''.join(', ' + a for a in args)})"
+
+    def g_index(self, n, d):
+        return f"{self.gen(n.obj, d)}[{self.gen(n.key, d)}]"
+
+    def g_list(self, n, d):
+        return "[" + "".join(self.gen(i, d) + ", " for i in n.items) + "]"
+
+    def g_map(self, n, d):
+        return "{" + "".join(f"{self.gen(k, d)}: {self.gen(v, d)}, " for k, v in n.pairs) + "}"
+
+    def g_arith(self, n, d):
+        if n.op == "*":
+            return None  # checked multiplication stays in its closure
+        left, right = self.gen(n.left, d), self.gen(n.right, d)
+        if n.op == "+":
+            return f"g.add({left}, {right})"
+        py = {"-": "-", "/": "//", "%": "%"}[n.op]
+        return f"({left} {py} {right})"
+
+    def g_neg(self, n, d):
+        return f"(-{self.gen(n.expr, d)})"
+
+    def _side(self, side: Node, other: Node, d) -> str:
+        """As compiler._enum_side: an enumeration value next to a field stays that value."""
+        if other.kind == "attr" and side.kind == "name" and side.id in self.c.enum_values and \
+                any(f == other.name for _, f in self.c.enum_values[side.id]):
+            return self.k(side.id)
+        return self.gen(side, d)
+
+    def g_compare(self, n, d):
+        left, right = self._side(n.left, n.right, d), self._side(n.right, n.left, d)
+        if n.op in ("==", "!="):
+            return f"({left} {_EQ_OPS[n.op]} {right})"
+        return f"_ordered({self.k(_ORDERED[n.op])}, {left}, {right})"
+
+    def g_in(self, n, d):
+        item, coll = self.gen(n.item, d), self.gen(n.coll, d)
+        return f"({item} in g.listify({coll}))"
+
+    def g_is(self, n, d):
+        what, v = n.what, self.gen(n.expr, d)
+        if what == "empty":
+            test = f"(_len(g.listify({v})) == 0)"
+        elif what in ("none", "unknown"):
+            test = f"({v} is None)"
+        elif what in self.rs.card_types or what in self.rs.die_types:
+            if _SIMPLE.match(v):
+                test = f"(_isinstance({v}, _Card) and {v}.type == {self.k(what)})"
+            else:
+                test = f"_is_type({v}, {self.k(what)})"
+        else:
+            return None
+        return f"(not {test})" if n.negate else test
+
+    def g_not(self, n, d):
+        return f"(not {self.gen(n.expr, d)})"
+
+    def g_and(self, n, d):
+        return "(True if (" + " and ".join(self.gen(i, d) for i in n.items) + ") else False)"
+
+    def g_or(self, n, d):
+        return "(True if (" + " or ".join(self.gen(i, d) for i in n.items) + ") else False)"
+
+    def g_if_expr(self, n, d):
+        return f"({self.gen(n.then, d)} if {self.gen(n.cond, d)} else {self.gen(n.orelse, d)})"
+
+    # ---- binding constructs: the item is a Python local --------------------------------
+    def _binding(self, n: Node, names: list[str], parts: list[Node], d) -> tuple[list[str], str, list[str]] | None:
+        """Generate `parts` with `names` bound to fresh locals; None leaves `n` to its closure."""
+        if not all(self._local(x) for x in names):
+            return None
+        saved, consts, temps = dict(self.bound), len(self.consts), self.temps
+        item = self.temp("_i")
+        if len(names) == 1:
+            self.bound[names[0]] = item
+        else:
+            for i, x in enumerate(names):
+                self.bound[x] = f"{item}[{i}]"
+        try:
+            return [item], item, [self.gen(p, d) for p in parts]
+        except _Fail:
+            del self.consts[consts:]
+            self.temps = temps
+            return None
+        finally:
+            self.bound = saved
+
+    def g_where(self, n, d):
+        items = self.gen(n.items, d)
+        b = self._binding(n, ["it"], [n.cond], d)
+        if b is None:
+            return None
+        _, item, (cond,) = b
+        return f"[{item} for {item} in _charged(g, g.listify({items}), {self.k(n)}) if {cond}]"
+
+    def g_comprehension(self, n, d):
+        items = self.gen(n.iter, d)
+        b = self._binding(n, [n.name], [n.expr], d)
+        if b is None:
+            return None
+        _, item, (body,) = b
+        return f"[{body} for {item} in _charged(g, g.listify({items}), {self.k(n)})]"
+
+    def g_quantified(self, n, d):
+        items = self.gen(n.iter, d)
+        b = self._binding(n, list(n.names), [n.cond], d)
+        if b is None:
+            return None
+        _, item, (cond,) = b
+        src = f"_charged(g, g.listify({items}), {self.k(n)})"
+        if len(n.names) > 1:
+            src = f"_grouped({src}, {len(n.names)}, {self.k(n)})"
+        gen = f"{cond} for {item} in {src}"
+        if n.quantifier == "every":
+            return f"_all({gen})"
+        if n.quantifier == "some":
+            return f"_any({gen})"
+        return f"(not _any({gen}))"
+
+
+def generate(c, n: Node) -> Callable[[Any, dict], Any] | None:
+    """A generated function for expression `n`, or None to keep the closure."""
+    gen = _Gen(c)
+    try:
+        body = gen.gen(n)
+    except _Fail:
+        return None
+    except RuleError:
+        return None  # the closure compiler reports it, with its own message
+    if gen.gain < 2:
+        return None
+    src = f"def f(g, e):\n    return {body}\n"
+    code = _CODE_CACHE.get(src)
+    if code is None:
+        _check_source(src)
+        code = _CODE_CACHE[src] = compile(src, "<grimoire expression>", "exec")
+    ns = dict(_GLOBALS)
+    ns["K"] = tuple(gen.consts)
+    exec(code, ns)  # defines f from our own checked source; K holds every rule-derived value
+    return ns["f"]
