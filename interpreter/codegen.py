@@ -46,6 +46,10 @@ def _field(g, o, name: str, stats, card_types):
     """`o.name` for anything but a card (see compiler._attr)."""
     if o.__class__ is ZoneRef:
         return [x.fields.get(name) for x in g.listify(o)]  # a zone's top cards are never covered
+    if o.__class__ is list:
+        where = g.state.where
+        return [(None if where.get(x.id, "")[:1] == "^" else x.fields.get(name)) if x.__class__ is CardData
+                else _attr(g, x, name, stats, card_types) for x in o]
     return _attr(g, o, name, stats, card_types)
 
 
@@ -53,12 +57,24 @@ def _card_field(g, o, name: str):
     return None if g.state.where.get(o.id, "")[:1] == "^" else o.fields.get(name)
 
 
-def _charged(g, xs: list, n: Node) -> list:
+def _items(g, v, n: Node) -> list:
+    """`g.listify(v)`, counted against the work limit (as compiler._charge)."""
+    xs = v if v.__class__ is list else g.listify(v)
     g.work += len(xs)
     if g.work > g.limits.max_work:
         raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
                             f"a rule seems to run forever", n.loc)
     return xs
+
+
+def _count(g, v) -> int:
+    """`len(g.listify(v))` without building the card list of a plain zone."""
+    if v.__class__ is list:
+        return len(v)
+    if v.__class__ is ZoneRef and v.name not in g.program.rows_zones:
+        name, owner = v
+        return len(g.state.zones[name if owner is None else f"{name}#{owner}"])
+    return len(g.listify(v))
 
 
 def _grouped(xs: list, k: int, n: Node):
@@ -101,7 +117,7 @@ def _stat_of(g, o, name: str):
     return g.state.pstats[o][name]
 
 
-_GLOBALS = {"_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_charged": _charged,
+_GLOBALS = {"_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
             "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
             "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
             "_any": any, "_int": int, "__builtins__": {}}
@@ -224,7 +240,7 @@ class _Gen:
             return None
         args = [self.gen(a, d) for a in n.args]
         if n.func == "count" and len(args) == 1:
-            return f"_len(g.listify({args[0]}))"
+            return f"_count(g, {args[0]})"
         fn = self.k(BUILTINS[n.func].fn)
         return f"{fn}(g, e{''.join(', ' + a for a in args)})"
 
@@ -269,7 +285,7 @@ class _Gen:
     def g_is(self, n, d):
         what, v = n.what, self.gen(n.expr, d)
         if what == "empty":
-            test = f"(_len(g.listify({v})) == 0)"
+            test = f"(_count(g, {v}) == 0)"
         elif what in ("none", "unknown"):
             test = f"({v} is None)"
         elif what in self.rs.card_types or what in self.rs.die_types:
@@ -320,7 +336,7 @@ class _Gen:
         if b is None:
             return None
         _, item, (cond,) = b
-        return f"[{item} for {item} in _charged(g, g.listify({items}), {self.k(n)}) if {cond}]"
+        return f"[{item} for {item} in _items(g, {items}, {self.k(n)}) if {cond}]"
 
     def g_comprehension(self, n, d):
         items = self.gen(n.iter, d)
@@ -328,7 +344,7 @@ class _Gen:
         if b is None:
             return None
         _, item, (body,) = b
-        return f"[{body} for {item} in _charged(g, g.listify({items}), {self.k(n)})]"
+        return f"[{body} for {item} in _items(g, {items}, {self.k(n)})]"
 
     def g_quantified(self, n, d):
         items = self.gen(n.iter, d)
@@ -336,7 +352,7 @@ class _Gen:
         if b is None:
             return None
         _, item, (cond,) = b
-        src = f"_charged(g, g.listify({items}), {self.k(n)})"
+        src = f"_items(g, {items}, {self.k(n)})"
         if len(n.names) > 1:
             src = f"_grouped({src}, {len(n.names)}, {self.k(n)})"
         gen = f"{cond} for {item} in {src}"

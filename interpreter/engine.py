@@ -738,7 +738,10 @@ class Game:
         local["card"] = card
         for pos, after in candidates:
             local[binder] = after
-            if all(f(self, local) for f in conds):
+            for f in conds:  # as all(): the first false condition ends the check
+                if not f(self, local):
+                    break
+            else:
                 out.append(pos)
         return out
 
