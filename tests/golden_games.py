@@ -49,6 +49,12 @@ def key(rs: str, n: int, i: int, agents: str) -> str:
     return f"{rs}/{n}/{i}/{agents}"
 
 
+
+def recorded(case) -> dict:
+    """The recorded fingerprint of one case."""
+    return json.loads(GOLDEN.read_text())[key(*case)]
+
+
 def main() -> int:
     write = "--write" in sys.argv
     old = {} if write else json.loads(GOLDEN.read_text())
