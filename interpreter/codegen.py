@@ -383,3 +383,131 @@ def generate(c, n: Node) -> Callable[[Any, dict], Any] | None:
     ns["K"] = tuple(gen.consts)
     exec(code, ns)  # defines f from our own checked source; K holds every rule-derived value
     return ns["f"]
+
+
+# ---- statements run at once while settling (see syncblocks.py) ------------------------------
+# A plain `if` or `for each` whose body never needs the task stack becomes one generated
+# function: nested loops are Python loops, `let` stores straight into the environment, other
+# statements call their closures. It behaves as syncblocks.run_block: one step per statement
+# against the same limit, `break`/`continue` on the innermost loop, errors naming the innermost
+# statement (`_s` is the index of the statement running, in the table `K[...]` of nodes).
+MAX_NESTING = 12  # Python refuses more than 20 nested blocks
+
+
+def _limit(g, n: Node):
+    raise LimitExceeded(f"more than {g.limits.max_steps} steps: a rule seems to run forever", n.loc)
+
+
+def _relocate(g, err: Exception, at: int, nodes: tuple) -> Exception:
+    """The error a statement's failure becomes, as syncblocks.run_block makes it."""
+    if at < 0:
+        return err  # the generated statement itself: its caller names it
+    loc = nodes[at].loc
+    if isinstance(err, RuleError):
+        return type(err)(err.message, loc) if err.loc is None else err
+    if isinstance(err, RecursionError):
+        return LimitExceeded("rules nest too deeply", loc)
+    import traceback
+    from .compiler import _explain
+    g.internal_traceback = traceback.format_exc()
+    return RuleError(_explain(err), loc)
+
+
+def _flow() -> tuple:
+    from .errors import Break, Continue, GameOver
+    return Break, Continue, GameOver
+
+
+_GLOBALS.update({"_limit": _limit, "_relocate": _relocate, "_Flow": _flow(), "_list": list, "_Exception": Exception})
+_ALLOWED_NAMES |= {"_limit", "_relocate", "_Flow", "_list", "_s", "lim", "err", "try", "except", "raise", "from",
+                   "elif", "break", "continue", "pass", "as", "limits", "max_steps", "steps", "_Exception"}
+
+
+class _StmtGen:
+    def __init__(self, c):
+        self.c = c
+        self.x = _Gen(c)  # expressions share its constants table
+        self.nodes: list[Node] = []
+        self.lines: list[str] = []
+
+    def k(self, v) -> str:
+        return self.x.k(v)
+
+    def expr(self, n: Node) -> str:
+        consts, temps = len(self.x.consts), self.x.temps
+        try:
+            return self.x.gen(n)
+        except _Fail:
+            del self.x.consts[consts:]
+            self.x.temps = temps
+            return f"{self.k(self.c.expr(n))}(g, e)"
+
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def body(self, stmts: list[Node], depth: int, loops: int) -> None:
+        if depth > MAX_NESTING:
+            raise _Fail()
+        if not stmts:
+            self.emit(depth, "pass")
+        for s in stmts:
+            self.nodes.append(s)
+            self.emit(depth, f"_s = {len(self.nodes) - 1}")
+            self.emit(depth, "g.steps += 1")
+            self.emit(depth, "if g.steps > lim:")
+            self.emit(depth + 1, f"_limit(g, {self.k(s)})")
+            self.stmt(s, depth, loops)
+
+    def stmt(self, n: Node, depth: int, loops: int) -> None:
+        if n.kind == "for":
+            self.head(n, depth, loops)
+        elif n.kind == "if":
+            self.branches(n, depth, loops)
+        elif n.kind == "let":
+            self.emit(depth, f"e[{self.k(n.name)}] = {self.expr(n.expr)}")
+        elif n.kind in ("break", "continue") and loops:
+            self.emit(depth, n.kind)
+        elif n.kind == "pass":
+            self.emit(depth, "pass")
+        else:  # its own closure, which never returns a task (syncblocks.SYNC_KINDS)
+            self.emit(depth, f"{self.k(self.c.stmt(n))}(g, e)")
+
+    def head(self, n: Node, depth: int, loops: int) -> None:
+        item = self.x.temp("_i")
+        self.emit(depth, f"for {item} in _list(g.listify({self.expr(n.iter)})):")
+        self.emit(depth + 1, f"e[{self.k(n.name)}] = {item}")
+        self.body(n.body, depth + 1, loops + 1)
+
+    def branches(self, n: Node, depth: int, loops: int) -> None:
+        for i, (cond, body) in enumerate(n.branches):
+            self.emit(depth, f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
+            self.body(body, depth + 1, loops)
+        if n.orelse:
+            self.emit(depth, "else:")
+            self.body(n.orelse, depth + 1, loops)
+
+
+def generate_statement(c, n: Node) -> Callable[[Any, dict], None] | None:
+    """One generated function running the plain `if`/`for each` statement `n` at once (its own
+    step is counted by whoever runs it); None to keep the task path alone."""
+    gen = _StmtGen(c)
+    gen.emit(1, "_s = -1")
+    gen.emit(1, "lim = g.limits.max_steps")
+    gen.emit(1, "try:")
+    try:
+        gen.stmt(n, 2, 0)
+    except (_Fail, RuleError):
+        return None
+    gen.emit(1, "except _Flow:")
+    gen.emit(2, "raise")
+    gen.emit(1, "except _Exception as err:")
+    gen.emit(2, f"raise _relocate(g, err, _s, {gen.k(tuple(gen.nodes))}) from None")
+    src = "def f(g, e):\n" + "\n".join(gen.lines) + "\n"
+    code = _CODE_CACHE.get(src)
+    if code is None:
+        _check_source(src)
+        code = _CODE_CACHE[src] = compile(src, "<grimoire statement>", "exec")
+    ns = dict(_GLOBALS)
+    ns["K"] = tuple(gen.x.consts)
+    exec(code, ns)  # defines f from our own checked source; K holds every rule-derived value
+    return ns["f"]

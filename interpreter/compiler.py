@@ -19,7 +19,7 @@ from .model import CardData, Ruleset
 from .values import RowRef, Seat, Space, TypeRef, ZoneRef
 from .fastpaths import item_predicate
 from . import codegen as _codegen
-from .codegen import generate
+from .codegen import generate, generate_statement
 from .syncblocks import is_sync, run_block, run_for
 
 __all__ = ["Compiler", "Expr", "Stmt"]
@@ -643,7 +643,7 @@ class Compiler:
         plain = [(self.expr(c), self.block(b)) for c, b in n.branches]
         orelse = self.block(n.orelse) if n.orelse else None
         if is_sync([n]):
-            return _sync_if(plain, orelse)
+            return _sync_if(plain, orelse, generate_statement(self, n) if self.generate else None)
 
         def run(g, e):
             for cond, body in plain:
@@ -655,7 +655,7 @@ class Compiler:
     def s_for(self, n):
         it, name, body = self.expr(n.iter), n.name, self.block(n.body)
         if is_sync([n]):
-            return _sync_for(it, name, body)
+            return _sync_for(it, name, body, generate_statement(self, n) if self.generate else None)
         return lambda g, e: ForTask(list(g.listify(it(g, e))), name, body, e)
 
     def s_repeat(self, n):
@@ -666,9 +666,12 @@ class Compiler:
 
 
 # ---- fast paths (fastpaths.py): same results, fewer calls; None keeps the general closure ----
-def _sync_if(plain: list, orelse: Block | None) -> Stmt:
-    """A plain `if` whose bodies never need the stack: run at once while settling (syncblocks.py)."""
+def _sync_if(plain: list, orelse: Block | None, fast: Stmt | None = None) -> Stmt:
+    """A plain `if` whose bodies never need the stack: run at once while settling (syncblocks.py),
+    by its generated function where there is one (codegen.generate_statement)."""
     def run(g, e):
+        if fast is not None and g.settling:
+            return fast(g, e)
         for cond, body in plain:
             if cond(g, e):
                 if g.settling:
@@ -682,8 +685,10 @@ def _sync_if(plain: list, orelse: Block | None) -> Stmt:
     return run
 
 
-def _sync_for(it: Expr, name: str, body: Block) -> Stmt:
+def _sync_for(it: Expr, name: str, body: Block, fast: Stmt | None = None) -> Stmt:
     def run(g, e):
+        if fast is not None and g.settling:
+            return fast(g, e)
         items = list(g.listify(it(g, e)))
         if g.settling:
             return run_for(g, e, items, name, body.stmts)
