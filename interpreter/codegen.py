@@ -44,8 +44,12 @@ _attr: Callable = None  # type: ignore[assignment]  # compiler._attr, set by com
 
 def _field(g, o, name: str, stats, card_types):
     """`o.name` for anything but a card (see compiler._attr)."""
-    if o.__class__ is ZoneRef:
-        return [x.fields.get(name) for x in g.listify(o)]  # a zone's top cards are never covered
+    if o.__class__ is ZoneRef:  # a zone's top cards are never covered
+        if o.name not in g.program.rows_zones:
+            zname, owner = o
+            cards = g.cards
+            return [cards[i].fields.get(name) for i in g.state.zones[zname if owner is None else f"{zname}#{owner}"]]
+        return [x.fields.get(name) for x in g.listify(o)]
     if o.__class__ is list:
         where = g.state.where
         return [(None if where.get(x.id, "")[:1] == "^" else x.fields.get(name)) if x.__class__ is CardData
@@ -59,7 +63,15 @@ def _card_field(g, o, name: str):
 
 def _items(g, v, n: Node) -> list:
     """`g.listify(v)`, counted against the work limit (as compiler._charge)."""
-    xs = v if v.__class__ is list else g.listify(v)
+    cls = v.__class__
+    if cls is list:
+        xs = v
+    elif cls is ZoneRef and v.name not in g.program.rows_zones:  # as g.listify, without the call
+        name, owner = v
+        cards = g.cards
+        xs = [cards[i] for i in g.state.zones[name if owner is None else f"{name}#{owner}"]]
+    else:
+        xs = g.listify(v)
     g.work += len(xs)
     if g.work > g.limits.max_work:
         raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
