@@ -113,6 +113,40 @@ def _is_type(v, what: str) -> bool:
     return isinstance(v, CardData) and v.type == what
 
 
+# `zone of player` used at once (filtered, counted, a field read): the zone's ids are read
+# directly, without making the ZoneRef that `_zone_of` returns; anything else takes that path.
+def _of_ids(g, o, name: str):
+    if o.__class__ is Seat and name not in g.program.rows_zones:
+        return g.state.zones[f"{name}#{int(o)}"]
+    return None
+
+
+def _of_items(g, o, name: str, n_of: Node, n: Node) -> list:
+    ids = _of_ids(g, o, name)
+    if ids is None:
+        return _items(g, _zone_of(g, o, name, n_of), n)
+    cards = g.cards
+    xs = [cards[i] for i in ids]
+    g.work += len(xs)
+    if g.work > g.limits.max_work:
+        raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
+                            f"a rule seems to run forever", n.loc)
+    return xs
+
+
+def _of_count(g, o, name: str, n_of: Node) -> int:
+    ids = _of_ids(g, o, name)
+    return _count(g, _zone_of(g, o, name, n_of)) if ids is None else len(ids)
+
+
+def _of_field(g, o, name: str, n_of: Node, field: str, stats, card_types) -> list:
+    ids = _of_ids(g, o, name)
+    if ids is None:
+        return _get(g, _zone_of(g, o, name, n_of), field, stats, card_types)
+    cards = g.cards
+    return [cards[i].fields.get(field) for i in ids]  # a zone's top cards are never covered
+
+
 def _zone_of(g, o, name: str, n: Node):
     if o.__class__ is Seat:
         return ZoneRef(name, int(o))
@@ -129,7 +163,7 @@ def _stat_of(g, o, name: str):
     return g.state.pstats[o][name]
 
 
-_GLOBALS = {"_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
+_GLOBALS = {"_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
             "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
             "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
             "_any": any, "_int": int, "__builtins__": {}}
@@ -227,12 +261,20 @@ class _Gen:
         return f"(e[{key}] if {key} in e else _missing({self.k(n)}))"
 
     # ---- structure ---------------------------------------------------------------------
+    def _zone_of_player(self, n: Node) -> bool:
+        """`zone of P`: a zone's cards, read directly by the `_of_*` helpers."""
+        return n.kind == "of" and n.name in self.rs.zones
+
     def g_attr(self, n, d):
         name = n.name
         if name in ("face", "name"):
             return None
-        o = self.gen(n.obj, d)
         stats, cts, key = self.k(self.rs.stats), self.k(self.rs.card_types), self.k(name)
+        if self._zone_of_player(n.obj):
+            z = n.obj
+            return (f"_of_field(g, {self.gen(z.owner, d + 1)}, {self.k(z.name)}, {self.k(z)}, {key}, {stats}, "
+                    f"{cts})")
+        o = self.gen(n.obj, d)
         if _SIMPLE.match(o):  # an item local: read it twice, no call for a card's field
             return (f"((None if g.state.where.get({o}.id, {self.k('')})[:1] == {self.k('^')} "
                     f"else {o}.fields.get({key})) if {o}.__class__ is _Card else _field(g, {o}, {key}, {stats}, {cts}))")
@@ -252,6 +294,9 @@ class _Gen:
             return None
         args = [self.gen(a, d) for a in n.args]
         if n.func == "count" and len(args) == 1:
+            z = n.args[0]
+            if self._zone_of_player(z):
+                return f"_of_count(g, {self.gen(z.owner, d + 1)}, {self.k(z.name)}, {self.k(z)})"
             return f"_count(g, {args[0]})"
         fn = self.k(BUILTINS[n.func].fn)
         return f"{fn}(g, e{''.join(', ' + a for a in args)})"
@@ -348,7 +393,12 @@ class _Gen:
         if b is None:
             return None
         _, item, (cond,) = b
-        return f"[{item} for {item} in _items(g, {items}, {self.k(n)}) if {cond}]"
+        if self._zone_of_player(n.items):
+            z = n.items
+            src = f"_of_items(g, {self.gen(z.owner, d + 1)}, {self.k(z.name)}, {self.k(z)}, {self.k(n)})"
+        else:
+            src = f"_items(g, {items}, {self.k(n)})"
+        return f"[{item} for {item} in {src} if {cond}]"
 
     def g_comprehension(self, n, d):
         items = self.gen(n.iter, d)
