@@ -200,6 +200,7 @@ class _Gen:
         self.c, self.rs = c, c.rs
         self.consts: list[Any] = []
         self.bound: dict[str, str] = {}  # rule name → Python local of the item bound to it
+        self.zone_items: set[str] = set()  # item locals known to be uncovered cards (from a zone's listing)
         self.temps = 0
         self.gain = 0  # nodes handled here (a tree of one node is not worth a function)
 
@@ -275,6 +276,8 @@ class _Gen:
             return (f"_of_field(g, {self.gen(z.owner, d + 1)}, {self.k(z.name)}, {self.k(z)}, {key}, {stats}, "
                     f"{cts})")
         o = self.gen(n.obj, d)
+        if o in self.zone_items:  # a zone's top card: a card, and never covered
+            return f"{o}.fields.get({key})"
         if _SIMPLE.match(o):  # an item local: read it twice, no call for a card's field
             return (f"((None if g.state.where.get({o}.id, {self.k('')})[:1] == {self.k('^')} "
                     f"else {o}.fields.get({key})) if {o}.__class__ is _Card else _field(g, {o}, {key}, {stats}, {cts}))")
@@ -367,12 +370,21 @@ class _Gen:
         return f"({self.gen(n.then, d)} if {self.gen(n.cond, d)} else {self.gen(n.orelse, d)})"
 
     # ---- binding constructs: the item is a Python local --------------------------------
-    def _binding(self, n: Node, names: list[str], parts: list[Node], d) -> tuple[list[str], str, list[str]] | None:
-        """Generate `parts` with `names` bound to fresh locals; None leaves `n` to its closure."""
+    def _zone_valued(self, n: Node) -> bool:
+        """Whether `n` is a zone (`zone`, `zone of P`): its items are cards lying uncovered in it."""
+        return (n.kind == "of" or n.kind == "name" and n.id not in self.bound) and \
+            (n.name if n.kind == "of" else n.id) in self.rs.zones
+
+    def _binding(self, n: Node, names: list[str], parts: list[Node], d,
+                 source: Node | None = None) -> tuple[list[str], str, list[str]] | None:
+        """Generate `parts` with `names` bound to fresh locals; None leaves `n` to its closure.
+        `source`: the node listed, when its items are known to be uncovered cards of a zone."""
         if not all(self._local(x) for x in names):
             return None
-        saved, consts, temps = dict(self.bound), len(self.consts), self.temps
+        saved, consts, temps, zone_items = dict(self.bound), len(self.consts), self.temps, set(self.zone_items)
         item = self.temp("_i")
+        if source is not None and len(names) == 1 and self._zone_valued(source):
+            self.zone_items.add(item)  # parts are pure: the cards stay where they are while they run
         if len(names) == 1:
             self.bound[names[0]] = item
         else:
@@ -380,16 +392,16 @@ class _Gen:
                 self.bound[x] = f"{item}[{i}]"
         try:
             return [item], item, [self.gen(p, d) for p in parts]
-        except _Fail:
+        except _Fail:  # undone: temporaries may be reused, so they must not stay marked
             del self.consts[consts:]
-            self.temps = temps
+            self.temps, self.zone_items = temps, zone_items
             return None
         finally:
             self.bound = saved
 
     def g_where(self, n, d):
         items = self.gen(n.items, d)
-        b = self._binding(n, ["it"], [n.cond], d)
+        b = self._binding(n, ["it"], [n.cond], d, n.items)
         if b is None:
             return None
         _, item, (cond,) = b
@@ -402,7 +414,7 @@ class _Gen:
 
     def g_comprehension(self, n, d):
         items = self.gen(n.iter, d)
-        b = self._binding(n, [n.name], [n.expr], d)
+        b = self._binding(n, [n.name], [n.expr], d, n.iter)
         if b is None:
             return None
         _, item, (body,) = b
@@ -496,12 +508,12 @@ class _StmtGen:
         return self.x.k(v)
 
     def expr(self, n: Node) -> str:
-        consts, temps = len(self.x.consts), self.x.temps
+        consts, temps, zone_items = len(self.x.consts), self.x.temps, set(self.x.zone_items)
         try:
             return self.x.gen(n)
         except _Fail:
             del self.x.consts[consts:]
-            self.x.temps = temps
+            self.x.temps, self.x.zone_items = temps, zone_items
             return f"{self.k(self.c.expr(n))}(g, e)"
 
     def emit(self, depth: int, text: str) -> None:
