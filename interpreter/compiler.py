@@ -701,6 +701,7 @@ def _fast_where(c: Compiler, n: Node, items: Expr) -> Expr | None:
     pred = item_predicate(c, n.cond, ("it",))
     if pred is None:
         return None
+
     def where(g, e):
         xs = g.listify(items(g, e))
         _charge(g, len(xs), n)
