@@ -88,10 +88,13 @@ def _constant(c, side: Node, other: Node) -> Any:
 
 
 def _item(c, n: Node, names: tuple[str, ...], bound: frozenset[str]) -> ItemFn | None:
+    from .codegen import known_shape
     k = n.kind
     if not mentions(n, bound):
         f = c.expr(n)
         return lambda g, e, x: f(g, e)
+    if not known_shape(n):
+        return None  # a node of another shape than the one written for here: its closure
     if k == "name":
         if len(names) == 1:
             return lambda g, e, x: x

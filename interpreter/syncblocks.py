@@ -31,9 +31,14 @@ def is_sync(stmts: list[Node]) -> bool:
     return all(_sync_stmt(s) for s in stmts)
 
 
+_SHAPES = {"for": ("name", "iter", "body", "name_loc"), "if": ("branches", "orelse")}
+
+
 def _sync_stmt(n: Node) -> bool:
     if n.kind in SYNC_KINDS:
         return True
+    if n.kind in _SHAPES and n.fields != _SHAPES[n.kind]:
+        return False  # a loop or `if` of another shape than the one written for here
     if n.kind == "for":
         return is_sync(n.body)
     if n.kind == "if":
