@@ -17,6 +17,10 @@ from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForT
                     RepeatTask, RoundTask, SimultaneousTask, TurnTask)
 from .model import CardData, Ruleset
 from .values import RowRef, Seat, Space, TypeRef, ZoneRef
+from .fastpaths import item_predicate
+from . import codegen as _codegen
+from .codegen import generate, generate_statement
+from .syncblocks import is_sync, run_block, run_for
 
 __all__ = ["Compiler", "Expr", "Stmt"]
 
@@ -51,7 +55,18 @@ class Compiler:
         return holder
 
     # ---- expressions ---------------------------------------------------------------------
+    generate = True  # whole expressions become generated functions (codegen.py) where they can
+    _generating = 0
+
     def expr(self, n: Node) -> Expr:
+        if self.generate and not self._generating:
+            self._generating += 1
+            try:
+                fast = generate(self, n)
+            finally:
+                self._generating -= 1
+            if fast is not None:
+                return fast
         f = getattr(self, "x_" + n.kind, None)
         if f is None:
             raise RuleError(f"`{n.kind}` cannot be used as a value here", n.loc)
@@ -159,7 +174,7 @@ class Compiler:
         def get(g, e):
             o = obj(g, e)
             return _attr(g, o, name, stats, card_types)
-        return get
+        return _fast_attr(obj, name, stats, card_types) or get
 
     def x_index(self, n):
         obj, key = self.expr(n.obj), self.expr(n.key)
@@ -293,6 +308,9 @@ class Compiler:
 
     def x_where(self, n):
         items, cond = self.expr(n.items), self.expr(n.cond)
+        fast = _fast_where(self, n, items)
+        if fast is not None:
+            return fast
 
         def where(g, e):
             saved = e.get("it", _UNSET)
@@ -311,6 +329,9 @@ class Compiler:
 
     def x_quantified(self, n):
         names, it, cond, q = n.names, self.expr(n.iter), self.expr(n.cond), n.quantifier
+        fast = _fast_quantified(self, n, it)
+        if fast is not None:
+            return fast
 
         def bind(e, x):
             if len(names) == 1:
@@ -621,6 +642,8 @@ class Compiler:
             return lambda g, e: IfMayTask(branches, orelse, e, n.loc)
         plain = [(self.expr(c), self.block(b)) for c, b in n.branches]
         orelse = self.block(n.orelse) if n.orelse else None
+        if is_sync([n]):
+            return _sync_if(plain, orelse, generate_statement(self, n) if self.generate else None)
 
         def run(g, e):
             for cond, body in plain:
@@ -631,6 +654,8 @@ class Compiler:
 
     def s_for(self, n):
         it, name, body = self.expr(n.iter), n.name, self.block(n.body)
+        if is_sync([n]):
+            return _sync_for(it, name, body, generate_statement(self, n) if self.generate else None)
         return lambda g, e: ForTask(list(g.listify(it(g, e))), name, body, e)
 
     def s_repeat(self, n):
@@ -638,6 +663,91 @@ class Compiler:
         times = self.expr(n.times) if n.times is not None else None
         cond = self.expr(n.cond) if n.cond is not None else None
         return lambda g, e: RepeatTask(times(g, e) if times else None, cond, body, e)
+
+
+# ---- fast paths (fastpaths.py): same results, fewer calls; None keeps the general closure ----
+def _sync_if(plain: list, orelse: Block | None, fast: Stmt | None = None) -> Stmt:
+    """A plain `if` whose bodies never need the stack: run at once while settling (syncblocks.py),
+    by its generated function where there is one (codegen.generate_statement)."""
+    def run(g, e):
+        if fast is not None and g.settling:
+            return fast(g, e)
+        for cond, body in plain:
+            if cond(g, e):
+                if g.settling:
+                    return run_block(g, e, body.stmts)
+                return BlockTask(body, e)
+        if orelse is None:
+            return None
+        if g.settling:
+            return run_block(g, e, orelse.stmts)
+        return BlockTask(orelse, e)
+    return run
+
+
+def _sync_for(it: Expr, name: str, body: Block, fast: Stmt | None = None) -> Stmt:
+    def run(g, e):
+        if fast is not None and g.settling:
+            return fast(g, e)
+        items = list(g.listify(it(g, e)))
+        if g.settling:
+            return run_for(g, e, items, name, body.stmts)
+        return ForTask(items, name, body, e)
+    return run
+
+
+def _fast_where(c: Compiler, n: Node, items: Expr) -> Expr | None:
+    """`xs where cond` with the condition as an item predicate: the item is never bound in `e`."""
+    pred = item_predicate(c, n.cond, ("it",))
+    if pred is None:
+        return None
+
+    def where(g, e):
+        xs = g.listify(items(g, e))
+        _charge(g, len(xs), n)
+        return [x for x in xs if pred(g, e, x)]
+    return where
+
+
+def _fast_quantified(c: Compiler, n: Node, it: Expr) -> Expr | None:
+    names, q = tuple(n.names), n.quantifier
+    pred = item_predicate(c, n.cond, names)
+    if pred is None:
+        return None
+    several = len(names) > 1
+
+    def quant(g, e):
+        xs = g.listify(it(g, e))
+        _charge(g, len(xs), n)
+        for x in xs:
+            if several and (not isinstance(x, (list, tuple)) or len(x) != len(names)):
+                raise RuleError(f"each item must be a group of {len(names)} to bind {', '.join(names)}", n.loc)
+            if pred(g, e, x):
+                if q == "some":
+                    return True
+                if q == "no":
+                    return False
+            elif q == "every":
+                return False
+        return q != "some"
+    return quant
+
+
+def _fast_attr(obj: Expr, name: str, stats, card_types) -> Expr | None:
+    """`x.field`: a card's field read directly; a zone's top cards (never covered) field by field."""
+    if name in ("face", "name"):
+        return None
+
+    def get(g, e):
+        o = obj(g, e)
+        if o.__class__ is CardData:
+            if g.state.where.get(o.id, "")[:1] == "^":
+                return None  # a covered card's fields are unknown to the rules
+            return o.fields.get(name)
+        if o.__class__ is ZoneRef:
+            return [x.fields.get(name) for x in g.listify(o)]
+        return _attr(g, o, name, stats, card_types)
+    return get
 
 
 def _attr(g, o, name, stats, card_types):
@@ -667,6 +777,9 @@ def _attr(g, o, name, stats, card_types):
     if o is None:
         return None
     raise RuleError(f"a {type(o).__name__} has no field `{name}`", None)
+
+
+_codegen._attr = _attr  # the generated code's field reader falls back to this one
 
 
 def _charge(g, items: int, n: Node) -> None:

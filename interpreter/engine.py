@@ -101,6 +101,8 @@ class Program:
         self.always_reads = [reads_of(a.body, rs) for a in rs.always]
         self.watcher_reads = [reads_of([w.cond], rs) for w in rs.watchers]
         self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
+        # placement rules whose answer may be reused while the state has not changed (see legal_positions)
+        self.placement_env = {z: placement_env_names(p, rs, c) for z, p in rs.placements.items()}
         self.constants = [(name, c.expr(n.value)) for name, n in rs.constants.items()]
         self.stat_inits = {name: (c.expr(s.init) if s.init is not None else None) for name, s in rs.stats.items()}
         self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
@@ -150,6 +152,26 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
             return None
         stack += list(n.children())
     return frozenset(out)
+
+
+def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | None:
+    """The caller's variables a placement rule may read, when its answer depends only on them, the
+    card, the zones and stats (which `Game.touch` versions); None when it may read anything else
+    (turn or active player, the RNG, functions) and must be evaluated every time."""
+    from .fastpaths import _is_local
+    if reads_of(list(p.conds), rs) is None:
+        return None
+    names: set[str] = set()
+    for n in (m for cond in p.conds for m in walk(cond)):
+        if n.kind == "call" and n.func not in ("count", "distinct", "distinct_values", "ascending", "first", "last",
+                                               "rest", "sum", "max", "min", "top", "bottom", "adjacent",
+                                               "cards_in", "values", "rows", "ends"):
+            return None  # `random` draws from the RNG; others may read what is not versioned
+        if n.kind == "is" and n.what in ("dummy", "covered"):
+            return None
+        if n.kind == "name" and _is_local(c, n.id) and n.id not in (p.binder, "card"):
+            names.add(n.id)
+    return tuple(sorted(names))
 
 
 def compile_ruleset(rs: Ruleset) -> Program:
@@ -219,6 +241,7 @@ class Game:
             setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         new.log, new.choices, new.digests = list(self.log), list(self.choices), list(self.digests)
         new.forced_rolls = list(self.forced_rolls)
+        new._placement_cache = None  # a clone's state may be rearranged (determinisation) without `touch`
         return new
 
     def _run(self) -> None:
@@ -389,6 +412,9 @@ class Game:
             hook(self)
         except Exception as ex:
             raise _HookFailed(ex) from ex
+        finally:
+            self._placement_cache = None  # the hook may arrange the state directly, without `touch`
+            self.version += 1
 
     def evaluate(self, f: Callable, env: dict, loc: Loc | None) -> Any:
         return _evaluate(f, self, env, loc)
@@ -432,6 +458,7 @@ class Game:
                 st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
         self.touched = None
         self.dirty = True
+        self.version += 1
         return seat
 
     def end_game(self, after: str | None) -> None:
@@ -579,6 +606,16 @@ class Game:
     # ---- cards and zones -----------------------------------------------------------------
     def listify(self, v: Any) -> list:
         """Any collection-ish value as a list (zones and rows give their top cards)."""
+        cls = v.__class__
+        if cls is list:
+            return v
+        if cls is ZoneRef:  # the commonest case first, without the `key` property and helper calls
+            name, owner = v
+            z = self.state.zones[name if owner is None else f"{name}#{owner}"]
+            cards = self.cards
+            if name in self.program.rows_zones:
+                return [cards[i] for row in z for i in row]
+            return [cards[i] for i in z]
         if isinstance(v, list):
             return v
         if isinstance(v, ZoneRef):
@@ -642,6 +679,7 @@ class Game:
     def touch(self, *keys: str) -> None:
         """Note that zones (by key) or stats changed, for settling."""
         self.dirty = True
+        self.version += 1
         if self.touched is not None:
             for k in keys:
                 self.touched.add(k.partition("#")[0])
@@ -725,14 +763,30 @@ class Game:
         if rule is None:
             return [p for p, _ in candidates]
         binder, conds, _ = rule
+        names = self.program.placement_env[zone.name]
+        if names is not None:  # the same question on an unchanged state has the same answer
+            sig = (card.id, zone.key, self.version, tuple(env.get(x) for x in names))
+            hit = self._placement_cache
+            if hit is not None and hit[0][:3] == sig[:3] and all(a is b for a, b in zip(hit[0][3], sig[3])):
+                self.work += hit[2]  # as if evaluated again: the same items visited
+                return list(hit[1])
+            work = self.work
         out = []
         local = dict(env)  # the rule's own names must not overwrite the caller's variables
         local["card"] = card
         for pos, after in candidates:
             local[binder] = after
-            if all(f(self, local) for f in conds):
+            for f in conds:  # as all(): the first false condition ends the check
+                if not f(self, local):
+                    break
+            else:
                 out.append(pos)
+        if names is not None:
+            self._placement_cache = (sig, tuple(out), self.work - work)
         return out
+
+    version = 0  # bumped by every change `touch` notes (placement answers are cached per version)
+    _placement_cache: tuple | None = None
 
     def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
         st = self.state

@@ -1,0 +1,77 @@
+"""Seeded games of every ruleset, recorded as small fingerprints (scores, turns, decisions,
+steps, digests of the choices, the log and the final state), so that speed work can prove it
+changed nothing: same seed and choices must give bit-identical games.
+
+    python tests/golden_games.py --write     # record tests/fixtures/golden_games.json
+    python tests/golden_games.py             # compare every recorded game (slower than the test)
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.api import load_program  # noqa: E402
+from interpreter.session import agents_for, game_seed, play  # noqa: E402
+
+GOLDEN = ROOT / "tests" / "fixtures" / "golden_games.json"
+SEEDS = 30  # games per ruleset and player count in the golden file
+AGENTS = {"random": ["random"], "first": ["first"]}
+
+
+def _h(v) -> str:
+    return hashlib.sha256(json.dumps(v, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def fingerprint(ruleset: str, players: int, index: int, agents: str = "random") -> dict:
+    """One game's outcome, as data that any change of behaviour would alter."""
+    program = load_program(ROOT / "rulesets" / ruleset)
+    seed = game_seed(7, index)
+    rec = play(program, players, seed, agents_for(AGENTS[agents], players, seed))
+    return {"result": rec.result, "error": rec.error, "steps": rec.steps, "decisions": len(rec.choices),
+            "choices": _h(rec.choices), "held": _h(rec.held)}
+
+
+def cases(seeds: int = SEEDS):
+    """(ruleset, players, index, agents) of every recorded game."""
+    for rs in sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "game.rules").exists()):
+        prog = load_program(ROOT / "rulesets" / rs)
+        for n in range(prog.rs.min_players, prog.rs.max_players + 1):
+            for i in range(seeds):
+                yield rs, n, i, "random" if i % 5 else "first"
+
+
+def key(rs: str, n: int, i: int, agents: str) -> str:
+    return f"{rs}/{n}/{i}/{agents}"
+
+
+
+def recorded(case) -> dict:
+    """The recorded fingerprint of one case."""
+    return json.loads(GOLDEN.read_text())[key(*case)]
+
+
+def main() -> int:
+    write = "--write" in sys.argv
+    old = {} if write else json.loads(GOLDEN.read_text())
+    out, bad = {}, 0
+    for c in cases():
+        fp = fingerprint(*c)
+        out[key(*c)] = fp
+        if not write and old.get(key(*c)) != fp:
+            bad += 1
+            print("DIFFERS:", key(*c), old.get(key(*c)), fp)
+    if write:
+        GOLDEN.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {len(out)} games to {GOLDEN}")
+    else:
+        print(f"{len(out) - bad} of {len(out)} games identical")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
