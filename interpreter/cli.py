@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "master seed, and print one table row per batch. See docs/simulation.md.",
                        epilog="examples:\n  grimoire sweep rulesets/my_game --players 2,3,4 -n 300\n"
                               "  grimoire sweep rulesets/my_game --players 4 --param hand_size=4,5,6\n"
-                              "  grimoire sweep rulesets/my_game --param Dragon.cost=3,4,5 --json sweep.json\n"
+                              "  grimoire sweep rulesets/my_game --param Widget.cost=3,4,5 --json sweep.json\n"
                               "  grimoire sweep rulesets/my_game rulesets/my_game_variant --players 3",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     w.add_argument("rulesets", nargs="+", metavar="RULESET", help="ruleset folder(s); several are compared as variants")

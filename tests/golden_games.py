@@ -3,6 +3,8 @@ steps, digests of the choices, the log and the final state), so that speed work 
 changed nothing: same seed and choices must give bit-identical games.
 
     python tests/golden_games.py --write     # record tests/fixtures/golden_games.json
+    python tests/golden_games.py --add       # record only games not yet there (a new ruleset)
+    python tests/golden_games.py --write RS  # re-record one ruleset after a deliberate rule change
     python tests/golden_games.py             # compare every recorded game (slower than the test)
 """
 from __future__ import annotations
@@ -56,18 +58,24 @@ def recorded(case) -> dict:
 
 
 def main() -> int:
-    write = "--write" in sys.argv
-    old = {} if write else json.loads(GOLDEN.read_text())
-    out, bad = {}, 0
+    args = sys.argv[1:]
+    write, add = "--write" in args, "--add" in args
+    only = {a for a in args if not a.startswith("--")}
+    old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+    out, bad = dict(old), 0
     for c in cases():
+        if only and c[0] not in only:
+            continue
+        if add and key(*c) in old:
+            continue
         fp = fingerprint(*c)
         out[key(*c)] = fp
-        if not write and old.get(key(*c)) != fp:
+        if not (write or add) and old.get(key(*c)) != fp:
             bad += 1
             print("DIFFERS:", key(*c), old.get(key(*c)), fp)
-    if write:
+    if write or add:
         GOLDEN.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
-        print(f"wrote {len(out)} games to {GOLDEN}")
+        print(f"{len(out)} games recorded in {GOLDEN}")
     else:
         print(f"{len(out) - bad} of {len(out)} games identical")
     return 1 if bad else 0
