@@ -93,6 +93,8 @@ class _Checker:
                 self.cond(x, {"you", p.binder, "card"})
         for s in rs.scores + rs.tiebreaks:
             self.expr(s.expr, {"you", s.binder})
+        for b in rs.boards.values():
+            self.board(b)
         for node in rs.card_types.values():
             for f in node.fields_:
                 if f.default is not None:
@@ -106,6 +108,18 @@ class _Checker:
                     self.trigger(t)
         if not rs.partial:  # a declaration may look unused only because its user did not parse
             self.unused()
+
+    def board(self, b: Node) -> None:
+        """A board's items are evaluated once, when the game starts: no player, no `this`."""
+        self.used.add(b.name)  # its zone holds what lies on the spaces; rules may never name it
+        for item in b.items:
+            for x in (item.spaces, item.to):
+                if x is not None:
+                    kind = self.kind(x, set())
+                    if kind in (NUMBER, BOOL, TEXT):
+                        self.type_error("board", f"a board item lists space cards, not {_ARTICLE[kind]}", x.loc,
+                                        "e.g. `all_cards() where it is Space`, or `card_named(\"Gate\")`")
+                    self.expr(x, set())
 
     def trigger(self, t: Node) -> None:
         self.listened.add(t.event)

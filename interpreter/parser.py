@@ -29,12 +29,12 @@ MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
-                 "procedure", "when", "as", "always", "placement", "score", "tiebreak")
+                 "procedure", "when", "as", "always", "placement", "score", "tiebreak", "board")
 STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
 _DECL_START = re.compile(rf"(?:{'|'.join(DECL_KEYWORDS)})\b")
-_DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure)\s+([A-Za-z_]\w*)")
+_DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
 
 
 class IndentationProblem(LarkError):
@@ -857,6 +857,20 @@ class _ToAst(Transformer_NonRecursive):
     def actions_stmt(self, meta, c):
         return self._n("take_actions", meta, player=c[0], sources=c[2],
                        done=_unquote(c[3]) if c[3] is not None else "Done")
+
+    # -- board graphs (docs/boards.md)
+    def board_decl(self, meta, c):
+        return self._n("board", meta, name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
+
+    def board_circle(self, meta, c):
+        return self._n("board_item", meta, shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_line(self, meta, c):
+        return self._n("board_item", meta, shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_link(self, meta, c):
+        return self._n("board_item", meta, shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
+                       edge=_v(c[3]))
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
