@@ -365,7 +365,7 @@ class _Checker:
             if n.id in rs.zones:
                 return ZONE
             if n.id in rs.stats:
-                return NUMBER
+                return self.stat_kind(n.id)
             if n.id in rs.constants and n.id not in self.constant_stack:
                 self.constant_stack.add(n.id)
                 try:
@@ -379,7 +379,7 @@ class _Checker:
                 or owner.kind == "call" and owner.func == "next_player"
             if not one_player:  # `STAT of players` is a list of numbers
                 return None
-            return ZONE if n.name in rs.zones else NUMBER if n.name in rs.stats else None
+            return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
         if k == "call":
             return NUMBER if n.func in _NUMBER_BUILTINS else BOOL if n.func in _BOOL_BUILTINS else None
         if k == "arith":
@@ -391,6 +391,14 @@ class _Checker:
         if k in _BOOL_KINDS:
             return BOOL
         return None
+
+    def stat_kind(self, name: str) -> str | None:
+        """A stat is a number unless it has no bounds and starts at a value of another kind
+        (`player stat at = none` may hold a card, a player, a text...)."""
+        sd = self.rs.stats[name]
+        if sd.lo is not None or sd.init is None:
+            return NUMBER
+        return self.kind(sd.init, set())
 
     def cards_arg(self, n: Node, scope: set[str], message: str) -> None:
         self.expr(n, scope)
