@@ -147,7 +147,11 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
                 return None
         elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
             out.add(n.name)
-        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
+        elif n.kind == "call" and n.func in rs.functions and n.func not in rs.procedures:
+            if "()" + n.func not in through:  # a function reads what its expression reads
+                through.add("()" + n.func)
+                stack.append(rs.functions[n.func].expr)
+        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
             return None
         stack += list(n.children())
     return frozenset(out)
