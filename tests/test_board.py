@@ -147,3 +147,31 @@ turn:
 """
     g = game(tmp_path, rules, CARDS)
     assert g.error is not None and "already a space of `world`" in str(g.error)
+
+
+def test_always_rule_calling_a_function_sees_what_it_reads(tmp_path):
+    """Settling looks through functions: a rule that reads a stat only via a function re-runs
+    when that stat changes (and only a real change counts)."""
+    g = game(tmp_path, """
+game "Settle":
+    players 2
+
+player stat gems: 0..9
+player stat alarms: 0..9
+
+function rich(p) = gems of p >= 3
+
+always:
+    for each p in players:
+        if rich(p) and alarms of p == 0:
+            set alarms of p to 1
+
+turn:
+    your gems += 2
+    log [your gems, your alarms]
+    your gems += 1
+    log [your gems, your alarms]
+    end game
+""")
+    assert g.error is None, g.error
+    assert g.log == ["[2, 0]", "[3, 1]"]
