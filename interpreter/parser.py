@@ -143,7 +143,7 @@ _OPERATORS = {"COMPOP", "ADDOP", "MULOP", "AND", "OR", "DOT", "IN", "IS", "CAN",
               "LSQB", "LPAR", "MINUS"}
 
 # Typical mistakes, recognised by the unexpected token and what precedes it on the line
-# (in the spirit of Lark's `match_examples`, but independent of the surrounding expression):
+# (in the manner of Lark's `match_examples`, but independent of the surrounding expression):
 # (unexpected token type or "*", what comes before it, hint). "VALUE" is the end of a value
 # (a name, number, text or closing bracket); "START" a value at the start of a statement.
 _MISTAKES: list[tuple[str, str, str]] = [
