@@ -230,7 +230,6 @@ _grid_space_of = BUILTINS["space_of"].fn
 
 def _spaces(g, e, z):
     if isinstance(z, ZoneRef) and z.name in g.program.board_names:
-        graph(g)
         return [g.cards[i] for i in graph(g).order.get(z.name, [])]
     return _grid_spaces(g, e, z)
 
