@@ -286,3 +286,8 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 _ = Any
+
+# board graphs (docs/boards.md) live in their own module and register here
+from .boards import BOARD_BUILTINS  # noqa: E402  (boards.py reads BUILTINS above)
+
+BUILTINS.update(BOARD_BUILTINS)

@@ -93,6 +93,8 @@ class _Checker:
                 self.cond(x, {"you", p.binder, "card"})
         for s in rs.scores + rs.tiebreaks:
             self.expr(s.expr, {"you", s.binder})
+        for b in rs.boards.values():
+            self.board(b)
         for node in rs.card_types.values():
             for f in node.fields_:
                 if f.default is not None:
@@ -116,6 +118,18 @@ class _Checker:
                 self.c.warn("zone/part", f"zone `{z.name}` keeps part `{z.keeps}` of covered cards, but no card "
                             f"has a `part {z.keeps}:`", z.loc, did_you_mean(z.keeps, parts)
                             or "group a card's lasting abilities under `part NAME:` in its effect")
+
+    def board(self, b: Node) -> None:
+        """A board's items are evaluated once, when the game starts: no player, no `this`."""
+        self.used.add(b.name)  # its zone holds what lies on the spaces; rules may never name it
+        for item in b.items:
+            for x in (item.spaces, item.to):
+                if x is not None:
+                    kind = self.kind(x, set())
+                    if kind in (NUMBER, BOOL, TEXT):
+                        self.type_error("board", f"a board item lists space cards, not {_ARTICLE[kind]}", x.loc,
+                                        "e.g. `all_cards() where it is Space`, or `card_named(\"Gate\")`")
+                    self.expr(x, set())
 
     def trigger(self, t: Node) -> None:
         self.listened.add(t.event)
@@ -361,7 +375,7 @@ class _Checker:
             if n.id in rs.zones:
                 return ZONE
             if n.id in rs.stats:
-                return NUMBER
+                return self.stat_kind(n.id)
             if n.id in rs.constants and n.id not in self.constant_stack:
                 self.constant_stack.add(n.id)
                 try:
@@ -375,7 +389,7 @@ class _Checker:
                 or owner.kind == "call" and owner.func == "next_player"
             if not one_player:  # `STAT of players` is a list of numbers
                 return None
-            return ZONE if n.name in rs.zones else NUMBER if n.name in rs.stats else None
+            return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
         if k == "call":
             return NUMBER if n.func in _NUMBER_BUILTINS else BOOL if n.func in _BOOL_BUILTINS else None
         if k == "arith":
@@ -387,6 +401,14 @@ class _Checker:
         if k in _BOOL_KINDS:
             return BOOL
         return None
+
+    def stat_kind(self, name: str) -> str | None:
+        """A stat is a number unless it has no bounds and starts at a value of another kind
+        (`player stat at = none` may hold a card, a player, a text...)."""
+        sd = self.rs.stats[name]
+        if sd.lo is not None or sd.init is None:
+            return NUMBER
+        return self.kind(sd.init, set())
 
     def cards_arg(self, n: Node, scope: set[str], message: str) -> None:
         self.expr(n, scope)

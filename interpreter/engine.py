@@ -25,6 +25,7 @@ from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
 from .values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
+from .boards import compile_boards, is_space, move_onto, space_card
 from .zones import cover, put, row_ids, take_out, zone_cards
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
@@ -109,6 +110,8 @@ class Program:
         self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
         self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
+        self.boards = compile_boards(c, rs)  # board graphs: built per game on first use (boards.py)
+        self.board_names = frozenset(rs.boards)
         self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
             set(self.whenever)
         self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
@@ -121,7 +124,8 @@ def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
     return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 
-_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position"}
+_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position", "space_of",
+                   "cards_at"}
 
 
 def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
@@ -148,7 +152,11 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
                 return None
         elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
             out.add(n.name)
-        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures or n.func in rs.functions):
+        elif n.kind == "call" and n.func in rs.functions and n.func not in rs.procedures:
+            if "()" + n.func not in through:  # a function reads what its expression reads
+                through.add("()" + n.func)
+                stack.append(rs.functions[n.func].expr)
+        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
             return None
         stack += list(n.children())
     return frozenset(out)
@@ -601,6 +609,8 @@ class Game:
             return self.card_label(v.id)
         if isinstance(v, RowRef):
             return f"{v}: " + ", ".join(self.card_label(c.id) for c in self.listify(v))
+        if isinstance(v, list):  # e.g. a walk over board spaces: its items by their labels
+            return "[" + ", ".join(self.label(x) for x in v) + "]"
         return str(v)
 
     # ---- cards and zones -----------------------------------------------------------------
@@ -660,6 +670,8 @@ class Game:
         at = self.state.where.get(cid, "")
         if cid not in self.state.spaces or at.startswith("^"):
             return None
+        if at in self.program.board_names:
+            return space_card(self, card)
         w, _ = self.grid_size(at)
         i = self.state.spaces[cid]
         return Space(at, i % w, i // w)
@@ -729,8 +741,10 @@ class Game:
                 if c.id in st.where:
                     take_out(st, c.id, self.program.rows_zones)
                 put(st, c.id, dest.key, rows, None, bottom)
+        elif is_space(self, dest):  # onto a board space: into the board's zone, lying on that space
+            return move_onto(self, cards, dest)
         else:
-            raise RuleError(f"cards can only move to a zone or a row, not {dest!r}", loc)
+            raise RuleError(f"cards can only move to a zone, a row or a board space, not {self.text(dest)}", loc)
         if cards:
             self.touch(dest.key)
         return cards

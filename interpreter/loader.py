@@ -551,7 +551,7 @@ def _key_loc(content: Content, file: str, entry: Any, key: str | None, value: bo
 
 
 def _model_for(name: str, node: Node) -> type[BaseModel]:
-    """A strict pydantic model for one card type. Fields get neutral attribute names and the
+    """A strict pydantic model for one card type. Fields get plain attribute names and the
     designer's names as aliases, so no field name can clash with pydantic's own attributes."""
     fields: dict[str, Any] = {
         "name": (str, Field(alias="name")),

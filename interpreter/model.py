@@ -96,6 +96,7 @@ class Ruleset:
     placements: dict[str, Node] = field(default_factory=dict)
     scores: list[Node] = field(default_factory=list)
     tiebreaks: list[Node] = field(default_factory=list)
+    boards: dict[str, Node] = field(default_factory=dict)  # name → `board` node (a graph of space cards)
     cards: list[CardData] = field(default_factory=list)
     unparsed: set[tuple[str, str]] = field(default_factory=set)  # (kind, name) lost to syntax errors
 
@@ -293,6 +294,10 @@ def build(content: Content) -> Ruleset:
                 hooks.append(d)
             elif k == "tiebreak":
                 rs.tiebreaks.append(d)
+            elif k == "board":  # a board is also the zone of the cards lying on its spaces
+                if claim(d.name, "board", at):
+                    rs.boards[d.name] = d
+                    rs.zones[d.name] = ZoneDef(d.name, kind="board", loc=at)
     for h in hooks:
         _apply_hook(content, rs, h)
     if len(rs.scores) > 1:

@@ -29,12 +29,13 @@ MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
-                 "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after")
+                 "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
+                 "board")
 STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
 _DECL_START = re.compile(rf"(?:{'|'.join(DECL_KEYWORDS)})\b")
-_DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure)\s+([A-Za-z_]\w*)")
+_DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
 
 
 class IndentationProblem(LarkError):
@@ -143,7 +144,7 @@ _OPERATORS = {"COMPOP", "ADDOP", "MULOP", "AND", "OR", "DOT", "IN", "IS", "CAN",
               "LSQB", "LPAR", "MINUS"}
 
 # Typical mistakes, recognised by the unexpected token and what precedes it on the line
-# (in the spirit of Lark's `match_examples`, but independent of the surrounding expression):
+# (in the manner of Lark's `match_examples`, but independent of the surrounding expression):
 # (unexpected token type or "*", what comes before it, hint). "VALUE" is the end of a value
 # (a name, number, text or closing bracket); "START" a value at the start of a statement.
 _MISTAKES: list[tuple[str, str, str]] = [
@@ -858,6 +859,20 @@ class _ToAst(Transformer_NonRecursive):
     def actions_stmt(self, meta, c):
         return self._n("take_actions", meta, player=c[0], sources=c[2],
                        done=_unquote(c[3]) if c[3] is not None else "Done")
+
+    # -- board graphs (docs/boards.md)
+    def board_decl(self, meta, c):
+        return self._n("board", meta, name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
+
+    def board_circle(self, meta, c):
+        return self._n("board_item", meta, shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_line(self, meta, c):
+        return self._n("board_item", meta, shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_link(self, meta, c):
+        return self._n("board_item", meta, shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
+                       edge=_v(c[3]))
 
 
     # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md)

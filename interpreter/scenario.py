@@ -81,6 +81,7 @@ class _Setup(BaseModel):
     zones: dict[str, list[Any]] = {}
     stats: dict[str, Any] = {}
     spare: Optional[str] = None
+    on_spaces: dict[str, list[Any]] = {}  # board space spec → the cards lying on it (docs/boards.md)
 
 
 class _Expect(BaseModel):
@@ -97,6 +98,7 @@ class _Expect(BaseModel):
     decision: Optional[dict[str, Any]] = None
     active: Optional[int] = None
     log: list[str] = []
+    on_spaces: dict[str, list[Any]] = {}  # board space spec → exactly the cards lying on it
 
 
 class Scenario(BaseModel):
@@ -261,7 +263,8 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
                     cover(st, above, bottom, rows_zones)
                     bottom = above
     for name, value in setup.stats.items():
-        _set_stat(game, name, value)
+        _set_stat(game, name, _card_value(game, value))
+    _setup_spaces(game, setup.on_spaces, taken)
 
 
 def _all_ids(game: Game, key: str, is_rows: bool) -> list[int]:
@@ -405,6 +408,7 @@ def _matches_stack(game: Game, cid: int, spec: str) -> bool:
 def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
     f = res.failures
     st = game.state
+    f += _check_spaces(game, ex.on_spaces)
     if ex.error is not None:
         got = str(game.error) if game.error else None
         if got is None or ex.error not in got:
@@ -447,7 +451,10 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
             got = st.pstats[int(who) - 1].get(stat)
         else:
             got = st.stats.get(name, game.constants.get(name))
-        if got != value:
+        if isinstance(got, CardData) and isinstance(value, str):  # a stat holding a card (a board space)
+            if not _matches(got, value):
+                f.append(f"stat {name}: expected {value}, got {_spec_of(got)}")
+        elif got != value:
             f.append(f"stat {name}: expected {value!r}, got {got!r}")
     if ex.over is not None and game.over != ex.over:
         f.append(f"game over: expected {ex.over}, got {game.over}"
@@ -483,3 +490,49 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
     for text in ex.log:
         if not any(text in line for line in game.log):
             f.append(f"log: expected a line containing {text!r}")
+
+
+# ---- board spaces (docs/boards.md): cards lying on spaces, stats holding a space ------------
+def _card_value(game: Game, value: Any) -> Any:
+    """`{card: SPEC}` in `setup: stats:` stands for that card (a piece's space, say)."""
+    if isinstance(value, dict) and set(value) == {"card"}:
+        return _find_card(game, str(value["card"]), set())
+    return value
+
+
+def _space(game: Game, spec: str) -> CardData:
+    from .boards import is_space
+    for c in game.cards:
+        if _matches(c, spec) and is_space(game, c):
+            return c
+    raise _Fail(f"no board space `{spec}`")
+
+
+def _setup_spaces(game: Game, on_spaces: dict[str, list[Any]], taken: set[int]) -> None:
+    from .boards import move_onto
+    for spec, content in on_spaces.items():
+        space = _space(game, spec)
+        for c in game.cards:  # the space is emptied first: what lay there is set aside
+            if game.state.spaces.get(c.id) == space.id and game.state.where.get(c.id) in game.program.board_names:
+                take_out(game.state, c.id, game.program.rows_zones)
+        for item in content:
+            card = _find_card(game, str(item), taken)
+            taken.add(card.id)
+            move_onto(game, [card], space)
+
+
+def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
+    """Each listed space holds exactly the listed cards (in any order)."""
+    out = []
+    for spec, content in on_spaces.items():
+        space = _space(game, spec)
+        ids = [c.id for c in game.cards if game.state.spaces.get(c.id) == space.id
+               and game.state.where.get(c.id) in game.program.board_names]
+        left, want = list(ids), [str(x) for x in content]
+        for w in want:
+            hit = next((i for i in left if _matches(game.cards[i], w)), None)
+            if hit is not None:
+                left.remove(hit)
+        if left or len(ids) != len(want):
+            out.append(f"space {spec}: expected {want}, got {[_spec_of(game.cards[i]) for i in ids]}")
+    return out
