@@ -185,7 +185,7 @@ def _spaces_away(g, e, s, n, kinds=None):
     return [g.cards[i] for i in ends]
 
 
-def _distance(g, e, a, b, kinds=None):
+def _steps_between(g, e, a, b, kinds=None):
     gr, ks = graph(g), _kinds(g, kinds)
     start, goal = _space(g, a), _space(g, b)
     seen, frontier, d = {start}, [start], 0
@@ -246,7 +246,7 @@ BOARD_BUILTINS: dict[str, Builtin] = {
     "neighbours": Builtin(_neighbours, 1, 2, "the spaces one step from a board space (along edges of the kinds)"),
     "walks": Builtin(_walks, 2, 3, "every walk of exactly n steps from a space, never stepping straight back"),
     "spaces_away": Builtin(_spaces_away, 2, 3, "the spaces where the walks of exactly n steps from a space end"),
-    "distance": Builtin(_distance, 2, 3, "the fewest steps from one board space to another (none if unreachable)"),
+    "steps_between": Builtin(_steps_between, 2, 3, "the fewest steps from one board space to another (none if unreachable)"),
     "region": Builtin(_region, 1, 1, "the name of the first named loop or line holding a board space"),
     "cards_at": Builtin(_cards_at, 1, 1, "the cards lying on a board space"),
     "card_named": Builtin(_card_named, 1, 1, "the first card with this name (none if there is none)"),

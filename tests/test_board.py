@@ -90,7 +90,7 @@ def test_one_way_link_is_not_walked_back(tmp_path):
     g = run(tmp_path, """
     log neighbours(card_named("D1")).name
     log neighbours(card_named("C3")).name
-    log [distance(card_named("A1"), card_named("D3")), distance(card_named("D3"), card_named("A1"))]
+    log [steps_between(card_named("A1"), card_named("D3")), steps_between(card_named("D3"), card_named("A1"))]
 """)
     assert g.log == ["[D2]", "[C4, C2, D1]", "[7, none]"]
 
