@@ -197,6 +197,8 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
             raise _Fail(f"choice {i + 1}: {choice!r} is not an option for player {d.player + 1} at "
                         f"“{d.prompt}” ({d.loc}); options: {d.labels}")
         game.answer(idx)
+        if setup_failures:  # the arrangement runs once the rules' setup has had its answers
+            raise setup_failures[0]
     if sc.then != "stop":
         agents = [make_agent(sc.then, f"{sc.seed}/{p}") for p in range(sc.players)]
         while not game.over:
@@ -244,6 +246,7 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
             if is_rows:
                 st.zones[ref.key].append([])
             for spec in row:
+                spec, space = _grid_space(game, ref, str(spec))
                 stack = [s.strip() for s in str(spec).split(" on ")]
                 ids = [_find_card(game, s, taken).id for s in stack]
                 for cid in ids:
@@ -256,12 +259,39 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
                     st.where[bottom] = ref.key
                 else:
                     put(st, bottom, ref.key, False)
+                    if space is not None:
+                        st.spaces[bottom] = space
                 for above in reversed(ids[:-1]):
                     from .zones import cover
                     cover(st, above, bottom, rows_zones)
                     bottom = above
     for name, value in setup.stats.items():
         _set_stat(game, name, value)
+
+
+def _grid_space(game: Game, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
+    """In a grid zone a card is written `Name at X,Y` (from 1); without `at`, the first empty
+    space, row by row, as `move` does."""
+    size = game.grid_size(ref.key)
+    if size is None:
+        return spec, None
+    w, h = size
+    name, sep, where = spec.rpartition(" at ")
+    taken = set(game.grid_occupied(ref.key))
+    if sep:
+        x, _, y = where.partition(",")
+        if not (x.strip().isdigit() and y.strip().isdigit()):
+            raise _Fail(f"setup: `{spec}`: write a grid card as `Name at X,Y`")
+        x, y = int(x), int(y)
+        if not (1 <= x <= w and 1 <= y <= h):
+            raise _Fail(f"setup: `{spec}`: {ref.key} has no space {x},{y} (it is {w} x {h})")
+        if (y - 1) * w + x - 1 in taken:
+            raise _Fail(f"setup: `{spec}`: space {x},{y} is taken")
+        return name, (y - 1) * w + x - 1
+    free = [i for i in range(w * h) if i not in taken]
+    if not free:
+        raise _Fail(f"setup: `{spec}`: {ref.key} is full")
+    return spec, free[0]
 
 
 def _all_ids(game: Game, key: str, is_rows: bool) -> list[int]:
