@@ -312,7 +312,20 @@ def _linked(g, e, start, pairs):
     return group
 
 
+def _sort_by(g, e, items, keys):
+    """The items in the order of their values, lowest first; equal values keep their order."""
+    xs, ks = g.listify(items), g.listify(keys)
+    if len(xs) != len(ks):
+        raise RuleError(f"sort_by: {len(xs)} items but {len(ks)} values", None)
+    known = [k for k in ks if k is not None]
+    if any(type(k) is not type(known[0]) for k in known[1:]):
+        raise RuleError("sort_by: the values must be all numbers or all texts", None)
+    order = sorted(range(len(xs)), key=lambda i: (ks[i] is None, ks[i] if ks[i] is not None else 0))
+    return [xs[i] for i in order]
+
+
 BUILTINS.update({
+    "sort_by": Builtin(_sort_by, 2, 2, "the items ordered by their values, lowest first (ties keep their order)"),
     "previous_player": Builtin(_previous_player, 0, 1, "the player to the right (counterclockwise) of you or of a player"),
     "unique_most": Builtin(_unique_most, 2, 2, "the item with the single largest value (none when tied)"),
     "linked": Builtin(_linked, 2, 2, "an item and every item joined to it through a chain of pairs"),

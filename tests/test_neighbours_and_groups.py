@@ -118,3 +118,28 @@ turn:
     messages = " ".join(d.message for d in found)
     assert "unique_most" in messages and "linkd" in messages
     assert "previous_player" not in messages
+
+
+def test_sort_by_orders_items_by_their_values_stably(tmp_path):
+    """Turn order from revealed numbers: lowest first, ties keep the given (seat) order."""
+    log = _log(tmp_path, """
+    log sort_by(players, [65, 1, 65])
+    log sort_by(box, box.value)
+    log sort_by(["b", "a", "c"], ["y", "x", "y"])
+    log sort_by([1, 2, 3], [none, 5, 4])
+    log sort_by([], [])
+""")
+    assert log == ["[player 2, player 1, player 3]", "[Jade (1), Opal (2), Ruby (5)]", "[a, b, c]",
+                   "[3, 2, 1]", "[]"]
+
+
+def test_sort_by_refuses_mixed_values_and_unequal_lengths(tmp_path):
+    for call, text in (('sort_by(players, [1, "a"])', "all numbers or all texts"),
+                       ("sort_by(players, [1])", "2 items but 1 values")):
+        g = game(tmp_path, f"""
+game "Test":
+    players 2
+turn:
+    log {call}
+""")
+        assert g.over and text in str(g.error)
