@@ -98,12 +98,25 @@ def test_structured_rules_by_default(program):
 
 
 def test_personal_objective_is_seen_by_its_owner_only(program):
-    """MT-035: a player may look at their Personal Objective; the others see only that there is
-    one."""
+    """MT-033, MT-035: the Personal Objective lies face down: a player may look at their own;
+    the others see only that there is one."""
     g = Game(program, 3, 5)
     mine = g.view(0)["personal of player 1"]
     assert isinstance(mine, list) and len(mine) == 1 and "Objective" in mine[0]
     assert g.view(1)["personal of player 1"] == 1 and g.view(None)["personal of player 1"] == 1
+
+
+def test_face_up_zones(program):
+    """MT-014, MT-021, MT-081: Trash Cans, the Common Objectives and a Spell being cast are face
+    up: every player sees their cards, where a hidden zone (a deck, a hand) shows only a count.
+    (Scenarios cannot state what a player sees, so tools/mutate_rules.py leaves these rules to
+    this test.)"""
+    g = Game(program, 3, 0)
+    g.answer(0)  # the Day side
+    seen = g.view(1)
+    assert isinstance(seen["trash of player 1"], list) and isinstance(seen["casting"], list)
+    assert len(seen["common"]) == 2 and all("Objective" in t for t in seen["common"])
+    assert seen["deck of player 1"] == 24 and seen["hand of player 1"] == 8
 
 
 def test_every_rule_is_covered():
