@@ -23,7 +23,7 @@
       - [yes, no, no]                             # a list answers several decisions in a row
     then: stop                                    # or `random` / `first`: play on to the end
     expect:
-      zones: {"hand of 1": ["Alpha:Red"]}         # exact contents (piles top first, sets any order)
+      zones: {"hand of 1": ["Alpha:Red"]}         # exact contents (piles top first, a row left to right, sets any order)
       contains: {discard: ["Gamma:Blue"]}
       excludes: {"hand of 2": ["Beta"]}
       count: {table: 0, "hand of 1": 1}
@@ -451,7 +451,7 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
             got = [_describe(game, r) for r in raw]
         else:
             ids = list(reversed(raw)) if kind == "pile" else list(raw)
-            ok = _same(game, ids, content, kind == "pile")
+            ok = _same(game, ids, content, kind in ("pile", "row"))  # a row: left to right
             got = _describe(game, ids)
         if not ok:
             f.append(f"zone {zname}: expected {content}, got {got}")

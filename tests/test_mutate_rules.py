@@ -84,3 +84,31 @@ def test_failing_score_rules_fail_the_scenario_without_a_traceback(tmp_path):
     _scenario(scen, "mid", [], "{scores: [0, 0]}")
     result = run_scenario(scen / "mid.yaml")
     assert not result.passed and result.failures == ["scores: the score rules failed: KeyError: 0"]
+
+
+def test_a_row_zone_is_compared_left_to_right(tmp_path):
+    """Found by the mutation run: a `row` zone's expected contents were compared in any order, so
+    a Turn Order Track left unsorted passed a scenario listing it sorted."""
+    rules = ruleset(tmp_path, """
+        game "Line":
+            players 2
+
+        card type Token:
+            value: 1..3
+
+        zone line: row, shared, public
+
+        setup:
+            move all_cards() where it.value == 2 to line
+            move all_cards() where it.value == 1 to line
+
+        turn:
+            you choose c from line "Take which"
+        """, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    for name, order in (("ok", "[Two, One]"), ("swapped", "[One, Two]")):
+        (scen / f"{name}.yaml").write_text(f"name: {name}\nruleset: ..\nplayers: 2\n"
+                                           f"expect: {{zones: {{line: {order}}}}}\n", encoding="utf-8")
+    assert run_scenario(scen / "ok.yaml").passed
+    assert not run_scenario(scen / "swapped.yaml").passed

@@ -6,8 +6,8 @@
 Every code line of the ruleset's .rules files that cites rule IDs (`# MT-014`, `# MT-127..MT-133`,
 in a comment at the end of the line or in a comment block right above it) gets one plausible
 breaking mutation: a statement becomes `pass`, a condition is negated, a comparison or `+=` is
-flipped, a number or a visibility changes — the first of these that still validates (mutants
-the checker rejects are skipped). The mutant is compiled once, and only the scenarios whose
+flipped, a number or a visibility changes, a block's body becomes `pass` — the first of these
+that still validates (mutants the checker rejects are skipped). The mutant is compiled once, and only the scenarios whose
 `covers:` cite one of the line's IDs are run on it, in-process. A mutant SURVIVES when none of
 them fails: the line's rules are cited but the scenarios would not notice them broken.
 `--every` tries every valid mutation of each line instead of the first.
@@ -152,7 +152,25 @@ def mutations(lines: list[str], site: Site) -> list[tuple[str, list[str]]]:
                 if re.search(rf"\b{a}\b", masked):
                     out.append((f"`{a}` -> `{b}`", block[:k] + [re.sub(rf"\b{a}\b", b, code, count=1) + comment] + block[k + 1:]))
                     break
+    if stripped.endswith(":"):  # a block header: its whole body becomes `pass`
+        end = _block_end(lines, site.last, len(indent))
+        if end > site.last + 1:
+            body_indent = next(ln[:len(ln) - len(ln.lstrip())] for ln in lines[site.last + 1:end] if ln.strip())
+            out.append(("block body -> pass", block + [body_indent + "pass"] + [""] * (end - site.last - 2)))
     return out
+
+
+def _block_end(lines: list[str], header: int, indent: int) -> int:
+    """Index just past the body of the block whose header ends at line `header`."""
+    i = header + 1
+    while i < len(lines):
+        code = split_comment(lines[i])[0]
+        if code.strip() and len(code) - len(code.lstrip()) <= indent:
+            break
+        i += 1
+    while i > header + 1 and not split_comment(lines[i - 1])[0].strip():
+        i -= 1  # trailing blank lines and comments belong to what follows
+    return i
 
 
 def scenario_index(scen_dir: Path, rules_dir: Path) -> dict[str, list[Path]]:
@@ -234,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             target = work / site.file.name
             tried = 0
             for desc, repl in mutations(lines, site):
-                mutant = lines[:site.first] + repl + lines[site.last + 1:]
+                mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
                 target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
                 program = compile_mutant(work)
                 if program is None:
