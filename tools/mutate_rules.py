@@ -5,10 +5,11 @@
 
 Every code line of the ruleset's .rules files that cites rule IDs (`# MT-014`, `# MT-127..MT-133`,
 in a comment at the end of the line or in a comment block right above it) gets one plausible
-breaking mutation: a statement becomes `pass`, a condition is negated, a comparison or `+=` is
-flipped, a number or a visibility changes, a block's body becomes `pass` — the first of these
-that still validates (mutants the checker rejects are skipped). The mutant is compiled once, and only the scenarios whose
-`covers:` cite one of the line's IDs are run on it, in-process. A mutant SURVIVES when none of
+breaking mutation: a statement becomes `pass`, a condition is negated, a comparison, `and`/`or`,
+an arithmetic operator or `+=` is flipped, a number or a visibility changes, a block's body
+becomes `pass` — the first of these that still validates (mutants the checker rejects are
+skipped). The mutant is compiled once, and only the scenarios whose `covers:` cite one of the
+line's IDs are run on it, in-process. A mutant SURVIVES when none of
 them fails: the line's rules are cited but the scenarios would not notice them broken.
 `--every` tries every valid mutation of each line instead of the first.
 """
@@ -39,6 +40,7 @@ DECLARATION = re.compile(r"^(game|card|zone|stat|player|constant|function|placem
                          r"procedure|turn|round|setup|on|when)\b")
 COMPARISONS = [("==", "!="), ("!=", "=="), (">=", ">"), ("<=", "<"), (">", ">="), ("<", "<=")]
 VISIBILITY = [("owner", "public"), ("hidden", "public"), ("public", "hidden")]
+VISIBILITY_MUTATIONS = {f"`{a}` -> `{b}`" for a, b in VISIBILITY}
 
 
 @dataclass
@@ -128,35 +130,47 @@ def mutations(lines: list[str], site: Site) -> list[tuple[str, list[str]]]:
         out.append((f"negate `{m.group(2)}` condition",
                     [f"{m.group(1)}{m.group(2)} not ({m.group(3).strip()}):"]))
     for k, line in enumerate(block):
-        code, comment = split_comment(line)
-        masked = _masked(code)
-        for a, b in COMPARISONS:  # the first comparison of the line (not `+=`, `->`, `<=` halves)
-            for mm in re.finditer(rf"(?<![=!<>+\-]){re.escape(a)}(?![=<>])", masked):
-                s = mm.start()
-                new = code[:s] + b + code[s + len(a):]
-                out.append((f"`{a}` -> `{b}`", block[:k] + [new + comment] + block[k + 1:]))
-                break
-        for mm in re.finditer(r"(\+=|-=)", masked):
-            s = mm.start()
-            b = "-=" if mm.group() == "+=" else "+="
-            out.append((f"`{mm.group()}` -> `{b}`", block[:k] + [code[:s] + b + code[s + 2:] + comment] + block[k + 1:]))
-        nums = list(re.finditer(r"(?<![\w.])\d+(?![\w])(?!\.\.)", masked))
-        if nums:  # the last number of the line (a declared stat's default, a constant's value)
-            mm = nums[-1]
-            n = int(mm.group())
-            b = str(n - 1 if n > 0 else 1)
-            out.append((f"number {n} -> {b}",
-                        block[:k] + [code[:mm.start()] + b + code[mm.end():] + comment] + block[k + 1:]))
-        if stripped.startswith("zone "):
-            for a, b in VISIBILITY:
-                if re.search(rf"\b{a}\b", masked):
-                    out.append((f"`{a}` -> `{b}`", block[:k] + [re.sub(rf"\b{a}\b", b, code, count=1) + comment] + block[k + 1:]))
-                    break
+        for desc, new in operator_mutations(line, stripped.startswith("zone ")):
+            out.append((desc, block[:k] + [new] + block[k + 1:]))
     if stripped.endswith(":"):  # a block header: its whole body becomes `pass`
         end = _block_end(lines, site.last, len(indent))
         if end > site.last + 1:
             body_indent = next(ln[:len(ln) - len(ln.lstrip())] for ln in lines[site.last + 1:end] if ln.strip())
             out.append(("block body -> pass", block + [body_indent + "pass"] + [""] * (end - site.last - 2)))
+            first = next(i for i in range(site.last + 1, end) if split_comment(lines[i])[0].strip())
+            for desc, line in operator_mutations(lines[first], False):  # e.g. a placement rule's test
+                out.append((f"first line of the body: {desc}", lines[site.first:first] + [line]))
+    return out
+
+
+def operator_mutations(line: str, is_zone: bool) -> list[tuple[str, str]]:
+    """One-line mutants: the first comparison, `and`/`or`, arithmetic operator and `+=` of each
+    kind flipped, the last number changed, a zone's visibility changed."""
+    code, comment = split_comment(line)
+    masked = _masked(code)
+    out: list[tuple[str, str]] = []
+    for a, b in COMPARISONS:  # not the halves of `+=`, `<=` and the like
+        mm = re.search(rf"(?<![=!<>+\-]){re.escape(a)}(?![=<>])", masked)
+        if mm:
+            out.append((f"`{a}` -> `{b}`", code[:mm.start()] + b + code[mm.start() + len(a):] + comment))
+    for a, b in ((" or ", " and "), (" and ", " or "), (" / ", " * "), (" + ", " - "), (" - ", " + ")):
+        i = masked.find(a)
+        if i >= 0:
+            out.append((f"`{a.strip()}` -> `{b.strip()}`", code[:i] + b + code[i + len(a):] + comment))
+    for mm in re.finditer(r"(\+=|-=)", masked):
+        b = "-=" if mm.group() == "+=" else "+="
+        out.append((f"`{mm.group()}` -> `{b}`", code[:mm.start()] + b + code[mm.start() + 2:] + comment))
+    nums = list(re.finditer(r"(?<![\w.])\d+(?![\w])(?!\.\.)", masked))
+    if nums:  # the last number of the line (a declared stat's default, a constant's value)
+        mm = nums[-1]
+        n = int(mm.group())
+        b = str(n - 1 if n > 0 else 1)
+        out.append((f"number {n} -> {b}", code[:mm.start()] + b + code[mm.end():] + comment))
+    if is_zone:
+        for a, b in VISIBILITY:
+            if re.search(rf"\b{a}\b", masked):
+                out.append((f"`{a}` -> `{b}`", re.sub(rf"\b{a}\b", b, code, count=1) + comment))
+                break
     return out
 
 
@@ -273,8 +287,10 @@ def main(argv: list[str] | None = None) -> int:
               + (f"  [{', '.join(o.scenarios)}]" if o.status == "survived" else ""))
     counts = {s: sum(o.status == s for o in outcomes) for s in ("killed", "survived", "invalid", "uncited")}
     tried = counts["killed"] + counts["survived"]
+    unseen = sum(o.status == "survived" and o.mutation in VISIBILITY_MUTATIONS for o in outcomes)
     print(f"\n{len(sites)} citing lines; {tried} mutants run: {counts['killed']} killed, "
-          f"{counts['survived']} survived; {counts['invalid']} lines without a valid mutant; "
+          f"{counts['survived']} survived ({unseen} of them only change what players see, which "
+          f"scenarios cannot state); {counts['invalid']} lines without a valid mutant; "
           f"{counts['uncited']} lines whose rules no scenario cites ({time.time() - start:.0f}s)")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
