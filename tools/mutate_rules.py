@@ -129,6 +129,9 @@ def mutations(lines: list[str], site: Site) -> list[tuple[str, list[str]]]:
     if m:
         out.append((f"negate `{m.group(2)}` condition",
                     [f"{m.group(1)}{m.group(2)} not ({m.group(3).strip()}):"]))
+    m = re.match(r"^(score|tiebreak)(\s+\w+\s*:\s*)(.*?)\s*$", first_code) if len(block) == 1 else None
+    if m:  # a score or tie-break: the order reversed
+        out.append((f"negate the {m.group(1)}", [f"{m.group(1)}{m.group(2)}0 - ({m.group(3)})"]))
     for k, line in enumerate(block):
         for desc, new in operator_mutations(line, stripped.startswith("zone ")):
             out.append((desc, block[:k] + [new] + block[k + 1:]))
