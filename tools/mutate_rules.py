@@ -5,13 +5,13 @@
 
 Every code line of the ruleset's .rules files that cites rule IDs (`# MT-014`, `# MT-127..MT-133`,
 in a comment at the end of the line or in a comment block right above it) gets one plausible
-breaking mutation: a statement becomes `pass`, a condition is negated, a comparison, `and`/`or`,
-an arithmetic operator or `+=` is flipped, a number or a visibility changes, a block's body
-becomes `pass` — the first of these that still validates (mutants the checker rejects are
-skipped). The mutant is compiled once, and only the scenarios whose `covers:` cite one of the
-line's IDs are run on it, in-process. A mutant SURVIVES when none of
-them fails: the line's rules are cited but the scenarios would not notice them broken.
-`--every` tries every valid mutation of each line instead of the first.
+breaking mutation: a statement becomes `pass`, a condition is negated, a score or tie-break is
+reversed, a comparison, `and`/`or`, an arithmetic operator or `+=` is flipped, a number or a
+visibility changes, a block's body becomes `pass` or its first line gets one of the flips —
+the first of these that still validates (mutants the checker rejects are skipped). The mutant
+is compiled once, and only the scenarios whose `covers:` cite one of the line's IDs are run on
+it, in-process. A mutant SURVIVES when none of them fails: the line's rules are cited but the
+scenarios would not notice them broken. `--every` tries every valid mutation of each line.
 """
 from __future__ import annotations
 
