@@ -285,6 +285,63 @@ BUILTINS: dict[str, Builtin] = {
     "cards_around": Builtin(_cards_around, 1, 1, "the cards on the spaces around a space or card, corners too"),
 }
 
+
+# ---- neighbours, sole leaders and linked groups (language 4 additions) ----------------------
+
+def _previous_player(g, e, p=None):
+    """The player to the right (counterclockwise): the one whose `next_player` is p."""
+    p = e.get("you") if p is None else p
+    return Seat((p - 1) % g.state.players)
+
+
+def _unique_most(g, e, items, keys):
+    """The item whose key is strictly larger than every other item's key; none on a tie."""
+    xs, ks = g.listify(items), g.listify(keys)
+    if len(xs) != len(ks):
+        raise RuleError(f"unique_most: {len(xs)} items but {len(ks)} values", None)
+    known = [(k, x) for x, k in zip(xs, ks) if k is not None]
+    if not known:
+        return None
+    best = max(k for k, _ in known)
+    winners = [x for k, x in known if k == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _linked(g, e, start, pairs):
+    """`start` and every item joined to it through a chain of pairs [a, b] (a connected group)."""
+    links = [g.listify(pr) for pr in g.listify(pairs)]
+    group, frontier = [start], [start]
+    while frontier:
+        x = frontier.pop()
+        for pr in links:
+            if len(pr) != 2:
+                raise RuleError("linked: each link must be a pair [a, b]", None)
+            for a, b in (pr, pr[::-1]):
+                if a == x and b not in group:
+                    group.append(b)
+                    frontier.append(b)
+    return group
+
+
+def _sort_by(g, e, items, keys):
+    """The items in the order of their values, lowest first; equal values keep their order."""
+    xs, ks = g.listify(items), g.listify(keys)
+    if len(xs) != len(ks):
+        raise RuleError(f"sort_by: {len(xs)} items but {len(ks)} values", None)
+    known = [k for k in ks if k is not None]
+    if any(type(k) is not type(known[0]) for k in known[1:]):
+        raise RuleError("sort_by: the values must be all numbers or all texts", None)
+    order = sorted(range(len(xs)), key=lambda i: (ks[i] is None, ks[i] if ks[i] is not None else 0))
+    return [xs[i] for i in order]
+
+
+BUILTINS.update({
+    "sort_by": Builtin(_sort_by, 2, 2, "the items ordered by their values, lowest first (ties keep their order)"),
+    "previous_player": Builtin(_previous_player, 0, 1, "the player to the right (counterclockwise) of you or of a player"),
+    "unique_most": Builtin(_unique_most, 2, 2, "the item with the single largest value (none when tied)"),
+    "linked": Builtin(_linked, 2, 2, "an item and every item joined to it through a chain of pairs"),
+})
+
 _ = Any
 
 # board graphs (docs/boards.md) live in their own module and register here

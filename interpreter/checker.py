@@ -386,7 +386,7 @@ class _Checker:
         if k == "of":
             owner = n.owner
             one_player = owner.kind == "name" and owner.id not in ("players",) and owner.id in scope | {"you"} \
-                or owner.kind == "call" and owner.func == "next_player"
+                or owner.kind == "call" and owner.func in ("next_player", "previous_player")
             if not one_player:  # `STAT of players` is a list of numbers
                 return None
             return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None

@@ -118,6 +118,8 @@ def replay(path: str | Path, ruleset: str | None = None) -> Game:
         g = Game(program, head["players"], head["seed"])
     except (KeyError, TypeError) as e:
         raise ReplayMismatch(f"{path}: a bad header line ({e})") from None
+    except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
+        raise ReplayMismatch(f"step 0: this ruleset cannot replay the logged game: {e}") from None
     for n, line in enumerate(lines[1:], 2):
         if line.get("end"):
             if not g.over:
@@ -171,7 +173,10 @@ def load_saved(path: str | Path, ruleset: str | None = None,
         digests = data.get("digests") or []  # the state before each answer: names the first step that differs
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ReplayMismatch(f"cannot read saved game {path}: {e}") from None
-    g = Game(load_program(rpath), players, seed)
+    try:
+        g = Game(load_program(rpath), players, seed)
+    except ValueError as e:  # e.g. a player count this ruleset does not allow
+        raise ReplayMismatch(f"the saved game does not fit this ruleset: {e}") from None
     for i, choice in enumerate(choices):
         if g.over or not isinstance(choice, int) or not 0 <= choice < len(g.decision.options):
             raise ReplayMismatch(f"step {i}: the saved answers do not fit this ruleset")

@@ -55,7 +55,7 @@ def take_out(state: GameState, cid: int, rows_zones: frozenset[str]) -> None:
         del state.where[cid]
         return
     rows, r = None, None
-    if at in rows_zones:
+    if at.partition("#")[0] in rows_zones:  # a per-player zone's key is `name#owner`
         rows = state.zones[at]
         r = row_of(state, at, cid)
         lst = rows[r]
@@ -114,7 +114,7 @@ def cover(state: GameState, cid: int, target: int, rows_zones: frozenset[str]) -
     if at.startswith("^"):
         raise ValueError("cannot lay a card on a covered card")
     z = state.zones[at]
-    if at in rows_zones:
+    if at.partition("#")[0] in rows_zones:
         row = z[row_of(state, at, target)]
         row[row.index(target)] = cid
     else:
