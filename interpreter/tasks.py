@@ -374,6 +374,12 @@ class SettleTask(Task):
                 self.i += 1
                 reads = prog.always_reads[i]
                 if touched is None or reads is None or not reads.isdisjoint(touched):
+                    plan = prog.always_players[i]
+                    if plan is not None and touched is not None and g.touched is not None:
+                        env = plan.env(g, touched)  # only the players whose zones changed
+                        if env is None:
+                            continue
+                        return self._run(g, prog.always[i][0], plan.block, env)
                     return self._run(g, prog.always[i][0], prog.always[i][1], g._env(g.state.active))
                 continue
             w = i - n_always
