@@ -47,18 +47,30 @@ _CONSTANT_NAMES = frozenset({"true", "false", "none", "it"})
 class PlayerPlan:
     """A qualifying rule: the per-player zones its loop reads and the loop compiled over a subset."""
 
-    __slots__ = ("zones", "block")
+    __slots__ = ("zones", "block", "_keys")
 
     def __init__(self, zones: tuple[str, ...], block: "Block") -> None:
         self.zones = zones
         self.block = block
+        self._keys: list[tuple[str, ...]] = []  # per seat number: its instance keys of `zones`
+
+    def keys(self, seat: int) -> tuple[str, ...]:
+        while len(self._keys) <= seat:
+            self._keys.append(tuple(f"{z}#{len(self._keys)}" for z in self.zones))
+        return self._keys[seat]
 
     def env(self, g: "Game", before: set[str]) -> dict[str, Any] | None:
         """The environment to run the loop with (the seats whose read zones changed since the last
         pass or during this one), or None when no seat needs it."""
-        live, zones = g.touched, self.zones
-        chosen = [s for s in g.seats
-                  if any(f"{z}#{int(s)}" in before or f"{z}#{int(s)}" in live for z in zones)]
+        live, seats = g.touched, g.seats
+        if len(self._keys) < len(seats):
+            self.keys(len(seats) - 1)
+        chosen = []
+        for s, keys in zip(seats, self._keys):
+            for k in keys:
+                if k in before or k in live:
+                    chosen.append(s)
+                    break
         if not chosen:
             return None
         env = g._env(g.state.active)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameOver, LimitExceeded, RuleError
+from .inline import run_inline
 from .values import Seat
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,7 +124,9 @@ class ForTask(Task):
             return None
         self.env[self.name] = self.items[self.i]
         self.i += 1
-        g.push(BlockTask(self.body, self.env))
+        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        if r is not None:
+            g.push(r)
         return None
 
 
@@ -143,7 +146,9 @@ class RepeatTask(Task):
             g.pop()
             return None
         self.k += 1
-        g.push(BlockTask(self.body, self.env))
+        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        if r is not None:
+            g.push(r)
         return None
 
 
