@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PlayerPlan", "player_plan", "PLAYERS_KEY"]
 
-# the environment name the restricted loop iterates over: it has spaces, so no rule can spell it
+# the environment name the restricted loop iterates over: it has spaces, so no rule can name it
 PLAYERS_KEY = "players to re-check"
 
 _PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "last", "rest",
