@@ -446,7 +446,7 @@ class Compiler:
                     stats = g.state.pstats[p]
                     if stats[stat] is not v and (stats[stat] != v or type(stats[stat]) is not type(v)):
                         stats[stat] = v
-                        g.touch(stat)
+                        g.touch(f"{stat}#{int(p)}")  # the stat and its instance (instancedeps.py)
             return set_pstat
         raise RuleError("only a variable, a stat or a player's stat can be set", target.loc)
 

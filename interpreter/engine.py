@@ -562,7 +562,7 @@ class Game:
         if delta < 0 and sd.lo is not None and have + delta < sd.lo:
             missing = sd.lo - (have + delta)
         self.state.pstats[p][stat] = sd.clamp(have + delta)
-        self.touch(stat)
+        self.touch(f"{stat}#{p}")  # the stat and its instance (instancedeps.py)
         if not missing:
             return []
         return [BlockTask(body, {"you": Seat(p), "this": None, node.binder: missing}, catch="call")

@@ -3,13 +3,14 @@
 An `always` rule whose whole body is `for each p in players:` is re-run, by `SettleTask`, when a
 zone it reads changed. When the loop body provably depends on `p`'s own zones only, the run can
 be limited to the players whose instances of those zones changed (`Game.touch` notes instance
-keys such as `pile#2` beside zone names): for every other player the body would find the same
+keys such as `pile#2`, and for player stats `coins#2`, beside the names): for every other player the body would find the same
 cards it found the last time it ran, and that run changed nothing (or its changes would have
 been noted and the body re-run), so running it again changes nothing either. The body qualifies
 when (checked by `player_plan`, otherwise the whole rule runs as before):
 
-- it reads the state only as `Z of p` for per-player zones `Z` (no stats, no shared zones, no
-  constants, no turn or player variables, no rule functions, no randomness);
+- it reads the state only as `Z of p` for per-player zones `Z` and `S of p` for player stats `S`
+  (no shared zones or stats, no constants, no turn or player variables, no rule functions, no
+  randomness);
 - its calls are pure list builtins, and it never rebinds `p`;
 - its statements are `let`, `if`, `for each` and `move ... to Z of p` or to a shared zone (which
   it never reads), so one player's body neither reads nor writes another player's zones, and
@@ -45,7 +46,8 @@ _CONSTANT_NAMES = frozenset({"true", "false", "none", "it"})
 
 
 class PlayerPlan:
-    """A qualifying rule: the per-player zones its loop reads and the loop compiled over a subset."""
+    """A qualifying rule: the per-player zones and stats its loop reads (`zones`) and the loop
+    compiled over a subset of the seats."""
 
     __slots__ = ("zones", "block", "_keys")
 
@@ -92,7 +94,7 @@ def player_plan(body: list[Node], rs: "Ruleset", c: "Compiler") -> PlayerPlan | 
 
 
 def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
-    """The per-player zones `Z of p` the loop body reads; None when it does anything else."""
+    """The per-player zones and stats (`X of p`) the loop body reads; None when it does anything else."""
     zones: set[str] = set()
     exprs: list[Node] = []
     todo = list(stmts)
@@ -128,9 +130,11 @@ def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
             if n.id in SPECIAL_NAMES and n.id not in _CONSTANT_NAMES:
                 return None
         elif n.kind == "of":
-            if n.name in rs.stats:
-                return None
-            if n.name in rs.zones:
+            if n.name in rs.stats:  # a player stat of `p`: its changes are noted per player too
+                if not rs.stats[n.name].per_player or n.owner.kind != "name" or n.owner.id != p:
+                    return None
+                zones.add(n.name)
+            elif n.name in rs.zones:
                 if not rs.zones[n.name].per_player or n.owner.kind != "name" or n.owner.id != p:
                     return None
                 zones.add(n.name)

@@ -122,3 +122,38 @@ def test_an_error_inside_an_if_body_run_at_once_names_its_statement(tmp_path):
     assert g.error is not None and "division by zero" in g.error.message
     lines = [line.strip() for line in textwrap.dedent(INLINE).lstrip().splitlines()]
     assert g.error.loc.line == lines.index("let x = tally / 0") + 1
+
+
+STATS = """
+    card type Gem:
+        color: Red | Blue
+    zone bag: pile, shared, hidden
+    zone hand: set, per player, public
+    zone done: set, per player, public
+    player stat coins: 0..99 = 0
+    setup:
+        move all_cards() to bag
+        shuffle bag
+    always:
+        for each p in players:
+            if coins of p >= 3 and not (hand of p is empty):
+                move first(hand of p) to done of p
+    turn:
+        draw from bag to hand of you
+        you gain count(hand of you) coins
+        set coins of you to coins of you - 2
+        if bag is empty:
+            end game
+"""
+
+
+def test_player_stats_are_tracked_per_player_too(tmp_path, monkeypatch):
+    """`coins of p` changes are noted per player (`coins#1`): the loop gets a plan and plays the
+    game the full loop plays."""
+    fast = _play(tmp_path, STATS)
+    assert fast.program.always_players[0].zones == ("coins", "hand")
+    monkeypatch.setattr(engine_mod, "player_plan", lambda *a: None)
+    slow = _play(tmp_path, STATS)
+    assert fast.state.zones == slow.state.zones and fast.state.pstats == slow.state.pstats
+    assert any(fast.state.zones[f"done#{p}"] for p in range(3))
+    assert fast.steps < slow.steps
