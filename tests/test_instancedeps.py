@@ -157,3 +157,17 @@ def test_player_stats_are_tracked_per_player_too(tmp_path, monkeypatch):
     assert fast.state.zones == slow.state.zones and fast.state.pstats == slow.state.pstats
     assert any(fast.state.zones[f"done#{p}"] for p in range(3))
     assert fast.steps < slow.steps
+
+
+def test_bodies_run_at_once_count_the_recorded_steps(monkeypatch):
+    """Without per-player plans, running bodies at once (inline.py) changes nothing at all, not
+    even the step count: a recorded game comes out exactly as recorded."""
+    from golden_games import fingerprint, recorded
+    from interpreter.api import _load_program_cached
+    monkeypatch.setattr(engine_mod, "player_plan", lambda *a: None)
+    _load_program_cached.cache_clear()
+    try:
+        case = ("toil_and_troublez", 4, 1, "random")
+        assert fingerprint(*case) == recorded(case)
+    finally:
+        _load_program_cached.cache_clear()
