@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
+from .inline import run_inline
 from .ast import Node
 from .builtins import BUILTINS
 from .errors import Break, Continue, LimitExceeded, RuleError
@@ -445,7 +446,7 @@ class Compiler:
                     stats = g.state.pstats[p]
                     if stats[stat] is not v and (stats[stat] != v or type(stats[stat]) is not type(v)):
                         stats[stat] = v
-                        g.touch(stat)
+                        g.touch(f"{stat}#{int(p)}")  # the stat and its instance (instancedeps.py)
             return set_pstat
         raise RuleError("only a variable, a stat or a player's stat can be set", target.loc)
 
@@ -645,11 +646,11 @@ class Compiler:
         if is_sync([n]):
             return _sync_if(plain, orelse, generate_statement(self, n) if self.generate else None)
 
-        def run(g, e):
+        def run(g, e):  # the chosen body runs at once while it can (inline.py)
             for cond, body in plain:
                 if cond(g, e):
-                    return BlockTask(body, e)
-            return BlockTask(orelse, e) if orelse is not None else None
+                    return run_inline(g, body, e)
+            return run_inline(g, orelse, e) if orelse is not None else None
         return run
 
     def s_for(self, n):
@@ -676,12 +677,12 @@ def _sync_if(plain: list, orelse: Block | None, fast: Stmt | None = None) -> Stm
             if cond(g, e):
                 if g.settling:
                     return run_block(g, e, body.stmts)
-                return BlockTask(body, e)
+                return run_inline(g, body, e)
         if orelse is None:
             return None
         if g.settling:
             return run_block(g, e, orelse.stmts)
-        return BlockTask(orelse, e)
+        return run_inline(g, orelse, e)
     return run
 
 

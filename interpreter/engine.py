@@ -25,6 +25,7 @@ from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
 from .values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
+from .instancedeps import player_plan
 from .boards import compile_boards, is_space, move_onto, space_card
 from .zones import cover, put, row_ids, take_out, zone_cards
 
@@ -100,6 +101,8 @@ class Program:
         self.always = [(a, c.block(a.body)) for a in rs.always]
         # what each state-based rule reads, so that settling skips rules nothing touched
         self.always_reads = [reads_of(a.body, rs) for a in rs.always]
+        # per-player `always` loops re-run only for the players whose zones changed (instancedeps.py)
+        self.always_players = [player_plan(a.body, rs, c) for a in rs.always]
         self.watcher_reads = [reads_of([w.cond], rs) for w in rs.watchers]
         self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
         # placement rules whose answer may be reused while the state has not changed (see legal_positions)
@@ -559,7 +562,7 @@ class Game:
         if delta < 0 and sd.lo is not None and have + delta < sd.lo:
             missing = sd.lo - (have + delta)
         self.state.pstats[p][stat] = sd.clamp(have + delta)
-        self.touch(stat)
+        self.touch(f"{stat}#{p}")  # the stat and its instance (instancedeps.py)
         if not missing:
             return []
         return [BlockTask(body, {"you": Seat(p), "this": None, node.binder: missing}, catch="call")
@@ -692,9 +695,13 @@ class Game:
         """Note that zones (by key) or stats changed, for settling."""
         self.dirty = True
         self.version += 1
-        if self.touched is not None:
+        touched = self.touched
+        if touched is not None:
             for k in keys:
-                self.touched.add(k.partition("#")[0])
+                name, _, inst = k.partition("#")
+                touched.add(name)
+                if inst:  # the instance too (`pile#2`): see instancedeps.py
+                    touched.add(k)
 
     def _touch_card(self, cid: int) -> None:
         at = self.state.where.get(cid)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameOver, LimitExceeded, RuleError
+from .inline import run_inline
 from .values import Seat
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,7 +124,9 @@ class ForTask(Task):
             return None
         self.env[self.name] = self.items[self.i]
         self.i += 1
-        g.push(BlockTask(self.body, self.env))
+        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        if r is not None:
+            g.push(r)
         return None
 
 
@@ -143,7 +146,9 @@ class RepeatTask(Task):
             g.pop()
             return None
         self.k += 1
-        g.push(BlockTask(self.body, self.env))
+        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        if r is not None:
+            g.push(r)
         return None
 
 
@@ -374,6 +379,12 @@ class SettleTask(Task):
                 self.i += 1
                 reads = prog.always_reads[i]
                 if touched is None or reads is None or not reads.isdisjoint(touched):
+                    plan = prog.always_players[i]
+                    if plan is not None and touched is not None and g.touched is not None:
+                        env = plan.env(g, touched)  # only the players whose zones changed
+                        if env is None:
+                            continue
+                        return self._run(g, prog.always[i][0], plan.block, env)
                     return self._run(g, prog.always[i][0], prog.always[i][1], g._env(g.state.active))
                 continue
             w = i - n_always

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from golden_games import GOLDEN, cases, fingerprint, key
+from golden_games import GOLDEN, cases, fingerprint, key, same_game
 
 RECORDED = json.loads(GOLDEN.read_text())
 CASES = [c for c in cases(6)]
@@ -20,4 +20,5 @@ def test_golden_covers_every_ruleset_and_count():
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: key(*c))
 def test_same_game_as_recorded(case):
-    assert fingerprint(*case) == RECORDED[key(*case)]
+    fp = fingerprint(*case)
+    assert same_game(RECORDED[key(*case)], fp), (RECORDED[key(*case)], fp)

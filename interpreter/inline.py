@@ -1,0 +1,64 @@
+"""Running a nested body (an `if` branch, a `for each` item) at once instead of as a new task.
+
+`BlockTask` re-checks state-based rules before each statement when the state changed. A body
+can run straight away, inside the statement that chose it, for as long as nothing changed: the
+statements run exactly as `BlockTask.step` would run them (same steps counted, same error
+locations, the same look for state-based rules to settle after a change), and at the first
+point where a `BlockTask` would stop (a rule must settle, or a statement returned a task), the
+rest of the body is handed back as a `BlockTask` already at that statement, with the
+statement's task on top of it. The stack then holds what it would have held, minus a task
+pushed and popped for nothing.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
+
+if TYPE_CHECKING:
+    from .tasks import Block, BlockTask
+
+__all__ = ["run_inline"]
+
+
+def run_inline(g: Any, body: "Block", e: dict) -> Any:
+    """Run `body` until it ends (None) or must continue on the stack (the task(s) to push)."""
+    stmts = body.stmts
+    limit = g.limits.max_steps
+    for pc, (fn, node) in enumerate(stmts):
+        if g.dirty and not g.settling:  # as BlockTask.step: settle first, when a rule reads the change
+            if g.settle_needed():
+                return _rest(body, e, pc)  # its first step pushes the SettleTask
+            g.dirty, g.touched = False, set()
+        g.steps += 1
+        if g.steps > limit:
+            raise LimitExceeded(f"more than {limit} steps: a rule seems to run forever", node.loc)
+        try:
+            r = fn(g, e)
+        except (Break, Continue, GameOver):
+            raise
+        except RuleError as err:
+            if err.loc is None:  # as Game._run does with the top task's statement
+                raise type(err)(err.message, node.loc) from None
+            raise
+        except RecursionError:
+            raise LimitExceeded("rules nest too deeply", node.loc) from None
+        except Exception as ex:  # a content bug surfacing as a Python error: name the statement
+            import traceback
+            from .compiler import _explain
+            g.internal_traceback = traceback.format_exc()
+            raise RuleError(_explain(ex), node.loc) from None
+        if r is not None:
+            if isinstance(r, list):
+                if not r:  # no task after all (e.g. no trigger fired): BlockTask goes on too
+                    continue
+                return r + [_rest(body, e, pc + 1)]
+            return [r, _rest(body, e, pc + 1)]
+    return None
+
+
+def _rest(body: "Block", e: dict, pc: int) -> "BlockTask":
+    from .tasks import BlockTask  # tasks.py imports this module
+    task = BlockTask(body, e)
+    task.pc = pc
+    return task
