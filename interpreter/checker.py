@@ -270,7 +270,10 @@ class _Checker:
         elif k in ("break", "continue"):
             if loops == 0:
                 self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
-        elif k in ("end_game", "play_round", "pass"):
+        elif k == "end_game":  # the optional reason is an expression (text)
+            if getattr(s, "reason", None) is not None:
+                self.expr(s.reason, scope)
+        elif k in ("play_round", "pass"):
             pass
         elif k == "add_dummy":
             if s.name:

@@ -304,6 +304,8 @@ def _summary(r: dict) -> str:
         lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
+    if r.get("end_reasons"):  # `end game "reason"`: how many games ended for each reason
+        lines.append("end reasons: " + ", ".join(f"{k or '(no reason given)'} {v}" for k, v in r["end_reasons"].items()))
     lines += _card_lines(r)
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")

@@ -601,7 +601,14 @@ class Compiler:
 
     def s_end_game(self, n):
         after = n.after
-        return lambda g, e: g.end_game(after)
+        if getattr(n, "reason", None) is None:
+            return lambda g, e: g.end_game(after)
+        why = self.expr(n.reason)  # `end game "reason"`: the result and simulate reports name it
+
+        def run(g, e):
+            g.state.end_reason = g.text(why(g, e))
+            g.end_game(after)
+        return run
 
     def s_play_turn(self, n):
         player = self.expr(n.player)

@@ -857,9 +857,12 @@ class Game:
             keys.append((s, *tb))
         best = max(keys) if keys else None
         winners = [p for p in range(len(keys)) if keys[p] == best]
-        return {"scores": scores, "winners": winners, "turns": self.state.turn_number,
-                "rounds": self.state.round_number, "decisions": self.decisions_made,
-                "first_player": self.first_player}
+        result = {"scores": scores, "winners": winners, "turns": self.state.turn_number,
+                  "rounds": self.state.round_number, "decisions": self.decisions_made,
+                  "first_player": self.first_player}
+        if self.state.end_reason is not None:  # `end game "reason"`
+            result["reason"] = self.state.end_reason
+        return result
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (cards under others included)."""

@@ -673,7 +673,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def end_stmt(self, meta, c):
         when = str(c[0]).split()[-1] if c[0] is not None else None
-        return self._n("end_game", meta, after=when)
+        return self._n("end_game", meta, after=when, reason=c[1] if len(c) > 1 else None)  # `end game "why"`
 
     def play_turn_stmt(self, meta, c):
         return self._n("play_turn", meta, player=c[0])

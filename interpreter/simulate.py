@@ -56,6 +56,7 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
         taken, played = tracker.per_seat(len(res["scores"]))
         row.update(scores=res["scores"], winners=res["winners"], turns=res["turns"], rounds=res["rounds"],
                    first_player=res["first_player"], held=g.held(), taken=taken, played=played)
+        row["reason"] = res.get("reason")  # `end game "reason"` (None: the rules' ordinary end)
     if error:  # keep what is needed to replay the failing game
         row["choices"] = list(g.choices)
     return row
@@ -128,7 +129,7 @@ def summarize(rows: list[dict], players: int) -> dict:
               "win_rate": round(wins[p] / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins[p], n),
               "score": _dist([r["scores"][p] for r in ok if p < len(r["scores"])]),
               **({"dummy": True} if p >= playing else {})} for p in range(players)]
-    return {
+    report = {
         "completed": n,
         "errors": [{"index": r["index"], "seed": r["seed"], "error": r["error"], "choices": r.get("choices")}
                    for r in rows if r["error"]],
@@ -146,6 +147,20 @@ def summarize(rows: list[dict], players: int) -> dict:
                        "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
                        "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
     }
+    report["end_reasons"] = _end_reasons(ok)
+    return report
+
+
+# ---- why games ended: `end game "reason"` counted (games ended without a reason count as "")
+def _end_reasons(ok: list[dict]) -> dict[str, int]:
+    """Games completed per end reason, most frequent first; {} when no game gave a reason."""
+    counts: dict[str, int] = {}
+    for r in ok:
+        key = r.get("reason") or ""
+        counts[key] = counts.get(key, 0) + 1
+    if set(counts) <= {""}:
+        return {}
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _counts(values) -> dict:

@@ -35,6 +35,7 @@ class GameState:
     turn_number: int = 0
     round_number: int = 0
     ending: str | None = None  # "turn" | "round" when the game ends after the current one
+    end_reason: str | None = None  # the text of the last `end game "reason"` run
     rng: random.Random = field(default_factory=random.Random)
 
     def to_json(self) -> dict:
@@ -56,6 +57,8 @@ class GameState:
             "ending": self.ending,
             "rng": _rng_digest(self.rng),
         }
+        if self.end_reason is not None:  # only games that gave one (other digests stay as they were)
+            d["end_reason"] = self.end_reason
         if self.spaces:  # only games with a grid have spaces (other games' digests stay as they were)
             d["spaces"] = {str(k): v for k, v in sorted(self.spaces.items())}
         return d

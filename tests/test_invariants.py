@@ -14,7 +14,7 @@ from interpreter.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir())
-GAMES = {"toil_and_troublez": 15}  # games per player count; other rulesets: DEFAULT_GAMES
+GAMES = {"toil_and_troublez": 15, "talisman": 2}  # games per player count; other rulesets: DEFAULT_GAMES (talisman: 60-round games)
 DEFAULT_GAMES = 4
 CASES = [(path, players) for path in RULESETS
          for players in range(load_program(path).rs.min_players, load_program(path).rs.max_players + 1)]
