@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from .syncblocks import run_statement
 
 if TYPE_CHECKING:
     from .tasks import Block, BlockTask
@@ -30,24 +30,7 @@ def run_inline(g: Any, body: "Block", e: dict) -> Any:
             if g.settle_needed():
                 return _rest(body, e, pc)  # its first step pushes the SettleTask
             g.dirty, g.touched = False, set()
-        g.steps += 1
-        if g.steps > limit:
-            raise LimitExceeded(f"more than {limit} steps: a rule seems to run forever", node.loc)
-        try:
-            r = fn(g, e)
-        except (Break, Continue, GameOver):
-            raise
-        except RuleError as err:
-            if err.loc is None:  # as Game._run does with the top task's statement
-                raise type(err)(err.message, node.loc) from None
-            raise
-        except RecursionError:
-            raise LimitExceeded("rules nest too deeply", node.loc) from None
-        except Exception as ex:  # a content bug surfacing as a Python error: name the statement
-            import traceback
-            from .compiler import _explain
-            g.internal_traceback = traceback.format_exc()
-            raise RuleError(_explain(ex), node.loc) from None
+        r = run_statement(g, e, fn, node, limit)
         if r is not None:
             if isinstance(r, list):
                 if not r:  # no task after all (e.g. no trigger fired): BlockTask goes on too

@@ -47,28 +47,35 @@ def _sync_stmt(n: Node) -> bool:
     return False
 
 
+def run_statement(g: Any, e: dict, fn: Any, node: Node, limit: int) -> Any:
+    """One compiled statement, counted as a step, its errors located as Game._run locates them.
+
+    Shared by every path that runs statements without a task of their own (here and inline.py)."""
+    g.steps += 1
+    if g.steps > limit:
+        raise LimitExceeded(f"more than {limit} steps: a rule seems to run forever", node.loc)
+    try:
+        return fn(g, e)
+    except (Break, Continue, GameOver):
+        raise
+    except RuleError as err:
+        if err.loc is None:  # as Game._run does with the top task's statement
+            raise type(err)(err.message, node.loc) from None
+        raise
+    except RecursionError:
+        raise LimitExceeded("rules nest too deeply", node.loc) from None
+    except Exception as ex:  # a content bug surfacing as a Python error: name the statement
+        import traceback
+        from .compiler import _explain
+        g.internal_traceback = traceback.format_exc()
+        raise RuleError(_explain(ex), node.loc) from None
+
+
 def run_block(g: Any, e: dict, stmts: tuple) -> None:
     """Run compiled statements `(fn, node)` in order, counting steps as BlockTask does."""
     limit = g.limits.max_steps
     for fn, node in stmts:
-        g.steps += 1
-        if g.steps > limit:
-            raise LimitExceeded(f"more than {limit} steps: a rule seems to run forever", node.loc)
-        try:
-            fn(g, e)
-        except (Break, Continue, GameOver):
-            raise
-        except RuleError as err:
-            if err.loc is None:  # as Game._run does with the top task's statement
-                raise type(err)(err.message, node.loc) from None
-            raise
-        except RecursionError:
-            raise LimitExceeded("rules nest too deeply", node.loc) from None
-        except Exception as ex:  # a content bug surfacing as a Python error: name the statement
-            import traceback
-            from .compiler import _explain
-            g.internal_traceback = traceback.format_exc()
-            raise RuleError(_explain(ex), node.loc) from None
+        run_statement(g, e, fn, node, limit)
 
 
 def run_for(g: Any, e: dict, items: list, name: str, stmts: tuple) -> None:
