@@ -764,6 +764,14 @@ class Game:
             raise RuleError(f"cards are placed in a zone, not in {self.text(zone)}", None)
         st = self.state
         rule = self.program.placements.get(zone.name)
+        names = self.program.placement_env.get(zone.name) if rule is not None else None
+        if names is not None:  # the same question on an unchanged state has the same answer
+            sig = (card.id, zone.key, self.version, tuple(env.get(x) for x in names))
+            hit = self._placement_cache
+            if hit is not None and hit[0][:3] == sig[:3] and all(a is b for a, b in zip(hit[0][3], sig[3])):
+                self.work += hit[2]  # as if evaluated again: the same items visited
+                return list(hit[1])
+            work = self.work
         if self.is_rows(zone):
             rows = st.zones[zone.key]
             zd = self.rs.zones[zone.name]
@@ -784,14 +792,6 @@ class Game:
         if rule is None:
             return [p for p, _ in candidates]
         binder, conds, _ = rule
-        names = self.program.placement_env[zone.name]
-        if names is not None:  # the same question on an unchanged state has the same answer
-            sig = (card.id, zone.key, self.version, tuple(env.get(x) for x in names))
-            hit = self._placement_cache
-            if hit is not None and hit[0][:3] == sig[:3] and all(a is b for a, b in zip(hit[0][3], sig[3])):
-                self.work += hit[2]  # as if evaluated again: the same items visited
-                return list(hit[1])
-            work = self.work
         out = []
         local = dict(env)  # the rule's own names must not overwrite the caller's variables
         local["card"] = card
