@@ -181,14 +181,7 @@ def _simulate(args) -> int:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
                           backend=args.backend, address=args.address, overrides=overrides,
                           per_game=args.per_game, card_stats=args.card_stats, **limits)
-    if args.json:
-        text = json.dumps(report, indent=2, sort_keys=True)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
-    if args.json != "-":
-        print(_summary(report))
+    _emit_report(report, args.json, _summary)
     if args.failed_logs and report["errors"] and overrides:
         print("  no replay logs for a variant (--set): a log names the ruleset folder, not its overrides")
     elif args.failed_logs and report["errors"]:
@@ -216,6 +209,19 @@ def _add_batch_args(p: argparse.ArgumentParser) -> None:
                            ("--max-depth", "nesting limit per game (default 64)"),
                            ("--max-decisions", "answered decisions limit per game")):
             p.add_argument(flag, type=_positive_int, default=None, help=text)
+
+
+def _emit_report(report: dict, json_to: str | None, readable) -> None:
+    """`--json FILE` writes the report as JSON beside the readable text; `--json -` prints the JSON
+    instead of the text (for pipes)."""
+    if json_to:
+        text = json.dumps(report, indent=2, sort_keys=True, default=str)
+        if json_to == "-":
+            print(text)
+        else:
+            Path(json_to).write_text(text + "\n", encoding="utf-8")
+    if json_to != "-":
+        print(readable(report))
 
 
 class _progress_bar:
@@ -259,14 +265,7 @@ def _sweep(args) -> int:
     with _progress_bar(batches * args.games, args.quiet, "sweeping") as advance:
         result = sweep(args.rulesets, counts, params, args.games, args.seed, agents, args.workers,
                        backend=args.backend, address=args.address, progress=advance, **limits)
-    if args.json:
-        text = json.dumps(result, indent=2, sort_keys=True, default=str)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n", encoding="utf-8")
-    if args.json != "-":
-        print(format_table(result))
+    _emit_report(result, args.json, format_table)
     return 1 if any(b["report"]["errors"] for b in result["batches"]) else 0
 
 
