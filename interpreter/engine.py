@@ -21,6 +21,7 @@ from .compiler import Compiler, _explain
 from .diagnostics import Loc
 from .compiler import MAX_ITEMS, _explain
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from .syncblocks import is_sync
 from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from .model import CardData, Ruleset
 from .state import GameState
@@ -42,14 +43,33 @@ class Limits:
     max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions and ranges
 
 
-@dataclass
 class Decision:
-    player: int
-    kind: str  # "choose" | "may" | "place" | "order"
-    prompt: str
-    options: list[Any]
-    labels: list[str]
-    loc: Loc | None
+    """A pending question: who answers, what kind ("choose" | "may" | "place" | "order"), the options.
+
+    The options' labels are made when first read: bots answering by index never need them, and
+    while the decision is pending the state they describe cannot change."""
+
+    __slots__ = ("player", "kind", "prompt", "options", "_labels", "loc", "_label_of")
+
+    def __init__(self, player: int, kind: str, prompt: str, options: list[Any], labels: list[str] | None,
+                 loc: Loc | None, label_of: Callable[[Any], str] | None = None):
+        self.player, self.kind, self.prompt, self.options, self.loc = player, kind, prompt, options, loc
+        self._labels, self._label_of = labels, label_of
+
+    @property
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = [self._label_of(o) for o in self.options]
+            self._label_of = None
+        return self._labels
+
+    def __deepcopy__(self, memo: dict) -> "Decision":
+        """A copy that no longer refers to the game it was asked in (its labels are made now)."""
+        return Decision(self.player, self.kind, self.prompt, copy.deepcopy(self.options, memo), list(self.labels),
+                        self.loc)
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, labels={self.labels!r})"
 
     def to_json(self) -> dict:
         return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": self.labels,
@@ -99,6 +119,9 @@ class Program:
         self.short = {stat: [(t, c.block(t.body)) for t in ts] for stat, ts in rs.short_triggers.items()}
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
         self.always = [(a, c.block(a.body)) for a in rs.always]
+        # state-based rules that never stop at a decision or call: settling can run at once,
+        # inside the statement that changed the state, instead of as a task (see settle_at_once)
+        self.settles_at_once = all(is_sync(a.body) for a in rs.always) and all(is_sync(w.body) for w in rs.watchers)
         # what each state-based rule reads, so that settling skips rules nothing touched
         self.always_reads = [reads_of(a.body, rs) for a in rs.always]
         # per-player `always` loops re-run only for the players whose zones changed (instancedeps.py)
@@ -129,6 +152,12 @@ def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
 
 _READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position", "space_of",
                    "cards_at"}
+# list functions that read only their arguments (not the active player, the turn or the RNG)
+PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
+                        "min", "top", "bottom", "adjacent", "cards_in", "values", "rows", "ends"})
+# read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
+# functions that default to the active player. A new turn or round notes it as changed.
+PERIOD = "(turn)"
 
 
 def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
@@ -148,6 +177,10 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
         if n.kind == "name":
             if n.id in rs.zones or n.id in rs.stats:
                 out.add(n.id)
+                if (rs.zones[n.id] if n.id in rs.zones else rs.stats[n.id]).per_player:
+                    out.add(PERIOD)  # `trove` alone is the active player's
+            elif n.id in ("you", "this"):
+                out.add(PERIOD)
             elif n.id in rs.constants and n.id not in through:  # `constant pile = deck` reads deck
                 through.add(n.id)
                 stack.append(rs.constants[n.id].value)
@@ -161,6 +194,8 @@ def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
                 stack.append(rs.functions[n.func].expr)
         elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
             return None
+        elif n.kind == "call" and n.func not in rs.functions and n.func not in PURE_CALLS:
+            out.add(PERIOD)  # e.g. other_players() is counted from the active player
         stack += list(n.children())
     return frozenset(out)
 
@@ -174,9 +209,7 @@ def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | 
         return None
     names: set[str] = set()
     for n in (m for cond in p.conds for m in walk(cond)):
-        if n.kind == "call" and n.func not in ("count", "distinct", "distinct_values", "ascending", "first", "last",
-                                               "rest", "sum", "max", "min", "top", "bottom", "adjacent",
-                                               "cards_in", "values", "rows", "ends"):
+        if n.kind == "call" and n.func not in PURE_CALLS:
             return None  # `random` draws from the RNG; others may read what is not versioned
         if n.kind == "is" and n.what in ("dummy", "covered"):
             return None
@@ -351,10 +384,28 @@ class Game:
 
     def new_period(self) -> None:
         """A turn or round begins: rules that read the turn, round or active player are re-checked
-        (before its start triggers run, as the settle task lands on top of them)."""
-        self.dirty, self.touched = True, None
+        (before its start triggers run, as the settle task lands on top of them); a rule that reads
+        none of them and none of whose zones and stats changed would find what it found before."""
+        self.dirty = True
+        if self.recheck_all_each_period:
+            self.touched = None
+        elif self.touched is not None:
+            self.touched.add(PERIOD)
         if not self.settling:
             self.push(SettleTask())
+
+    # True: every state-based rule is re-checked at each turn and round start, as before the
+    # PERIOD reads; kept as a switch so tests can replay games recorded that way step for step
+    recheck_all_each_period = False
+
+    def settle_at_once(self) -> None:
+        """Settle now, as the `SettleTask` the caller would push would (same rules, same order,
+        same steps), when every state-based body runs at once (`Program.settles_at_once`)."""
+        task = SettleTask()
+        self.stack.append(task)
+        stack = self.stack
+        while stack and stack[-1] is task:
+            task.step(self)
 
     def settle_needed(self) -> bool:
         """Whether any `always` rule or watcher reads a zone or stat changed since the last settle."""
@@ -383,8 +434,7 @@ class Game:
         if self.decisions_made >= self.limits.max_decisions:
             raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
                                 loc)
-        labels = labels or [self.label(o) for o in options]
-        return Decision(int(player), kind, prompt, options, labels, loc)
+        return Decision(int(player), kind, prompt, options, labels or None, loc, self.label)
 
     # ---- setup ---------------------------------------------------------------------------
     def _init_state(self) -> None:

@@ -27,9 +27,12 @@ def run_inline(g: Any, body: "Block", e: dict) -> Any:
     limit = g.limits.max_steps
     for pc, (fn, node) in enumerate(stmts):
         if g.dirty and not g.settling:  # as BlockTask.step: settle first, when a rule reads the change
-            if g.settle_needed():
+            if not g.settle_needed():
+                g.dirty, g.touched = False, set()
+            elif g.program.settles_at_once:
+                g.settle_at_once()
+            else:
                 return _rest(body, e, pc)  # its first step pushes the SettleTask
-            g.dirty, g.touched = False, set()
         r = run_statement(g, e, fn, node, limit)
         if r is not None:
             if isinstance(r, list):

@@ -84,10 +84,13 @@ class BlockTask(Task):
         limit = g.limits.max_steps
         while True:
             if g.dirty and not g.settling:
-                if g.settle_needed():
+                if not g.settle_needed():
+                    g.dirty, g.touched = False, set()  # what changed, no state-based rule reads
+                elif g.program.settles_at_once:
+                    g.settle_at_once()
+                else:
                     g.push(SettleTask())
                     return None
-                g.dirty, g.touched = False, set()  # what changed, no state-based rule reads
             pc = self.pc
             if pc >= len(stmts):
                 g.pop()
@@ -366,11 +369,8 @@ class SettleTask(Task):
                 g.pop()
                 return None
             self._new_pass(g)
-        if self.running is not None:  # a rule's body just finished: did it change anything?
-            if g.dirty:
-                self.changer = self.running
-            g.dirty = g.dirty or self.was_dirty
-            self.running = None
+        if self.running is not None:  # a rule's body just finished on the stack
+            self._ran(g)
         n_always = len(prog.always)
         while True:
             i = self.i
@@ -384,8 +384,11 @@ class SettleTask(Task):
                         env = plan.env(g, touched)  # only the players whose zones changed
                         if env is None:
                             continue
-                        return self._run(g, prog.always[i][0], plan.block, env)
-                    return self._run(g, prog.always[i][0], prog.always[i][1], g._env(g.state.active))
+                        if self._run(g, prog.always[i][0], plan.block, env):
+                            return None
+                        continue
+                    if self._run(g, prog.always[i][0], prog.always[i][1], g._env(g.state.active)):
+                        return None
                 continue
             w = i - n_always
             if w < len(prog.watchers):
@@ -398,7 +401,9 @@ class SettleTask(Task):
                 now = bool(g.evaluate(cond, env, node.loc))
                 if now and not g.state.watch[w]:
                     g.state.watch[w] = True
-                    return self._run(g, node, body, env)
+                    if self._run(g, node, body, env):
+                        return None
+                    continue
                 if not now and g.state.watch[w]:
                     g.state.watch[w] = False
                 continue
@@ -412,10 +417,23 @@ class SettleTask(Task):
                                     f"{g.limits.max_settle_passes} passes (endless loop?)", node.loc)
             self._new_pass(g)
 
-    def _run(self, g: "Game", node, body: Block, env: dict):
+    def _run(self, g: "Game", node, body: Block, env: dict) -> bool:
+        """Run a rule's body: at once where it can (inline.py), else on the stack (True: the
+        rest of the body was pushed; this task resumes when it is done)."""
         self.running, self.was_dirty, g.dirty = node, g.dirty, False
-        g.push(BlockTask(body, env))
-        return None
+        rest = run_inline(g, body, env)
+        if rest is None:
+            self._ran(g)
+            return False
+        g.push(rest)
+        return True
+
+    def _ran(self, g: "Game") -> None:
+        """A rule's body finished: did it change anything?"""
+        if g.dirty:
+            self.changer = self.running
+        g.dirty = g.dirty or self.was_dirty
+        self.running = None
 
     def _new_pass(self, g: "Game") -> None:
         g.dirty = False

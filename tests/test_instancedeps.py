@@ -165,9 +165,56 @@ def test_bodies_run_at_once_count_the_recorded_steps(monkeypatch):
     from golden_games import fingerprint, recorded
     from interpreter.api import _load_program_cached
     monkeypatch.setattr(engine_mod, "player_plan", lambda *a: None)
+    monkeypatch.setattr(engine_mod.Game, "recheck_all_each_period", True)  # as when it was recorded
     _load_program_cached.cache_clear()
     try:
         case = ("toil_and_troublez", 4, 1, "random")
         assert fingerprint(*case) == recorded(case)
     finally:
         _load_program_cached.cache_clear()
+
+
+# ---- a new turn re-checks only the rules that depend on whose turn it is (engine.PERIOD) ------
+
+ACTIVE_HAND = """
+    card type Gem:
+        color: Red | Blue
+    zone bag: pile, shared, hidden
+    zone hand: set, per player, public
+    zone spent: pile, shared, public
+    stat seen = 0
+    setup:
+        move all_cards() to bag
+        shuffle bag
+        for each p in players:
+            draw 6 from bag to hand of p
+    always:
+        # reads the active player's hand: a new turn is a new hand to look at
+        if count(your hand where it.color == Blue) > 0:
+            move first(your hand where it.color == Blue) to spent
+            set seen to seen + 1
+    turn:
+        if turn_number > player_count:
+            end game
+"""
+
+
+def test_a_rule_reading_the_active_players_zone_is_rechecked_at_each_new_turn(tmp_path):
+    """`your hand` in a state-based rule is the active player's: when the turn passes, the rule
+    must look at the new active player's hand although no card moved. Turns move no card here, so
+    only that re-check can take the Blue gems out of the second and third players' hands."""
+    g = game(tmp_path, ACTIVE_HAND, GEMS, players=3, seed=2)
+    assert g.over and g.error is None, g.error
+    held = [[g.cards[c].fields["color"] for c in g.state.zones[f"hand#{p}"]] for p in range(3)]
+    assert all("Blue" not in h for h in held), held
+    assert g.state.stats["seen"] == 6  # G3, G6 ... G18
+
+
+def test_a_rule_independent_of_the_turn_is_not_rerun_when_only_the_turn_changed(tmp_path, monkeypatch):
+    """The per-player rule reads `hand of p` for every p, nothing about the turn: re-checking it at
+    every turn start would find nothing new. The same game is played in fewer steps."""
+    fast = _play(tmp_path, PER_PLAYER)
+    monkeypatch.setattr(engine_mod.Game, "recheck_all_each_period", True)
+    slow = _play(tmp_path, PER_PLAYER)
+    assert fast.state.zones == slow.state.zones and fast.log == slow.log
+    assert fast.steps < slow.steps
