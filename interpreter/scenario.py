@@ -533,6 +533,8 @@ def _card_value(game: Game, value: Any) -> Any:
     """`{card: SPEC}` in `setup: stats:` stands for that card (a piece's space, say)."""
     if isinstance(value, dict) and set(value) == {"card"}:
         return _find_card(game, str(value["card"]), set())
+    if isinstance(value, list):                  # a list stat: `[{card: A}, {card: B}]`
+        return [_card_value(game, v) for v in value]
     return value
 
 

@@ -1,0 +1,117 @@
+"""Talisman, combat and items (second pass): rules a scenario cannot state well — what other
+players see, what characters start with, and a psychic attack by a special ability that no base
+character as modelled has (tested on a copy of the ruleset with one authored character)."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.engine import Game
+from interpreter.scenario import run_scenario
+from interpreter.values import ZoneRef
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = ROOT / "rulesets" / "talisman"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_program(RULESET)
+
+
+def cards(g: Game, name: str, owner: int | None = None):
+    return [g.cards[i] for i in g.state.zones[ZoneRef(name, owner).key]]
+
+
+def test_objects_and_followers_are_faceup(program):
+    """TA-185 a character's Objects and TA-196 his Followers are kept faceup: every other player
+    sees them, card by card (his Spells, by contrast, show only as a count, TA-209)."""
+    g = Game(program, 3, 5)
+    holder, other = 0, 1
+    view = g.view(other)
+    for zone in ("objects", "followers"):
+        assert program.rs.zones[zone].visibility == "public"
+        shown = view[str(ZoneRef(zone, holder))]
+        assert isinstance(shown, list) and len(shown) == len(cards(g, zone, holder))
+    assert view[str(ZoneRef("spells", holder))] == len(cards(g, "spells", holder))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_only_some_characters_start_with_spells(program, seed):
+    """TA-206 only characters whose special abilities say so start with Spells (the Hero card's
+    `spells`: Druid, Priest, Prophetess, Sorceress 1, Wizard 2); the others start with none."""
+    g = Game(program, 6, seed)
+    for p in range(6):
+        hero = cards(g, "hero", p)[0]
+        held = len(cards(g, "spells", p))
+        assert held == hero.fields["spells"], (hero.name, held)
+    assert any(len(cards(g, "spells", p)) == 0 for p in range(6))      # six of 14: some start with none
+
+
+SEER = """
+cards:
+  - {name: Seer, type: Hero, strength: 2, craft: 6, lives: 4, fate: 0, alignment: Neutral, start: Tavern,
+     psychic_attack: true}
+"""
+
+SCENARIO = """
+name: "a character whose ability allows it attacks another by psychic combat; no Armour saves the loser"
+covers: [TA-174]
+ruleset: talisman
+players: 2
+seed: 3
+setup:
+  start_player: 1
+  zones:
+    "hero of 1": [Seer]
+    "hero of 2": [Warrior]
+    "objects of 1": []
+    "objects of 2": ["Helmet:Adventures"]
+    "spells of 1": []
+    "spells of 2": []
+  stats: {"lives of 1": 4, "fate of 1": 0, "alignment of 1": Neutral, "gold of 1": 1,
+          "lives of 2": 5, "fate of 2": 0, "alignment of 2": Neutral, "gold of 2": 0,
+          "at of 1": {card: Tavern}, "at of 2": {card: "The Fields:8"}}
+rolls: [1, 2, 3]
+choices:
+  - 0
+  - "player 2"
+  - expect:
+      decision: {player: 1, prompt: "Attack by psychic combat (no: by battle)?"}
+  - PSYCHIC
+  - expect:
+      decision: {player: WINNER, prompt: "Take which reward?"}
+  - "a life"
+expect:
+  stats: {"lives of 1": LIVES1, "lives of 2": LIVES2}
+"""
+
+
+def _copy_with_seer(tmp_path: Path) -> Path:
+    folder = tmp_path / "talisman"
+    (folder / "cards").mkdir(parents=True)
+    for f in RULESET.glob("*.rules"):
+        shutil.copy(f, folder / f.name)
+    for f in (ROOT / "cards" / "talisman").glob("*.yaml"):
+        shutil.copy(f, folder / "cards" / f.name)
+    (folder / "cards" / "zz_seer.yaml").write_text(textwrap.dedent(SEER).lstrip(), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("psychic, winner, lives1, lives2", [("yes", 1, 4, 4), ("no", 2, 3, 5)])
+def test_psychic_attack_by_ability(tmp_path, psychic, winner, lives1, lives2):
+    """TA-174 a character whose special ability allows it may attack another character by psychic
+    combat (Craft against Craft): the Seer (Strength 2, Craft 6) rolls 2 against the Warrior's 3
+    (Strength 4, Craft 2): 8 against 5 by psychic combat — he wins and takes a life, which the
+    Warrior's Helmet cannot save (TA-176); by battle 4 against 7 — the Warrior wins."""
+    _copy_with_seer(tmp_path)
+    text = SCENARIO.replace("PSYCHIC", psychic).replace("WINNER", str(winner)) \
+        .replace("LIVES1", str(lives1)).replace("LIVES2", str(lives2))
+    path = tmp_path / "seer.yaml"
+    path.write_text(text, encoding="utf-8")
+    res = run_scenario(path)
+    assert res.passed, res.format()
