@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 __all__ = ["run_inline"]
 
+_BlockTask: Any = None
+
 
 def run_inline(g: Any, body: "Block", e: dict) -> Any:
     """Run `body` until it ends (None) or must continue on the stack (the task(s) to push)."""
@@ -44,7 +46,9 @@ def run_inline(g: Any, body: "Block", e: dict) -> Any:
 
 
 def _rest(body: "Block", e: dict, pc: int) -> "BlockTask":
-    from .tasks import BlockTask  # tasks.py imports this module
-    task = BlockTask(body, e)
+    global _BlockTask
+    if _BlockTask is None:  # tasks.py imports this module: import it on first use, once
+        from .tasks import BlockTask as _BlockTask
+    task = _BlockTask(body, e)
     task.pc = pc
     return task
