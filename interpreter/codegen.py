@@ -163,7 +163,23 @@ def _stat_of(g, o, name: str):
     return g.state.pstats[o][name]
 
 
-_GLOBALS = {"_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
+def _call_fn(g, e, holder: list, args: tuple):
+    """A rule function called from generated code, as `Compiler._call_function`'s closure calls
+    it: its own environment (`you`, `this` and the parameters), counted against the depth limit."""
+    params, body, node = holder
+    local = {"you": e.get("you"), "this": e.get("this")}
+    for p, a in zip(params, args):
+        local[p] = a
+    g.depth += 1
+    try:
+        if g.depth > g.limits.max_depth:
+            raise LimitExceeded(f"functions nest deeper than {g.limits.max_depth} (endless recursion?)", node.loc)
+        return body(g, local)
+    finally:
+        g.depth -= 1
+
+
+_GLOBALS = {"_call_fn": _call_fn, "_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
             "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
             "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
             "_any": any, "_int": int, "__builtins__": {}}
@@ -311,6 +327,8 @@ class _Gen:
 
     def g_call(self, n, d):
         from .builtins import BUILTINS
+        if n.func in self.rs.functions and n.func not in self.rs.procedures:
+            return self._rule_function(n, d)
         if n.func in self.rs.functions or n.func in self.rs.procedures or n.func not in BUILTINS:
             return None
         args = [self.gen(a, d) for a in n.args]
@@ -321,6 +339,19 @@ class _Gen:
             return f"_count(g, {args[0]})"
         fn = self.k(BUILTINS[n.func].fn)
         return f"{fn}(g, e{''.join(', ' + a for a in args)})"
+
+    def _rule_function(self, n, d) -> str | None:
+        """A call of a rule function: its arguments inline, its body its own compiled function."""
+        c = self.c
+        if len(n.args) != len(self.rs.functions[n.func].params):
+            return None  # the closure path reports the wrong argument count
+        saved, c._generating = c._generating, 0  # the body is an expression of its own: generate it too
+        try:
+            holder = c._function(n.func)
+        finally:
+            c._generating = saved
+        args = "".join(self.gen(a, d) + ", " for a in n.args)
+        return f"_call_fn(g, e, {self.k(holder)}, ({args}))"
 
     def g_index(self, n, d):
         return f"{self.gen(n.obj, d)}[{self.gen(n.key, d)}]"
