@@ -1,10 +1,7 @@
 """Talisman, combat and items (second pass): rules a scenario cannot state well — what other
-players see, what characters start with, and a psychic attack by a special ability that no base
-character as modelled has (tested on a copy of the ruleset with one authored character)."""
+players see, what characters start with — and a psychic attack tried both ways."""
 from __future__ import annotations
 
-import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -52,37 +49,32 @@ def test_only_some_characters_start_with_spells(program, seed):
     assert any(len(cards(g, "spells", p)) == 0 for p in range(6))      # six of 14: some start with none
 
 
-SEER = """
-cards:
-  - {name: Seer, type: Hero, strength: 2, craft: 6, lives: 4, fate: 0, alignment: Neutral, start: Tavern,
-     psychic_attack: true}
-"""
-
 SCENARIO = """
-name: "a character whose ability allows it attacks another by psychic combat; no Armour saves the loser"
+name: "the Sorceress attacks another character by psychic combat; no Armour saves the loser"
 covers: [TA-174]
-ruleset: talisman
+ruleset: RULESET
 players: 2
 seed: 3
 setup:
   start_player: 1
   zones:
-    "hero of 1": [Seer]
-    "hero of 2": [Warrior]
+    "hero of 1": [Sorceress]
+    "hero of 2": [Monk]
     "objects of 1": []
     "objects of 2": ["Helmet:Adventures"]
+    "followers of 2": []
     "spells of 1": []
     "spells of 2": []
-  stats: {"lives of 1": 4, "fate of 1": 0, "alignment of 1": Neutral, "gold of 1": 1,
-          "lives of 2": 5, "fate of 2": 0, "alignment of 2": Neutral, "gold of 2": 0,
+  stats: {"lives of 1": 4, "fate of 1": 0, "alignment of 1": Evil, "gold of 1": 1,
+          "lives of 2": 4, "fate of 2": 0, "alignment of 2": Good, "gold of 2": 0,
           "at of 1": {card: Tavern}, "at of 2": {card: "The Fields:8"}}
-rolls: [1, 2, 3]
+rolls: [1, 4, 3]
 choices:
   - 0
   - "player 2"
   - expect:
-      decision: {player: 1, prompt: "Attack by psychic combat (no: by battle)?"}
-  - PSYCHIC
+      decision: {player: 1, prompt: "Attack him, or use your ability?"}
+  - WAY
   - expect:
       decision: {player: WINNER, prompt: "Take which reward?"}
   - "a life"
@@ -91,27 +83,16 @@ expect:
 """
 
 
-def _copy_with_seer(tmp_path: Path) -> Path:
-    folder = tmp_path / "talisman"
-    (folder / "cards").mkdir(parents=True)
-    for f in RULESET.glob("*.rules"):
-        shutil.copy(f, folder / f.name)
-    for f in (ROOT / "cards" / "talisman").glob("*.yaml"):
-        shutil.copy(f, folder / "cards" / f.name)
-    (folder / "cards" / "zz_seer.yaml").write_text(textwrap.dedent(SEER).lstrip(), encoding="utf-8")
-    return folder
-
-
-@pytest.mark.parametrize("psychic, winner, lives1, lives2", [("yes", 1, 4, 4), ("no", 2, 3, 5)])
-def test_psychic_attack_by_ability(tmp_path, psychic, winner, lives1, lives2):
-    """TA-174 a character whose special ability allows it may attack another character by psychic
-    combat (Craft against Craft): the Seer (Strength 2, Craft 6) rolls 2 against the Warrior's 3
-    (Strength 4, Craft 2): 8 against 5 by psychic combat — he wins and takes a life, which the
-    Warrior's Helmet cannot save (TA-176); by battle 4 against 7 — the Warrior wins."""
-    _copy_with_seer(tmp_path)
-    text = SCENARIO.replace("PSYCHIC", psychic).replace("WINNER", str(winner)) \
+@pytest.mark.parametrize("way, winner, lives1, lives2",
+                         [("attack by psychic combat", 1, 4, 3), ("attack", 2, 3, 4)])
+def test_psychic_attack_by_ability(tmp_path, way, winner, lives1, lives2):
+    """TA-174 a character whose special ability allows it (the Sorceress) may attack another
+    character by psychic combat, Craft against Craft: she rolls 4, the Monk 3; by psychic combat
+    4 + 4 = 8 against 3 + 3 = 6 — she wins and takes a life, which the Monk's Helmet cannot save
+    (TA-176); by battle 4 + 2 = 6 against 3 + 5 (Strength and his inner belief) — the Monk wins."""
+    text = SCENARIO.replace("RULESET", str(RULESET)).replace("WAY", f'"{way}"').replace("WINNER", str(winner)) \
         .replace("LIVES1", str(lives1)).replace("LIVES2", str(lives2))
-    path = tmp_path / "seer.yaml"
+    path = tmp_path / "psychic.yaml"
     path.write_text(text, encoding="utf-8")
     res = run_scenario(path)
     assert res.passed, res.format()
