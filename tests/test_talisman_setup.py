@@ -1,0 +1,72 @@
+"""Talisman: components and setup checked over several seeds and player counts (rules a single
+scenario states poorly). The rule IDs are those of /work/shared/rules/talisman.md."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.boards import graph
+from interpreter.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+TALISMAN = ROOT / "rulesets" / "talisman"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_program(TALISMAN)
+
+
+def _names(g: Game, zone: str) -> list[str]:
+    return [g.cards[c].name for c in g.state.zones[zone]]
+
+
+@pytest.mark.parametrize("players", [1, 7])
+def test_two_to_six_players(program, players):
+    """TA-004: a game has at most six players (and at least two)."""
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        Game(program, players, 0)
+
+
+def test_board_has_three_regions(program):
+    """TA-005: the board's three Regions — Outer (24 spaces), Middle (16) and Inner (9)."""
+    g = Game(program, 2, 0)
+    regions = Counter(graph(g).region.values())
+    assert regions == {"outer": 24, "middle": 16, "inner": 9}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_decks_at_setup(program, seed):
+    """TA-006, TA-022, TA-023, TA-024: the Adventure deck holds the creatures, Events and items
+    (every Adventure card not in a character's hands), shuffled; the Spell deck is shuffled; the
+    Purchase and Talisman cards are set beside the board, apart from the Adventure deck."""
+    g = Game(program, 2, seed)
+    deck = [g.cards[c] for c in g.state.zones["adventure_deck"]]
+    kinds = Counter(c.fields["kind"] for c in deck)
+    assert len(deck) == 104 and kinds["Enemy"] > 0 and kinds["EventCard"] == 13
+    assert all(c.fields["home"] == "Adventures" for c in deck)
+    assert _names(g, "talisman_deck") and all(n == "Talisman" for n in _names(g, "talisman_deck"))
+    assert {"Helmet", "Sword", "Raft"} <= set(_names(g, "purchase_deck"))
+    other = Game(program, 2, seed + 10)
+    assert _names(g, "adventure_deck") != _names(other, "adventure_deck")   # shuffled
+    assert _names(g, "spell_deck") != _names(other, "spell_deck")
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_first_player_is_the_highest_roller(program, players):
+    """TA-034: every player rolls a die; the highest roll goes first, and only the players tied
+    for highest roll again."""
+    for seed in range(8):
+        g = Game(program, players, seed)
+        rolls = [line.strip("[]").split(", ") for line in g.log if "for the first turn" in line]
+        rollers, i = [f"player {n}" for n in range(1, players + 1)], 0
+        while len(rollers) > 1:
+            round_ = rolls[i:i + len(rollers)]
+            assert [r[0] for r in round_] == rollers
+            best = max(int(r[2]) for r in round_)
+            rollers, i = [r[0] for r in round_ if int(r[2]) == best], i + len(rollers)
+        assert i == len(rolls)
+        assert f"player {g.state.active + 1}" == rollers[0]
