@@ -78,3 +78,17 @@ def test_variant_cards_are_drawn_and_discarded_like_the_others():
         if len(seen_in_discard) >= 2:
             break
     assert len(seen_in_discard) >= 2, seen_in_discard
+
+
+def test_starting_spells_are_hidden_from_the_others():
+    """TA-031 a character's starting Spells are drawn from the Spell deck and kept hidden: their
+    holder sees the cards, every other player only how many there are (audit: the scenario
+    setup_characters cannot state what players see; a mutant making the zone public survived)."""
+    program = load_program(RULESET)
+    g = Game(program, 6, 0)
+    holder = next(p for p in range(6) if names(g, "spells", p))
+    other = (holder + 1) % 6
+    key = str(ZoneRef("spells", holder))
+    held = names(g, "spells", holder)
+    assert g.view(other)[key] == len(held)
+    assert isinstance(g.view(holder)[key], list) and len(g.view(holder)[key]) == len(held)
