@@ -1,0 +1,94 @@
+"""Talisman's `rulebook_cards` variant: the cards authored to test rules the base game's deck
+never exercises (combat_and_items.yaml: home Sidelined, Spells `aside`) are shuffled into the
+decks at setup, so those rules are reachable in play (`--set rulebook_cards=1`). The default
+game keeps them out of every deck, as the facts give the deck."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import RandomAgent
+from interpreter.api import load_program
+from interpreter.engine import Game
+from interpreter.values import ZoneRef
+from interpreter.variants import load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = ROOT / "rulesets" / "talisman"
+AUTHORED_ADVENTURES = {"Lucky Charm", "Silver Locket", "Cursed Mirror", "Cursed Idol", "Cave Troll",
+                       "Succubus", "Eagle King", "Ambush"}
+AUTHORED_SPELLS = {"Summon Stormcrow"}
+
+
+def names(g: Game, zone: str, owner: int | None = None) -> list[str]:
+    return [g.cards[i].name for i in g.state.zones[ZoneRef(zone, owner).key]]
+
+
+def authored(program) -> list:
+    return [c for c in program.rs.cards if c.fields.get("home") == "Sidelined" or c.fields.get("aside")]
+
+
+def test_authored_cards_are_the_expected_ones():
+    """The variant moves exactly the authored cards; if one is added, this list must say so."""
+    program = load_program(RULESET)
+    assert {c.name for c in authored(program)} == AUTHORED_ADVENTURES | AUTHORED_SPELLS
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_default_game_keeps_them_out_of_the_decks(players):
+    program = load_program(RULESET)
+    g = Game(program, players, 3)
+    deck, spells = set(names(g, "adventure_deck")), set(names(g, "spell_deck"))
+    assert not deck & AUTHORED_ADVENTURES and not spells & AUTHORED_SPELLS
+    assert len(names(g, "aside")) == len(authored(program))
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_variant_shuffles_them_into_the_decks(players):
+    program = load_variant(str(RULESET), (("rulebook_cards", 1),))
+    g = Game(program, players, 3)
+    assert names(g, "aside") == []
+    deck = names(g, "adventure_deck")
+    n_adventures = sum(1 for c in authored(program) if c.type == "Adventure")
+    assert sum(n in AUTHORED_ADVENTURES for n in deck) == n_adventures
+    held = names(g, "spell_deck") + [n for p in range(players) for n in names(g, "spells", p)]
+    assert sum(n in AUTHORED_SPELLS for n in held) == len(authored(program)) - n_adventures
+    # shuffled in, not put on top or bottom: the authored cards are not one block in the deck
+    spots = [i for i, n in enumerate(deck) if n in AUTHORED_ADVENTURES]
+    assert spots[-1] - spots[0] + 1 > len(spots)
+    base = load_program(RULESET)
+    assert len(deck) == len(names(Game(base, players, 3), "adventure_deck")) + n_adventures
+
+
+def test_variant_cards_are_drawn_and_discarded_like_the_others():
+    """In random play with the variant an authored card is drawn, and once discarded it goes to
+    the Adventure discard pile (to be drawn again), never back aside."""
+    program = load_variant(str(RULESET), (("rulebook_cards", 1),))
+    seen_in_discard = set()
+    for seed in range(4):
+        g = Game(program, 2, seed)
+        agents = [RandomAgent((seed, p)) for p in range(2)]
+        while not g.over:
+            assert names(g, "aside") == []
+            seen_in_discard |= set(names(g, "adventure_discard")) & AUTHORED_ADVENTURES
+            d = g.decision
+            g.answer(agents[d.player].choose(g, d))
+        assert g.error is None, g.error
+        if len(seen_in_discard) >= 2:
+            break
+    assert len(seen_in_discard) >= 2, seen_in_discard
+
+
+def test_starting_spells_are_hidden_from_the_others():
+    """TA-031 a character's starting Spells are drawn from the Spell deck and kept hidden: their
+    holder sees the cards, every other player only how many there are (audit: the scenario
+    setup_characters cannot state what players see; a mutant making the zone public survived)."""
+    program = load_program(RULESET)
+    g = Game(program, 6, 0)
+    holder = next(p for p in range(6) if names(g, "spells", p))
+    other = (holder + 1) % 6
+    key = str(ZoneRef("spells", holder))
+    held = names(g, "spells", holder)
+    assert g.view(other)[key] == len(held)
+    assert isinstance(g.view(holder)[key], list) and len(g.view(holder)[key]) == len(held)
