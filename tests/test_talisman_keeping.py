@@ -21,7 +21,7 @@ def _run(tmp_path: Path, body: str) -> None:
 
 def test_destroy_magic_stops_spells(tmp_path: Path) -> None:
     """Player 1 casts Destroy Magic; in player 2's turn his Healing is not offered although he is
-    wounded (the effect ends at the start of player 1's next turn: `begin_turn`)."""
+    wounded (the effect ends at the start of player 1's next turn: `lift_dispel`)."""
     _run(tmp_path, """
         name: Destroy Magic
         setup:
@@ -39,7 +39,7 @@ def test_destroy_magic_stops_spells(tmp_path: Path) -> None:
         choices:
           - "Destroy Magic"
           - expect:
-              log: ["no Spell can be cast"]
+              log: ["destroys all magic until his next turn"]
           - "Portal of Power"
           - expect:
               decision: {player: 2, prompt: "Move where?"}
