@@ -163,9 +163,10 @@ def _stat_of(g, o, name: str):
     return g.state.pstats[o][name]
 
 
-def _call_fn(g, e, holder: list, args: tuple):
-    """A rule function called from generated code, as `Compiler._call_function`'s closure calls
-    it: its own environment (`you`, `this` and the parameters), counted against the depth limit."""
+def call_rule_function(g, e, holder: list, args) -> Any:
+    """Call a rule function (`holder` = [params, body, node] from `Compiler._function`) with the
+    argument values: its own environment (`you`, `this` and the parameters), counted against the
+    depth limit. Closures and generated code both call it."""
     params, body, node = holder
     local = {"you": e.get("you"), "this": e.get("this")}
     for p, a in zip(params, args):
@@ -179,7 +180,7 @@ def _call_fn(g, e, holder: list, args: tuple):
         g.depth -= 1
 
 
-_GLOBALS = {"_call_fn": _call_fn, "_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
+_GLOBALS = {"_call_fn": call_rule_function, "_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
             "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
             "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
             "_any": any, "_int": int, "__builtins__": {}}

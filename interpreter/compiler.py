@@ -203,20 +203,8 @@ class Compiler:
         if len(args) != len(holder[0]):
             raise RuleError(f"`{n.func}` takes {len(holder[0])} argument(s), got {len(args)}", loc)
 
-        def call(g, e):
-            params, body, node = holder
-            local = {"you": e.get("you"), "this": e.get("this")}
-            for p, a in zip(params, args):
-                local[p] = a(g, e)
-            g.depth += 1
-            try:
-                if g.depth > g.limits.max_depth:
-                    raise LimitExceeded(f"functions nest deeper than {g.limits.max_depth} (endless recursion?)",
-                                        node.loc)
-                return body(g, local)
-            finally:
-                g.depth -= 1
-        return call
+        call_fn = _codegen.call_rule_function  # one calling convention for closures and generated code
+        return lambda g, e: call_fn(g, e, holder, [a(g, e) for a in args])
 
     def x_arith(self, n):
         left, right, op = self.expr(n.left), self.expr(n.right), n.op

@@ -120,7 +120,7 @@ class Program:
         self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
         self.always = [(a, c.block(a.body)) for a in rs.always]
         # state-based rules that never stop at a decision or call: settling can run at once,
-        # inside the statement that changed the state, instead of as a task (see settle_at_once)
+        # inside the statement that changed the state, instead of as a task (see Game.settle_before_statement)
         self.settles_at_once = all(is_sync(a.body) for a in rs.always) and all(is_sync(w.body) for w in rs.watchers)
         # what each state-based rule reads, so that settling skips rules nothing touched
         self.always_reads = [reads_of(a.body, rs) for a in rs.always]
@@ -398,14 +398,22 @@ class Game:
     # PERIOD reads; kept as a switch so tests can replay games recorded that way step for step
     recheck_all_each_period = False
 
-    def settle_at_once(self) -> None:
-        """Settle now, as the `SettleTask` the caller would push would (same rules, same order,
-        same steps), when every state-based body runs at once (`Program.settles_at_once`)."""
+    def settle_before_statement(self) -> bool:
+        """Before a statement runs after a change: settle now if no rule reads the change (nothing
+        to do) or every state-based body runs at once (`Program.settles_at_once`: the same rules
+        in the same order and steps as the `SettleTask`); True when the caller must stop and let a
+        `SettleTask` run on the stack first."""
+        if not self.settle_needed():
+            self.dirty, self.touched = False, set()  # what changed, no state-based rule reads
+            return False
+        if not self.program.settles_at_once:
+            return True
         task = SettleTask()
-        self.stack.append(task)
         stack = self.stack
+        stack.append(task)
         while stack and stack[-1] is task:
             task.step(self)
+        return False
 
     def settle_needed(self) -> bool:
         """Whether any `always` rule or watcher reads a zone or stat changed since the last settle."""

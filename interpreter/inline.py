@@ -28,13 +28,8 @@ def run_inline(g: Any, body: "Block", e: dict) -> Any:
     stmts = body.stmts
     limit = g.limits.max_steps
     for pc, (fn, node) in enumerate(stmts):
-        if g.dirty and not g.settling:  # as BlockTask.step: settle first, when a rule reads the change
-            if not g.settle_needed():
-                g.dirty, g.touched = False, set()
-            elif g.program.settles_at_once:
-                g.settle_at_once()
-            else:
-                return _rest(body, e, pc)  # its first step pushes the SettleTask
+        if g.dirty and not g.settling and g.settle_before_statement():  # as BlockTask.step
+            return _rest(body, e, pc)  # its first step pushes the SettleTask
         r = run_statement(g, e, fn, node, limit)
         if r is not None:
             if isinstance(r, list):

@@ -83,14 +83,9 @@ class BlockTask(Task):
         env = self.env
         limit = g.limits.max_steps
         while True:
-            if g.dirty and not g.settling:
-                if not g.settle_needed():
-                    g.dirty, g.touched = False, set()  # what changed, no state-based rule reads
-                elif g.program.settles_at_once:
-                    g.settle_at_once()
-                else:
-                    g.push(SettleTask())
-                    return None
+            if g.dirty and not g.settling and g.settle_before_statement():
+                g.push(SettleTask())
+                return None
             pc = self.pc
             if pc >= len(stmts):
                 g.pop()
