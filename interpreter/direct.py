@@ -1,0 +1,1037 @@
+"""Direct-style compilation: a whole ruleset as one generated Python module, for fast playouts.
+
+The task engine (tasks.py) keeps every running rule as an object on an explicit stack, so that a
+game can stop at any decision, be copied for search and resume. A batch of games played by
+agents that never copy the game (random, first) needs none of that: it needs speed. Here the
+turn, procedures, triggers and state-based rules become Python *generator* functions, a
+decision is a `yield` that the driver (`directgame.DirectGame`) answers with `send`, variables
+are Python locals, cards are their ids, zones are the game state's own lists, and expressions
+are typed at compile time so that `c.kind` is one list lookup and `row where it is T` one list
+comprehension. The generated code works on the same `GameState` with the same card movements
+(zones.py), asks the same questions with the same options in the same order and draws from the
+same RNG in the same order as the task engine: a seeded game ends in the same state (tested
+with every recorded golden game whose ruleset compiles here).
+
+Only what this module knows is compiled; anything else (`Unsupported`) leaves the ruleset to the
+task engine, which stays the reference implementation. Rule text never reaches the generated
+source: values taken from the rules are constants in a table `K`, rule variables become
+numbered Python names, and `codegen._check_source` verifies the source's tokens before compiling.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .ast import Node
+import io
+import re
+import tokenize
+from .engine import Program, reads_of
+from .model import Ruleset
+
+__all__ = ["Unsupported", "DirectProgram", "compile_direct"]
+
+GEN_FILE = "<grimoire direct>"
+
+
+class Unsupported(Exception):
+    """A construct this compiler does not handle: the ruleset runs on the task engine."""
+
+
+@dataclass
+class V:
+    """A compiled expression: Python source and its static kind.
+
+    kinds: card, cards, zone, row, rows, player, players, int, bool, str, list, none, any.
+    `top`: a card list known to hold uncovered cards only (fields need no covered check);
+    `live`: the source is the game state's own list (copy before keeping it); `zone`: the
+    zone's name for kind `zone`; `rows`: whether that zone is a rows zone."""
+
+    src: str
+    kind: str
+    top: bool = False
+    live: bool = False
+    zone: str | None = None
+    rows: bool = False
+    key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
+
+
+_SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
+_OPS = ("<", "<=", ">", ">=")
+_CARDISH = ("card", "cards", "zone", "row")
+_ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
+              "list": "any"}
+
+
+class DirectProgram:
+    """The generated module of one ruleset: `build(R, K)` makes one game's functions."""
+
+    def __init__(self, program: Program, build: Any, consts: list, info: dict, lines: list):
+        self.program, self.build, self.K, self.info, self.lines = program, build, consts, info, lines
+
+
+def compile_direct(program: Program) -> DirectProgram:
+    """Compile `program` to a direct-style module, or raise `Unsupported`."""
+    cached = getattr(program, "_direct", None)
+    if cached is not None:
+        if isinstance(cached, Unsupported):
+            raise cached
+        return cached
+    try:
+        out = _Gen(program).module()
+    except Unsupported as why:
+        program._direct = why
+        raise
+    program._direct = out
+    return out
+
+
+def direct_or_none(program: Program) -> DirectProgram | None:
+    try:
+        return compile_direct(program)
+    except Unsupported:
+        return None
+
+
+class _Gen:
+    """Writes the module's source. One instance per ruleset."""
+
+    def __init__(self, program: Program):
+        self.p = program
+        self.rs: Ruleset = program.rs
+        self.K: list = []
+        self.kidx: dict = {}
+        self.lines: list[str] = []
+        self.line_loc: list = []  # generated line number (1-based) - 1 → the rule's Loc
+        self.n = 0
+        self.enum_values = self.rs.enum_values()
+        self.fields: dict[str, str] = {}  # card field → generated table name
+        self.types: dict[str, str] = {}  # card type → K name
+        self.cur_loc = None
+        self.zones_used: dict[str, str] = {}  # zone name → local holding its list(s)
+        self.const_kinds: dict[str, str] = {}
+        self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
+        self.sync = False
+        self.events: set[str] = set()
+
+    # ---- small helpers -----------------------------------------------------------------------
+    def k(self, v: Any) -> str:
+        key = (type(v).__name__, repr(v)) if isinstance(v, (int, str, bool, type(None), float)) else ("id", id(v))
+        i = self.kidx.get(key)
+        if i is None:
+            i = self.kidx[key] = len(self.K)
+            self.K.append(v)
+        return f"K[{i}]"
+
+    def temp(self, prefix: str = "_t") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def emit(self, depth: int, text: str, loc=None) -> None:
+        self.lines.append("    " * depth + text)
+        self.line_loc.append(loc if loc is not None else self.cur_loc)
+
+    def field(self, name: str) -> str:
+        if name == "face":
+            raise Unsupported("die faces")
+        t = self.fields.get(name)
+        if t is None:
+            t = self.fields[name] = f"_f{len(self.fields)}"
+        return t
+
+    def zone(self, name: str, owner: str | None) -> V:
+        zd = self.rs.zones[name]
+        if zd.kind not in ("pile", "set", "rows"):
+            raise Unsupported(f"zone kind {zd.kind}")
+        local = self.zones_used.get(name)
+        if local is None:
+            local = self.zones_used[name] = f"_z{len(self.zones_used)}"
+        rows = zd.kind == "rows"
+        if zd.per_player:
+            if owner is None:
+                raise Unsupported("per-player zone without owner")
+            src, key = f"{local}[{owner}]", f"{local}k[{owner}]"
+        else:
+            src, key = local, f"{local}k"
+        return V(src, "zone", top=True, live=True, zone=name, rows=rows, key=key)
+
+    # ---- the module --------------------------------------------------------------------------
+    def module(self) -> DirectProgram:
+        p, rs = self.p, self.rs
+        if set(rs.phases) - {"setup", "turn"} or rs.actions or rs.short_triggers or p.whenever or \
+                p.boards or rs.die_types or p.kept_parts or p.grids or rs.functions:
+            raise Unsupported("phases, actions, dice, boards, grids, functions or `whenever` triggers")
+        if not p.settles_at_once:
+            raise Unsupported("state-based rules that stop for decisions")
+        if len(rs.scores) > 1:
+            raise Unsupported("more than one score rule")
+        funcs: dict[str, str] = {}
+        # constants first: everything else may read them
+        consts = []
+        for i, (name, n) in enumerate(rs.constants.items()):
+            fname = f"_co{i}"
+            self.const_kinds[name] = self.expr_function(fname, [("you", "player")], n.value, n.loc)
+            consts.append((name, fname))
+        # the events something answers (a `fire` of any other event does nothing)
+        self.events = {t.event for t in rs.triggers}
+        for card in rs.cards:
+            if card.effect is not None:
+                for t in card.effect.triggers:
+                    if t.kind == "action":
+                        raise Unsupported("card actions")
+                    self.events.add(t.event)
+        self.procs = {name: f"_p{i}" for i, name in enumerate(rs.procedures)}
+        self.placement_names = {z: f"_pl{i}" for i, z in enumerate(rs.placements)}
+        for name in ("setup", "turn"):
+            if name in rs.phases:
+                ph = rs.phases[name]
+                funcs[name] = f"_ph_{name}"
+                self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False)
+        # triggers: rule triggers and card effects, by event
+        trig_fns: dict[int, tuple] = {}
+
+        def trigger_fn(t: Node) -> tuple:
+            got = trig_fns.get(id(t))
+            if got is None:
+                if getattr(t, "whenever", False):
+                    raise Unsupported("whenever")
+                name = f"_tr{len(trig_fns)}"
+                binder = getattr(t, "binder", None)
+                params = [("you", "player"), ("this", "card")] + ([(binder, "card")] if binder else [])
+                self.function(name, params, t.body, t.loc, call=True)
+                cond = None
+                if getattr(t, "cond", None) is not None:
+                    cond = f"_tc{len(trig_fns)}"
+                    self.expr_function(cond, params, t.cond, t.loc)
+                got = trig_fns[id(t)] = (name, cond, bool(binder), t)
+            return got
+        rule_triggers: dict[str, list] = {}
+        for t in rs.triggers:
+            rule_triggers.setdefault(t.event, []).append(trigger_fn(t))
+        card_triggers: dict[str, dict[int, list]] = {}
+        for card in rs.cards:
+            if card.effect is not None:
+                for t in card.effect.triggers:
+                    card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
+        # procedures, once the kinds of their arguments are known from their calls
+        done: set[str] = set()
+        while True:
+            ready = [n for n in rs.procedures if n in self.arg_kinds and n not in done]
+            if not ready:
+                break
+            for name in ready:
+                pr = rs.procedures[name]
+                params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
+                self.function(self.procs[name], params, pr.body, pr.loc, call=True)
+                done.add(name)
+        for name in rs.procedures:  # never called: nothing to run
+            if name not in done:
+                self.emit(1, f"def {self.procs[name]}():")
+                self.emit(2, "pass")
+        # state-based rules: plain functions (they never stop)
+        always = []
+        for i, a in enumerate(rs.always):
+            name = f"_al{i}"
+            self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
+            always.append((name, p.always_reads[i], a))
+        watchers = []
+        for i, w in enumerate(rs.watchers):
+            cname, bname = f"_wc{i}", f"_wb{i}"
+            self.expr_function(cname, [("you", "player")], w.cond, w.loc)
+            self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            watchers.append((cname, bname, p.watcher_reads[i], w))
+        # placement rules
+        placements = {}
+        for zname, pl in rs.placements.items():
+            if rs.zones[zname].kind != "rows":
+                raise Unsupported("placement in a zone that is not rows")
+            fname = self.placement_names[zname]
+            self.placement_function(fname, zname, pl)
+            placements[zname] = fname
+        stat_inits = {}
+        for i, (name, sd) in enumerate(rs.stats.items()):
+            if sd.init is not None:
+                fname = f"_si{i}"
+                if self.expr_function(fname, [("you", "player")], sd.init, sd.loc) not in ("int", "bool", "str"):
+                    raise Unsupported("a stat holding cards or players")
+                stat_inits[name] = fname
+        score = None
+        if rs.scores:
+            s = rs.scores[0]
+            self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc)
+            score = "_score"
+        tiebreaks = []
+        for i, t in enumerate(rs.tiebreaks):
+            self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
+            tiebreaks.append(f"_tb{i}")
+        # the wrapper: one `build(R, K)` making a game's functions over its state
+        head = ["def build(R, K):", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
+                "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
+        for name, local in self.zones_used.items():
+            if self.rs.zones[name].per_player:
+                head.append(f"    {local} = R.player_zone({self.k(name)})")
+                head.append(f"    {local}k = R.player_keys({self.k(name)})")
+            else:
+                head.append(f"    {local} = _Z[{self.k(name)}]")
+                head.append(f"    {local}k = {self.k(name)}")
+        for fname, local in self.fields.items():
+            head.append(f"    {local} = R.field_table({self.k(fname)})")
+        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
+            [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
+            list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
+            [x for fns in trig_fns.values() for x in fns[:2] if x]
+        names = sorted({x for x in exported if x})
+        tail = ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
+        src_lines = head + self.lines + tail
+        locs = [None] * len(head) + self.line_loc + [None] * len(tail)
+        src = "\n".join(src_lines) + "\n"
+        _check_direct_source(src)
+        code = compile(src, GEN_FILE, "exec")
+        ns = {"__builtins__": {}}
+        ns.update(_helpers())
+        exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
+        info = {"always": always, "watchers": watchers, "placements": placements, "consts": consts,
+                "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
+        out = DirectProgram(p, ns["build"], self.K, info, locs)
+        out.labels = [c.label() for c in rs.cards]
+        out.source = src
+        return out
+
+    # ---- functions ---------------------------------------------------------------------------
+    def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,
+                 sync: bool = False, counted: bool = True) -> None:
+        """A rule body as a generator function (a plain one for `sync` bodies, which never stop).
+        `call`: it ends as a procedure's or turn's body does, settling first; `counted`: it
+        counts towards the depth limit (procedures and triggers)."""
+        scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
+        self.cur_loc = loc
+        self.sync = sync
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        d = 2
+        if call and counted:
+            self.emit(2, "R.enter()")
+            self.emit(2, "try:")
+            d = 3
+        self.block(body, d, dict(scope), loops=0)
+        if call:
+            self.settle_check(d)
+        if call and counted:
+            self.emit(2, "finally:")
+            self.emit(3, "R.depth -= 1")
+        if not sync:
+            self.emit(2, "if False:")
+            self.emit(3, "yield")  # always a generator, even without a decision
+        self.sync = False
+
+    def expr_function(self, name: str, params: list[tuple[str, str]], n: Node, loc) -> str:
+        """An expression as a plain function of its parameters; returns the expression's kind."""
+        scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
+        self.cur_loc = loc
+        v = self.expr(n, scope)
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        self.emit(2, f"return {v.src}", n.loc)
+        return v.kind
+
+    def placement_function(self, name: str, zname: str, pl) -> None:
+        """`_pl(c)`: the legal positions of card `c` in the rows zone, as `legal_positions`."""
+        zd = self.rs.zones[zname]
+        if zd.per_player:
+            raise Unsupported("per-player placement zone")
+        scope = {"card": ("_a0", "topcard"), pl.binder: ("_a1", "topcards")}
+        conds = [self.expr(c, scope) for c in pl.conds]
+        zone = self.zone(zname, None)
+        self.cur_loc = pl.loc
+        self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)
+        for c, n in zip(conds, pl.conds):
+            self.emit(2, f"if not ({c.src}):", n.loc)
+            self.emit(3, "return False")
+        self.emit(2, "return True")
+        self.emit(1, f"def {name}(_a0):", pl.loc)
+        self.emit(2, "_out = []")
+        self.emit(2, f"for _i, _row in enumerate({zone.src}):")
+        self.emit(3, "_cs = [_x for _x in _row if _x != _a0]")
+        self.emit(3, f"if {name}_ok(_a0, [_a0] + _cs):")
+        self.emit(4, "_out.append(_LEFT[_i])")
+        self.emit(3, f"if _cs and {name}_ok(_a0, _cs + [_a0]):")
+        self.emit(4, "_out.append(_RIGHT[_i])")
+        if zd.max_rows is None:
+            self.emit(2, f"if {name}_ok(_a0, [_a0]):")
+        else:
+            self.emit(2, f"if len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0]):")
+        self.emit(3, "_out.append(_NEW)")
+        self.emit(2, "return _out")
+
+    # ---- statements --------------------------------------------------------------------------
+    def settle_check(self, d: int) -> None:
+        if not self.sync:
+            self.emit(d, "if R.dirty and not R.settling:")
+            self.emit(d + 1, "R.settle()")
+
+    def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
+        if not stmts:
+            self.emit(d, "pass")
+        for s in stmts:
+            self.cur_loc = s.loc
+            self.settle_check(d)
+            m = getattr(self, "s_" + s.kind, None)
+            if m is None:
+                raise Unsupported(f"statement {s.kind}")
+            m(s, d, scope, loops)
+
+    def s_pass(self, n, d, scope, loops):
+        self.emit(d, "pass")
+
+    def bind(self, scope: dict, name: str, kind: str) -> str:
+        got = scope.get(name)
+        if got is not None:
+            if got[1] != kind and not (kind == "none" or got[1] == "none"):
+                if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
+                    raise Unsupported(f"variable `{name}` changes kind")
+                raise Unsupported(f"variable `{name}` changes kind")
+            if got[1] == "none":
+                scope[name] = (got[0], kind)
+            return got[0]
+        py = self.temp("_v")
+        scope[name] = (py, kind)
+        return py
+
+    def kept(self, v: V) -> str:
+        """A value to keep in a variable: a live zone list is copied (the engine's are snapshots)."""
+        if v.kind == "zone":
+            return f"R.cards_of({v.src}, {self.k(v.rows)})"
+        if v.kind == "row":
+            return v.src  # a row is kept as a reference to the row itself
+        return f"list({v.src})" if v.live else v.src
+
+    def kind_kept(self, v: V) -> str:
+        return "cards" if v.kind == "zone" else v.kind
+
+    def s_let(self, n, d, scope, loops):
+        v = self.expr(n.expr, scope)
+        if n.name in self.rs.stats or n.name in self.rs.zones or n.name in self.rs.constants:
+            raise Unsupported("let shadowing a stat, zone or constant")
+        py = self.bind(scope, n.name, self.kind_kept(v))
+        self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+
+    def s_set(self, n, d, scope, loops):
+        t, rs = n.target, self.rs
+        v = self.expr(n.expr, scope)
+        if t.kind == "name":
+            name = t.id
+            if name in rs.stats and not rs.stats[name].per_player:
+                if v.kind not in ("int", "bool", "str", "any"):
+                    raise Unsupported("a stat holding cards")
+                self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
+                return
+            if name == "start_player":
+                self.emit(d, f"R.set_start({v.src})", n.loc)
+                return
+            if name in rs.stats or name in rs.zones or name in rs.constants or name not in scope:
+                raise Unsupported("set")
+            py = self.bind(scope, name, self.kind_kept(v))
+            self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+            return
+        if t.kind in ("attr", "of"):
+            stat = t.name
+            if stat not in rs.stats or not rs.stats[stat].per_player:
+                raise Unsupported("set")
+            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind != "player" or v.kind not in ("int", "bool", "str", "any"):
+                raise Unsupported("set a player stat")
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {v.src})", n.loc)
+            return
+        raise Unsupported("set")
+
+    def cards_src(self, v: V) -> str:
+        """A list of card ids to move (a snapshot)."""
+        if v.kind == "card":
+            return f"R.one({v.src})"
+        if v.kind == "zone":
+            return f"R.cards_of({v.src}, {self.k(v.rows)})"
+        if v.kind == "row":
+            return f"list({v.src})"
+        if v.kind == "cards":
+            return f"list({v.src})" if v.live else v.src
+        if v.kind == "none":
+            return "[]"
+        raise Unsupported(f"moving a {v.kind}")
+
+    def dest(self, n: Node, scope) -> V:
+        v = self.expr(n, scope)
+        if v.kind != "zone" or v.rows:
+            raise Unsupported("move to a row or rows zone")
+        return v
+
+    def s_move(self, n, d, scope, loops):
+        what = self.expr(n.what, scope)
+        dest = self.dest(n.dest, scope)
+        if n.name:
+            raise Unsupported("move ... as")
+        bottom = n.position == "at bottom"
+        if n.position not in (None, "at bottom"):
+            raise Unsupported("move position")
+        if what.kind == "card":
+            self.emit(d, f"R.move_one({what.src}, {dest.key}, {self.k(bottom)})", n.loc)
+        else:
+            self.emit(d, f"R.move({self.cards_src(what)}, {dest.key}, {self.k(bottom)})", n.loc)
+
+    def s_draw(self, n, d, scope, loops):
+        if n.count is not None:
+            raise Unsupported("draw N")
+        src = self.expr(n.source, scope)
+        if src.kind != "zone" or src.rows:
+            raise Unsupported("draw from rows")
+        dest = self.dest(n.dest, scope)
+        t = self.temp()
+        self.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", n.loc)
+        self.emit(d, f"R.move_one({t}, {dest.key}, False)", n.loc)
+        if n.name:
+            py = self.bind(scope, n.name, "card")
+            self.emit(d, f"{py} = {t}", n.loc)
+        if "drawn" in self.events:
+            self.emit(d, f"if {t} is not None:")
+            self.emit(d + 1, f"yield from R.fire({self.k('drawn')}, {t}, {self.you(scope)})", n.loc)
+
+    def you(self, scope) -> str:
+        return scope["you"][0] if "you" in scope else "None"
+
+    def s_place(self, n, d, scope, loops):
+        what = self.expr(n.what, scope)
+        zone = self.expr(n.zone, scope)
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements or not zone.rows:
+            raise Unsupported("place")
+        ps, i = self.temp(), self.temp()
+        self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
+        self.emit(d, f"if not {ps}:")
+        self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
+        self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield R.ask({self.you(scope)}, _KPLACE, "
+                     f"R.place_prompt({what.src}), {ps}))", n.loc)
+        self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
+        if "placed" in self.events:
+            self.emit(d, f"yield from R.fire({self.k('placed')}, {what.src}, {self.you(scope)})", n.loc)
+
+    def s_cover(self, n, d, scope, loops):
+        what, target = self.expr(n.what, scope), self.expr(n.target, scope)
+        if what.kind != "card" or target.kind != "card":
+            raise Unsupported("cover")
+        self.emit(d, f"R.cover({what.src}, {target.src})", n.loc)
+        if "placed" in self.events:
+            self.emit(d, f"yield from R.fire({self.k('placed')}, {what.src}, {self.you(scope)})", n.loc)
+
+    def s_shuffle(self, n, d, scope, loops):
+        z = self.expr(n.zone, scope)
+        if z.kind != "zone" or z.rows:
+            raise Unsupported("shuffle")
+        self.emit(d, f"_rng.shuffle({z.src})", n.loc)
+        self.emit(d, f"R.touch({self.k(z.zone)})", n.loc)
+
+    def s_fire(self, n, d, scope, loops):
+        if self.sync:
+            raise Unsupported("fire in a state-based rule")
+        subject = self.expr(n.subject, scope) if n.subject is not None else V("None", "none")
+        actor = self.expr(n.actor, scope) if n.actor is not None else V(self.you(scope), "player")
+        if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
+            raise Unsupported("fire")
+        if n.event in self.events:
+            self.emit(d, f"yield from R.fire({self.k(n.event)}, {subject.src}, {actor.src})", n.loc)
+        else:
+            self.emit(d, "pass")
+
+    def s_choose(self, n, d, scope, loops):
+        if n.count is not None or self.sync:
+            raise Unsupported("choose several")
+        player = self.expr(n.player, scope)
+        opts = self.expr(n.options, scope)
+        if player.kind != "player":
+            raise Unsupported("choose by a non-player")
+        item = _ITEM_KIND.get(opts.kind)
+        if item is None:
+            raise Unsupported(f"choose from {opts.kind}")
+        o = self.temp()
+        self.emit(d, f"{o} = {self.cards_src(opts) if opts.kind in _CARDISH else 'list(' + opts.src + ')'}", n.loc)
+        self.emit(d, f"if not {o}:")
+        self.emit(d + 1, "R.nothing_to_choose()", n.loc)
+        py = self.bind(scope, n.name, item)
+        prompt = n.prompt or f"Choose {n.name}"
+        self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield R.ask({player.src}, _KCHOOSE, "
+                     f"{self.k(prompt)}, {o}))]", n.loc)
+
+    def s_break(self, n, d, scope, loops):
+        if not loops:
+            raise Unsupported("break outside a loop")
+        self.emit(d, "break", n.loc)
+
+    def s_continue(self, n, d, scope, loops):
+        if not loops:
+            raise Unsupported("continue outside a loop")
+        self.emit(d, "continue", n.loc)
+
+    def s_end_game(self, n, d, scope, loops):
+        if getattr(n, "reason", None) is not None:
+            r = self.expr(n.reason, scope)
+            if r.kind not in ("str", "int"):
+                raise Unsupported("end game reason")
+            self.emit(d, f"R.state.end_reason = R.text({r.src})", n.loc)
+        self.emit(d, f"R.end_game({self.k(n.after)})", n.loc)
+
+    def s_call_stmt(self, n, d, scope, loops):
+        x = n.expr
+        if self.sync:
+            raise Unsupported("procedure call in a state-based rule")
+        if x.kind != "call" or x.func not in self.procs:
+            raise Unsupported("call")
+        params = self.rs.procedures[x.func].params
+        if len(x.args) != len(params):
+            raise Unsupported("argument count")
+        args = [self.expr(a, scope) for a in x.args]
+        for a, name in zip(args, params):
+            if a.kind not in ("player", "row", "card"):
+                raise Unsupported("procedure argument kind")
+        self.arg_kinds.setdefault(x.func, [a.kind for a in args])
+        if self.arg_kinds[x.func] != [a.kind for a in args]:
+            raise Unsupported("procedure argument kinds differ between calls")
+        this = scope["this"][0] if "this" in scope else "None"
+        srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
+        self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def s_if(self, n, d, scope, loops):
+        first = True
+        for cond, body in n.branches:
+            if cond.kind == "may":
+                if self.sync:
+                    raise Unsupported("may in a state-based rule")
+                player = self.expr(cond.player, scope)
+                if player.kind != "player":
+                    raise Unsupported("may by a non-player")
+                want = 1 if getattr(cond, "negate", False) else 0
+                c = f"(yield R.ask({player.src}, _KMAY, {self.k(cond.prompt)}, _YESNO)) == {want}"
+            else:
+                v = self.expr(cond, scope)
+                c = v.src
+            self.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
+            first = False
+            self.block(body, d + 1, scope, loops)
+        if n.orelse:
+            self.emit(d, "else:")
+            self.block(n.orelse, d + 1, scope, loops)
+
+    def s_for(self, n, d, scope, loops):
+        it = self.expr(n.iter, scope)
+        item = _ITEM_KIND.get(it.kind)
+        if item is None:
+            raise Unsupported(f"for each over {it.kind}")
+        src = self.cards_src(it) if it.kind in _CARDISH else (f"list({it.src})" if it.live else it.src)
+        py = self.bind(scope, n.name, item)
+        self.emit(d, f"for {py} in {src}:", n.loc)
+        self.block(n.body, d + 1, scope, loops + 1)
+
+    def s_repeat(self, n, d, scope, loops):
+        if n.cond is not None:
+            raise Unsupported("repeat while")
+        if n.times is not None:
+            t = self.expr(n.times, scope)
+            if t.kind != "int":
+                raise Unsupported("repeat times")
+            self.emit(d, f"for _ in range({t.src}):", n.loc)
+        else:
+            self.emit(d, "while True:", n.loc)
+        self.emit(d + 1, "R.step()")
+        self.block(n.body, d + 1, scope, loops + 1)
+
+    # ---- expressions -------------------------------------------------------------------------
+    def expr(self, n: Node, scope: dict) -> V:
+        m = getattr(self, "e_" + n.kind, None)
+        if m is None:
+            raise Unsupported(f"expression {n.kind}")
+        return m(n, scope)
+
+    def e_lit(self, n, scope):
+        v = n.value
+        kind = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) \
+            else None
+        if kind is None:
+            raise Unsupported("literal")
+        return V(self.k(v), kind)
+
+    def e_map(self, n, scope):
+        pairs = {}
+        for kn, vn in n.pairs:
+            if kn.kind != "lit" or vn.kind != "lit":
+                raise Unsupported("map with computed entries")
+            pairs[kn.value] = vn.value
+        kinds = {type(v) for v in pairs.values()}
+        if kinds - {int}:
+            raise Unsupported("map values")
+        return V(self.k(pairs), "map")
+
+    def e_index(self, n, scope):
+        obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
+        if obj.kind != "map":
+            raise Unsupported("index")
+        return V(f"{obj.src}[{key.src}]", "int")
+
+    def e_name(self, n, scope):
+        name, rs = n.id, self.rs
+        if name in scope and name not in ("true", "false", "none"):
+            py, kind = scope[name]
+            if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
+                return V(py, "card", top=True)
+            if kind == "topcards":
+                return V(py, "cards", top=True)
+            return V(py, kind)
+        if name in rs.zones:
+            if rs.zones[name].per_player:
+                return self.zone(name, self.you(scope) if "you" in scope else None)
+            return self.zone(name, None)
+        if name in rs.stats:
+            if rs.stats[name].per_player:
+                raise Unsupported("player stat without owner")
+            return V(f"_st.stats[{self.k(name)}]", "int")
+        if name in rs.constants:
+            kind = self.const_kinds.get(name)
+            if kind is None:
+                raise Unsupported("constant used before it is defined")
+            return V(f"R.const[{self.k(name)}]", kind)
+        if name == "true":
+            return V("True", "bool")
+        if name == "false":
+            return V("False", "bool")
+        if name == "none":
+            return V("None", "none")
+        if name == "players":
+            return V("R.seats", "players")
+        if name == "player_count":
+            return V("_st.players", "int")
+        if name in ("start_player", "active_player"):
+            return V("_st.start_player" if name == "start_player" else "_st.active", "player")
+        if name in ("turn_number", "round_number"):
+            return V(f"_st.{name}", "int")
+        if name in rs.card_types:
+            return V(self.k(name), "type")
+        if name in self.enum_values:
+            return V(self.k(name), "str")
+        raise Unsupported(f"name {name}")
+
+    def e_of(self, n, scope):
+        owner = self.expr(n.owner, scope)
+        if n.name in self.rs.zones:
+            if owner.kind == "player":
+                return self.zone(n.name, owner.src)
+            if owner.kind == "players":
+                z = self.zone(n.name, "_p")
+                if z.rows:
+                    raise Unsupported("rows of several players")
+                return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
+            raise Unsupported("zone of")
+        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
+            return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+        raise Unsupported("of")
+
+    def e_attr(self, n, scope):
+        obj = self.expr(n.obj, scope)
+        name = n.name
+        if obj.kind == "type":
+            return V(self.k(self.type_values(n)), "list")
+        if obj.kind == "player" and name in self.rs.stats:
+            return V(f"_st.pstats[{obj.src}][{self.k(name)}]", "int")
+        if name not in self.card_fields():
+            raise Unsupported(f"field {name}")
+        f = self.field(name)
+        if obj.kind == "card" and obj.top:
+            return V(f"{f}[{obj.src}]", "any")
+        if obj.kind == "card":
+            return V(f"(None if {obj.src} is None or _COV[{obj.src}] else {f}[{obj.src}])", "any")
+        if obj.kind in ("cards", "zone", "row"):
+            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            if obj.top or obj.kind in ("zone", "row"):
+                return V(f"[{f}[_x] for _x in {src}]", "list")
+            return V(f"[None if _COV[_x] else {f}[_x] for _x in {src}]", "list")
+        raise Unsupported(f"field of a {obj.kind}")
+
+    def type_values(self, n) -> list:
+        tname = n.obj.id
+        for f in self.rs.card_types[tname].fields_:
+            if f.name == n.name and f.type.kind == "enum_type":
+                return list(f.type.values)
+            if f.name == n.name and f.type.kind == "range_type":
+                return list(range(f.type.lo, f.type.hi + 1))
+        raise Unsupported("type field")
+
+    def card_fields(self) -> set:
+        s = getattr(self, "_card_fields", None)
+        if s is None:
+            s = self._card_fields = {"name"} | {k for c in self.rs.cards for k in c.fields}
+        return s
+
+    def items(self, v: V) -> V:
+        """A card list to iterate over (rows zones flattened); kept live where it is only read."""
+        if v.kind == "zone":
+            if v.rows:
+                return V(f"[_x for _r in {v.src} for _x in _r]", "cards", top=True)
+            return V(v.src, "cards", top=True, live=True)
+        if v.kind == "row":
+            return V(v.src, "cards", top=True, live=True)
+        if v.kind in ("cards", "list", "players", "rows"):
+            return v
+        raise Unsupported(f"a list from a {v.kind}")
+
+    def e_call(self, n, scope):
+        f = n.func
+        if f in self.rs.functions or f in self.rs.procedures:
+            raise Unsupported("rule functions")
+        args = [self.expr(a, scope) for a in n.args]
+        m = getattr(self, "f_" + f, None)
+        if m is None:
+            raise Unsupported(f"function {f}")
+        return m(n, args, scope)
+
+    def f_all_cards(self, n, a, scope):
+        return V("list(R.all_ids)", "cards")
+
+    def f_random(self, n, a, scope):
+        if len(a) != 1:
+            raise Unsupported("random")
+        xs = self.items(a[0])
+        return V(f"_random(_rng, {xs.src})", _ITEM_KIND.get(xs.kind, "any"))
+
+    def f_cards_in(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind != "cards":
+            raise Unsupported("cards_in")
+        return x
+
+    def f_cards_under(self, n, a, scope):
+        x = a[0]
+        if x.kind == "card":
+            return V(f"R.under_of([{x.src}])", "cards")
+        if x.kind == "cards":
+            return V(f"R.under_of({x.src})", "cards")
+        raise Unsupported("cards_under")
+
+    def f_rows(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not z.rows:
+            raise Unsupported("rows")
+        return V(f"R.rows({z.src}, {z.key})", "rows")
+
+    def f_ends(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not z.rows:
+            raise Unsupported("ends")
+        return V(f"_ends({z.src})", "cards", top=True)
+
+    def f_other_players(self, n, a, scope):
+        return V(f"R.other_players({self.you(scope)})", "players")
+
+    def f_distinct(self, n, a, scope):
+        return V(f"_distinct({self.items(a[0]).src})", "bool")
+
+    def f_ascending(self, n, a, scope):
+        return V(f"_ascending({self.items(a[0]).src})", "bool")
+
+    def f_distinct_values(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind in ("cards", "players", "rows"):
+            raise Unsupported("distinct_values of cards")
+        return V(f"_distinct_values({x.src})", "list")
+
+    def f_count(self, n, a, scope):
+        x = a[0]
+        if x.kind == "zone" and x.rows:
+            return V(f"sum(map(len, {x.src}))", "int")
+        if x.kind == "card":
+            return V(f"(0 if {x.src} is None else 1)", "int")
+        return V(f"len({self.items(x).src})", "int")
+
+    def f_first(self, n, a, scope):
+        x = self.items(a[0])
+        item = _ITEM_KIND.get(x.kind, "any")
+        if len(a) == 1:
+            return V(f"_first({x.src})", item)
+        if a[1].kind != "int":
+            raise Unsupported("first(n)")
+        return V(f"_first_n({x.src}, {a[1].src})", x.kind, top=x.top)
+
+    def f_rest(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"{x.src}[1:]", x.kind, top=x.top)
+
+    def f_values(self, n, a, scope):
+        x = a[0]
+        if x.kind != "list":
+            raise Unsupported("values")
+        return x
+
+    def f_adjacent(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"_pairs({x.src})", "pairs", top=x.top)
+
+    def e_arith(self, n, scope):
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if n.op == "+" and left.kind in ("cards", "zone", "row") and right.kind in ("cards", "zone", "row"):
+            l, r = self.items(left), self.items(right)
+            return V(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
+        if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
+            raise Unsupported("arithmetic on non-numbers")
+        if n.op == "*":
+            return V(f"_mul({left.src}, {right.src})", "int")
+        op = {"+": "+", "-": "-", "/": "//", "%": "%"}.get(n.op)
+        if op is None:
+            raise Unsupported("operator")
+        return V(f"({left.src} {op} {right.src})", "int")
+
+    def e_neg(self, n, scope):
+        v = self.expr(n.expr, scope)
+        if v.kind != "int":
+            raise Unsupported("neg")
+        return V(f"(-{v.src})", "int")
+
+    def e_compare(self, n, scope):
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        for v in (left, right):
+            if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
+                raise Unsupported("comparing lists")
+        if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
+            raise Unsupported("comparing a card with another kind")
+        if n.op in ("==", "!="):
+            return V(f"({left.src} {n.op} {right.src})", "bool")
+        if left.kind == "int" and right.kind == "int" and not any(x in left.src + right.src for x in ("_first",)):
+            return V(f"({left.src} {n.op} {right.src})", "bool") if _SIMPLE.match(left.src) or left.src.startswith("K[") \
+                else V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
+        return V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
+
+    def e_is(self, n, scope):
+        v = self.expr(n.expr, scope)
+        what = n.what
+        if what == "empty":
+            if v.kind == "zone" and v.rows:
+                src = f"(not {v.src})"
+            elif v.kind in ("zone", "row", "cards", "list", "players", "rows"):
+                src = f"(not {v.src})"
+            elif v.kind == "card":
+                src = f"({v.src} is None)"
+            else:
+                raise Unsupported("is empty")
+        elif what in self.rs.card_types:
+            if v.kind != "card":
+                raise Unsupported("is Type on a non-card")
+            if v.top:
+                return V(f"(_TY[{v.src}] != {self.k(what)})" if n.negate else f"(_TY[{v.src}] == {self.k(what)})",
+                         "bool")
+            src = f"(({v.src}) is not None and _TY[{v.src}] == {self.k(what)})" if _SIMPLE.match(v.src) else \
+                f"_is_type(_TY, {v.src}, {self.k(what)})"
+        elif what == "covered":
+            if v.kind != "card":
+                raise Unsupported("is covered")
+            src = f"_is_covered(_COV, {v.src})"
+        elif what in ("none", "unknown"):
+            src = f"({v.src} is None)"
+        else:
+            raise Unsupported(f"is {what}")
+        return V(f"(not {src})" if n.negate else src, "bool")
+
+    def e_can_place(self, n, scope):
+        what, zone = self.expr(n.what, scope), self.expr(n.zone, scope)
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements or not zone.rows:
+            raise Unsupported("can be placed")
+        if not _SIMPLE.match(what.src):
+            raise Unsupported("can be placed: a computed card")
+        return V(f"({what.src} is not None and bool({self.placement_names[zone.zone]}({what.src})))", "bool")
+
+    def e_not(self, n, scope):
+        return V(f"(not {self.expr(n.expr, scope).src})", "bool")
+
+    def e_and(self, n, scope):
+        return V("(" + " and ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+
+    def e_or(self, n, scope):
+        return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+
+    def e_where(self, n, scope):
+        items = self.items(self.expr(n.items, scope))
+        item = _ITEM_KIND.get(items.kind)
+        if item is None:
+            raise Unsupported("where over this")
+        x = self.temp("_i")
+        inner = dict(scope)
+        inner["it"] = (x, item)
+        if items.top and item == "card":
+            inner["it"] = (x, "topcard")
+        cond = self.expr(n.cond, inner)
+        return V(f"[{x} for {x} in {items.src} if {cond.src}]", items.kind, top=items.top)
+
+    def e_comprehension(self, n, scope):
+        items = self.items(self.expr(n.iter, scope))
+        item = _ITEM_KIND.get(items.kind)
+        if item is None:
+            raise Unsupported("comprehension over this")
+        x = self.temp("_i")
+        inner = dict(scope)
+        inner[n.name] = (x, item)
+        body = self.expr(n.expr, inner)
+        kind = "cards" if body.kind == "card" else "list"
+        if body.kind not in ("card", "int", "str", "bool", "any"):
+            raise Unsupported("comprehension of lists")
+        return V(f"[{body.src} for {x} in {items.src}]", kind)
+
+    def e_quantified(self, n, scope):
+        names = n.names
+        it = self.expr(n.iter, scope)
+        if it.kind == "pairs" and len(names) == 2:
+            item = "topcard" if it.top else "card"
+        elif len(names) == 1:
+            it = self.items(it)
+            item = _ITEM_KIND.get(it.kind)
+            if item == "card" and it.top:
+                item = "topcard"
+            if item is None:
+                raise Unsupported("quantifier over this")
+        else:
+            raise Unsupported("quantifier groups")
+        inner = dict(scope)
+        pys = [self.temp("_i") for _ in names]
+        for name, py in zip(names, pys):
+            inner[name] = (py, item)
+        cond = self.expr(n.cond, inner)
+        target = ", ".join(pys) if len(pys) > 1 else pys[0]
+        if n.quantifier == "every":
+            src = f"all({cond.src} for {target} in {it.src})"
+        elif n.quantifier == "some":
+            src = f"any({cond.src} for {target} in {it.src})"
+        else:
+            src = f"(not any({cond.src} for {target} in {it.src}))"
+        return V(src, "bool")
+
+
+_OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
+_KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",
+             "and", "or", "is", "None", "True", "False", "yield", "from", "try", "finally", "lambda", "R", "K",
+             "list", "len", "all", "any", "zip", "sum", "map", "range", "enumerate", "bool", "state", "build",
+             "end_reason", "stats", "pstats", "players", "active", "start_player", "turn_number",
+             "round_number", "zones", "rng", "under", "choice", "shuffle", "append", "steps", "enter",
+             "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
+             "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
+             "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
+             "text", "set_stat", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "other_players"}
+
+
+def _check_direct_source(src: str) -> None:
+    """Refuse any source with a token this module does not write itself (defence in depth: no
+    rule text is ever put in the source; names are numbered, values are in `K`)."""
+    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+        if tok.type == tokenize.NAME:
+            if tok.string not in _KEYWORDS and not _OWN_NAME.match(tok.string):
+                raise ValueError(f"unexpected name in generated code: {tok.string!r}")
+        elif tok.type == tokenize.NUMBER:
+            if not tok.string.isdigit():
+                raise ValueError("unexpected number in generated code")
+        elif tok.type in (tokenize.STRING, tokenize.COMMENT) or (tok.type == tokenize.ERRORTOKEN and
+                                                                  tok.string.strip()):
+            raise ValueError("unexpected token in generated code")
+
+
+def _helpers() -> dict:
+    from . import directgame as dg
+    return dg.GENERATED_GLOBALS

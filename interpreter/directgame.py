@@ -1,0 +1,585 @@
+"""Running a ruleset compiled by direct.py: the game driver and the runtime its code calls.
+
+`DirectGame` has the interface of `engine.Game` that batches need (`decision`, `answer`, `over`,
+`result`, `error`, `choices`, `steps`, `held()`) and plays the same game: the same `GameState`,
+the same card movements (zones.py), the same questions with the same options in the same order,
+the same settling of state-based rules (`SettleTask`'s passes), the same RNG draws. It cannot be
+copied mid-game (a generator cannot), so agents that search (`clone`) use the task engine.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+from .compiler import _explain
+from .engine import PERIOD, Decision, Limits
+from .errors import GameOver, LimitExceeded, RuleError
+from .state import GameState
+from .values import Position, Seat
+from .zones import cover as _cover, put as _put, row_ids as _row_ids, take_out as _take_out
+
+__all__ = ["DirectGame", "GENERATED_GLOBALS"]
+
+
+# ---- helpers the generated code calls (its only globals besides `R` and `K`) -----------------
+def _distinct(xs: list) -> bool:
+    vals = [x for x in xs if x is not None]
+    return len(vals) == len(set(vals))
+
+
+def _ascending(xs: list) -> bool:
+    vals = [x for x in xs if x is not None]
+    return all(a < b for a, b in zip(vals, vals[1:]))
+
+
+def _distinct_values(xs: list) -> list:
+    out: list = []
+    for x in xs:
+        if x is not None and x not in out:
+            out.append(x)
+    return out
+
+
+def _first_n(xs: list, n: int) -> list:
+    return xs[:n]
+
+
+def _ends(rows: list) -> list:
+    out = []
+    for row in rows:
+        out.append(row[0])
+        if len(row) > 1:
+            out.append(row[-1])
+    return out
+
+
+def _first(xs: list) -> Any:
+    return xs[0] if xs else None
+
+
+def _random(rng: random.Random, xs: list) -> Any:
+    return rng.choice(xs) if xs else None
+
+
+def _pairs(xs: list) -> list:
+    return list(zip(xs, xs[1:]))
+
+
+def _is_type(types: list, c: Any, name: str) -> bool:
+    return c is not None and types[c] == name
+
+
+def _is_covered(covered: bytearray, c: Any) -> bool:
+    return c is not None and bool(covered[c])
+
+
+_ORDER = (lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
+
+
+def _ordered(op: int, a: Any, b: Any) -> bool:
+    """`<`, `<=`, `>`, `>=`: unknown values (a covered card's fields) never compare."""
+    return a is not None and b is not None and _ORDER[op](a, b)
+
+
+MAX_INT = 2 ** 63
+
+
+def _mul(a: int, b: int) -> int:
+    if not isinstance(a, int) or not isinstance(b, int):
+        raise RuleError(f"only numbers can be multiplied, not {a!r} and {b!r}", None)
+    out = a * b
+    if not -MAX_INT <= out <= MAX_INT:
+        raise RuleError(f"the number {a} * {b} is too large", None)
+    return out
+
+
+_LEFT = [Position(i, "left") for i in range(64)]
+_RIGHT = [Position(i, "right") for i in range(64)]
+
+GENERATED_GLOBALS: dict[str, Any] = {
+    "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
+    "_first_n": _first_n, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
+    "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
+    "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
+    "range": range, "enumerate": enumerate, "bool": bool, "__builtins__": {},
+}
+
+
+class Runtime:
+    """One game's state operations, called by its generated functions (`R` in them)."""
+
+    def __init__(self, game: "DirectGame", dp: Any):
+        program = dp.program
+        self.game, self.program, self.rs = game, program, program.rs
+        self.state: GameState = game.state
+        self.limits: Limits = game.limits
+        self.dirty = False
+        self.settling = False
+        self.touched: set | None = None
+        self.steps = 0
+        self.depth = 0
+        cards = self.rs.cards
+        self.types = [c.type for c in cards]
+        self.covered = bytearray(len(cards))
+        self.all_ids = list(range(len(cards)))
+        self.const: dict[str, Any] = {}
+        self.seats = [Seat(i) for i in range(self.state.players)]
+        self.rows_zones = program.rows_zones
+        self.key_name = {key: key.partition("#")[0] for key in self.state.zones}
+        self.labels = dp.labels
+        self.info = dp.info
+
+    # ---- tables the generated code binds once ---------------------------------------------
+    def player_zone(self, name: str) -> list:
+        zones = self.state.zones
+        return [zones[f"{name}#{p}"] for p in range(self.state.players)]
+
+    def player_keys(self, name: str) -> list:
+        return [f"{name}#{p}" for p in range(self.state.players)]
+
+    def field_table(self, name: str) -> list:
+        if name == "name":
+            return [c.fields.get("name", c.name) for c in self.rs.cards]
+        return [c.fields.get(name) for c in self.rs.cards]
+
+    # ---- settling ------------------------------------------------------------------------
+    def touch(self, name: str) -> None:
+        self.dirty = True
+        if self.touched is not None:
+            self.touched.add(name)
+
+    def _touch_card(self, c: int) -> None:
+        where = self.state.where
+        at = where.get(c)
+        while at is not None and at[0] == "^":
+            at = where.get(int(at[1:]))
+        if at is not None:
+            self.touch(self.key_name[at])
+
+    def new_period(self) -> None:
+        self.dirty = True
+        if self.touched is not None:
+            self.touched.add(PERIOD)
+        if not self.settling:
+            self.settle()
+
+    def settle(self) -> None:
+        """`SettleTask`: passes over the `always` rules, then the watchers, until a pass changes
+        nothing; a rule runs only when something it reads changed before the pass began."""
+        info, st = self.info, self.state
+        always, watchers = info["always_fns"], info["watcher_fns"]
+        if not always and not watchers:
+            self.dirty = False
+            return
+        self.settling = True
+        try:
+            passes = 0
+            touched, self.touched, self.dirty = self.touched, set(), False
+            changer = None
+            while True:
+                for fn, reads, node in always:
+                    if touched is None or reads is None or not reads.isdisjoint(touched):
+                        was, self.dirty = self.dirty, False
+                        fn(Seat(st.active))
+                        if self.dirty:
+                            changer = node
+                        self.dirty = self.dirty or was
+                for w, (cond, body, reads, node) in enumerate(watchers):
+                    if touched is not None and reads is not None and reads.isdisjoint(touched):
+                        continue
+                    you = Seat(st.active)
+                    now = bool(cond(you))
+                    if now and not st.watch[w]:
+                        st.watch[w] = True
+                        was, self.dirty = self.dirty, False
+                        body(you)
+                        if self.dirty:
+                            changer = node
+                        self.dirty = self.dirty or was
+                    elif not now and st.watch[w]:
+                        st.watch[w] = False
+                if not self.dirty:
+                    return
+                passes += 1
+                if passes >= self.limits.max_settle_passes:
+                    node = changer or (always[0][2] if always else watchers[0][3])
+                    raise LimitExceeded(f"state-based rules keep changing the state after "
+                                        f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
+                touched, self.touched, self.dirty = self.touched, set(), False
+        finally:
+            self.settling = False
+
+    # ---- limits ----------------------------------------------------------------------------
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > self.limits.max_steps:
+            raise LimitExceeded(f"more than {self.limits.max_steps} steps: a rule seems to run forever", None)
+
+    def enter(self) -> None:
+        if self.depth + 1 > self.limits.max_depth:
+            raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
+                                f"(endless recursion?)", None)
+        self.depth += 1
+
+    # ---- card movement ---------------------------------------------------------------------
+    def _take(self, c: int) -> None:
+        """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
+        st = self.state
+        below = st.under.get(c)
+        new_top = below[-1] if below else None
+        _take_out(st, c, self.rows_zones)
+        self.covered[c] = 0
+        if new_top is not None:
+            self.covered[new_top] = 0
+
+    def one(self, c: Any) -> list:
+        return [] if c is None else [c]
+
+    def cards_of(self, zone: list, rows: bool) -> list:
+        return [x for r in zone for x in r] if rows else list(zone)
+
+    def move_one(self, c: int | None, key: str, bottom: bool) -> None:
+        if c is None:
+            return
+        st = self.state
+        if c in st.where:
+            self._touch_card(c)
+            self._take(c)
+        _put(st, c, key, False, None, bottom)
+        self.touch(self.key_name[key])
+
+    def move(self, cards: list, key: str, bottom: bool) -> None:
+        st = self.state
+        for c in cards:
+            self._touch_card(c)
+        for c in cards:
+            if c in st.where:
+                self._take(c)
+            _put(st, c, key, False, None, bottom)
+        if cards:
+            self.touch(self.key_name[key])
+
+    def placement(self, zone: str):
+        return self.game.fns[self.info["placements"][zone]]
+
+    def cannot_place(self, c: int, zone: str) -> None:
+        raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
+
+    def place_prompt(self, c: int) -> str:
+        return f"Where does {self.labels[c]} go?"
+
+    def place(self, c: int, key: str, pos: Position) -> None:
+        st = self.state
+        self._touch_card(c)
+        if c in st.where:
+            self._take(c)
+        _put(st, c, key, True, pos)
+        self.touch(self.key_name[key])
+
+    def cover(self, c: Any, target: Any) -> None:
+        st = self.state
+        if c is None or target is None:
+            raise RuleError("`place X on Y` needs two cards", None)
+        if c == target:
+            raise RuleError(f"{self.labels[c]} cannot lie on itself", None)
+        if target not in st.where:
+            raise RuleError(f"{self.labels[target]} is not in play", None)
+        if st.where[target].startswith("^"):
+            raise RuleError(f"{self.labels[target]} is covered already", None)
+        self._touch_card(c)
+        self._touch_card(target)
+        if c in st.where:
+            self._take(c)
+        _cover(st, c, target, self.rows_zones)
+        for b in st.under[c]:
+            self.covered[b] = 1
+
+    def under_of(self, cards: list) -> list:
+        under = self.state.under
+        out: list = []
+        for c in cards:
+            if c is not None:
+                out.extend(reversed(under.get(c, ())))
+        return out
+
+    def rows(self, zone: list, key: str) -> list:
+        _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        return list(zone)
+
+    def other_players(self, you: Any) -> list:
+        n = self.state.players
+        start = you if you is not None else self.state.active
+        return [Seat((start + k) % n) for k in range(1, n)]
+
+    # ---- stats -----------------------------------------------------------------------------
+    def set_stat(self, name: str, v: Any) -> None:
+        sd = self.rs.stats[name]
+        v = sd.clamp(v) if isinstance(v, int) else v
+        stats = self.state.stats
+        if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+            stats[name] = v
+            self.touch(name)
+
+    def set_pstat(self, p: int, name: str, v: Any) -> None:
+        sd = self.rs.stats[name]
+        v = sd.clamp(v) if isinstance(v, int) else v
+        stats = self.state.pstats[p]
+        if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+            stats[name] = v
+            self.touch(name)
+
+    def set_start(self, v: Any) -> None:
+        self.state.start_player = int(v)
+        self.touched = None
+        self.dirty = True
+
+    def end_game(self, after: str | None) -> None:
+        if after is None:
+            raise GameOver()
+        if self.state.ending != "turn":
+            self.state.ending = after
+
+    def text(self, v: Any) -> str:
+        return v if isinstance(v, str) else str(v)
+
+    # ---- decisions and events ---------------------------------------------------------------
+    def nothing_to_choose(self) -> None:
+        raise RuleError("there is nothing to choose from", None)
+
+    def ask(self, player: Any, kind: str, prompt: str, options: list) -> Decision:
+        """A decision for `player` (the caller has made sure there is more than one option)."""
+        st = self.state
+        if player is None or int(player) >= st.players:
+            player = st.active
+        if self.game.decisions_made >= self.limits.max_decisions:
+            raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to "
+                                f"end", None)
+        return Decision(int(player), kind, prompt, options, None, None, self._label)
+
+    def _label(self, v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
+            return self.labels[v]
+        if isinstance(v, list):
+            return "row: " + ", ".join(self.labels[c] for c in v)
+        return str(v)
+
+    def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
+        """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
+        condition is false does not answer; the active player orders several."""
+        fns, info = self.game.fns, self.info
+        you = Seat(actor) if actor is not None else Seat(self.state.active)
+        pending = []
+        handlers = []
+        if subject is not None:
+            handlers += info["card_triggers"].get(event, {}).get(subject, ())
+        handlers += info["rule_triggers"].get(event, ())
+        for name, cond, binder, node in handlers:
+            args = (you, subject, subject) if binder else (you, subject)
+            if cond is not None:
+                try:
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+            pending.append((fns[name], args, node))
+        while pending:
+            if len(pending) > 1:
+                labels = [str(h[2].loc) for h in pending]
+                i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
+                                   list(range(len(pending))), labels, None)
+                self._check_decisions()
+                fn, args, _ = pending.pop(i)
+            else:
+                fn, args, _ = pending.pop()
+            yield from fn(*args)
+
+    def _check_decisions(self) -> None:
+        pass
+
+
+class DirectGame:
+    """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
+
+    def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None):
+        program = dp.program
+        rs = program.rs
+        if not rs.min_players <= players <= rs.max_players:
+            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.dp, self.program, self.rs = dp, program, rs
+        self.limits = limits or Limits()
+        self.cards = rs.cards
+        st = self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        for name, z in rs.zones.items():
+            if z.per_player:
+                for p in range(players):
+                    st.zones[f"{name}#{p}"] = []
+            else:
+                st.zones[name] = []
+        st.pstats = [{} for _ in range(players)]
+        st.watch = [False] * len(rs.watchers)
+        self.choices: list[int] = []
+        self.decision: Decision | None = None
+        self.over = False
+        self.error: RuleError | None = None
+        self.result: dict | None = None
+        self.decisions_made = 0
+        self.first_player = 0
+        self.R = Runtime(self, dp)
+        self.fns = dp.build(self.R, dp.K)
+        info = dp.info
+        self.R.info = dict(info, always_fns=[(self.fns[f], reads, node) for f, reads, node in info["always"]],
+                           watcher_fns=[(self.fns[c], self.fns[b], reads, node) for c, b, reads, node in
+                                        info["watchers"]])
+        self._gen = self._main()
+        self._advance(None)
+
+    @property
+    def steps(self) -> int:
+        return self.R.steps
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.R.seats
+
+    # ---- driving -----------------------------------------------------------------------------
+    def answer(self, index: int) -> None:
+        d = self.decision
+        if d is None:
+            raise ValueError("no decision is pending")
+        if not 0 <= index < len(d.options):
+            raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
+        self.choices.append(index)
+        self.decisions_made += 1
+        self.decision = None
+        self._advance(index)
+
+    def _advance(self, value: Any) -> None:
+        try:
+            self.decision = self._gen.send(value)
+            return
+        except StopIteration:
+            self.over = True
+            self.decision = None
+            return
+        except RuleError as err:
+            if err.loc is None:
+                err = type(err)(err.message, self._where(err))
+            self._fail(err)
+        except RecursionError as ex:
+            self._fail(LimitExceeded("rules nest too deeply", self._where(ex)))
+        except Exception as ex:  # a content bug surfacing as a Python error: name the rule
+            self._fail(RuleError(_explain(ex), self._where(ex)))
+
+    def _where(self, ex: BaseException):
+        """The rule whose generated line raised `ex` (the innermost one in the traceback)."""
+        from .direct import GEN_FILE
+        loc = None
+        tb = ex.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == GEN_FILE:
+                i = tb.tb_lineno - 1
+                if 0 <= i < len(self.dp.lines) and self.dp.lines[i] is not None:
+                    loc = self.dp.lines[i]
+            tb = tb.tb_next
+        return loc
+
+    def _fail(self, err: RuleError) -> None:
+        self.error = err
+        self.over = True
+        self.decision = None
+
+    # ---- the game's flow (MainTask, RoundTask, TurnTask) --------------------------------------
+    def _main(self) -> Iterator[Decision]:
+        R, st, fns, info, rs = self.R, self.state, self.fns, self.dp.info, self.rs
+        for name, fname in info["consts"]:
+            R.const[name] = fns[fname](None)
+        for name, sd in rs.stats.items():
+            init = info["stat_inits"].get(name)
+            default = sd.lo if sd.lo is not None else 0
+            if sd.per_player:
+                for p in self.seats:
+                    v = fns[init](p) if init else default
+                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+            else:
+                v = fns[init](None) if init else default
+                st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
+        R.settling = True
+        if info["funcs"].get("setup"):
+            yield from fns[info["funcs"]["setup"]](None)
+        self.first_player = st.start_player
+        R.settling = False
+        for i, (cond, _, _, _) in enumerate(R.info["watcher_fns"]):
+            st.watch[i] = bool(cond(Seat(st.active)))
+        R.dirty, R.touched = True, None
+        R.settle()
+        events = set(info["rule_triggers"]) | set(info["card_triggers"])
+        turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
+        try:
+            while True:
+                st.round_number += 1
+                if st.round_number > self.limits.max_turns:
+                    raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                R.new_period()
+                if "round_start" in events:
+                    yield from R.fire("round_start", None, Seat(st.start_player))
+                k = 0
+                while k < st.players:
+                    p = Seat((st.start_player + k) % st.players)
+                    k += 1
+                    st.active = p
+                    st.turn_number += 1
+                    if st.turn_number > self.limits.max_turns:
+                        raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                    R.new_period()
+                    if "turn_start" in events:
+                        yield from R.fire("turn_start", None, p)
+                    if turn is not None:
+                        yield from turn(p)
+                    if "turn_end" in events:
+                        yield from R.fire("turn_end", None, p)
+                    if st.ending == "turn":
+                        raise GameOver()
+                if "round_end" in events:
+                    yield from R.fire("round_end", None, Seat(st.start_player))
+                if st.ending == "round":
+                    raise GameOver()
+        except GameOver:
+            pass
+        R.settling = False
+        if "game_end" in events:
+            yield from R.fire("game_end", None, None)
+        self.over = True
+        self.result = self.scores()
+
+    def scores(self) -> dict:
+        info, fns = self.dp.info, self.fns
+        scores, keys = [], []
+        for p in self.seats:
+            s = fns[info["score"]](p, p) if info["score"] else 0
+            tb = [fns[f](p, p) for f in info["tiebreaks"]]
+            scores.append(s)
+            keys.append((s, *tb))
+        best = max(keys) if keys else None
+        st = self.state
+        result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best],
+                  "turns": st.turn_number, "rounds": st.round_number, "decisions": self.decisions_made,
+                  "first_player": self.first_player}
+        if st.end_reason is not None:
+            result["reason"] = st.end_reason
+        return result
+
+    def held(self) -> list[list[str]]:
+        """Per seat, the names of the cards in its own zones (as `Game.held`)."""
+        out: list[list[str]] = [[] for _ in self.seats]
+        for key, z in self.state.zones.items():
+            name, _, owner = key.partition("#")
+            if not owner:
+                continue
+            ids = [c for row in z for c in row] if name in self.program.rows_zones else list(z)
+            for cid in ids:
+                out[int(owner)].append(self.cards[cid].name)
+                out[int(owner)] += [self.cards[u].name for u in self.state.under.get(cid, ())]
+        return out
