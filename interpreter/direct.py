@@ -113,6 +113,7 @@ class _Gen:
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
         self.events: set[str] = set()
+        self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -232,8 +233,13 @@ class _Gen:
         always = []
         for i, a in enumerate(rs.always):
             name = f"_al{i}"
-            self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
-            always.append((name, p.always_reads[i], a))
+            plan = p.always_players[i]
+            if plan is None:
+                self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
+            else:  # its loop runs over the seats whose zones changed (instancedeps.py), given as `players`
+                self.function(name, [("you", "player"), ("players", "players")], a.body, a.loc, call=False,
+                              sync=True)
+            always.append((name, p.always_reads[i], a, plan.zones if plan is not None else None))
         watchers = []
         for i, w in enumerate(rs.watchers):
             cname, bname = f"_wc{i}", f"_wb{i}"
@@ -501,8 +507,11 @@ class _Gen:
         zone = self.expr(n.zone, scope)
         if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements or not zone.rows:
             raise Unsupported("place")
-        ps, i = self.temp(), self.temp()
-        self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
+        i = self.temp()
+        ps = self.known_positions.pop(id(n), None)
+        if ps is None:  # else: the `can be placed` test just before computed them on this state
+            ps = self.temp()
+            self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
         self.emit(d, f"if not {ps}:")
         self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
         self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield R.ask({self.you(scope)}, _KPLACE, "
@@ -606,6 +615,12 @@ class _Gen:
                     raise Unsupported("may by a non-player")
                 want = 1 if getattr(cond, "negate", False) else 0
                 c = f"(yield R.ask({player.src}, _KMAY, {self.k(cond.prompt)}, _YESNO)) == {want}"
+            elif self._places_what_it_tests(cond, body):
+                t = self.temp()
+                self.expr(cond, scope)  # the same checks as any `can be placed`
+                w = self.expr(cond.what, scope).src
+                c = f"{w} is not None and bool({t} := {self.placement_names[cond.zone.id]}({w}))"
+                self.known_positions[id(body[0])] = t
             else:
                 v = self.expr(cond, scope)
                 c = v.src
@@ -615,6 +630,15 @@ class _Gen:
         if n.orelse:
             self.emit(d, "else:")
             self.block(n.orelse, d + 1, scope, loops)
+
+    def _places_what_it_tests(self, cond: Node, body: list[Node]) -> bool:
+        """`if X can be placed in Z: place X in Z ...`: nothing changes between the test and the
+        placement (settling ran before the `if`), so the placement reuses the test's positions."""
+        if cond.kind != "can_place" or not body or body[0].kind != "place":
+            return False
+        w, z, pw, pz = cond.what, cond.zone, body[0].what, body[0].zone
+        return all(x.kind == "name" for x in (w, z, pw, pz)) and w.id == pw.id and z.id == pz.id and \
+            z.id in self.placement_names and not self.rs.zones[z.id].per_player
 
     def s_for(self, n, d, scope, loops):
         it = self.expr(n.iter, scope)

@@ -126,7 +126,8 @@ class Runtime:
         self.const: dict[str, Any] = {}
         self.seats = [Seat(i) for i in range(self.state.players)]
         self.rows_zones = program.rows_zones
-        self.key_name = {key: key.partition("#")[0] for key in self.state.zones}
+        self.key_name: dict[str, str] = {key: key.partition("#")[0] for key in self.state.zones}
+        self.plan_keys: dict[tuple, list] = {}  # zones of a per-player rule → per seat, its instance keys
         self.labels = dp.labels
         self.info = dp.info
 
@@ -144,10 +145,16 @@ class Runtime:
         return [c.fields.get(name) for c in self.rs.cards]
 
     # ---- settling ------------------------------------------------------------------------
-    def touch(self, name: str) -> None:
+    def touch(self, key: str) -> None:
+        """Note that a zone (by key: `name` or `name#owner`) or a stat changed, for settling: its
+        name, and for a player's own zone its instance too (instancedeps.py)."""
         self.dirty = True
-        if self.touched is not None:
-            self.touched.add(name)
+        touched = self.touched
+        if touched is not None:
+            name = self.key_name.get(key, key)
+            touched.add(name)
+            if name is not key:
+                touched.add(key)
 
     def _touch_card(self, c: int) -> None:
         where = self.state.where
@@ -155,7 +162,7 @@ class Runtime:
         while at is not None and at[0] == "^":
             at = where.get(int(at[1:]))
         if at is not None:
-            self.touch(self.key_name[at])
+            self.touch(at)
 
     def new_period(self) -> None:
         self.dirty = True
@@ -178,10 +185,19 @@ class Runtime:
             touched, self.touched, self.dirty = self.touched, set(), False
             changer = None
             while True:
-                for fn, reads, node in always:
+                for fn, reads, node, plan in always:
                     if touched is None or reads is None or not reads.isdisjoint(touched):
-                        was, self.dirty = self.dirty, False
-                        fn(Seat(st.active))
+                        if plan is not None and touched is not None and self.touched is not None:
+                            live = self.touched  # only the seats whose zones changed (instancedeps.py)
+                            chosen = [s for s, keys in zip(self.seats, self._plan_keys(plan))
+                                      if any(k in touched or k in live for k in keys)]
+                            if not chosen:
+                                continue
+                            was, self.dirty = self.dirty, False
+                            fn(Seat(st.active), chosen)
+                        else:
+                            was, self.dirty = self.dirty, False
+                            fn(Seat(st.active), self.seats) if plan is not None else fn(Seat(st.active))
                         if self.dirty:
                             changer = node
                         self.dirty = self.dirty or was
@@ -209,6 +225,12 @@ class Runtime:
                 touched, self.touched, self.dirty = self.touched, set(), False
         finally:
             self.settling = False
+
+    def _plan_keys(self, zones: tuple) -> list:
+        keys = self.plan_keys.get(zones)
+        if keys is None:
+            keys = self.plan_keys[zones] = [tuple(f"{z}#{int(s)}" for z in zones) for s in self.seats]
+        return keys
 
     # ---- limits ----------------------------------------------------------------------------
     def step(self) -> None:
@@ -243,11 +265,26 @@ class Runtime:
         if c is None:
             return
         st = self.state
-        if c in st.where:
+        where = st.where
+        at = where.get(c)
+        if at is not None and at[0] != "^" and c not in st.under and self.key_name[at] not in self.rows_zones:
+            # the common case, as take_out + put do it: a lone card from one list to another
+            self.touch(at)
+            src = st.zones[at]
+            del src[src.index(c)]
+            dest = st.zones[key]
+            if bottom:
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            where[c] = key
+            self.touch(key)
+            return
+        if at is not None:
             self._touch_card(c)
             self._take(c)
         _put(st, c, key, False, None, bottom)
-        self.touch(self.key_name[key])
+        self.touch(key)
 
     def move(self, cards: list, key: str, bottom: bool) -> None:
         st = self.state
@@ -258,7 +295,7 @@ class Runtime:
                 self._take(c)
             _put(st, c, key, False, None, bottom)
         if cards:
-            self.touch(self.key_name[key])
+            self.touch(key)
 
     def placement(self, zone: str):
         return self.game.fns[self.info["placements"][zone]]
@@ -275,7 +312,7 @@ class Runtime:
         if c in st.where:
             self._take(c)
         _put(st, c, key, True, pos)
-        self.touch(self.key_name[key])
+        self.touch(key)
 
     def cover(self, c: Any, target: Any) -> None:
         st = self.state
@@ -327,7 +364,7 @@ class Runtime:
         stats = self.state.pstats[p]
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v
-            self.touch(name)
+            self.touch(f"{name}#{int(p)}")
 
     def set_start(self, v: Any) -> None:
         self.state.start_player = int(v)
@@ -430,7 +467,8 @@ class DirectGame:
         self.R = Runtime(self, dp)
         self.fns = dp.build(self.R, dp.K)
         info = dp.info
-        self.R.info = dict(info, always_fns=[(self.fns[f], reads, node) for f, reads, node in info["always"]],
+        self.R.info = dict(info, always_fns=[(self.fns[f], reads, node, plan) for f, reads, node, plan in
+                                             info["always"]],
                            watcher_fns=[(self.fns[c], self.fns[b], reads, node) for c, b, reads, node in
                                         info["watchers"]])
         self._gen = self._main()
