@@ -19,6 +19,8 @@ class Agent(Protocol):
 class RandomAgent:
     """Uniformly random legal choices from its own seeded RNG (not the game's)."""
 
+    copies_game = False  # never clones or searches: games can run as compiled code (directgame.py)
+
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))
 
@@ -28,6 +30,8 @@ class RandomAgent:
 
 class FirstAgent:
     """Always the first legal option: a deterministic baseline."""
+
+    copies_game = False
 
     def __init__(self, seed: object = 0):
         pass

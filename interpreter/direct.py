@@ -54,6 +54,7 @@ class V:
     zone: str | None = None
     rows: bool = False
     key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
+    nn: bool = False  # never none (a value), or holds no none (a list)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
@@ -122,7 +123,7 @@ class _Gen:
         if i is None:
             i = self.kidx[key] = len(self.K)
             self.K.append(v)
-        return f"K[{i}]"
+        return f"_k{i}"  # bound once per game in `build` (a closure cell, not a table lookup)
 
     def temp(self, prefix: str = "_t") -> str:
         self.n += 1
@@ -288,6 +289,7 @@ class _Gen:
             [x for fns in trig_fns.values() for x in fns[:2] if x]
         names = sorted({x for x in exported if x})
         tail = ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
+        head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         src_lines = head + self.lines + tail
         locs = [None] * len(head) + self.line_loc + [None] * len(tail)
         src = "\n".join(src_lines) + "\n"
@@ -533,7 +535,7 @@ class _Gen:
         if z.kind != "zone" or z.rows:
             raise Unsupported("shuffle")
         self.emit(d, f"_rng.shuffle({z.src})", n.loc)
-        self.emit(d, f"R.touch({self.k(z.zone)})", n.loc)
+        self.emit(d, f"R.touch({z.key})", n.loc)
 
     def s_fire(self, n, d, scope, loops):
         if self.sync:
@@ -676,7 +678,7 @@ class _Gen:
             else None
         if kind is None:
             raise Unsupported("literal")
-        return V(self.k(v), kind)
+        return V(self.k(v), kind, nn=True)
 
     def e_map(self, n, scope):
         pairs = {}
@@ -762,6 +764,11 @@ class _Gen:
         if name not in self.card_fields():
             raise Unsupported(f"field {name}")
         f = self.field(name)
+        if n.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
+            items, x, cond, types = self.where_parts(n.obj, scope)
+            elem = f"{f}[{x}]" if items.top else f"(None if _COV[{x}] else {f}[{x}])"
+            return V(f"[{elem} for {x} in {items.src} if {cond}]", "list",
+                     nn=items.top and types is not None and self.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
             return V(f"{f}[{obj.src}]", "any")
         if obj.kind == "card":
@@ -772,6 +779,10 @@ class _Gen:
                 return V(f"[{f}[_x] for _x in {src}]", "list")
             return V(f"[None if _COV[_x] else {f}[_x] for _x in {src}]", "list")
         raise Unsupported(f"field of a {obj.kind}")
+
+    def field_never_none(self, name: str, types: frozenset) -> bool:
+        """Whether every card of these types has the field (so its value is never none)."""
+        return name == "name" or all(c.fields.get(name) is not None for c in self.rs.cards if c.type in types)
 
     def type_values(self, n) -> list:
         tname = n.obj.id
@@ -849,10 +860,12 @@ class _Gen:
         return V(f"R.other_players({self.you(scope)})", "players")
 
     def f_distinct(self, n, a, scope):
-        return V(f"_distinct({self.items(a[0]).src})", "bool")
+        x = self.items(a[0])
+        return V(f"{'_distinct_nn' if x.nn else '_distinct'}({x.src})", "bool", nn=True)
 
     def f_ascending(self, n, a, scope):
-        return V(f"_ascending({self.items(a[0]).src})", "bool")
+        x = self.items(a[0])
+        return V(f"{'_ascending_nn' if x.nn else '_ascending'}({x.src})", "bool", nn=True)
 
     def f_distinct_values(self, n, a, scope):
         x = self.items(a[0])
@@ -863,10 +876,10 @@ class _Gen:
     def f_count(self, n, a, scope):
         x = a[0]
         if x.kind == "zone" and x.rows:
-            return V(f"sum(map(len, {x.src}))", "int")
+            return V(f"sum(map(len, {x.src}))", "int", nn=True)
         if x.kind == "card":
-            return V(f"(0 if {x.src} is None else 1)", "int")
-        return V(f"len({self.items(x).src})", "int")
+            return V(f"(0 if {x.src} is None else 1)", "int", nn=True)
+        return V(f"len({self.items(x).src})", "int", nn=True)
 
     def f_first(self, n, a, scope):
         x = self.items(a[0])
@@ -898,12 +911,13 @@ class _Gen:
             return V(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
         if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
             raise Unsupported("arithmetic on non-numbers")
+        nn = left.nn and right.nn
         if n.op == "*":
-            return V(f"_mul({left.src}, {right.src})", "int")
+            return V(f"_mul({left.src}, {right.src})", "int", nn=nn)
         op = {"+": "+", "-": "-", "/": "//", "%": "%"}.get(n.op)
         if op is None:
             raise Unsupported("operator")
-        return V(f"({left.src} {op} {right.src})", "int")
+        return V(f"({left.src} {op} {right.src})", "int", nn=nn)
 
     def e_neg(self, n, scope):
         v = self.expr(n.expr, scope)
@@ -920,9 +934,8 @@ class _Gen:
             raise Unsupported("comparing a card with another kind")
         if n.op in ("==", "!="):
             return V(f"({left.src} {n.op} {right.src})", "bool")
-        if left.kind == "int" and right.kind == "int" and not any(x in left.src + right.src for x in ("_first",)):
-            return V(f"({left.src} {n.op} {right.src})", "bool") if _SIMPLE.match(left.src) or left.src.startswith("K[") \
-                else V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
+        if left.nn and right.nn:  # neither side can be none: a plain comparison
+            return V(f"({left.src} {n.op} {right.src})", "bool")
         return V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
 
     def e_is(self, n, scope):
@@ -972,18 +985,34 @@ class _Gen:
     def e_or(self, n, scope):
         return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
 
-    def e_where(self, n, scope):
+    def where_parts(self, n, scope) -> tuple[V, str, str, frozenset | None]:
+        """`ITEMS where COND`: the items, the item's local name, the condition's source and the
+        card types the condition admits (None: any)."""
         items = self.items(self.expr(n.items, scope))
         item = _ITEM_KIND.get(items.kind)
         if item is None:
             raise Unsupported("where over this")
         x = self.temp("_i")
         inner = dict(scope)
-        inner["it"] = (x, item)
-        if items.top and item == "card":
-            inner["it"] = (x, "topcard")
+        inner["it"] = (x, "topcard" if items.top and item == "card" else item)
         cond = self.expr(n.cond, inner)
-        return V(f"[{x} for {x} in {items.src} if {cond.src}]", items.kind, top=items.top)
+        return items, x, cond.src, self.admitted_types(n.cond) if item == "card" else None
+
+    def admitted_types(self, cond: Node) -> frozenset | None:
+        """The card types for which `cond` (about `it`) can hold: `it is T`, alone or in an `and`."""
+        if cond.kind == "is" and not cond.negate and cond.expr.kind == "name" and cond.expr.id == "it" and \
+                cond.what in self.rs.card_types:
+            return frozenset([cond.what])
+        if cond.kind == "and":
+            for c in cond.items:
+                got = self.admitted_types(c)
+                if got is not None:
+                    return got
+        return None
+
+    def e_where(self, n, scope):
+        items, x, cond, _ = self.where_parts(n, scope)
+        return V(f"[{x} for {x} in {items.src} if {cond}]", items.kind, top=items.top, nn=items.nn)
 
     def e_comprehension(self, n, scope):
         items = self.items(self.expr(n.iter, scope))
@@ -1002,6 +1031,9 @@ class _Gen:
     def e_quantified(self, n, scope):
         names = n.names
         it = self.expr(n.iter, scope)
+        if it.kind == "pairs" and n.iter.kind == "call" and _SIMPLE.match(it.src[len("_pairs("):-1]):
+            xs = it.src[len("_pairs("):-1]  # `adjacent(row)` of a local: pairs without a list
+            it = V(f"zip({xs}, {xs}[1:])", "pairs", top=it.top)
         if it.kind == "pairs" and len(names) == 2:
             item = "topcard" if it.top else "card"
         elif len(names) == 1:
@@ -1037,7 +1069,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

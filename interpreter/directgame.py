@@ -9,6 +9,7 @@ copied mid-game (a generator cannot), so agents that search (`clone`) use the ta
 from __future__ import annotations
 
 import random
+from operator import lt as _lt
 from typing import Any, Iterator
 
 from .compiler import _explain
@@ -30,6 +31,15 @@ def _distinct(xs: list) -> bool:
 def _ascending(xs: list) -> bool:
     vals = [x for x in xs if x is not None]
     return all(a < b for a, b in zip(vals, vals[1:]))
+
+
+def _distinct_nn(xs: list) -> bool:
+    """`distinct` of values known never to be none."""
+    return len(set(xs)) == len(xs)
+
+
+def _ascending_nn(xs: list) -> bool:
+    return all(map(_lt, xs, xs[1:]))
 
 
 def _distinct_values(xs: list) -> list:
@@ -98,7 +108,7 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_first_n": _first_n, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
@@ -127,6 +137,9 @@ class Runtime:
         self.seats = [Seat(i) for i in range(self.state.players)]
         self.rows_zones = program.rows_zones
         self.key_name: dict[str, str] = {key: key.partition("#")[0] for key in self.state.zones}
+        # what a change of each zone notes for settling: its name, and a player's zone its key too
+        self.touch_names = {key: (name,) if name == key else (name, key) for key, name in self.key_name.items()}
+        self.plain_keys = frozenset(k for k, name in self.key_name.items() if name not in self.rows_zones)
         self.plan_keys: dict[tuple, list] = {}  # zones of a per-player rule → per seat, its instance keys
         self.labels = dp.labels
         self.info = dp.info
@@ -146,15 +159,18 @@ class Runtime:
 
     # ---- settling ------------------------------------------------------------------------
     def touch(self, key: str) -> None:
-        """Note that a zone (by key: `name` or `name#owner`) or a stat changed, for settling: its
-        name, and for a player's own zone its instance too (instancedeps.py)."""
+        """Note that a zone (by key: `name` or `name#owner`) changed, for settling: its name, and
+        for a player's own zone its instance too (instancedeps.py)."""
         self.dirty = True
-        touched = self.touched
-        if touched is not None:
-            name = self.key_name.get(key, key)
-            touched.add(name)
-            if name is not key:
-                touched.add(key)
+        if self.touched is not None:
+            self.touched.update(self.touch_names[key])
+
+    def touch_stat(self, name: str, player: int | None = None) -> None:
+        self.dirty = True
+        if self.touched is not None:
+            self.touched.add(name)
+            if player is not None:
+                self.touched.add(f"{name}#{int(player)}")
 
     def _touch_card(self, c: int) -> None:
         where = self.state.where
@@ -174,6 +190,14 @@ class Runtime:
     def settle(self) -> None:
         """`SettleTask`: passes over the `always` rules, then the watchers, until a pass changes
         nothing; a rule runs only when something it reads changed before the pass began."""
+        reads, touched = self.all_reads, self.touched
+        if reads is not None and touched is not None and reads.isdisjoint(touched):
+            self.dirty = False  # no rule reads what changed (`Game.settle_needed`)
+            touched.clear()
+            return
+        self._passes()
+
+    def _passes(self) -> None:
         info, st = self.info, self.state
         always, watchers = info["always_fns"], info["watcher_fns"]
         if not always and not watchers:
@@ -184,6 +208,7 @@ class Runtime:
             passes = 0
             touched, self.touched, self.dirty = self.touched, set(), False
             changer = None
+            you = Seat(st.active)  # the rules' `you`: settling never changes whose turn it is
             while True:
                 for fn, reads, node, plan in always:
                     if touched is None or reads is None or not reads.isdisjoint(touched):
@@ -194,17 +219,16 @@ class Runtime:
                             if not chosen:
                                 continue
                             was, self.dirty = self.dirty, False
-                            fn(Seat(st.active), chosen)
+                            fn(you, chosen)
                         else:
                             was, self.dirty = self.dirty, False
-                            fn(Seat(st.active), self.seats) if plan is not None else fn(Seat(st.active))
+                            fn(you, self.seats) if plan is not None else fn(you)
                         if self.dirty:
                             changer = node
                         self.dirty = self.dirty or was
                 for w, (cond, body, reads, node) in enumerate(watchers):
                     if touched is not None and reads is not None and reads.isdisjoint(touched):
                         continue
-                    you = Seat(st.active)
                     now = bool(cond(you))
                     if now and not st.watch[w]:
                         st.watch[w] = True
@@ -262,43 +286,59 @@ class Runtime:
         return [x for r in zone for x in r] if rows else list(zone)
 
     def move_one(self, c: int | None, key: str, bottom: bool) -> None:
+        """`move c to` a pile or set zone (by key), as `Game.move` does it for one card."""
         if c is None:
             return
         st = self.state
         where = st.where
         at = where.get(c)
-        if at is not None and at[0] != "^" and c not in st.under and self.key_name[at] not in self.rows_zones:
-            # the common case, as take_out + put do it: a lone card from one list to another
-            self.touch(at)
+        self.dirty = True
+        touched = self.touched
+        if at in self.plain_keys and c not in st.under:
+            # the common case, as take_out does it: a lone card off a plain list
             src = st.zones[at]
             del src[src.index(c)]
-            dest = st.zones[key]
-            if bottom:
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            where[c] = key
-            self.touch(key)
-            return
-        if at is not None:
+            if touched is not None:
+                touched.update(self.touch_names[at])
+        elif at is not None:
             self._touch_card(c)
             self._take(c)
-        _put(st, c, key, False, None, bottom)
-        self.touch(key)
+        self._put(c, key, bottom)
+        if touched is not None:
+            touched.update(self.touch_names[key])
+
+    def _put(self, c: int, key: str, bottom: bool) -> None:
+        """zones.put into a pile or set zone."""
+        st = self.state
+        dest = st.zones[key]
+        if bottom:
+            dest.insert(0, c)
+        else:
+            dest.append(c)
+        st.where[c] = key
+        below = st.under.get(c)
+        if below:
+            mark = f"^{c}"
+            for b in below:
+                st.where[b] = mark
 
     def move(self, cards: list, key: str, bottom: bool) -> None:
+        """`move CARDS to` a pile or set zone: every card's zone is noted before any moves."""
+        if not cards:
+            return
         st = self.state
         for c in cards:
             self._touch_card(c)
+        where, under, plain, zones = st.where, st.under, self.plain_keys, st.zones
         for c in cards:
-            if c in st.where:
+            at = where.get(c)
+            if at in plain and c not in under:
+                src = zones[at]
+                del src[src.index(c)]
+            elif at is not None:
                 self._take(c)
-            _put(st, c, key, False, None, bottom)
-        if cards:
-            self.touch(key)
-
-    def placement(self, zone: str):
-        return self.game.fns[self.info["placements"][zone]]
+            self._put(c, key, bottom)
+        self.touch(key)
 
     def cannot_place(self, c: int, zone: str) -> None:
         raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
@@ -356,7 +396,7 @@ class Runtime:
         stats = self.state.stats
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v
-            self.touch(name)
+            self.touch_stat(name)
 
     def set_pstat(self, p: int, name: str, v: Any) -> None:
         sd = self.rs.stats[name]
@@ -364,7 +404,7 @@ class Runtime:
         stats = self.state.pstats[p]
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v
-            self.touch(f"{name}#{int(p)}")
+            self.touch_stat(name, p)
 
     def set_start(self, v: Any) -> None:
         self.state.start_player = int(v)
@@ -440,7 +480,8 @@ class Runtime:
 class DirectGame:
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
-    def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None):
+    def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
+                 after_setup: Any = None):
         program = dp.program
         rs = program.rs
         if not rs.min_players <= players <= rs.max_players:
@@ -464,9 +505,12 @@ class DirectGame:
         self.result: dict | None = None
         self.decisions_made = 0
         self.first_player = 0
+        self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
         self.R = Runtime(self, dp)
         self.fns = dp.build(self.R, dp.K)
         info = dp.info
+        reads = [r for _, r, _, _ in info["always"]] + [r for _, _, r, _ in info["watchers"]]
+        self.R.all_reads = None if any(r is None for r in reads) else frozenset().union(*reads)
         self.R.info = dict(info, always_fns=[(self.fns[f], reads, node, plan) for f, reads, node, plan in
                                              info["always"]],
                            watcher_fns=[(self.fns[c], self.fns[b], reads, node) for c, b, reads, node in
@@ -547,6 +591,8 @@ class DirectGame:
         R.settling = True
         if info["funcs"].get("setup"):
             yield from fns[info["funcs"]["setup"]](None)
+        if self._after_setup is not None:
+            self._after_setup(self)
         self.first_player = st.start_player
         R.settling = False
         for i, (cond, _, _, _) in enumerate(R.info["watcher_fns"]):

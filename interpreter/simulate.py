@@ -13,6 +13,8 @@ from typing import Any, Callable, Sequence
 from .api import load_program
 from .backends import run_chunks
 from .cardstats import MoveTracker
+from .direct import direct_or_none
+from .directgame import DirectGame
 from .engine import Game, Limits
 from .session import agents_for, game_seed
 from .variants import load_variant
@@ -22,26 +24,48 @@ Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) 
 __all__ = ["simulate", "summarize", "run_chunk"]
 
 
+ENGINES = ("auto", "tasks", "direct")
+
+
 def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
-              overrides: Overrides = (), card_stats: bool = True, indices: Sequence[int] = ()) -> list[dict]:
+              overrides: Overrides = (), card_stats: bool = True, engine: str = "auto",
+              indices: Sequence[int] = ()) -> list[dict]:
     """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
     `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
     `overrides` changes constants or card fields first (see `variants.load_variant`);
-    `card_stats=False` skips tracking which cards seats take and play (a few % faster)."""
+    `card_stats=False` skips tracking which cards seats take and play (a few % faster);
+    `engine`: see `new_game`."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
     for name, value in (limits or {}).items():
         if value:
             setattr(lim, name, value)
-    return [_play_one(program, players, game_seed(master_seed, i), i, agents, lim, card_stats) for i in indices]
+    return [_play_one(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine)
+            for i in indices]
+
+
+def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
+             after_setup: Callable | None = None) -> Any:
+    """A game to play with `seats`: compiled to generator code (directgame.py) when `engine` is
+    "direct", or "auto" and no seat's agent copies the game (random, first) and the ruleset
+    compiles that way; else the task engine ("tasks"). Both play the same game, bit for bit."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
+    if engine != "tasks" and (engine == "direct" or not any(getattr(a, "copies_game", True) for a in seats)):
+        dp = direct_or_none(program)
+        if dp is not None:
+            return DirectGame(dp, players, seed, limits, after_setup=after_setup)
+        if engine == "direct":
+            raise ValueError(f"{program.rs.title} does not compile to direct code: {program._direct}")
+    return Game(program, players, seed, limits, record_digests=False, after_setup=after_setup)
 
 
 def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-              card_stats: bool = True) -> dict:
+              card_stats: bool = True, engine: str = "auto") -> dict:
     """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off."""
     tracker = MoveTracker(program)
     seats = agents_for(agents, players, seed)
-    g = Game(program, players, seed, limits, record_digests=False, after_setup=tracker.start if card_stats else None)
+    g = new_game(program, players, seed, seats, limits, engine, tracker.start if card_stats else None)
     while not g.over:
         if card_stats:
             tracker.update(g)
@@ -64,7 +88,8 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
 
 def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
              progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
-             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, **limits) -> dict:
+             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, engine: str = "auto",
+             **limits) -> dict:
     """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
     ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
     `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`."""
@@ -75,7 +100,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
         load_program(ruleset)
     chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
     batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
-    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats)
+    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats, engine)
     rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress)
     rows.sort(key=lambda r: r["index"])
     elapsed = time.perf_counter() - start
