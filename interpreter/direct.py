@@ -59,6 +59,9 @@ class V:
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
 _OPS = ("<", "<=", ">", ">=")
+# statements that may change the state (a `set` of a stat says so itself; loops and `if`s reckon
+# from their bodies)
+_CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
 _CARDISH = ("card", "cards", "zone", "row")
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
               "list": "any"}
@@ -113,7 +116,9 @@ class _Gen:
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
+        self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
+        self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
         self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
@@ -247,6 +252,7 @@ class _Gen:
             self.expr_function(cname, [("you", "player")], w.cond, w.loc)
             self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
             watchers.append((cname, bname, p.watcher_reads[i], w))
+        self.settle_function(always, watchers)
         # placement rules
         placements = {}
         for zname, pl in rs.placements.items():
@@ -283,11 +289,13 @@ class _Gen:
                 head.append(f"    {local}k = {self.k(name)}")
         for fname, local in self.fields.items():
             head.append(f"    {local} = R.field_table({self.k(fname)})")
+        for local, zones in self.plan_keys.items():
+            head.append(f"    {local} = R.plan_keys_of({self.k(zones)})")
         exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x]
-        names = sorted({x for x in exported if x})
+        names = sorted({x for x in exported if x} | {"_settle"})
         tail = ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         src_lines = head + self.lines + tail
@@ -316,6 +324,7 @@ class _Gen:
         self.cur_loc = loc
         self.sync = sync
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        self.changed = True  # whatever the caller left unsettled
         d = 2
         if call and counted:
             self.emit(2, "R.enter()")
@@ -340,6 +349,91 @@ class _Gen:
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
         return v.kind
+
+    def reads_test(self, reads: frozenset | None, var: str) -> str:
+        """Source testing whether a rule reading `reads` must run, given the names changed `var`."""
+        if reads is None:
+            return "True"
+        return " or ".join([f"{var} is None"] + [f"{self.k(r)} in {var}" for r in sorted(reads)])
+
+    def settle_function(self, always: list, watchers: list) -> None:
+        """`_settle()`: `SettleTask` written out for this ruleset's state-based rules: passes over
+        the `always` rules, then the watchers, until a pass changes nothing; each rule runs only
+        when something it reads changed before its pass (a per-player rule only for those seats)."""
+        self.cur_loc = None
+        reads = [r for _, r, _, _ in always] + [r for _, _, r, _ in watchers]
+        e = self.emit
+        e(1, "def _settle():")
+        if not always and not watchers:
+            e(2, "R.dirty = False")
+            return
+        if all(r is not None for r in reads):
+            union = frozenset().union(*reads)
+            test = " or ".join(f"{self.k(r)} in _t" for r in sorted(union)) or "False"
+            e(2, "_t = R.touched")
+            e(2, f"if _t is not None and not ({test}):")
+            e(3, "R.dirty = False")  # no rule reads what changed (`Game.settle_needed`)
+            e(3, "_t.clear()")
+            e(3, "return")
+        e(2, "R.settling = True")
+        e(2, "try:")
+        e(3, "_passes = 0")
+        e(3, "_changer = -1")
+        e(3, "_tc = R.touched")
+        e(3, "R.touched = set()")
+        e(3, "R.dirty = False")
+        e(3, "_you = _Seat(_st.active)")
+        e(3, "_watch = _st.watch")
+        e(3, "while True:")
+        for i, (fname, r, node, plan) in enumerate(always):
+            e(4, f"if {self.reads_test(r, '_tc')}:")
+            if plan is not None:
+                keys = f"_pk{i}"
+                self.plan_keys[keys] = plan
+                e(5, "_live = R.touched")
+                e(5, "if _tc is not None and _live is not None:")
+                e(6, f"_ch = [_s for _s, _ks in zip(R.seats, {keys}) if any(_x in _tc or _x in _live for _x in _ks)]")
+                e(5, "else:")
+                e(6, "_ch = R.seats")
+                e(5, "if _ch:")
+                e(6, "_was = R.dirty")
+                e(6, "R.dirty = False")
+                e(6, f"{fname}(_you, _ch)")
+                d = 6
+            else:
+                e(5, "_was = R.dirty")
+                e(5, "R.dirty = False")
+                e(5, f"{fname}(_you)")
+                d = 5
+            e(d, "if R.dirty:")
+            e(d + 1, f"_changer = {i}")
+            e(d, "else:")
+            e(d + 1, "R.dirty = _was")
+        for w, (cname, bname, r, node) in enumerate(watchers):
+            j = len(always) + w
+            e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(5, f"if {cname}(_you):")
+            e(6, f"if not _watch[{w}]:")
+            e(7, f"_watch[{w}] = True")
+            e(7, "_was = R.dirty")
+            e(7, "R.dirty = False")
+            e(7, f"{bname}(_you)")
+            e(7, "if R.dirty:")
+            e(8, f"_changer = {j}")
+            e(7, "else:")
+            e(8, "R.dirty = _was")
+            e(5, f"elif _watch[{w}]:")
+            e(6, f"_watch[{w}] = False")
+        e(4, "if not R.dirty:")
+        e(5, "return")
+        e(4, "_passes += 1")
+        e(4, "if _passes >= R.limits.max_settle_passes:")
+        e(5, "R.endless_settling(_changer)")
+        e(4, "_tc = R.touched")
+        e(4, "R.touched = set()")
+        e(4, "R.dirty = False")
+        e(2, "finally:")
+        e(3, "R.settling = False")
 
     def placement_function(self, name: str, zname: str, pl) -> None:
         """`_pl(c)`: the legal positions of card `c` in the rows zone, as `legal_positions`."""
@@ -372,9 +466,12 @@ class _Gen:
 
     # ---- statements --------------------------------------------------------------------------
     def settle_check(self, d: int) -> None:
-        if not self.sync:
+        """Settle before the next statement, as `BlockTask` does after a change: emitted only
+        where the state may have changed since the last check (`self.changed`)."""
+        if not self.sync and self.changed:
             self.emit(d, "if R.dirty and not R.settling:")
-            self.emit(d + 1, "R.settle()")
+            self.emit(d + 1, "_settle()")
+            self.changed = False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
         if not stmts:
@@ -386,6 +483,8 @@ class _Gen:
             if m is None:
                 raise Unsupported(f"statement {s.kind}")
             m(s, d, scope, loops)
+            if s.kind in _CHANGING:
+                self.changed = True
 
     def s_pass(self, n, d, scope, loops):
         self.emit(d, "pass")
@@ -431,9 +530,11 @@ class _Gen:
                 if v.kind not in ("int", "bool", "str", "any"):
                     raise Unsupported("a stat holding cards")
                 self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
+                self.changed = True
                 return
             if name == "start_player":
                 self.emit(d, f"R.set_start({v.src})", n.loc)
+                self.changed = True
                 return
             if name in rs.stats or name in rs.zones or name in rs.constants or name not in scope:
                 raise Unsupported("set")
@@ -448,6 +549,7 @@ class _Gen:
             if owner.kind != "player" or v.kind not in ("int", "bool", "str", "any"):
                 raise Unsupported("set a player stat")
             self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {v.src})", n.loc)
+            self.changed = True
             return
         raise Unsupported("set")
 
@@ -608,6 +710,7 @@ class _Gen:
 
     def s_if(self, n, d, scope, loops):
         first = True
+        before, ends = self.changed, []
         for cond, body in n.branches:
             if cond.kind == "may":
                 if self.sync:
@@ -628,10 +731,17 @@ class _Gen:
                 c = v.src
             self.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
             first = False
+            self.changed = before  # conditions change nothing (a `may` only asks)
             self.block(body, d + 1, scope, loops)
+            ends.append(self.changed)
         if n.orelse:
             self.emit(d, "else:")
+            self.changed = before
             self.block(n.orelse, d + 1, scope, loops)
+            ends.append(self.changed)
+        else:
+            ends.append(before)
+        self.changed = any(ends)
 
     def _places_what_it_tests(self, cond: Node, body: list[Node]) -> bool:
         """`if X can be placed in Z: place X in Z ...`: nothing changes between the test and the
@@ -650,7 +760,9 @@ class _Gen:
         src = self.cards_src(it) if it.kind in _CARDISH else (f"list({it.src})" if it.live else it.src)
         py = self.bind(scope, n.name, item)
         self.emit(d, f"for {py} in {src}:", n.loc)
+        self.changed = True  # the body's first statement may follow the last one's change
         self.block(n.body, d + 1, scope, loops + 1)
+        self.changed = True
 
     def s_repeat(self, n, d, scope, loops):
         if n.cond is not None:
@@ -663,7 +775,9 @@ class _Gen:
         else:
             self.emit(d, "while True:", n.loc)
         self.emit(d + 1, "R.step()")
+        self.changed = True
         self.block(n.body, d + 1, scope, loops + 1)
+        self.changed = True
 
     # ---- expressions -------------------------------------------------------------------------
     def expr(self, n: Node, scope: dict) -> V:
@@ -1069,7 +1183,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

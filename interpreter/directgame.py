@@ -108,11 +108,11 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_Seat": Seat, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
-    "range": range, "enumerate": enumerate, "bool": bool, "__builtins__": {},
+    "range": range, "enumerate": enumerate, "bool": bool, "set": set, "__builtins__": {},
 }
 
 
@@ -140,7 +140,6 @@ class Runtime:
         # what a change of each zone notes for settling: its name, and a player's zone its key too
         self.touch_names = {key: (name,) if name == key else (name, key) for key, name in self.key_name.items()}
         self.plain_keys = frozenset(k for k, name in self.key_name.items() if name not in self.rows_zones)
-        self.plan_keys: dict[tuple, list] = {}  # zones of a per-player rule → per seat, its instance keys
         self.labels = dp.labels
         self.info = dp.info
 
@@ -188,73 +187,18 @@ class Runtime:
             self.settle()
 
     def settle(self) -> None:
-        """`SettleTask`: passes over the `always` rules, then the watchers, until a pass changes
-        nothing; a rule runs only when something it reads changed before the pass began."""
-        reads, touched = self.all_reads, self.touched
-        if reads is not None and touched is not None and reads.isdisjoint(touched):
-            self.dirty = False  # no rule reads what changed (`Game.settle_needed`)
-            touched.clear()
-            return
-        self._passes()
+        """Replaced by the ruleset's own generated `_settle` (direct.py, `settle_function`)."""
+        raise NotImplementedError
 
-    def _passes(self) -> None:
-        info, st = self.info, self.state
-        always, watchers = info["always_fns"], info["watcher_fns"]
-        if not always and not watchers:
-            self.dirty = False
-            return
-        self.settling = True
-        try:
-            passes = 0
-            touched, self.touched, self.dirty = self.touched, set(), False
-            changer = None
-            you = Seat(st.active)  # the rules' `you`: settling never changes whose turn it is
-            while True:
-                for fn, reads, node, plan in always:
-                    if touched is None or reads is None or not reads.isdisjoint(touched):
-                        if plan is not None and touched is not None and self.touched is not None:
-                            live = self.touched  # only the seats whose zones changed (instancedeps.py)
-                            chosen = [s for s, keys in zip(self.seats, self._plan_keys(plan))
-                                      if any(k in touched or k in live for k in keys)]
-                            if not chosen:
-                                continue
-                            was, self.dirty = self.dirty, False
-                            fn(you, chosen)
-                        else:
-                            was, self.dirty = self.dirty, False
-                            fn(you, self.seats) if plan is not None else fn(you)
-                        if self.dirty:
-                            changer = node
-                        self.dirty = self.dirty or was
-                for w, (cond, body, reads, node) in enumerate(watchers):
-                    if touched is not None and reads is not None and reads.isdisjoint(touched):
-                        continue
-                    now = bool(cond(you))
-                    if now and not st.watch[w]:
-                        st.watch[w] = True
-                        was, self.dirty = self.dirty, False
-                        body(you)
-                        if self.dirty:
-                            changer = node
-                        self.dirty = self.dirty or was
-                    elif not now and st.watch[w]:
-                        st.watch[w] = False
-                if not self.dirty:
-                    return
-                passes += 1
-                if passes >= self.limits.max_settle_passes:
-                    node = changer or (always[0][2] if always else watchers[0][3])
-                    raise LimitExceeded(f"state-based rules keep changing the state after "
-                                        f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
-                touched, self.touched, self.dirty = self.touched, set(), False
-        finally:
-            self.settling = False
+    def endless_settling(self, changer: int) -> None:
+        nodes = [a[2] for a in self.info["always"]] + [w[3] for w in self.info["watchers"]]
+        node = nodes[changer] if changer >= 0 else nodes[0]
+        raise LimitExceeded(f"state-based rules keep changing the state after "
+                            f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
 
-    def _plan_keys(self, zones: tuple) -> list:
-        keys = self.plan_keys.get(zones)
-        if keys is None:
-            keys = self.plan_keys[zones] = [tuple(f"{z}#{int(s)}" for z in zones) for s in self.seats]
-        return keys
+    def plan_keys_of(self, zones: tuple) -> list:
+        """Per seat, its instance keys of a per-player rule's zones (`pile#2`)."""
+        return [tuple(f"{z}#{int(s)}" for z in zones) for s in self.seats]
 
     # ---- limits ----------------------------------------------------------------------------
     def step(self) -> None:
@@ -509,12 +453,7 @@ class DirectGame:
         self.R = Runtime(self, dp)
         self.fns = dp.build(self.R, dp.K)
         info = dp.info
-        reads = [r for _, r, _, _ in info["always"]] + [r for _, _, r, _ in info["watchers"]]
-        self.R.all_reads = None if any(r is None for r in reads) else frozenset().union(*reads)
-        self.R.info = dict(info, always_fns=[(self.fns[f], reads, node, plan) for f, reads, node, plan in
-                                             info["always"]],
-                           watcher_fns=[(self.fns[c], self.fns[b], reads, node) for c, b, reads, node in
-                                        info["watchers"]])
+        self.R.settle = self.fns["_settle"]
         self._gen = self._main()
         self._advance(None)
 
@@ -595,8 +534,8 @@ class DirectGame:
             self._after_setup(self)
         self.first_player = st.start_player
         R.settling = False
-        for i, (cond, _, _, _) in enumerate(R.info["watcher_fns"]):
-            st.watch[i] = bool(cond(Seat(st.active)))
+        for i, (cond, _, _, _) in enumerate(info["watchers"]):
+            st.watch[i] = bool(fns[cond](Seat(st.active)))
         R.dirty, R.touched = True, None
         R.settle()
         events = set(info["rule_triggers"]) | set(info["card_triggers"])
