@@ -62,6 +62,8 @@ _OPS = ("<", "<=", ">", ">=")
 # statements that may change the state (a `set` of a stat says so itself; loops and `if`s reckon
 # from their bodies)
 _CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
+_PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "rest", "adjacent",
+                         "values"})
 _CARDISH = ("card", "cards", "zone", "row")
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
               "list": "any"}
@@ -444,7 +446,20 @@ class _Gen:
         conds = [self.expr(c, scope) for c in pl.conds]
         zone = self.zone(zname, None)
         self.cur_loc = pl.loc
-        self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)
+        check = f"{name}_ok"
+        if all(self.pure(c, {pl.binder, "card"}) for c in pl.conds):
+            # the answer depends on the row's cards alone: remembered across games (`_MEMO_LIMIT` rows)
+            memo = self.k({})
+            self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)
+            self.emit(2, "_key = (_a0, *_a1)")
+            self.emit(2, f"_got = {memo}.get(_key)")
+            self.emit(2, "if _got is None:")
+            self.emit(3, f"_got = {name}_eval(_a0, _a1)")
+            self.emit(3, f"if len({memo}) < _MEMO_LIMIT:")
+            self.emit(4, f"{memo}[_key] = _got")
+            self.emit(2, "return _got")
+            check = f"{name}_eval"
+        self.emit(1, f"def {check}(_a0, _a1):", pl.loc)
         for c, n in zip(conds, pl.conds):
             self.emit(2, f"if not ({c.src}):", n.loc)
             self.emit(3, "return False")
@@ -463,6 +478,33 @@ class _Gen:
             self.emit(2, f"if len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0]):")
         self.emit(3, "_out.append(_NEW)")
         self.emit(2, "return _out")
+
+    def pure(self, n: Node, bound: set) -> bool:
+        """Whether an expression reads nothing but `bound` names, literals and card fields (so the
+        same cards always give the same answer): no zone, stat, constant, player or turn."""
+        k = n.kind
+        if k == "lit":
+            return True
+        if k == "name":
+            return n.id in bound or (n.id in self.enum_values and n.id not in self.rs.stats and
+                                     n.id not in self.rs.zones and n.id not in self.rs.constants) or \
+                n.id in ("true", "false", "none")
+        if k == "attr":
+            return n.name in self.card_fields() and n.name not in self.rs.stats and self.pure(n.obj, bound)
+        if k == "call":
+            return n.func in _PURE_CALLS and n.func not in self.rs.functions and \
+                all(self.pure(a, bound) for a in n.args)
+        if k == "is":
+            return (n.what in self.rs.card_types or n.what in ("empty", "none")) and self.pure(n.expr, bound)
+        if k in ("where", "quantified", "comprehension"):
+            inner = bound | {"it"} | set(getattr(n, "names", None) or ()) | \
+                ({n.name} if isinstance(getattr(n, "name", None), str) else set())
+            parts = [getattr(n, f) for f in ("items", "iter") if hasattr(n, f)]
+            body = [getattr(n, f) for f in ("cond", "expr") if hasattr(n, f)]
+            return all(self.pure(x, bound) for x in parts) and all(self.pure(x, inner) for x in body)
+        if k in ("compare", "arith", "and", "or", "not", "neg", "list", "if_expr"):
+            return all(self.pure(c, bound) for c in n.children())
+        return False
 
     # ---- statements --------------------------------------------------------------------------
     def settle_check(self, d: int) -> None:
@@ -1183,7 +1225,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

@@ -108,7 +108,7 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_Seat": Seat, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_Seat": Seat, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
@@ -291,11 +291,34 @@ class Runtime:
         return f"Where does {self.labels[c]} go?"
 
     def place(self, c: int, key: str, pos: Position) -> None:
+        """`place c in` a rows zone at `pos` (as `Game.place`: zones.take_out, then zones.put)."""
         st = self.state
-        self._touch_card(c)
-        if c in st.where:
+        where = st.where
+        at = where.get(c)
+        if at in self.plain_keys and c not in st.under:  # a lone card off a plain list
+            self.touch(at)
+            src = st.zones[at]
+            del src[src.index(c)]
+        elif at is not None:
+            self._touch_card(c)
             self._take(c)
-        _put(st, c, key, True, pos)
+        rows = st.zones[key]
+        if pos.side == "new" or not rows:
+            ids = st.row_ids.get(key)
+            if ids is None or len(ids) != len(rows):
+                ids = _row_ids(st, key)
+            rows.append([c])
+            ids.append(st.next_row_id)  # as zones.row_ids numbers a new row
+            st.next_row_id += 1
+        elif pos.side == "left":
+            rows[pos.row].insert(0, c)
+        else:
+            rows[pos.row].append(c)
+        where[c] = key
+        below = st.under.get(c)
+        if below:
+            for b in below:
+                where[b] = f"^{c}"
         self.touch(key)
 
     def cover(self, c: Any, target: Any) -> None:
