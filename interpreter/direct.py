@@ -384,7 +384,6 @@ class _Gen:
         e(3, "_tc = R.touched")
         e(3, "R.touched = set()")
         e(3, "R.dirty = False")
-        e(3, "_you = _Seat(_st.active)")
         e(3, "_watch = _st.watch")
         e(3, "while True:")
         for i, (fname, r, node, plan) in enumerate(always):
@@ -394,18 +393,22 @@ class _Gen:
                 self.plan_keys[keys] = plan
                 e(5, "_live = R.touched")
                 e(5, "if _tc is not None and _live is not None:")
-                e(6, f"_ch = [_s for _s, _ks in zip(R.seats, {keys}) if any(_x in _tc or _x in _live for _x in _ks)]")
+                if len(plan) == 1:
+                    e(6, f"_ch = [_s for _s, _x in zip(R.seats, {keys}) if _x in _tc or _x in _live]")
+                else:
+                    e(6, f"_ch = [_s for _s, _ks in zip(R.seats, {keys}) if any(_x in _tc or _x in _live "
+                         f"for _x in _ks)]")
                 e(5, "else:")
                 e(6, "_ch = R.seats")
                 e(5, "if _ch:")
                 e(6, "_was = R.dirty")
                 e(6, "R.dirty = False")
-                e(6, f"{fname}(_you, _ch)")
+                e(6, f"{fname}(_Seat(_st.active), _ch)")
                 d = 6
             else:
                 e(5, "_was = R.dirty")
                 e(5, "R.dirty = False")
-                e(5, f"{fname}(_you)")
+                e(5, f"{fname}(_Seat(_st.active))")
                 d = 5
             e(d, "if R.dirty:")
             e(d + 1, f"_changer = {i}")
@@ -414,12 +417,15 @@ class _Gen:
         for w, (cname, bname, r, node) in enumerate(watchers):
             j = len(always) + w
             e(4, f"if {self.reads_test(r, '_tc')}:")
-            e(5, f"if {cname}(_you):")
+            cond = self.expr(node.cond, {"you": ("_you", "player")}).src  # the condition inline
+            if "_you" in cond:
+                e(5, "_you = _Seat(_st.active)")
+            e(5, f"if {cond}:")
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
             e(7, "_was = R.dirty")
             e(7, "R.dirty = False")
-            e(7, f"{bname}(_you)")
+            e(7, f"{bname}(_Seat(_st.active))")
             e(7, "if R.dirty:")
             e(8, f"_changer = {j}")
             e(7, "else:")

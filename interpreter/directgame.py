@@ -198,6 +198,8 @@ class Runtime:
 
     def plan_keys_of(self, zones: tuple) -> list:
         """Per seat, its instance keys of a per-player rule's zones (`pile#2`)."""
+        if len(zones) == 1:
+            return [f"{zones[0]}#{int(s)}" for s in self.seats]
         return [tuple(f"{z}#{int(s)}" for z in zones) for s in self.seats]
 
     # ---- limits ----------------------------------------------------------------------------
@@ -238,7 +240,8 @@ class Runtime:
         at = where.get(c)
         self.dirty = True
         touched = self.touched
-        if at in self.plain_keys and c not in st.under:
+        under = st.under
+        if at in self.plain_keys and c not in under:
             # the common case, as take_out does it: a lone card off a plain list
             src = st.zones[at]
             del src[src.index(c)]
@@ -247,33 +250,38 @@ class Runtime:
         elif at is not None:
             self._touch_card(c)
             self._take(c)
-        self._put(c, key, bottom)
-        if touched is not None:
-            touched.update(self.touch_names[key])
-
-    def _put(self, c: int, key: str, bottom: bool) -> None:
-        """zones.put into a pile or set zone."""
-        st = self.state
-        dest = st.zones[key]
+        dest = st.zones[key]  # as zones.put into a pile or set zone
         if bottom:
             dest.insert(0, c)
         else:
             dest.append(c)
-        st.where[c] = key
-        below = st.under.get(c)
-        if below:
-            mark = f"^{c}"
-            for b in below:
-                st.where[b] = mark
+        where[c] = key
+        if c in under:
+            self._mark_under(c)
+        if touched is not None:
+            touched.update(self.touch_names[key])
+
+    def _mark_under(self, c: int) -> None:
+        where, mark = self.state.where, f"^{c}"
+        for b in self.state.under[c]:
+            where[b] = mark
 
     def move(self, cards: list, key: str, bottom: bool) -> None:
         """`move CARDS to` a pile or set zone: every card's zone is noted before any moves."""
         if not cards:
             return
         st = self.state
-        for c in cards:
-            self._touch_card(c)
         where, under, plain, zones = st.where, st.under, self.plain_keys, st.zones
+        self.dirty = True
+        touched, names = self.touched, self.touch_names
+        for c in cards:
+            at = where.get(c)
+            if at in plain:
+                if touched is not None:
+                    touched.update(names[at])
+            else:
+                self._touch_card(c)
+        dest = zones[key]
         for c in cards:
             at = where.get(c)
             if at in plain and c not in under:
@@ -281,8 +289,15 @@ class Runtime:
                 del src[src.index(c)]
             elif at is not None:
                 self._take(c)
-            self._put(c, key, bottom)
-        self.touch(key)
+            if bottom:
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            where[c] = key
+            if c in under:
+                self._mark_under(c)
+        if touched is not None:
+            touched.update(names[key])
 
     def cannot_place(self, c: int, zone: str) -> None:
         raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
