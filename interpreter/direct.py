@@ -1001,7 +1001,7 @@ class _Gen:
     def f_cards_under(self, n, a, scope):
         x = a[0]
         if x.kind == "card":
-            return V(f"R.under_of([{x.src}])", "cards")
+            return V(f"R.under_one({x.src})", "cards")
         if x.kind == "cards":
             return V(f"R.under_of({x.src})", "cards")
         raise Unsupported("cards_under")
@@ -1231,7 +1231,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

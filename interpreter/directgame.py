@@ -135,6 +135,7 @@ class Runtime:
         self.all_ids = list(range(len(cards)))
         self.const: dict[str, Any] = {}
         self.seats = [Seat(i) for i in range(self.state.players)]
+        self._others: dict[int, list] = {}
         self.rows_zones = program.rows_zones
         self.key_name: dict[str, str] = {key: key.partition("#")[0] for key in self.state.zones}
         # what a change of each zone notes for settling: its name, and a player's zone its key too
@@ -362,14 +363,24 @@ class Runtime:
                 out.extend(reversed(under.get(c, ())))
         return out
 
+    def under_one(self, c: Any) -> list:
+        """`cards_under(c)` of one card: top first."""
+        below = self.state.under.get(c)
+        return below[::-1] if below else []
+
     def rows(self, zone: list, key: str) -> list:
         _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
         return list(zone)
 
     def other_players(self, you: Any) -> list:
-        n = self.state.players
+        """`other_players()`: the others in turn order after `you` (one list per seat, made once:
+        generated code never changes a list it did not make)."""
         start = you if you is not None else self.state.active
-        return [Seat((start + k) % n) for k in range(1, n)]
+        got = self._others.get(start)
+        if got is None:
+            n = self.state.players
+            got = self._others[start] = [Seat((start + k) % n) for k in range(1, n)]
+        return got
 
     # ---- stats -----------------------------------------------------------------------------
     def set_stat(self, name: str, v: Any) -> None:
@@ -409,12 +420,13 @@ class Runtime:
     def ask(self, player: Any, kind: str, prompt: str, options: list) -> Decision:
         """A decision for `player` (the caller has made sure there is more than one option)."""
         st = self.state
-        if player is None or int(player) >= st.players:
-            player = st.active
+        p = st.active if player is None else int(player)
+        if p >= st.players:  # a dummy player's choices are made by the active player
+            p = st.active
         if self.game.decisions_made >= self.limits.max_decisions:
             raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to "
                                 f"end", None)
-        return Decision(int(player), kind, prompt, options, None, None, self._label)
+        return Decision(p, kind, prompt, options, None, None, self._label)
 
     def _label(self, v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
