@@ -527,10 +527,32 @@ class DirectGame:
         self.decision = None
         self._advance(index)
 
-    def _advance(self, value: Any) -> None:
-        try:
-            self.decision = self._gen.send(value)
+    def play_out(self, seats: list, look: Any = None) -> None:
+        """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
+        given): `answer` in a loop, without a call per decision."""
+        if self.decision is None:
             return
+        self._advance(None, seats, look)
+
+    def _advance(self, value: Any, seats: list | None = None, look: Any = None) -> None:
+        """Send `value` (None: the first answer comes from `seats`), then, with `seats`, answer
+        every decision until the game ends."""
+        gen, choices = self._gen, self.choices
+        try:
+            if seats is None:
+                self.decision = gen.send(value)
+                return
+            d = self.decision
+            while True:
+                if look is not None:
+                    look(self)
+                i = seats[d.player].choose(self, d)
+                if not 0 <= i < len(d.options):
+                    raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")
+                choices.append(i)
+                self.decisions_made += 1
+                self.decision = None
+                d = self.decision = gen.send(i)
         except StopIteration:
             self.over = True
             self.decision = None
@@ -541,6 +563,10 @@ class DirectGame:
             self._fail(err)
         except RecursionError as ex:
             self._fail(LimitExceeded("rules nest too deeply", self._where(ex)))
+        except ValueError as ex:
+            if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
+                raise
+            self._fail(RuleError(_explain(ex), self._where(ex)))
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
             self._fail(RuleError(_explain(ex), self._where(ex)))
 

@@ -66,6 +66,8 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     tracker = MoveTracker(program)
     seats = agents_for(agents, players, seed)
     g = new_game(program, players, seed, seats, limits, engine, tracker.start if card_stats else None)
+    if isinstance(g, DirectGame):
+        g.play_out(seats, tracker.update if card_stats else None)
     while not g.over:
         if card_stats:
             tracker.update(g)
