@@ -292,7 +292,7 @@ class _Gen:
         for fname, local in self.fields.items():
             head.append(f"    {local} = R.field_table({self.k(fname)})")
         for local, zones in self.plan_keys.items():
-            head.append(f"    {local} = R.plan_keys_of({self.k(zones)})")
+            head.append(f"    {local} = R.plan_bits_of({self.k(zones)})")
         exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
@@ -352,68 +352,62 @@ class _Gen:
         self.emit(2, f"return {v.src}", n.loc)
         return v.kind
 
+    def name_bits(self) -> dict[str, int]:
+        """The bits of zone and stat names and the turn, as `directgame._bits` numbers them first."""
+        from .directgame import name_bits
+        return name_bits(self.rs)
+
     def reads_test(self, reads: frozenset | None, var: str) -> str:
-        """Source testing whether a rule reading `reads` must run, given the names changed `var`."""
+        """Source testing whether a rule reading `reads` must run, given the changed bits `var`."""
         if reads is None:
             return "True"
-        return " or ".join([f"{var} is None"] + [f"{self.k(r)} in {var}" for r in sorted(reads)])
+        bits = self.name_bits()
+        mask = 0
+        for r in reads:
+            mask |= bits[r]
+        return f"{var} == -1" if not mask else f"{var} & {self.k(mask)}"
 
     def settle_function(self, always: list, watchers: list) -> None:
         """`_settle()`: `SettleTask` written out for this ruleset's state-based rules: passes over
         the `always` rules, then the watchers, until a pass changes nothing; each rule runs only
-        when something it reads changed before its pass (a per-player rule only for those seats)."""
+        when something it reads changed before its pass (a per-player rule only for those seats).
+        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime."""
         self.cur_loc = None
         reads = [r for _, r, _, _ in always] + [r for _, _, r, _ in watchers]
         e = self.emit
         e(1, "def _settle():")
         if not always and not watchers:
-            e(2, "R.dirty = False")
+            e(2, "R.touched = 0")
             return
-        if all(r is not None for r in reads):
-            union = frozenset().union(*reads)
-            test = " or ".join(f"{self.k(r)} in _t" for r in sorted(union)) or "False"
-            e(2, "_t = R.touched")
-            e(2, f"if _t is not None and not ({test}):")
-            e(3, "R.dirty = False")  # no rule reads what changed (`Game.settle_needed`)
-            e(3, "_t.clear()")
+        if all(r is not None and r for r in reads):
+            e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
+            e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
             e(3, "return")
         e(2, "R.settling = True")
         e(2, "try:")
         e(3, "_passes = 0")
         e(3, "_changer = -1")
         e(3, "_tc = R.touched")
-        e(3, "R.touched = set()")
-        e(3, "R.dirty = False")
+        e(3, "R.touched = 0")
         e(3, "_watch = _st.watch")
         e(3, "while True:")
         for i, (fname, r, node, plan) in enumerate(always):
             e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(5, "_b4 = R.touched")
             if plan is not None:
                 keys = f"_pk{i}"
                 self.plan_keys[keys] = plan
-                e(5, "_live = R.touched")
-                e(5, "if _tc is not None and _live is not None:")
-                if len(plan) == 1:
-                    e(6, f"_ch = [_s for _s, _x in zip(R.seats, {keys}) if _x in _tc or _x in _live]")
-                else:
-                    e(6, f"_ch = [_s for _s, _ks in zip(R.seats, {keys}) if any(_x in _tc or _x in _live "
-                         f"for _x in _ks)]")
+                e(5, "if _tc != -1 and _b4 != -1:")
+                e(6, f"_m = _tc | _b4")
+                e(6, f"_ch = [_s for _s, _x in zip(R.seats, {keys}) if _m & _x]")
                 e(5, "else:")
                 e(6, "_ch = R.seats")
                 e(5, "if _ch:")
-                e(6, "_was = R.dirty")
-                e(6, "R.dirty = False")
                 e(6, f"{fname}(_Seat(_st.active), _ch)")
-                d = 6
             else:
-                e(5, "_was = R.dirty")
-                e(5, "R.dirty = False")
                 e(5, f"{fname}(_Seat(_st.active))")
-                d = 5
-            e(d, "if R.dirty:")
-            e(d + 1, f"_changer = {i}")
-            e(d, "else:")
-            e(d + 1, "R.dirty = _was")
+            e(5, "if R.touched != _b4:")
+            e(6, f"_changer = {i}")
         for w, (cname, bname, r, node) in enumerate(watchers):
             j = len(always) + w
             e(4, f"if {self.reads_test(r, '_tc')}:")
@@ -423,23 +417,19 @@ class _Gen:
             e(5, f"if {cond}:")
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
-            e(7, "_was = R.dirty")
-            e(7, "R.dirty = False")
+            e(7, "_b4 = R.touched")
             e(7, f"{bname}(_Seat(_st.active))")
-            e(7, "if R.dirty:")
+            e(7, "if R.touched != _b4:")
             e(8, f"_changer = {j}")
-            e(7, "else:")
-            e(8, "R.dirty = _was")
             e(5, f"elif _watch[{w}]:")
             e(6, f"_watch[{w}] = False")
-        e(4, "if not R.dirty:")
+        e(4, "if not R.touched:")
         e(5, "return")
         e(4, "_passes += 1")
         e(4, "if _passes >= R.limits.max_settle_passes:")
         e(5, "R.endless_settling(_changer)")
         e(4, "_tc = R.touched")
-        e(4, "R.touched = set()")
-        e(4, "R.dirty = False")
+        e(4, "R.touched = 0")
         e(2, "finally:")
         e(3, "R.settling = False")
 
@@ -517,7 +507,7 @@ class _Gen:
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
         if not self.sync and self.changed:
-            self.emit(d, "if R.dirty and not R.settling:")
+            self.emit(d, "if R.touched and not R.settling:")
             self.emit(d + 1, "_settle()")
             self.changed = False
 
@@ -1231,7 +1221,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_keys_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

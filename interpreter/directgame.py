@@ -116,6 +116,30 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
+
+
+def name_bits(rs: Any) -> dict[str, int]:
+    """The bits of the names state-based rules read: the turn (`engine.PERIOD`), zone and stat
+    names. Numbered first, so that generated code can use them whatever the player count."""
+    out: dict[str, int] = {}
+    for name in [PERIOD] + list(rs.zones) + list(rs.stats):
+        if name not in out:
+            out[name] = 1 << len(out)
+    return out
+
+
+def _bits(rs: Any, st: GameState) -> dict[str, int]:
+    """One bit per name (`name_bits`), then per player's zone and stat instance (`pile#2`)."""
+    out = name_bits(rs)
+    names = list(st.zones) + [f"{name}#{p}" for name, sd in rs.stats.items() if sd.per_player
+                              for p in range(st.players)]
+    for name in names:
+        if name not in out:
+            out[name] = 1 << len(out)
+    return out
+
+
 class Runtime:
     """One game's state operations, called by its generated functions (`R` in them)."""
 
@@ -124,9 +148,10 @@ class Runtime:
         self.game, self.program, self.rs = game, program, program.rs
         self.state: GameState = game.state
         self.limits: Limits = game.limits
-        self.dirty = False
         self.settling = False
-        self.touched: set | None = None
+        # what changed since the last settle, as bits (`bits`: a zone's or stat's name, and a
+        # player's instance `pile#2`); ANYTHING when anything may have (a new setup, a start player)
+        self.touched = 0
         self.steps = 0
         self.depth = 0
         cards = self.rs.cards
@@ -138,9 +163,11 @@ class Runtime:
         self._others: dict[int, list] = {}
         self.rows_zones = program.rows_zones
         self.key_name: dict[str, str] = {key: key.partition("#")[0] for key in self.state.zones}
+        self.bits = _bits(self.rs, self.state)
         # what a change of each zone notes for settling: its name, and a player's zone its key too
-        self.touch_names = {key: (name,) if name == key else (name, key) for key, name in self.key_name.items()}
+        self.tbit = {key: self.bits[name] | self.bits[key] for key, name in self.key_name.items()}
         self.plain_keys = frozenset(k for k, name in self.key_name.items() if name not in self.rows_zones)
+        self.rows_keys = frozenset(k for k, name in self.key_name.items() if name in self.rows_zones)
         self.labels = dp.labels
         self.info = dp.info
 
@@ -161,16 +188,10 @@ class Runtime:
     def touch(self, key: str) -> None:
         """Note that a zone (by key: `name` or `name#owner`) changed, for settling: its name, and
         for a player's own zone its instance too (instancedeps.py)."""
-        self.dirty = True
-        if self.touched is not None:
-            self.touched.update(self.touch_names[key])
+        self.touched |= self.tbit[key]
 
     def touch_stat(self, name: str, player: int | None = None) -> None:
-        self.dirty = True
-        if self.touched is not None:
-            self.touched.add(name)
-            if player is not None:
-                self.touched.add(f"{name}#{int(player)}")
+        self.touched |= self.bits[name] | (self.bits[f"{name}#{int(player)}"] if player is not None else 0)
 
     def _touch_card(self, c: int) -> None:
         where = self.state.where
@@ -181,9 +202,7 @@ class Runtime:
             self.touch(at)
 
     def new_period(self) -> None:
-        self.dirty = True
-        if self.touched is not None:
-            self.touched.add(PERIOD)
+        self.touched |= self.bits[PERIOD]
         if not self.settling:
             self.settle()
 
@@ -197,11 +216,15 @@ class Runtime:
         raise LimitExceeded(f"state-based rules keep changing the state after "
                             f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
 
-    def plan_keys_of(self, zones: tuple) -> list:
-        """Per seat, its instance keys of a per-player rule's zones (`pile#2`)."""
-        if len(zones) == 1:
-            return [f"{zones[0]}#{int(s)}" for s in self.seats]
-        return [tuple(f"{z}#{int(s)}" for z in zones) for s in self.seats]
+    def plan_bits_of(self, zones: tuple) -> list:
+        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`)."""
+        out = []
+        for s in self.seats:
+            m = 0
+            for z in zones:
+                m |= self.bits[f"{z}#{int(s)}"]
+            out.append(m)
+        return out
 
     # ---- limits ----------------------------------------------------------------------------
     def step(self) -> None:
@@ -219,6 +242,18 @@ class Runtime:
     def _take(self, c: int) -> None:
         """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
         st = self.state
+        at = st.where[c]
+        if c not in st.under and at in self.rows_keys:  # a lone card off a row
+            rows = st.zones[at]
+            for r, row in enumerate(rows):
+                if c in row:
+                    del row[row.index(c)]
+                    if not row:  # an emptied row no longer exists
+                        del _row_ids(st, at)[r]
+                        del rows[r]
+                    break
+            del st.where[c]
+            return
         below = st.under.get(c)
         new_top = below[-1] if below else None
         _take_out(st, c, self.rows_zones)
@@ -239,15 +274,13 @@ class Runtime:
         st = self.state
         where = st.where
         at = where.get(c)
-        self.dirty = True
-        touched = self.touched
         under = st.under
+        tbit = self.tbit
         if at in self.plain_keys and c not in under:
             # the common case, as take_out does it: a lone card off a plain list
             src = st.zones[at]
             del src[src.index(c)]
-            if touched is not None:
-                touched.update(self.touch_names[at])
+            self.touched |= tbit[at]
         elif at is not None:
             self._touch_card(c)
             self._take(c)
@@ -259,8 +292,7 @@ class Runtime:
         where[c] = key
         if c in under:
             self._mark_under(c)
-        if touched is not None:
-            touched.update(self.touch_names[key])
+        self.touched |= tbit[key]
 
     def _mark_under(self, c: int) -> None:
         where, mark = self.state.where, f"^{c}"
@@ -273,13 +305,11 @@ class Runtime:
             return
         st = self.state
         where, under, plain, zones = st.where, st.under, self.plain_keys, st.zones
-        self.dirty = True
-        touched, names = self.touched, self.touch_names
+        tbit = self.tbit
         for c in cards:
             at = where.get(c)
             if at in plain:
-                if touched is not None:
-                    touched.update(names[at])
+                self.touched |= tbit[at]
             else:
                 self._touch_card(c)
         dest = zones[key]
@@ -297,8 +327,7 @@ class Runtime:
             where[c] = key
             if c in under:
                 self._mark_under(c)
-        if touched is not None:
-            touched.update(names[key])
+        self.touched |= tbit[key]
 
     def cannot_place(self, c: int, zone: str) -> None:
         raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
@@ -401,8 +430,7 @@ class Runtime:
 
     def set_start(self, v: Any) -> None:
         self.state.start_player = int(v)
-        self.touched = None
-        self.dirty = True
+        self.touched = ANYTHING
 
     def end_game(self, after: str | None) -> None:
         if after is None:
@@ -612,7 +640,7 @@ class DirectGame:
         R.settling = False
         for i, (cond, _, _, _) in enumerate(info["watchers"]):
             st.watch[i] = bool(fns[cond](Seat(st.active)))
-        R.dirty, R.touched = True, None
+        R.touched = ANYTHING
         R.settle()
         events = set(info["rule_triggers"]) | set(info["card_triggers"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
