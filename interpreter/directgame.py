@@ -140,6 +140,25 @@ def _bits(rs: Any, st: GameState) -> dict[str, int]:
     return out
 
 
+def _tables(dp: Any, st: GameState) -> dict:
+    """Lookup tables for games of one ruleset and player count, made once and shared (read only)."""
+    cache = dp.__dict__.setdefault("tables", {})
+    got = cache.get(st.players)
+    if got is None:
+        rs, rows_zones = dp.program.rs, dp.program.rows_zones
+        key_name = {key: key.partition("#")[0] for key in st.zones}
+        bits = _bits(rs, st)
+        got = cache[st.players] = {
+            "types": [c.type for c in rs.cards], "all_ids": list(range(len(rs.cards))),
+            "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
+            # what a change of each zone notes for settling: its name, and a player's zone its key too
+            "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
+            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones),
+            "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
+            "fields": {}}
+    return got
+
+
 class Runtime:
     """One game's state operations, called by its generated functions (`R` in them)."""
 
@@ -154,22 +173,16 @@ class Runtime:
         self.touched = 0
         self.steps = 0
         self.depth = 0
-        cards = self.rs.cards
-        self.types = [c.type for c in cards]
-        self.covered = bytearray(len(cards))
-        self.all_ids = list(range(len(cards)))
+        self.covered = bytearray(len(self.rs.cards))
         self.const: dict[str, Any] = {}
-        self.seats = [Seat(i) for i in range(self.state.players)]
-        self._others: dict[int, list] = {}
         self.rows_zones = program.rows_zones
-        self.key_name: dict[str, str] = {key: key.partition("#")[0] for key in self.state.zones}
-        self.bits = _bits(self.rs, self.state)
-        # what a change of each zone notes for settling: its name, and a player's zone its key too
-        self.tbit = {key: self.bits[name] | self.bits[key] for key, name in self.key_name.items()}
-        self.plain_keys = frozenset(k for k, name in self.key_name.items() if name not in self.rows_zones)
-        self.rows_keys = frozenset(k for k, name in self.key_name.items() if name in self.rows_zones)
         self.labels = dp.labels
         self.info = dp.info
+        # tables that depend only on the ruleset and the player count: made once (`_tables`)
+        t = _tables(dp, self.state)
+        self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
+        self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
+        self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
 
     # ---- tables the generated code binds once ---------------------------------------------
     def player_zone(self, name: str) -> list:
@@ -180,9 +193,12 @@ class Runtime:
         return [f"{name}#{p}" for p in range(self.state.players)]
 
     def field_table(self, name: str) -> list:
-        if name == "name":
-            return [c.fields.get("name", c.name) for c in self.rs.cards]
-        return [c.fields.get(name) for c in self.rs.cards]
+        got = self._fields.get(name)
+        if got is None:
+            cards = self.rs.cards
+            got = self._fields[name] = [c.fields.get("name", c.name) for c in cards] if name == "name" else \
+                [c.fields.get(name) for c in cards]
+        return got
 
     # ---- settling ------------------------------------------------------------------------
     def touch(self, key: str) -> None:
