@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .ast import Node
+from .ast import Node, walk
 import io
 import re
 import tokenize
@@ -64,6 +64,7 @@ _OPS = ("<", "<=", ">", ">=")
 _CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
 _PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "rest", "adjacent",
                          "values"})
+_MAX_INLINE_INDENT = 10  # Python refuses more than 20 nested blocks: inline only so deep
 _CARDISH = ("card", "cards", "zone", "row")
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
               "list": "any"}
@@ -121,7 +122,8 @@ class _Gen:
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
-        self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
+        self.known_positions: dict[int, str] = {}
+        self._recursive: set[str] | None = None  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -739,12 +741,55 @@ class _Gen:
         for a, name in zip(args, params):
             if a.kind not in ("player", "row", "card"):
                 raise Unsupported("procedure argument kind")
+        if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
+            self.inline_call(x.func, args, d, scope, n)
+            return
         self.arg_kinds.setdefault(x.func, [a.kind for a in args])
         if self.arg_kinds[x.func] != [a.kind for a in args]:
             raise Unsupported("procedure argument kinds differ between calls")
         this = scope["this"][0] if "this" in scope else "None"
         srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
         self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def inline_call(self, name: str, args: list[V], d: int, scope: dict, n: Node) -> None:
+        """A procedure's body written out where it is called (no generator of its own): the
+        arguments are evaluated first, the body sees only them, `you` and `this`, counts towards
+        the depth limit and settles at its end, as a call does."""
+        pr = self.rs.procedures[name]
+        inner = {k: scope[k] for k in ("you", "this") if k in scope}
+        for param, a in zip(pr.params, args):
+            py = self.temp("_v")
+            inner[param] = (py, a.kind)
+            self.emit(d, f"{py} = {a.src}", n.loc)
+        self.emit(d, "R.enter()", n.loc)
+        self.emit(d, "try:")
+        self.changed = True
+        self.block(pr.body, d + 1, inner, loops=0)
+        self.settle_check(d + 1)
+        self.emit(d + 1, "pass")
+        self.emit(d, "finally:")
+        self.emit(d + 1, "R.depth -= 1")
+        self.changed = True
+
+    def recursive(self) -> set[str]:
+        """Procedures that may call themselves, directly or through others (never inlined)."""
+        if self._recursive is None:
+            calls = {name: {m.expr.func for s in pr.body for m in walk(s)
+                            if m.kind == "call_stmt" and m.expr.kind == "call" and m.expr.func in self.rs.procedures}
+                     for name, pr in self.rs.procedures.items()}
+            out = set()
+            for start in calls:
+                seen, todo = set(), list(calls[start])
+                while todo:
+                    c = todo.pop()
+                    if c == start:
+                        out.add(start)
+                        break
+                    if c not in seen:
+                        seen.add(c)
+                        todo += calls.get(c, ())
+            self._recursive = out
+        return self._recursive
 
     def s_if(self, n, d, scope, loops):
         first = True

@@ -461,7 +461,7 @@ class Runtime:
     def nothing_to_choose(self) -> None:
         raise RuleError("there is nothing to choose from", None)
 
-    def ask(self, player: Any, kind: str, prompt: str, options: list) -> Decision:
+    def ask(self, player: Any, kind: str, prompt: str, options: list, labels: list | None = None) -> Decision:
         """A decision for `player` (the caller has made sure there is more than one option)."""
         st = self.state
         p = st.active if player is None else int(player)
@@ -470,7 +470,7 @@ class Runtime:
         if self.game.decisions_made >= self.limits.max_decisions:
             raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to "
                                 f"end", None)
-        return Decision(p, kind, prompt, options, None, None, self._label)
+        return Decision(p, kind, prompt, options, labels, None, self._label)
 
     def _label(self, v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
@@ -482,13 +482,16 @@ class Runtime:
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
         """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
         condition is false does not answer; the active player orders several."""
-        fns, info = self.game.fns, self.info
+        info = self.info
+        handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
+        rule = info["rule_triggers"].get(event)
+        if rule:
+            handlers = list(handlers) + rule
+        if not handlers:
+            return
+        fns = self.game.fns
         you = Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
-        handlers = []
-        if subject is not None:
-            handlers += info["card_triggers"].get(event, {}).get(subject, ())
-        handlers += info["rule_triggers"].get(event, ())
         for name, cond, binder, node in handlers:
             args = (you, subject, subject) if binder else (you, subject)
             if cond is not None:
@@ -502,17 +505,23 @@ class Runtime:
             pending.append((fns[name], args, node))
         while pending:
             if len(pending) > 1:
-                labels = [str(h[2].loc) for h in pending]
-                i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
-                                   list(range(len(pending))), labels, None)
-                self._check_decisions()
+                labels = [self._source(h[2], h[1][1]) for h in pending]
+                i = yield self.ask(self.state.active, "order", f"Which `{event}` effect first?",
+                                   list(range(len(pending))), labels)
                 fn, args, _ = pending.pop(i)
             else:
                 fn, args, _ = pending.pop()
             yield from fn(*args)
 
-    def _check_decisions(self) -> None:
-        pass
+    def _source(self, node: Any, subject: Any) -> str:
+        """A trigger's label when the active player orders several (as `Game.fire_task`)."""
+        cards = self.info["card_triggers"]
+        if subject is not None and any(node is h[3] for t in cards.values() for h in t.get(subject, ())):
+            return f"{self.rs.cards[subject].name}: {node.loc}"
+        return str(node.loc)
+
+
+_NO_TABLE: dict = {}
 
 
 class DirectGame:
