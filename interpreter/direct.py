@@ -123,7 +123,9 @@ class _Gen:
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
         self.known_positions: dict[int, str] = {}
-        self._recursive: set[str] | None = None  # place statement → the temp holding its positions
+        self._recursive: set[str] | None = None
+        self.dispatch: dict[str, tuple] = {}
+        self.trigger_names: dict[int, str] = {}  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -193,6 +195,7 @@ class _Gen:
                     self.events.add(t.event)
         self.procs = {name: f"_p{i}" for i, name in enumerate(rs.procedures)}
         self.placement_names = {z: f"_pl{i}" for i, z in enumerate(rs.placements)}
+        self.plan_dispatch()
         for name in ("setup", "turn"):
             if name in rs.phases:
                 ph = rs.phases[name]
@@ -206,13 +209,13 @@ class _Gen:
             if got is None:
                 if getattr(t, "whenever", False):
                     raise Unsupported("whenever")
-                name = f"_tr{len(trig_fns)}"
+                name = self.trigger_names[id(t)]
                 binder = getattr(t, "binder", None)
                 params = [("you", "player"), ("this", "card")] + ([(binder, "card")] if binder else [])
                 self.function(name, params, t.body, t.loc, call=True)
                 cond = None
                 if getattr(t, "cond", None) is not None:
-                    cond = f"_tc{len(trig_fns)}"
+                    cond = f"_tc{name[3:]}"
                     self.expr_function(cond, params, t.cond, t.loc)
                 got = trig_fns[id(t)] = (name, cond, bool(binder), t)
             return got
@@ -300,7 +303,12 @@ class _Gen:
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x]
         names = sorted({x for x in exported if x} | {"_settle"})
-        tail = ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
+        tail = []
+        for table, groups, _ in self.dispatch.values():
+            tail.append(f"    {table} = {{}}")
+            for fn, ids in groups:
+                tail.append(f"    {table}.update(dict.fromkeys({self.k(tuple(ids))}, {fn}))")
+        tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         src_lines = head + self.lines + tail
         locs = [None] * len(head) + self.line_loc + [None] * len(tail)
@@ -641,7 +649,7 @@ class _Gen:
             self.emit(d, f"{py} = {t}", n.loc)
         if "drawn" in self.events:
             self.emit(d, f"if {t} is not None:")
-            self.emit(d + 1, f"yield from R.fire({self.k('drawn')}, {t}, {self.you(scope)})", n.loc)
+            self.emit_fire(d + 1, "drawn", t, self.you(scope), n.loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
@@ -662,7 +670,7 @@ class _Gen:
                      f"R.place_prompt({what.src}), {ps}))", n.loc)
         self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
         if "placed" in self.events:
-            self.emit(d, f"yield from R.fire({self.k('placed')}, {what.src}, {self.you(scope)})", n.loc)
+            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
 
     def s_cover(self, n, d, scope, loops):
         what, target = self.expr(n.what, scope), self.expr(n.target, scope)
@@ -670,7 +678,7 @@ class _Gen:
             raise Unsupported("cover")
         self.emit(d, f"R.cover({what.src}, {target.src})", n.loc)
         if "placed" in self.events:
-            self.emit(d, f"yield from R.fire({self.k('placed')}, {what.src}, {self.you(scope)})", n.loc)
+            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
 
     def s_shuffle(self, n, d, scope, loops):
         z = self.expr(n.zone, scope)
@@ -686,10 +694,7 @@ class _Gen:
         actor = self.expr(n.actor, scope) if n.actor is not None else V(self.you(scope), "player")
         if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
             raise Unsupported("fire")
-        if n.event in self.events:
-            self.emit(d, f"yield from R.fire({self.k(n.event)}, {subject.src}, {actor.src})", n.loc)
-        else:
-            self.emit(d, "pass")
+        self.emit_fire(d, n.event, subject.src, actor.src, n.loc)
 
     def s_choose(self, n, d, scope, loops):
         if n.count is not None or self.sync:
@@ -750,6 +755,51 @@ class _Gen:
         this = scope["this"][0] if "this" in scope else "None"
         srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
         self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def plan_dispatch(self) -> None:
+        """Name every trigger function, and find the events whose triggers are all card triggers
+        without a condition, at most one per card: a `fire` of those looks its handler up in a
+        table (`_ev<i>`: card id → function) instead of going through `Runtime.fire`."""
+        rs = self.rs
+        order = list(rs.triggers) + [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+        self.trigger_names = {}
+        for t in order:
+            self.trigger_names.setdefault(id(t), f"_tr{len(self.trigger_names)}")
+        by_event: dict[str, dict[int, list]] = {}
+        for card in rs.cards:
+            for t in (card.effect.triggers if card.effect is not None else ()):
+                by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
+        self.dispatch = {}  # event → (table local, [(trigger function, card ids)], binder)
+        for i, (event, table) in enumerate(sorted(by_event.items())):
+            if any(t.event == event for t in rs.triggers):
+                continue
+            ts = [t for handlers in table.values() for t in handlers]
+            if any(len(h) > 1 for h in table.values()) or any(getattr(t, "cond", None) is not None for t in ts):
+                continue
+            binders = {bool(getattr(t, "binder", None)) for t in ts}
+            if len(binders) != 1:
+                continue
+            groups: dict[int, list[int]] = {}
+            for cid, (t,) in table.items():
+                groups.setdefault(id(t), []).append(cid)
+            self.dispatch[event] = (f"_ev{i}", [(self.trigger_names[k], ids) for k, ids in groups.items()],
+                                    binders.pop())
+
+    def emit_fire(self, d: int, event: str, subject: str, actor: str, loc) -> None:
+        """`fire EVENT on SUBJECT by ACTOR` (`Runtime.fire`, or a table lookup: `plan_dispatch`)."""
+        if event not in self.events:
+            self.emit(d, "pass")
+            return
+        got = self.dispatch.get(event)
+        if got is None or not _SIMPLE.match(subject) or not (actor == "None" or _SIMPLE.match(actor)):
+            self.emit(d, f"yield from R.fire({self.k(event)}, {subject}, {actor})", loc)
+            return
+        table, _, binder = got
+        f = self.temp()
+        you = "_Seat(_st.active)" if actor == "None" else f"_Seat({actor} if {actor} is not None else _st.active)"
+        self.emit(d, f"{f} = {table}.get({subject})", loc)
+        self.emit(d, f"if {f} is not None:")
+        self.emit(d + 1, f"yield from {f}({you}, {subject}{', ' + subject if binder else ''})", loc)
 
     def inline_call(self, name: str, args: list[V], d: int, scope: dict, n: Node) -> None:
         """A procedure's body written out where it is called (no generator of its own): the
@@ -1266,7 +1316,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

@@ -112,7 +112,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
-    "range": range, "enumerate": enumerate, "bool": bool, "set": set, "__builtins__": {},
+    "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
 
 
