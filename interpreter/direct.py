@@ -285,7 +285,8 @@ class _Gen:
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
         # the wrapper: one `build(R, K)` making a game's functions over its state
-        head = ["def build(R, K):", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
+        head = ["def build(R, K):", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng", "    _W = _st.where",
+                "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
                 "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
         for name, local in self.zones_used.items():
             if self.rs.zones[name].per_player:
@@ -313,8 +314,11 @@ class _Gen:
         src_lines = head + self.lines + tail
         locs = [None] * len(head) + self.line_loc + [None] * len(tail)
         src = "\n".join(src_lines) + "\n"
-        _check_direct_source(src)
-        code = compile(src, GEN_FILE, "exec")
+        try:
+            _check_direct_source(src)
+            code = compile(src, GEN_FILE, "exec")
+        except (ValueError, SyntaxError) as why:  # a fault of this module: the task engine plays instead
+            raise Unsupported(f"the generated code did not pass its checks ({why})") from None
         ns = {"__builtins__": {}}
         ns.update(_helpers())
         exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
@@ -630,9 +634,33 @@ class _Gen:
         if n.position not in (None, "at bottom"):
             raise Unsupported("move position")
         if what.kind == "card":
-            self.emit(d, f"R.move_one({what.src}, {dest.key}, {self.k(bottom)})", n.loc)
+            self.emit_move_one(d, what.src, dest, bottom, n.loc)
         else:
             self.emit(d, f"R.move({self.cards_src(what)}, {dest.key}, {self.k(bottom)})", n.loc)
+
+    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc) -> None:
+        """`Runtime.move_one` written out: the common case (a lone card off a pile or set) inline,
+        anything else (a card in a row, covered or covering) by `Runtime.take_any`."""
+        c = card
+        if not _SIMPLE.match(card):
+            c = self.temp()
+            self.emit(d, f"{c} = {card}", loc)
+        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player else \
+            f"_TB[{dest.key}]"
+        self.emit(d, f"if {c} is not None:", loc)
+        at, src = self.temp(), self.temp()
+        self.emit(d + 1, f"{at} = _W.get({c})", loc)
+        self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
+        self.emit(d + 2, f"{src} = _Z[{at}]", loc)
+        self.emit(d + 2, f"del {src}[{src}.index({c})]", loc)
+        self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"R.take_any({c})", loc)
+        self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
+        self.emit(d + 1, f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})", loc)
+        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 1, f"if {c} in _UN:", loc)
+        self.emit(d + 2, f"R.mark_under({c})", loc)
 
     def s_draw(self, n, d, scope, loops):
         if n.count is not None:
@@ -643,7 +671,7 @@ class _Gen:
         dest = self.dest(n.dest, scope)
         t = self.temp()
         self.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", n.loc)
-        self.emit(d, f"R.move_one({t}, {dest.key}, False)", n.loc)
+        self.emit_move_one(d, t, dest, False, n.loc)
         if n.name:
             py = self.bind(scope, n.name, "card")
             self.emit(d, f"{py} = {t}", n.loc)
@@ -907,7 +935,9 @@ class _Gen:
             self.emit(d, f"for _ in range({t.src}):", n.loc)
         else:
             self.emit(d, "while True:", n.loc)
-        self.emit(d + 1, "R.step()")
+        self.emit(d + 1, "R.steps += 1")
+        self.emit(d + 1, "if R.steps > R.max_steps:")
+        self.emit(d + 2, "R.step()")  # raises: too many steps
         self.changed = True
         self.block(n.body, d + 1, scope, loops + 1)
         self.changed = True
@@ -1316,7 +1346,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

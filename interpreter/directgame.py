@@ -172,6 +172,7 @@ class Runtime:
         # player's instance `pile#2`); ANYTHING when anything may have (a new setup, a start player)
         self.touched = 0
         self.steps = 0
+        self.max_steps = self.limits.max_steps
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
         self.const: dict[str, Any] = {}
@@ -309,6 +310,15 @@ class Runtime:
         if c in under:
             self._mark_under(c)
         self.touched |= tbit[key]
+
+    def take_any(self, c: int) -> None:
+        """Take a card out of wherever it lies, noting its zone as changed."""
+        if c in self.state.where:
+            self._touch_card(c)
+            self._take(c)
+
+    def mark_under(self, c: int) -> None:
+        self._mark_under(c)
 
     def _mark_under(self, c: int) -> None:
         where, mark = self.state.where, f"^{c}"

@@ -81,7 +81,9 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
         res = g.result
         taken, played = tracker.per_seat(len(res["scores"]))
         row.update(scores=res["scores"], winners=res["winners"], turns=res["turns"], rounds=res["rounds"],
-                   first_player=res["first_player"], held=g.held(), taken=taken, played=played)
+                   first_player=res["first_player"], taken=taken, played=played)
+        if card_stats:  # which cards each seat ended with: a per-card statistic too
+            row["held"] = g.held()
         row["reason"] = res.get("reason")  # `end game "reason"` (None: the rules' ordinary end)
     if error:  # keep what is needed to replay the failing game
         row["choices"] = list(g.choices)
