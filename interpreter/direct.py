@@ -125,6 +125,7 @@ class _Gen:
         self.known_positions: dict[int, str] = {}
         self._recursive: set[str] | None = None
         self.dispatch: dict[str, tuple] = {}
+        self.read_mask = ""
         self.trigger_names: dict[int, str] = {}  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
@@ -196,6 +197,16 @@ class _Gen:
         self.procs = {name: f"_p{i}" for i, name in enumerate(rs.procedures)}
         self.placement_names = {z: f"_pl{i}" for i, z in enumerate(rs.placements)}
         self.plan_dispatch()
+        # settle checks look only at the bits some state-based rule reads (others may pile up)
+        reads = list(p.always_reads) + list(p.watcher_reads)
+        if any(r is None for r in reads):
+            self.read_mask = ""
+        else:
+            mask = 0
+            for r in reads:
+                for name in r:
+                    mask |= self.name_bits()[name]
+            self.read_mask = f" & {self.k(mask)}"
         for name in ("setup", "turn"):
             if name in rs.phases:
                 ph = rs.phases[name]
@@ -285,7 +296,7 @@ class _Gen:
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
         # the wrapper: one `build(R, K)` making a game's functions over its state
-        head = ["def build(R, K):", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng", "    _W = _st.where",
+        head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng", "    _W = _st.where",
                 "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
                 "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
         for name, local in self.zones_used.items():
@@ -343,7 +354,7 @@ class _Gen:
         self.changed = True  # whatever the caller left unsettled
         d = 2
         if call and counted:
-            self.emit(2, "R.enter()")
+            self.emit_enter(2)
             self.emit(2, "try:")
             d = 3
         self.block(body, d, dict(scope), loops=0)
@@ -521,7 +532,7 @@ class _Gen:
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
         if not self.sync and self.changed:
-            self.emit(d, "if R.touched and not R.settling:")
+            self.emit(d, f"if R.touched{self.read_mask} and not R.settling:")
             self.emit(d + 1, "_settle()")
             self.changed = False
 
@@ -694,8 +705,8 @@ class _Gen:
             self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
         self.emit(d, f"if not {ps}:")
         self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
-        self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield R.ask({self.you(scope)}, _KPLACE, "
-                     f"R.place_prompt({what.src}), {ps}))", n.loc)
+        ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps)
+        self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
         self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
         if "placed" in self.events:
             self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
@@ -740,8 +751,25 @@ class _Gen:
         self.emit(d + 1, "R.nothing_to_choose()", n.loc)
         py = self.bind(scope, n.name, item)
         prompt = n.prompt or f"Choose {n.name}"
-        self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield R.ask({player.src}, _KCHOOSE, "
-                     f"{self.k(prompt)}, {o}))]", n.loc)
+        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o)
+        self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
+
+    def emit_enter(self, d: int) -> None:
+        """A procedure or trigger body begins: one level deeper (`Game.enter_call`)."""
+        self.emit(d, "R.depth += 1")
+        self.emit(d, "if R.depth > R.max_depth:")
+        self.emit(d + 1, "R.too_deep()")
+
+    def decision(self, player: str, kind: str, prompt: str, options: str) -> str:
+        """A `Decision` for `player` (none: the active player); the driver counts it against the
+        decision limit (`DirectGame._advance`). Only asked with more than one option."""
+        if player == "None":
+            who = "_st.active"
+        elif _SIMPLE.match(player):
+            who = f"({player} if {player} is not None else _st.active)"
+        else:
+            who = f"R.player_or_active({player})"
+        return f"_Decision({who}, {kind}, {prompt}, {options}, None, None, _LBL)"
 
     def s_break(self, n, d, scope, loops):
         if not loops:
@@ -839,7 +867,7 @@ class _Gen:
             py = self.temp("_v")
             inner[param] = (py, a.kind)
             self.emit(d, f"{py} = {a.src}", n.loc)
-        self.emit(d, "R.enter()", n.loc)
+        self.emit_enter(d)
         self.emit(d, "try:")
         self.changed = True
         self.block(pr.body, d + 1, inner, loops=0)
@@ -880,7 +908,7 @@ class _Gen:
                 if player.kind != "player":
                     raise Unsupported("may by a non-player")
                 want = 1 if getattr(cond, "negate", False) else 0
-                c = f"(yield R.ask({player.src}, _KMAY, {self.k(cond.prompt)}, _YESNO)) == {want}"
+                c = f"(yield {self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO')}) == {want}"
             elif self._places_what_it_tests(cond, body):
                 t = self.temp()
                 self.expr(cond, scope)  # the same checks as any `can be placed`
@@ -1346,7 +1374,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

@@ -108,7 +108,7 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_Seat": Seat, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_Seat": Seat, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
@@ -173,6 +173,7 @@ class Runtime:
         self.touched = 0
         self.steps = 0
         self.max_steps = self.limits.max_steps
+        self.max_depth = self.limits.max_depth
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
         self.const: dict[str, Any] = {}
@@ -482,6 +483,16 @@ class Runtime:
                                 f"end", None)
         return Decision(p, kind, prompt, options, labels, None, self._label)
 
+    def player_or_active(self, player: Any) -> int:
+        return self.state.active if player is None else player
+
+    def too_deep(self) -> None:
+        raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
+                            f"(endless recursion?)", None)
+
+    def label(self, v: Any) -> str:
+        return self._label(v)
+
     def _label(self, v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
             return self.labels[v]
@@ -604,9 +615,16 @@ class DirectGame:
         try:
             if seats is None:
                 self.decision = gen.send(value)
+                if self.decision is not None and self.decisions_made >= self.limits.max_decisions:
+                    raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not "
+                                        f"seem to end", self._where_suspended())
                 return
             d = self.decision
+            limit = self.limits.max_decisions
             while True:
+                if self.decisions_made >= limit:
+                    raise LimitExceeded(f"more than {limit} decisions: the game does not seem to end",
+                                        self._where_suspended())
                 if look is not None:
                     look(self)
                 i = seats[d.player].choose(self, d)
@@ -632,6 +650,19 @@ class DirectGame:
             self._fail(RuleError(_explain(ex), self._where(ex)))
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
             self._fail(RuleError(_explain(ex), self._where(ex)))
+
+    def _where_suspended(self):
+        """The rule asking the pending decision: the innermost generated frame now suspended."""
+        from .direct import GEN_FILE
+        loc, g = None, self._gen
+        while g is not None:
+            frame = getattr(g, "gi_frame", None)
+            if frame is not None and frame.f_code.co_filename == GEN_FILE:
+                i = frame.f_lineno - 1
+                if 0 <= i < len(self.dp.lines) and self.dp.lines[i] is not None:
+                    loc = self.dp.lines[i]
+            g = getattr(g, "gi_yieldfrom", None)
+        return loc
 
     def _where(self, ex: BaseException):
         """The rule whose generated line raised `ex` (the innermost one in the traceback)."""
