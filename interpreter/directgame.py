@@ -43,10 +43,16 @@ def _ascending_nn(xs: list) -> bool:
 
 
 def _distinct_values(xs: list) -> list:
-    out: list = []
-    for x in xs:
-        if x is not None and x not in out:
-            out.append(x)
+    """The values in first-seen order, none left out (as builtins._distinct_values)."""
+    try:
+        out = list(dict.fromkeys(xs))
+    except TypeError:  # a value that is a list
+        out = []
+        for x in xs:
+            if x not in out:
+                out.append(x)
+    if None in out:
+        out.remove(None)
     return out
 
 
