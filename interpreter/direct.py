@@ -126,6 +126,8 @@ class _Gen:
         self._recursive: set[str] | None = None
         self.dispatch: dict[str, tuple] = {}
         self.read_mask = ""
+        self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
+        self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
         self.trigger_names: dict[int, str] = {}  # place statement → the temp holding its positions
 
     # ---- small helpers -----------------------------------------------------------------------
@@ -350,6 +352,7 @@ class _Gen:
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.cur_loc = loc
         self.sync = sync
+        self.check_mode = {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.changed = True  # whatever the caller left unsettled
         d = 2
@@ -531,8 +534,11 @@ class _Gen:
     def settle_check(self, d: int) -> None:
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
-        if not self.sync and self.changed:
-            self.emit(d, f"if R.touched{self.read_mask} and not R.settling:")
+        if not self.sync and self.changed and self.check_mode != "none":
+            # the turn never runs while rules settle: no need to ask (procedures and triggers may
+            # run during setup, which settles nothing)
+            short = self.check_mode == "short"
+            self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
             self.emit(d + 1, "_settle()")
             self.changed = False
 
@@ -843,6 +849,8 @@ class _Gen:
 
     def emit_fire(self, d: int, event: str, subject: str, actor: str, loc) -> None:
         """`fire EVENT on SUBJECT by ACTOR` (`Runtime.fire`, or a table lookup: `plan_dispatch`)."""
+        if self.sync and event in self.events:
+            raise Unsupported("triggers answering a state-based rule")
         if event not in self.events:
             self.emit(d, "pass")
             return
