@@ -262,9 +262,8 @@ class _Gen:
             plan = p.always_players[i]
             if plan is None:
                 self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
-            else:  # its loop runs over the seats whose zones changed (instancedeps.py), given as `players`
-                self.function(name, [("you", "player"), ("players", "players")], a.body, a.loc, call=False,
-                              sync=True)
+            else:  # its loop runs over the seats whose zones changed (instancedeps.py)
+                self.plan_function(name, a, plan, f"_pk{i}")
             always.append((name, p.always_reads[i], a, plan.zones if plan is not None else None))
         watchers = []
         for i, w in enumerate(rs.watchers):
@@ -371,6 +370,21 @@ class _Gen:
             self.emit(3, "yield")  # always a generator, even without a decision
         self.sync = False
 
+    def plan_function(self, name: str, rule: Node, plan: Any, keys: str) -> None:
+        """`_al<i>(you, changed)`: an `always` rule that is one loop over the players, run for the
+        seats whose instances of `plan.zones` are among the `changed` bits (-1: every seat),
+        in seat order (instancedeps.py)."""
+        loop = rule.body[0]
+        self.cur_loc = rule.loc
+        self.sync = True
+        self.emit(1, f"def {name}(_a0, _a1):", rule.loc)
+        scope = {"you": ("_a0", "player")}
+        py = self.bind(scope, loop.name, "player")
+        self.emit(2, f"for {py} in R.seats:", loop.loc)
+        self.emit(3, f"if _a1 & {keys}[{py}]:")
+        self.block(loop.body, 4, scope, loops=1)
+        self.sync = False
+
     def expr_function(self, name: str, params: list[tuple[str, str]], n: Node, loc) -> str:
         """An expression as a plain function of its parameters; returns the expression's kind."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
@@ -425,13 +439,7 @@ class _Gen:
             if plan is not None:
                 keys = f"_pk{i}"
                 self.plan_keys[keys] = plan
-                e(5, "if _tc != -1 and _b4 != -1:")
-                e(6, f"_m = _tc | _b4")
-                e(6, f"_ch = [_s for _s, _x in zip(R.seats, {keys}) if _m & _x]")
-                e(5, "else:")
-                e(6, "_ch = R.seats")
-                e(5, "if _ch:")
-                e(6, f"{fname}(_Seat(_st.active), _ch)")
+                e(5, f"{fname}(_Seat(_st.active), -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
             else:
                 e(5, f"{fname}(_Seat(_st.active))")
             e(5, "if R.touched != _b4:")
@@ -669,7 +677,10 @@ class _Gen:
         self.emit(d + 1, f"{at} = _W.get({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
         self.emit(d + 2, f"{src} = _Z[{at}]", loc)
-        self.emit(d + 2, f"del {src}[{src}.index({c})]", loc)
+        self.emit(d + 2, f"if {src}[-1] == {c}:", loc)  # a draw: the top card, no search
+        self.emit(d + 3, f"{src}.pop()", loc)
+        self.emit(d + 2, "else:", loc)
+        self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"R.take_any({c})", loc)
@@ -1382,7 +1393,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 
