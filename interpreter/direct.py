@@ -478,36 +478,50 @@ class _Gen:
         conds = [self.expr(c, scope) for c in pl.conds]
         zone = self.zone(zname, None)
         self.cur_loc = pl.loc
-        check = f"{name}_ok"
-        if all(self.pure(c, {pl.binder, "card"}) for c in pl.conds):
-            # the answer depends on the row's cards alone: remembered across games (`_MEMO_LIMIT` rows)
-            memo = self.k({})
-            self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)
-            self.emit(2, "_key = (_a0, *_a1)")
-            self.emit(2, f"_got = {memo}.get(_key)")
-            self.emit(2, "if _got is None:")
-            self.emit(3, f"_got = {name}_eval(_a0, _a1)")
-            self.emit(3, f"if len({memo}) < _MEMO_LIMIT:")
-            self.emit(4, f"{memo}[_key] = _got")
-            self.emit(2, "return _got")
-            check = f"{name}_eval"
-        self.emit(1, f"def {check}(_a0, _a1):", pl.loc)
+        self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)  # the rule on the row as it would be
         for c, n in zip(conds, pl.conds):
             self.emit(2, f"if not ({c.src}):", n.loc)
             self.emit(3, "return False")
         self.emit(2, "return True")
+        new_row = f"{name}_ok(_a0, [_a0])" if zd.max_rows is None else \
+            f"len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0])"
         self.emit(1, f"def {name}(_a0):", pl.loc)
         self.emit(2, "_out = []")
+        if all(self.pure(c, {pl.binder, "card"}) for c in pl.conds):
+            # the answers depend on the row's cards alone: remembered across games, per row (bit 1:
+            # left end, 2: right end) and per card for a new row, up to `_MEMO_LIMIT` rows
+            memo, lone = self.k({}), self.k({})
+            self.emit(2, f"for _i, _row in enumerate({zone.src}):")
+            self.emit(3, "_key = (_a0, *_row)")
+            self.emit(3, f"_got = {memo}.get(_key)")
+            self.emit(3, "if _got is None:")
+            self.emit(4, "_cs = [_x for _x in _row if _x != _a0]")
+            self.emit(4, f"_got = ({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | "
+                         f"(_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)")
+            self.emit(4, f"if len({memo}) < _MEMO_LIMIT:")
+            self.emit(5, f"{memo}[_key] = _got")
+            self.emit(3, "if _got & 1:")
+            self.emit(4, "_out.append(_LEFT[_i])")
+            self.emit(3, "if _got & 2:")
+            self.emit(4, "_out.append(_RIGHT[_i])")
+            if zd.max_rows is not None:
+                self.emit(2, f"if len({zone.src}) < {self.k(zd.max_rows)}:")
+            else:
+                self.emit(2, "if True:")
+            self.emit(3, f"_got = {lone}.get(_a0)")
+            self.emit(3, "if _got is None:")
+            self.emit(4, f"_got = {lone}[_a0] = {name}_ok(_a0, [_a0])")
+            self.emit(3, "if _got:")
+            self.emit(4, "_out.append(_NEW)")
+            self.emit(2, "return _out")
+            return
         self.emit(2, f"for _i, _row in enumerate({zone.src}):")
         self.emit(3, "_cs = [_x for _x in _row if _x != _a0]")
         self.emit(3, f"if {name}_ok(_a0, [_a0] + _cs):")
         self.emit(4, "_out.append(_LEFT[_i])")
         self.emit(3, f"if _cs and {name}_ok(_a0, _cs + [_a0]):")
         self.emit(4, "_out.append(_RIGHT[_i])")
-        if zd.max_rows is None:
-            self.emit(2, f"if {name}_ok(_a0, [_a0]):")
-        else:
-            self.emit(2, f"if len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0]):")
+        self.emit(2, f"if {new_row}:")
         self.emit(3, "_out.append(_NEW)")
         self.emit(2, "return _out")
 
