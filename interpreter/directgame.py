@@ -12,6 +12,7 @@ import random
 from operator import lt as _lt
 from typing import Any, Iterator
 
+from .cardstats import ChangeLog
 from .compiler import _explain
 from .engine import PERIOD, Decision, Limits
 from .errors import GameOver, LimitExceeded, RuleError
@@ -555,7 +556,9 @@ class DirectGame:
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
     def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
-                 after_setup: Any = None):
+                 after_setup: Any = None, log_moves: bool = False):
+        """`log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
+        card tracker's looks cost what moved, not what is in play."""
         program = dp.program
         rs = program.rs
         if not rs.min_players <= players <= rs.max_players:
@@ -564,6 +567,8 @@ class DirectGame:
         self.limits = limits or Limits()
         self.cards = rs.cards
         st = self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        if log_moves:
+            st.where = ChangeLog()
         for name, z in rs.zones.items():
             if z.per_player:
                 for p in range(players):

@@ -54,7 +54,7 @@ def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Lim
     if engine != "tasks" and (engine == "direct" or not any(getattr(a, "copies_game", True) for a in seats)):
         dp = direct_or_none(program)
         if dp is not None:
-            return DirectGame(dp, players, seed, limits, after_setup=after_setup)
+            return DirectGame(dp, players, seed, limits, after_setup=after_setup, log_moves=after_setup is not None)
         if engine == "direct":
             raise ValueError(f"{program.rs.title} does not compile to direct code: {program._direct}")
     return Game(program, players, seed, limits, record_digests=False, after_setup=after_setup)
