@@ -60,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
                                                  "length distributions, per-card win rates")
     s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
     s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
-                   help="skip per-card statistics (which cards seats take and play): a little faster")
+                   help="skip per-card statistics (which cards seats take, play and hold at the end): faster")
+    s.add_argument("--engine", choices=("auto", "tasks", "direct"), default="auto",
+                   help="how games run: 'direct' compiles the ruleset to Python generator code (fast; "
+                        "for agents that never copy the game, and the constructs it knows), 'tasks' "
+                        "is the general engine; 'auto' (default) uses direct code where it can. Both "
+                        "play the same games. See docs/compilation.md")
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
                         "(repeatable)")
@@ -180,7 +185,7 @@ def _simulate(args) -> int:
     with _progress_bar(args.games, args.quiet) as advance:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
                           backend=args.backend, address=args.address, overrides=overrides,
-                          per_game=args.per_game, card_stats=args.card_stats, **limits)
+                          per_game=args.per_game, card_stats=args.card_stats, engine=args.engine, **limits)
     _emit_report(report, args.json, _summary)
     if args.failed_logs and report["errors"] and overrides:
         print("  no replay logs for a variant (--set): a log names the ruleset folder, not its overrides")

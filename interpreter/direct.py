@@ -174,9 +174,13 @@ class _Gen:
     # ---- the module --------------------------------------------------------------------------
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
-        if set(rs.phases) - {"setup", "turn"} or rs.actions or rs.short_triggers or p.whenever or \
-                p.boards or rs.die_types or p.kept_parts or p.grids or rs.functions:
-            raise Unsupported("phases, actions, dice, boards, grids, functions or `whenever` triggers")
+        found = [what for what, present in (
+            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}), ("actions", rs.actions),
+            ("`when short of` rules", rs.short_triggers), ("`whenever` triggers", p.whenever),
+            ("boards", p.boards), ("dice", rs.die_types), ("card parts", p.kept_parts), ("grids", p.grids),
+            ("rule functions", rs.functions)) if present]
+        if found:
+            raise Unsupported(f"it uses {', '.join(found)}")
         if not p.settles_at_once:
             raise Unsupported("state-based rules that stop for decisions")
         if len(rs.scores) > 1:

@@ -1,0 +1,189 @@
+"""The direct engine (interpreter/direct.py, directgame.py) plays the same games as the task engine.
+
+A ruleset compiled to generator code must give, for the same seed and the same agents, the same
+decisions (who, what kind, how many options), the same result and the same final state (its
+digest covers every zone, stat, row id and the RNG) as the task engine, which stays the
+reference implementation. Rulesets it cannot compile run on the task engine instead.
+"""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from golden_games import AGENTS, GOLDEN, ROOT, _h, key
+from interpreter.api import load_program
+from interpreter.direct import Unsupported, compile_direct
+from interpreter.directgame import DirectGame
+from interpreter.engine import Game, Limits
+from interpreter.errors import LimitExceeded
+from interpreter.session import agents_for, game_seed
+from interpreter.simulate import new_game, simulate
+
+TT = ROOT / "rulesets" / "toil_and_troublez"
+
+
+def _play(game, seats):
+    trace = []
+    while not game.over:
+        d = game.decision
+        trace.append((d.player, d.kind, len(d.options)))
+        game.answer(seats[d.player].choose(game, d))
+    return trace
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("agents", ["random", "first"])
+def test_same_games_as_the_task_engine(players, agents):
+    """TT-016..TT-092 as played: every decision, the result and the final state are identical."""
+    program = load_program(TT)
+    dp = compile_direct(program)
+    for i in range(4):
+        seed = game_seed(11, i)
+        a = Game(program, players, seed, record_digests=False)
+        b = DirectGame(dp, players, seed)
+        ta = _play(a, agents_for([agents], players, seed))
+        tb = _play(b, agents_for([agents], players, seed))
+        assert a.error is None and b.error is None
+        assert ta == tb
+        assert a.result == b.result
+        assert a.state.digest() == b.state.digest()
+        assert a.held() == b.held()
+
+
+def test_recorded_golden_games_replay_identically():
+    """Every recorded Toil and Troublez game (tests/fixtures/golden_games.json) but its step count,
+    which measures the task engine's own work."""
+    recorded = json.loads(GOLDEN.read_text())
+    dp = compile_direct(load_program(TT))
+    checked = 0
+    for k, fp in recorded.items():
+        rs, n, i, agents = k.split("/")
+        if rs != "toil_and_troublez":
+            continue
+        seed = game_seed(7, int(i))
+        g = DirectGame(dp, int(n), seed)
+        g.play_out(agents_for(AGENTS[agents], int(n), seed))
+        assert (g.result, len(g.choices), _h(g.choices), _h(g.held())) == \
+            (fp["result"], fp["decisions"], fp["choices"], fp["held"]), k
+        checked += 1
+    assert checked >= 100
+
+
+def test_simulate_reports_the_same_with_either_engine():
+    """Per-game results and per-card statistics (which use a change log in the direct engine)."""
+    a = simulate(str(TT), 12, 4, 3, ["random"], engine="tasks", per_game=True)
+    b = simulate(str(TT), 12, 4, 3, ["random"], engine="direct", per_game=True)
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "steps"} for r in rows]  # noqa: E731
+    assert strip(a["per_game"]) == strip(b["per_game"])
+    assert a["cards"] == b["cards"] and a["cards"]
+
+
+def test_agents_that_copy_the_game_get_the_task_engine():
+    program = load_program(TT)
+    assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits()), DirectGame)
+    assert isinstance(new_game(program, 4, 1, agents_for(["greedy"], 4, 1), Limits()), Game)
+    assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits(), engine="tasks"), Game)
+
+
+def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine():
+    program = load_program(ROOT / "rulesets" / "talisman")
+    with pytest.raises(Unsupported):
+        compile_direct(program)
+    assert isinstance(new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits()), Game)
+    with pytest.raises(ValueError, match="does not compile to direct code"):
+        new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits(), engine="direct")
+
+
+def test_no_rule_text_in_the_generated_source():
+    """Rule names and texts stay in the constants table: the source is this compiler's own."""
+    dp = compile_direct(load_program(TT))
+    for word in ("took_row", "taker", "talismans", "Cloak", "Talisman", "forest", "Draw another"):
+        assert word not in dp.source
+    assert "'" not in dp.source and '"' not in dp.source
+
+
+def _ruleset(tmp_path, body: str):
+    (tmp_path / "game.rules").write_text(body)
+    return load_program(tmp_path)
+
+
+GAME = """\
+game "Tiny":
+    players 2..2
+
+card type Chip:
+    value: 1..3
+
+zone pile: pile, shared, hidden
+zone hand: set, per player, public
+
+stat x = 0
+
+setup:
+    move all_cards() to pile
+    shuffle pile
+
+turn:
+{turn}
+score p: count(hand of p)
+"""
+
+
+def _tiny(tmp_path, turn: str, more: str = "", copies: int = 6):
+    """A two-player game of `copies` chips whose turn is `turn`, with `more` rules after it."""
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "cards.yaml").write_text(f"cards:\n  - {{name: Chip, type: Chip, value: 1, copies: {copies}}}\n")
+    text = GAME.format(turn=textwrap.indent(textwrap.dedent(turn), " " * 4))
+    return _ruleset(tmp_path, text + "\n" + textwrap.dedent(more))
+
+
+def _line(folder, text: str) -> int:
+    lines = (folder / "game.rules").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def test_a_broken_rule_names_its_line(tmp_path):
+    """A content error stops the game with the rule's location, as the task engine reports it."""
+    program = _tiny(tmp_path, "set x to 5 / (x - x)\n")
+    g = DirectGame(compile_direct(program), 2, 1)
+    assert g.over and g.error is not None
+    t = Game(program, 2, 1)
+    assert "division by zero" in g.error.message
+    assert (g.error.loc.file, g.error.loc.line) == (t.error.loc.file, t.error.loc.line)
+    assert g.error.loc.line == _line(tmp_path, "set x to 5 / (x - x)")
+
+
+def test_a_runaway_loop_hits_the_step_limit(tmp_path):
+    program = _tiny(tmp_path, "repeat:\n    set x to x + 1\n")
+    g = DirectGame(compile_direct(program), 2, 1, Limits(max_steps=500))
+    assert isinstance(g.error, LimitExceeded) and "steps" in g.error.message
+
+
+def test_endless_recursion_hits_the_depth_limit(tmp_path):
+    program = _tiny(tmp_path, "again(you)\n", "procedure again(p):\n    again(p)\n")
+    g = DirectGame(compile_direct(program), 2, 1, Limits(max_depth=20))
+    assert isinstance(g.error, LimitExceeded) and "deeper than 20" in g.error.message
+
+
+def test_the_decision_limit_stops_a_game_and_names_the_rule(tmp_path):
+    program = _tiny(tmp_path, 'repeat:\n    if you may "Again?":\n        set x to x + 1\n')
+    g = DirectGame(compile_direct(program), 2, 1, Limits(max_decisions=5))
+    g.play_out(agents_for(["first"], 2, 1))
+    assert isinstance(g.error, LimitExceeded) and "decisions" in g.error.message
+    assert g.error.loc is not None and g.error.loc.line == _line(tmp_path, "if you may")
+    assert len(g.choices) == 5
+
+
+def test_settle_rules_fire_as_in_the_task_engine(tmp_path):
+    """An `as soon as` watcher ends the game after the turn that empties the pile; the same
+    number of turns and the same state in both engines."""
+    program = _tiny(tmp_path, "draw from pile to your hand as c\n", """\
+        as soon as pile is empty:
+            end game after this turn
+        """, copies=7)
+    a, b = Game(program, 2, 5), DirectGame(compile_direct(program), 2, 5)
+    assert a.over and b.over
+    assert a.result == b.result and b.result["turns"] == 7
+    assert a.state.digest() == b.state.digest()
