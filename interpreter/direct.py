@@ -26,7 +26,7 @@ from .ast import Node, walk
 import io
 import re
 import tokenize
-from .engine import Program, reads_of
+from .engine import Program
 from .model import Ruleset
 
 __all__ = ["Unsupported", "DirectProgram", "compile_direct"]
@@ -679,18 +679,32 @@ class _Gen:
         if what.kind == "card":
             self.emit_move_one(d, what.src, dest, bottom, n.loc)
         else:
-            self.emit(d, f"R.move({self.cards_src(what)}, {dest.key}, {self.k(bottom)})", n.loc)
+            self.emit_move_many(d, what, dest, bottom, n.loc)
 
-    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc) -> None:
+    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc) -> None:
+        """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
+        so noting each card's zone just before it moves notes the same as all of them first)."""
+        c = self.temp()
+        self.emit(d, f"for {c} in {self.cards_src(what)}:", loc)
+        if not (what.nn or what.top or what.kind in ("zone", "row")):
+            self.emit(d + 1, f"if {c} is None:", loc)
+            self.emit(d + 2, "R.not_a_card()", loc)
+        self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
+
+    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False) -> None:
         """`Runtime.move_one` written out: the common case (a lone card off a pile or set) inline,
-        anything else (a card in a row, covered or covering) by `Runtime.take_any`."""
+        anything else (a card in a row, covered or covering) by `Runtime.take_any`. `known`: the
+        card is not none."""
         c = card
         if not _SIMPLE.match(card):
             c = self.temp()
             self.emit(d, f"{c} = {card}", loc)
+        if known:
+            self.emit(d, "if True:", loc)
+        else:
+            self.emit(d, f"if {c} is not None:", loc)
         dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player else \
             f"_TB[{dest.key}]"
-        self.emit(d, f"if {c} is not None:", loc)
         at, src = self.temp(), self.temp()
         self.emit(d + 1, f"{at} = _W.get({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
@@ -1164,7 +1178,7 @@ class _Gen:
         return m(n, args, scope)
 
     def f_all_cards(self, n, a, scope):
-        return V("list(R.all_ids)", "cards")
+        return V("list(R.all_ids)", "cards", nn=True)
 
     def f_random(self, n, a, scope):
         if len(a) != 1:
@@ -1181,9 +1195,9 @@ class _Gen:
     def f_cards_under(self, n, a, scope):
         x = a[0]
         if x.kind == "card":
-            return V(f"R.under_one({x.src})", "cards")
+            return V(f"R.under_one({x.src})", "cards", nn=True)
         if x.kind == "cards":
-            return V(f"R.under_of({x.src})", "cards")
+            return V(f"R.under_of({x.src})", "cards", nn=True)
         raise Unsupported("cards_under")
 
     def f_rows(self, n, a, scope):
@@ -1411,7 +1425,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

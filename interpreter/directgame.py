@@ -18,7 +18,7 @@ from .engine import PERIOD, Decision, Limits
 from .errors import GameOver, LimitExceeded, RuleError
 from .state import GameState
 from .values import Position, Seat
-from .zones import cover as _cover, put as _put, row_ids as _row_ids, take_out as _take_out
+from .zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
 
 __all__ = ["DirectGame", "GENERATED_GLOBALS"]
 
@@ -257,12 +257,6 @@ class Runtime:
         if self.steps > self.limits.max_steps:
             raise LimitExceeded(f"more than {self.limits.max_steps} steps: a rule seems to run forever", None)
 
-    def enter(self) -> None:
-        if self.depth + 1 > self.limits.max_depth:
-            raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
-                                f"(endless recursion?)", None)
-        self.depth += 1
-
     # ---- card movement ---------------------------------------------------------------------
     def _take(self, c: int) -> None:
         """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
@@ -292,32 +286,8 @@ class Runtime:
     def cards_of(self, zone: list, rows: bool) -> list:
         return [x for r in zone for x in r] if rows else list(zone)
 
-    def move_one(self, c: int | None, key: str, bottom: bool) -> None:
-        """`move c to` a pile or set zone (by key), as `Game.move` does it for one card."""
-        if c is None:
-            return
-        st = self.state
-        where = st.where
-        at = where.get(c)
-        under = st.under
-        tbit = self.tbit
-        if at in self.plain_keys and c not in under:
-            # the common case, as take_out does it: a lone card off a plain list
-            src = st.zones[at]
-            del src[src.index(c)]
-            self.touched |= tbit[at]
-        elif at is not None:
-            self._touch_card(c)
-            self._take(c)
-        dest = st.zones[key]  # as zones.put into a pile or set zone
-        if bottom:
-            dest.insert(0, c)
-        else:
-            dest.append(c)
-        where[c] = key
-        if c in under:
-            self._mark_under(c)
-        self.touched |= tbit[key]
+    def not_a_card(self) -> None:
+        raise RuleError("only cards can be moved, not none", None)
 
     def take_any(self, c: int) -> None:
         """Take a card out of wherever it lies, noting its zone as changed."""
@@ -326,42 +296,10 @@ class Runtime:
             self._take(c)
 
     def mark_under(self, c: int) -> None:
-        self._mark_under(c)
-
-    def _mark_under(self, c: int) -> None:
+        """The cards under `c` lie under it wherever it went (as zones.put)."""
         where, mark = self.state.where, f"^{c}"
         for b in self.state.under[c]:
             where[b] = mark
-
-    def move(self, cards: list, key: str, bottom: bool) -> None:
-        """`move CARDS to` a pile or set zone: every card's zone is noted before any moves."""
-        if not cards:
-            return
-        st = self.state
-        where, under, plain, zones = st.where, st.under, self.plain_keys, st.zones
-        tbit = self.tbit
-        for c in cards:
-            at = where.get(c)
-            if at in plain:
-                self.touched |= tbit[at]
-            else:
-                self._touch_card(c)
-        dest = zones[key]
-        for c in cards:
-            at = where.get(c)
-            if at in plain and c not in under:
-                src = zones[at]
-                del src[src.index(c)]
-            elif at is not None:
-                self._take(c)
-            if bottom:
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            where[c] = key
-            if c in under:
-                self._mark_under(c)
-        self.touched |= tbit[key]
 
     def cannot_place(self, c: int, zone: str) -> None:
         raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
@@ -587,7 +525,6 @@ class DirectGame:
         self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
         self.R = Runtime(self, dp)
         self.fns = dp.build(self.R, dp.K)
-        info = dp.info
         self.R.settle = self.fns["_settle"]
         self._gen = self._main()
         self._advance(None)
