@@ -28,6 +28,12 @@ def _z(a: list[float], b: list[float]) -> float:
     return (statistics.fmean(a) - statistics.fmean(b)) / se if se else 0.0
 
 
+def _chunk(job: tuple) -> list[dict]:
+    """One chunk of interpreter games (a worker process's share), as `grimoire simulate` plays them."""
+    path, players, seed, indices = job
+    return run_chunk(path, players, seed, ["random"], card_stats=False, indices=indices)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=20000)
@@ -42,8 +48,7 @@ def main() -> int:
     chunks = [list(range(i, min(args.n, i + 250))) for i in range(0, args.n, 250)]
     path = str(ROOT / "rulesets" / "toil_and_troublez")
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        rows = [r for part in pool.map(run_chunk, [path] * len(chunks), [args.players] * len(chunks),
-                                       [args.seed + 1] * len(chunks), chunks, [["random"]] * len(chunks))
+        rows = [r for part in pool.map(_chunk, [(path, args.players, args.seed + 1, c) for c in chunks])
                 for r in part]
     bad = [r for r in rows if r["error"]]
     ok = [r for r in rows if not r["error"]]
