@@ -1,0 +1,63 @@
+"""A/B of the interpreter at a commit against the working tree, in one process.
+
+    python benchmarks/ab_commits.py HEAD~1 --reps 60 -n 10
+
+The commit's `interpreter/` and `grammar/` are exported (`git archive`) as a package named
+`interpreterA`, so both versions load side by side; then `simulate` (Toil and Troublez, 4 players,
+random agents, per-card statistics off) runs in paired batches of `n` games, A then B, each
+batch on fresh seeds, timed by CPU time. Prints the median and quartiles of the per-batch ratios
+B/A (below 1: the working tree is faster). Pairs taken close together see the same machine speed,
+which on a shared virtual machine drifts by ±25% within seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("commit")
+    ap.add_argument("--reps", type=int, default=60, help="paired batches (default 60)")
+    ap.add_argument("-n", type=int, default=10, help="games per batch (default 10)")
+    ap.add_argument("--ruleset", default="rulesets/toil_and_troublez")
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        archive = subprocess.run(["git", "archive", args.commit, "interpreter", "grammar"], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+        (tmp / "interpreter").rename(tmp / "interpreterA")
+        sys.path[:0] = [str(tmp), str(ROOT)]
+        os.chdir(ROOT)
+        import interpreterA.simulate as a  # noqa: E402
+        import interpreter.simulate as b  # noqa: E402
+        for m in (a, b):  # load, compile and warm both
+            m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
+        ratios = []
+        for r in range(args.reps):
+            times = []
+            for m in (a, b):
+                c = time.process_time()
+                m.simulate(args.ruleset, args.n, args.players, r + 1, ["random"], card_stats=False)
+                times.append(time.process_time() - c)
+            ratios.append(times[1] / times[0])
+        q = statistics.quantiles(ratios, n=4)
+        print(f"B/A (working tree / {args.commit}): median {statistics.median(ratios):.3f}, "
+              f"quartiles {q[0]:.3f}-{q[2]:.3f}, {args.reps} batches of {args.n} games")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
