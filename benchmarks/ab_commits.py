@@ -46,12 +46,12 @@ def main() -> None:
             m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
         ratios = []
         for r in range(args.reps):
-            times = []
-            for m in (a, b):
+            times = {}
+            for m in ((a, b) if r % 2 == 0 else (b, a)):  # alternate which runs first: no order bias
                 c = time.process_time()
                 m.simulate(args.ruleset, args.n, args.players, r + 1, ["random"], card_stats=False)
-                times.append(time.process_time() - c)
-            ratios.append(times[1] / times[0])
+                times[m] = time.process_time() - c
+            ratios.append(times[b] / times[a])
         q = statistics.quantiles(ratios, n=4)
         print(f"B/A (working tree / {args.commit}): median {statistics.median(ratios):.3f}, "
               f"quartiles {q[0]:.3f}-{q[2]:.3f}, {args.reps} batches of {args.n} games")
