@@ -157,7 +157,7 @@ class _Gen:
 
     def zone(self, name: str, owner: str | None) -> V:
         zd = self.rs.zones[name]
-        if zd.kind not in ("pile", "set", "rows"):
+        if zd.kind not in ("pile", "set", "row", "stack", "rows"):
             raise Unsupported(f"zone kind {zd.kind}")
         local = self.zones_used.get(name)
         if local is None:
@@ -279,8 +279,8 @@ class _Gen:
         # placement rules
         placements = {}
         for zname, pl in rs.placements.items():
-            if rs.zones[zname].kind != "rows":
-                raise Unsupported("placement in a zone that is not rows")
+            if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack"):
+                raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
             fname = self.placement_names[zname]
             self.placement_function(fname, zname, pl)
             placements[zname] = fname
@@ -487,6 +487,10 @@ class _Gen:
             self.emit(2, f"if not ({c.src}):", n.loc)
             self.emit(3, "return False")
         self.emit(2, "return True")
+        if zd.kind != "rows":  # one candidate: the zone's cards with this one on top (at the end)
+            self.emit(1, f"def {name}(_a0):", pl.loc)
+            self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {zone.src} if _x != _a0] + [_a0]) else []")
+            return
         new_row = f"{name}_ok(_a0, [_a0])" if zd.max_rows is None else \
             f"len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0])"
         self.emit(1, f"def {name}(_a0):", pl.loc)
@@ -615,6 +619,31 @@ class _Gen:
             raise Unsupported("let shadowing a stat, zone or constant")
         py = self.bind(scope, n.name, self.kind_kept(v))
         self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+
+    def s_aug(self, n, d, scope, loops):
+        """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
+        t, rs = n.target, self.rs
+        cur, v = self.expr(t, scope), self.expr(n.expr, scope)
+        if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
+            raise Unsupported("+= on anything but numbers")
+        new = f"_plus({cur.src}, {v.src})" if n.op == "+=" else f"({cur.src} - {v.src})"
+        if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
+            self.emit(d, f"R.set_stat({self.k(t.id)}, {new})", n.loc)
+        elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:
+            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind != "player":
+                raise Unsupported("+= on several players' stats")
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(t.name)}, {new})", n.loc)
+        elif t.kind == "name" and t.id in scope:
+            self.emit(d, f"{scope[t.id][0]} = {new}", n.loc)
+            return
+        else:
+            raise Unsupported("+= target")
+        self.changed = True
+
+    def s_log(self, n, d, scope, loops):
+        v = self.expr(n.expr, scope)
+        self.emit(d, f"R.log_text({v.src}, {self.k(v.kind)})", n.loc)
 
     def s_set(self, n, d, scope, loops):
         t, rs = n.target, self.rs
@@ -745,8 +774,8 @@ class _Gen:
     def s_place(self, n, d, scope, loops):
         what = self.expr(n.what, scope)
         zone = self.expr(n.zone, scope)
-        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements or not zone.rows:
-            raise Unsupported("place")
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
+            raise Unsupported("place in a zone without a placement rule")
         i = self.temp()
         ps = self.known_positions.pop(id(n), None)
         if ps is None:  # else: the `can be placed` test just before computed them on this state
@@ -756,7 +785,10 @@ class _Gen:
         self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
         ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps)
         self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
-        self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
+        if zone.rows:
+            self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
+        else:  # a pile, set or row zone has one position: on top (at the end)
+            self.emit_move_one(d, what.src, zone, False, n.loc)
         if "placed" in self.events:
             self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
 
@@ -1250,6 +1282,20 @@ class _Gen:
         x = self.items(a[0])
         return V(f"{x.src}[1:]", x.kind, top=x.top)
 
+    def f_last(self, n, a, scope):
+        x = self.items(a[0])
+        if len(a) == 1:
+            return V(f"_last({x.src})", _ITEM_KIND.get(x.kind, "any"))
+        if a[1].kind != "int":
+            raise Unsupported("last(n)")
+        return V(f"_last_n({x.src}, {a[1].src})", x.kind, top=x.top, nn=x.nn)
+
+    def f_sum(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind in ("cards", "players", "rows"):
+            raise Unsupported("sum of cards")
+        return V(f"_sum({x.src})", "int", nn=True)
+
     def f_values(self, n, a, scope):
         x = a[0]
         if x.kind != "list":
@@ -1326,8 +1372,8 @@ class _Gen:
 
     def e_can_place(self, n, scope):
         what, zone = self.expr(n.what, scope), self.expr(n.zone, scope)
-        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements or not zone.rows:
-            raise Unsupported("can be placed")
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
+            raise Unsupported("can be placed in a zone without a placement rule")
         if not _SIMPLE.match(what.src):
             raise Unsupported("can be placed: a computed card")
         return V(f"({what.src} is not None and bool({self.placement_names[zone.zone]}({what.src})))", "bool")
@@ -1425,7 +1471,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

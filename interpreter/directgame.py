@@ -57,6 +57,34 @@ def _distinct_values(xs: list) -> list:
     return out
 
 
+def _last(xs: list) -> Any:
+    return xs[-1] if xs else None
+
+
+def _last_n(xs: list, n: int) -> list:
+    return xs[-n:] if n else []
+
+
+def _sum(xs: list) -> Any:
+    return sum(x for x in xs if x is not None)
+
+
+def _plus(a: Any, b: Any) -> Any:
+    """`+=` on numbers (`Game.add`); texts join as texts."""
+    if isinstance(a, str) or isinstance(b, str):
+        return _scalar_text(a) + _scalar_text(b)
+    return a + b
+
+
+def _scalar_text(v: Any) -> str:
+    """`Game.text` of a number, text, yes/no or none."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)
+
+
 def _first_n(xs: list, n: int) -> list:
     return xs[:n]
 
@@ -117,7 +145,8 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
-    "_NEW": Position(None, "new"), "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
+    "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
+    "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
     "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
@@ -413,6 +442,18 @@ class Runtime:
     def text(self, v: Any) -> str:
         return v if isinstance(v, str) else str(v)
 
+    def log_text(self, v: Any, kind: str) -> None:
+        """`log`: the value as `Game.text` writes it (cards by their labels)."""
+        if kind == "card" and v is not None:
+            text = self._label(v)
+        elif kind in ("cards",):
+            text = "[" + ", ".join(self._label(c) for c in v) + "]"
+        elif isinstance(v, list):
+            text = "[" + ", ".join(_scalar_text(x) for x in v) + "]"
+        else:
+            text = _scalar_text(v)
+        self.game.log.append(text)
+
     # ---- decisions and events ---------------------------------------------------------------
     def nothing_to_choose(self) -> None:
         raise RuleError("there is nothing to choose from", None)
@@ -516,6 +557,7 @@ class DirectGame:
         st.pstats = [{} for _ in range(players)]
         st.watch = [False] * len(rs.watchers)
         self.choices: list[int] = []
+        self.log: list[str] = []
         self.decision: Decision | None = None
         self.over = False
         self.error: RuleError | None = None
