@@ -196,9 +196,15 @@ _ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operato
 
 def _check_source(src: str) -> None:
     """Refuse any source with a token this module does not produce itself (defence in depth)."""
+    check_tokens(src, _ALLOWED_NAMES, _TEMP)
+
+
+def check_tokens(src: str, names: set[str] | frozenset[str], own: re.Pattern) -> None:
+    """Refuse generated source with any name but `names` and those matching `own`, any number
+    but a plain integer, any string or comment: no text from the rules can be in it."""
     for tok in tokenize.generate_tokens(io.StringIO(src).readline):
         if tok.type == tokenize.NAME:
-            if tok.string not in _ALLOWED_NAMES and not _TEMP.match(tok.string):
+            if tok.string not in names and not own.match(tok.string):
                 raise ValueError(f"unexpected name in generated code: {tok.string!r}")
         elif tok.type == tokenize.NUMBER:
             if not tok.string.isdigit():

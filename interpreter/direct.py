@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ast import Node, walk
-import io
+from .codegen import check_tokens
 import re
-import tokenize
 from .engine import Program
 from .model import Ruleset
 
@@ -1478,16 +1477,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 def _check_direct_source(src: str) -> None:
     """Refuse any source with a token this module does not write itself (defence in depth: no
     rule text is ever put in the source; names are numbered, values are in `K`)."""
-    for tok in tokenize.generate_tokens(io.StringIO(src).readline):
-        if tok.type == tokenize.NAME:
-            if tok.string not in _KEYWORDS and not _OWN_NAME.match(tok.string):
-                raise ValueError(f"unexpected name in generated code: {tok.string!r}")
-        elif tok.type == tokenize.NUMBER:
-            if not tok.string.isdigit():
-                raise ValueError("unexpected number in generated code")
-        elif tok.type in (tokenize.STRING, tokenize.COMMENT) or (tok.type == tokenize.ERRORTOKEN and
-                                                                  tok.string.strip()):
-            raise ValueError("unexpected token in generated code")
+    check_tokens(src, _KEYWORDS, _OWN_NAME)
 
 
 def _helpers() -> dict:

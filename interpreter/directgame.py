@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from .cardstats import ChangeLog
 from .compiler import _explain
-from .engine import PERIOD, Decision, Limits
+from .engine import PERIOD, Decision, Limits, game_result, held_names, record_answer
 from .errors import GameOver, LimitExceeded, RuleError
 from .state import GameState
 from .values import Position, Seat
@@ -581,14 +581,8 @@ class DirectGame:
 
     # ---- driving -----------------------------------------------------------------------------
     def answer(self, index: int) -> None:
-        d = self.decision
-        if d is None:
-            raise ValueError("no decision is pending")
-        if not 0 <= index < len(d.options):
-            raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
-        self.choices.append(index)
-        self.decisions_made += 1
-        self.decision = None
+        """Answer the pending decision with the index of one of its options."""
+        record_answer(self, index)
         self._advance(index)
 
     def play_out(self, seats: list, look: Any = None) -> None:
@@ -745,24 +739,8 @@ class DirectGame:
             tb = [fns[f](p, p) for f in info["tiebreaks"]]
             scores.append(s)
             keys.append((s, *tb))
-        best = max(keys) if keys else None
-        st = self.state
-        result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best],
-                  "turns": st.turn_number, "rounds": st.round_number, "decisions": self.decisions_made,
-                  "first_player": self.first_player}
-        if st.end_reason is not None:
-            result["reason"] = st.end_reason
-        return result
+        return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (as `Game.held`)."""
-        out: list[list[str]] = [[] for _ in self.seats]
-        for key, z in self.state.zones.items():
-            name, _, owner = key.partition("#")
-            if not owner:
-                continue
-            ids = [c for row in z for c in row] if name in self.program.rows_zones else list(z)
-            for cid in ids:
-                out[int(owner)].append(self.cards[cid].name)
-                out[int(owner)] += [self.cards[u].name for u in self.state.under.get(cid, ())]
-        return out
+        return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .ast import Node, walk
-from .compiler import Compiler, _explain
+from .compiler import MAX_ITEMS, Compiler, _explain
 from .diagnostics import Loc
-from .compiler import MAX_ITEMS, _explain
 from .errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from .syncblocks import is_sync
 from .tasks import BlockTask, FireTask, MainTask, SettleTask, Task
@@ -218,6 +217,44 @@ def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | 
     return tuple(sorted(names))
 
 
+def record_answer(g: Any, index: int) -> Decision:
+    """Check an answer to `g`'s pending decision and note it (both engines' `answer`)."""
+    d = g.decision
+    if d is None:
+        raise ValueError("no decision is pending")
+    if not 0 <= index < len(d.options):
+        raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
+    g.choices.append(index)
+    g.decisions_made += 1
+    g.decision = None
+    return d
+
+
+def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, first_player: int) -> dict:
+    """A finished game's result: scores, winners (best score, then tiebreaks), length, decisions."""
+    best = max(keys) if keys else None
+    result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best],
+              "turns": st.turn_number, "rounds": st.round_number, "decisions": decisions,
+              "first_player": first_player}
+    if st.end_reason is not None:  # `end game "reason"`
+        result["reason"] = st.end_reason
+    return result
+
+
+def held_names(st: GameState, cards: list[CardData], rows_zones: frozenset[str], seats: int) -> list[list[str]]:
+    """Per seat, the names of the cards in its own zones (cards under others included)."""
+    out: list[list[str]] = [[] for _ in range(seats)]
+    for key, z in st.zones.items():
+        name, _, owner = key.partition("#")
+        if not owner:
+            continue
+        ids = [c for row in z for c in row] if name in rows_zones else list(z)
+        for cid in ids:
+            out[int(owner)].append(cards[cid].name)
+            out[int(owner)] += [cards[u].name for u in st.under.get(cid, ())]
+    return out
+
+
 def compile_ruleset(rs: Ruleset) -> Program:
     return Program(rs)
 
@@ -265,14 +302,7 @@ class Game:
     # ---- driving -------------------------------------------------------------------------
     def answer(self, index: int) -> None:
         """Answer the pending decision with the index of one of its options."""
-        d = self.decision
-        if d is None:
-            raise ValueError("no decision is pending")
-        if not 0 <= index < len(d.options):
-            raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
-        self.choices.append(index)
-        self.decisions_made += 1
-        self.decision = None
+        d = record_answer(self, index)
         self.stack[-1].resume(d.options[index])
         self._run()
 
@@ -913,27 +943,11 @@ class Game:
                 tb.append(f(self, env))
             scores.append(s)
             keys.append((s, *tb))
-        best = max(keys) if keys else None
-        winners = [p for p in range(len(keys)) if keys[p] == best]
-        result = {"scores": scores, "winners": winners, "turns": self.state.turn_number,
-                  "rounds": self.state.round_number, "decisions": self.decisions_made,
-                  "first_player": self.first_player}
-        if self.state.end_reason is not None:  # `end game "reason"`
-            result["reason"] = self.state.end_reason
-        return result
+        return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (cards under others included)."""
-        out: list[list[str]] = [[] for _ in self.seats]
-        for key, z in self.state.zones.items():
-            name, _, owner = key.partition("#")
-            if not owner:
-                continue
-            ids = [c for row in z for c in row] if name in self.program.rows_zones else list(z)
-            for cid in ids:
-                out[int(owner)].append(self.cards[cid].name)
-                out[int(owner)] += [self.cards[u].name for u in self.state.under.get(cid, ())]
-        return out
+        return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))
 
     def view(self, seat: int | None) -> dict:
         """What `seat` may see (None: a spectator): hidden zones show only their size."""
