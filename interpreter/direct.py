@@ -15,16 +15,16 @@ with every recorded golden game whose ruleset compiles here).
 Only what this module knows is compiled; anything else (`Unsupported`) leaves the ruleset to the
 task engine, which stays the reference implementation. Rule text never reaches the generated
 source: values taken from the rules are constants in a table `K`, rule variables become
-numbered Python names, and `codegen._check_source` verifies the source's tokens before compiling.
+numbered Python names, and `codegen.check_tokens` verifies the source's tokens before compiling.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from .ast import Node, walk
 from .codegen import check_tokens
-import re
 from .engine import Program
 from .model import Ruleset
 
@@ -112,7 +112,6 @@ class _Gen:
         self.n = 0
         self.enum_values = self.rs.enum_values()
         self.fields: dict[str, str] = {}  # card field → generated table name
-        self.types: dict[str, str] = {}  # card type → K name
         self.cur_loc = None
         self.zones_used: dict[str, str] = {}  # zone name → local holding its list(s)
         self.const_kinds: dict[str, str] = {}
@@ -121,13 +120,12 @@ class _Gen:
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
-        self.known_positions: dict[int, str] = {}
+        self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
         self._recursive: set[str] | None = None
-        self.dispatch: dict[str, tuple] = {}
-        self.read_mask = ""
+        self.dispatch: dict[str, tuple] = {}  # event → its handler table (`plan_dispatch`)
+        self.read_mask = ""  # ` & MASK` of the bits some state-based rule reads ("" : any)
         self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
-        self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
-        self.trigger_names: dict[int, str] = {}  # place statement → the temp holding its positions
+        self.trigger_names: dict[int, str] = {}  # trigger node → its function's name
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -299,9 +297,25 @@ class _Gen:
         for i, t in enumerate(rs.tiebreaks):
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
-        # the wrapper: one `build(R, K)` making a game's functions over its state
-        head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng", "    _W = _st.where",
-                "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
+        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
+            [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
+            list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
+            [x for fns in trig_fns.values() for x in fns[:2] if x]
+        build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
+        info = {"always": always, "watchers": watchers, "placements": placements, "consts": consts,
+                "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
+        out = DirectProgram(p, build, self.K, info, locs)
+        out.labels = [c.label() for c in rs.cards]
+        out.source = src
+        return out
+
+    def assemble(self, exported: list[str]) -> tuple[Any, str, list]:
+        """The module: `build(R, K)` binds the game's state, tables and constants to locals, defines
+        every function written so far inside it, and returns the `exported` ones by name; checked
+        (`check_tokens`) and compiled. Returns `build`, the source and each line's rule location."""
+        head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
+                "    _W = _st.where", "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
                 "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
         for name, local in self.zones_used.items():
             if self.rs.zones[name].per_player:
@@ -314,21 +328,15 @@ class _Gen:
             head.append(f"    {local} = R.field_table({self.k(fname)})")
         for local, zones in self.plan_keys.items():
             head.append(f"    {local} = R.plan_bits_of({self.k(zones)})")
-        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
-            [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
-            list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
-            [x for fns in trig_fns.values() for x in fns[:2] if x]
-        names = sorted({x for x in exported if x} | {"_settle"})
         tail = []
         for table, groups, _ in self.dispatch.values():
             tail.append(f"    {table} = {{}}")
             for fn, ids in groups:
                 tail.append(f"    {table}.update(dict.fromkeys({self.k(tuple(ids))}, {fn}))")
-        tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in names) + "}"]
+        tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
-        src_lines = head + self.lines + tail
+        src = "\n".join(head + self.lines + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + [None] * len(tail)
-        src = "\n".join(src_lines) + "\n"
         try:
             _check_direct_source(src)
             code = compile(src, GEN_FILE, "exec")
@@ -337,13 +345,7 @@ class _Gen:
         ns = {"__builtins__": {}}
         ns.update(_helpers())
         exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
-        info = {"always": always, "watchers": watchers, "placements": placements, "consts": consts,
-                "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
-                "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
-        out = DirectProgram(p, ns["build"], self.K, info, locs)
-        out.labels = [c.label() for c in rs.cards]
-        out.source = src
-        return out
+        return ns["build"], src, locs
 
     # ---- functions ---------------------------------------------------------------------------
     def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,
