@@ -70,10 +70,15 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
 
 
 class DirectProgram:
-    """The generated module of one ruleset: `build(R, K)` makes one game's functions."""
+    """The generated module of one ruleset: `build(R, K)` makes one game's functions. `lines` gives
+    each generated line's rule location (for errors), `info` the names of the functions the
+    driver calls, `labels` each card's label (for decisions)."""
 
     def __init__(self, program: Program, build: Any, consts: list, info: dict, lines: list):
         self.program, self.build, self.K, self.info, self.lines = program, build, consts, info, lines
+        self.labels: list[str] = [c.label() for c in program.rs.cards]
+        self.source = ""  # the generated source, for reading (tests, debugging)
+        self.tables: dict[int, dict] = {}  # player count → lookup tables (directgame._tables)
 
 
 def compile_direct(program: Program) -> DirectProgram:
@@ -306,7 +311,6 @@ class _Gen:
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         out = DirectProgram(p, build, self.K, info, locs)
-        out.labels = [c.label() for c in rs.cards]
         out.source = src
         return out
 

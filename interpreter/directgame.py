@@ -178,7 +178,7 @@ def _bits(rs: Any, st: GameState) -> dict[str, int]:
 
 def _tables(dp: Any, st: GameState) -> dict:
     """Lookup tables for games of one ruleset and player count, made once and shared (read only)."""
-    cache = dp.__dict__.setdefault("tables", {})
+    cache = dp.tables
     got = cache.get(st.players)
     if got is None:
         rs, rows_zones = dp.program.rs, dp.program.rows_zones
