@@ -85,19 +85,20 @@ class MoveTracker:
     def _update_from_log(self, game: Any, where: ChangeLog, last: dict[int, str]) -> None:
         """`update` for a map that logs its changes: only the logged cards can have moved (the
         same comparison as `update` makes over every card)."""
-        if not where.changed:
+        changed = where.changed
+        if not changed:
             return
-        now = {cid: where.get(cid) for cid in where.changed}
-        where.changed.clear()
-        moved = {cid for cid, at in now.items() if last.get(cid) != at}
+        get = where.get
+        moved = [cid for cid in changed if last.get(cid) != get(cid)]
+        changed.clear()
         if not moved:
             return
         under = game.state.under
-        for cid in list(moved):  # cards lying under a moved card moved with it
-            moved.update(under.get(cid, ()))
-        order = sorted(moved)
+        below = [b for cid in moved for b in under.get(cid, ())]  # cards under a moved card moved with it
+        order = sorted(set(moved).union(below)) if below else sorted(moved)
         was = [_resolve(last, cid) for cid in order]  # before the snapshot catches up
-        for cid, at in now.items():
+        for cid in moved:
+            at = get(cid)
             if at is None:
                 last.pop(cid, None)
             else:
