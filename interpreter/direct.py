@@ -616,6 +616,12 @@ class _Gen(Expressions):
         self.changed = True
 
     def s_log(self, n, d, scope, loops):
+        """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
+        if n.expr.kind == "list":
+            items = [self.expr(i, scope) for i in n.expr.items]
+            srcs = "".join(f"{v.src}, " for v in items)
+            self.emit(d, f"R.log_items(({srcs}), {self.k(tuple(v.kind for v in items))})", n.loc)
+            return
         v = self.expr(n.expr, scope)
         self.emit(d, f"R.log_text({v.src}, {self.k(v.kind)})", n.loc)
 
@@ -1036,7 +1042,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

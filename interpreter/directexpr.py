@@ -68,6 +68,16 @@ class Expressions:
             raise Unsupported("literal")
         return V(self.k(v), kind, nn=True)
 
+    def e_list(self, n, scope):
+        """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
+        items = [self.expr(i, scope) for i in n.items]
+        kinds = {v.kind for v in items}
+        if kinds and kinds <= {"card"}:
+            return V("[" + ", ".join(v.src for v in items) + "]", "cards", nn=all(v.nn or v.top for v in items))
+        if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
+            raise Unsupported("a list of lists or of cards mixed with other values")
+        return V("[" + ", ".join(v.src for v in items) + "]", "list")
+
     def e_map(self, n, scope):
         pairs = {}
         for kn, vn in n.pairs:

@@ -444,15 +444,20 @@ class Runtime:
 
     def log_text(self, v: Any, kind: str) -> None:
         """`log`: the value as `Game.text` writes it (cards by their labels)."""
+        self.game.log.append(self._text(v, kind))
+
+    def log_items(self, values: tuple, kinds: tuple) -> None:
+        """`log [a, b, ...]`: each item as `Game.text` writes it, by its own kind."""
+        self.game.log.append("[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]")
+
+    def _text(self, v: Any, kind: str) -> str:
         if kind == "card" and v is not None:
-            text = self._label(v)
-        elif kind in ("cards",):
-            text = "[" + ", ".join(self._label(c) for c in v) + "]"
-        elif isinstance(v, list):
-            text = "[" + ", ".join(_scalar_text(x) for x in v) + "]"
-        else:
-            text = _scalar_text(v)
-        self.game.log.append(text)
+            return self._label(v)
+        if kind == "cards":
+            return "[" + ", ".join(self._label(c) for c in v) + "]"
+        if isinstance(v, list):
+            return "[" + ", ".join(_scalar_text(x) for x in v) + "]"
+        return _scalar_text(v)
 
     # ---- decisions and events ---------------------------------------------------------------
     def nothing_to_choose(self) -> None:

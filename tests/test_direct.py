@@ -203,3 +203,80 @@ def test_settle_rules_fire_as_in_the_task_engine(tmp_path):
     assert a.over and b.over
     assert a.result == b.result and b.result["turns"] == 7
     assert a.state.digest() == b.state.digest()
+
+
+EVENTS = """\
+game "Events":
+    players 2..3
+
+card type Gem:
+    value: 1..5
+
+zone deck: pile, shared, hidden
+zone table: row, shared, public
+zone hand: set, per player, public
+player stat mana: 0..99
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+placement in table as row:
+    count(row) <= 3
+
+when round_start:
+    log ["round", round_number, "begins"]
+
+when drawn(c) if c.value > 2:
+    your mana += c.value
+
+when placed(c):
+    if c.value == 5:
+        move c to your hand
+
+when turn_end:
+    if your mana >= 6:
+        your mana -= 6
+        move first(table) to your hand
+
+turn:
+    draw from deck to your hand as c
+    if c is Gem and c can be placed in table:
+        if you may "Put it on the table?":
+            place c in table
+    if deck is empty:
+        end game after this turn
+
+score p: count(hand of p) + mana of p
+"""
+
+EVENT_CARDS = """\
+cards:
+  - {name: Opal, type: Gem, value: 1, copies: 3}
+  - {name: Ruby, type: Gem, value: 3, copies: 3, effect: "when drawn:\\n    log [\\"a ruby for\\", you]\\n"}
+  - {name: Diamond, type: Gem, value: 5, copies: 2, effect: "when drawn:\\n    your mana += 1\\n"}
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_rule_triggers_conditions_and_their_order(tmp_path, players):
+    """The general `fire`: a card's own trigger and a rule trigger with a condition answering one
+    `drawn` (the active player orders them), subject-less `round_start`/`turn_end` triggers,
+    `placed`, a row zone's placement rule, `+=`/`-=` on a player stat and `log` of a list: the
+    same decisions, log and state in both engines."""
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "cards.yaml").write_text(EVENT_CARDS)
+    program = _ruleset(tmp_path, EVENTS)
+    dp = compile_direct(program)
+    orders = 0
+    for agents in ("random", "first"):
+        for i in range(5):
+            seed = game_seed(3, i)
+            a, b = Game(program, players, seed), DirectGame(dp, players, seed)
+            ta = _play(a, agents_for([agents], players, seed))
+            tb = _play(b, agents_for([agents], players, seed))
+            assert a.error is None and b.error is None
+            assert (ta, a.result, a.log) == (tb, b.result, b.log)
+            assert a.state.digest() == b.state.digest()
+            orders += sum(kind == "order" for _, kind, _ in ta)
+    assert orders > 0 and any("a ruby for" in line for line in a.log + b.log)
