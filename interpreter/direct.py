@@ -1012,6 +1012,7 @@ class _Gen(Expressions):
         src = self.cards_src(it) if it.kind in _CARDISH else (f"list({it.src})" if it.live else it.src)
         py = self.bind(scope, n.name, item)
         self.emit(d, f"for {py} in {src}:", n.loc)
+        self.count_round(d + 1, n.body)
         self.changed = True  # the body's first statement may follow the last one's change
         self.block(n.body, d + 1, scope, loops + 1)
         self.changed = True
@@ -1026,12 +1027,23 @@ class _Gen(Expressions):
             self.emit(d, f"for _ in range({t.src}):", n.loc)
         else:
             self.emit(d, "while True:", n.loc)
-        self.emit(d + 1, "R.steps += 1")
-        self.emit(d + 1, "if R.steps > R.max_steps:")
-        self.emit(d + 2, "R.step()")  # raises: too many steps
+        self.count_round(d + 1, n.body)
         self.changed = True
         self.block(n.body, d + 1, scope, loops + 1)
         self.changed = True
+
+    def count_round(self, d: int, body: list[Node]) -> None:
+        """A loop's round counts as a step (`Limits.max_steps`) and, for the `where`s, quantifiers
+        and comprehensions its body holds, as that many times every card visited (`max_work`): a
+        bound on the items the task engine would count, so a runaway loop stops under both limits."""
+        binders = sum(1 for s in body for m in walk(s) if m.kind in ("where", "quantified", "comprehension"))
+        self.emit(d, "R.steps += 1")
+        if binders:
+            self.emit(d, f"R.work += {self.k(binders * max(1, len(self.rs.cards)))}")
+            self.emit(d, "if R.steps > R.max_steps or R.work > R.max_work:")
+        else:
+            self.emit(d, "if R.steps > R.max_steps:")
+        self.emit(d + 1, "R.runaway()")
 
 _OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
 _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",
@@ -1042,7 +1054,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
 
 

@@ -11,6 +11,7 @@ engine. Like the rest of the generated code, the source holds no rule text: valu
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .ast import Node
@@ -53,6 +54,8 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
 class Expressions:
     """Expression compilation, mixed into `direct._Gen` (which provides `k`, `temp`, `zone`, `you`,
     `field`, `rs`, `enum_values`, `const_kinds` and `placement_names`)."""
+
+    binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
 
     def expr(self, n: Node, scope: dict) -> V:
         m = getattr(self, "e_" + n.kind, None)
@@ -407,8 +410,27 @@ class Expressions:
         x = self.temp("_i")
         inner = dict(scope)
         inner["it"] = (x, "topcard" if items.top and item == "card" else item)
-        cond = self.expr(n.cond, inner)
+        items.src = self.charged(items.src)
+        with self.binding():
+            cond = self.expr(n.cond, inner)
         return items, x, cond.src, self.admitted_types(n.cond) if item == "card" else None
+
+    def charged(self, items: str) -> str:
+        """The items of a binding construct (`where`, a quantifier, a comprehension): inside another
+        one, counted against the work limit (`Limits.max_work`), as the task engine counts them."""
+        return f"_charged(R, {items})" if self.binding_depth else items
+
+    @contextmanager
+    def binding(self):
+        """Compiling a binding construct's body; nesting deeper than two is left to the task engine
+        (whose work counter stops a runaway anywhere)."""
+        if self.binding_depth >= 2:
+            raise Unsupported("expressions that bind items more than two deep")
+        self.binding_depth += 1
+        try:
+            yield
+        finally:
+            self.binding_depth -= 1
 
     def admitted_types(self, cond: Node) -> frozenset | None:
         """The card types for which `cond` (about `it`) can hold: `it is T`, alone or in an `and`."""
@@ -434,18 +456,22 @@ class Expressions:
         x = self.temp("_i")
         inner = dict(scope)
         inner[n.name] = (x, item)
-        body = self.expr(n.expr, inner)
+        src = self.charged(items.src)
+        with self.binding():
+            body = self.expr(n.expr, inner)
         kind = "cards" if body.kind == "card" else "list"
         if body.kind not in ("card", "int", "str", "bool", "any"):
             raise Unsupported("comprehension of lists")
-        return V(f"[{body.src} for {x} in {items.src}]", kind)
+        return V(f"[{body.src} for {x} in {src}]", kind)
 
     def e_quantified(self, n, scope):
         names = n.names
         it = self.expr(n.iter, scope)
         if it.kind == "pairs" and n.iter.kind == "call" and _SIMPLE.match(it.src[len("_pairs("):-1]):
             xs = it.src[len("_pairs("):-1]  # `adjacent(row)` of a local: pairs without a list
-            it = V(f"zip({xs}, {xs}[1:])", "pairs", top=it.top)
+            it = V(f"zip({self.charged(xs)}, {xs}[1:])", "pairs", top=it.top)
+        elif it.kind == "pairs":
+            it.src = self.charged(it.src)
         if it.kind == "pairs" and len(names) == 2:
             item = "topcard" if it.top else "card"
         elif len(names) == 1:
@@ -455,13 +481,15 @@ class Expressions:
                 item = "topcard"
             if item is None:
                 raise Unsupported("quantifier over this")
+            it.src = self.charged(it.src)
         else:
             raise Unsupported("quantifier groups")
         inner = dict(scope)
         pys = [self.temp("_i") for _ in names]
         for name, py in zip(names, pys):
             inner[name] = (py, item)
-        cond = self.expr(n.cond, inner)
+        with self.binding():
+            cond = self.expr(n.cond, inner)
         target = ", ".join(pys) if len(pys) > 1 else pys[0]
         if n.quantifier == "every":
             src = f"all({cond.src} for {target} in {it.src})"

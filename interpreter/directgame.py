@@ -39,6 +39,14 @@ def _distinct_nn(xs: list) -> bool:
     return len(set(xs)) == len(xs)
 
 
+def _charged(R: Any, xs: Any) -> Any:
+    """Items a nested binding construct visits, counted against the work limit."""
+    R.work += len(xs)
+    if R.work > R.max_work:
+        R.too_much_work()
+    return xs
+
+
 def _ascending_nn(xs: list) -> bool:
     return all(map(_lt, xs, xs[1:]))
 
@@ -143,7 +151,7 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_Seat": Seat, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
@@ -209,6 +217,8 @@ class Runtime:
         self.touched = 0
         self.steps = 0
         self.max_steps = self.limits.max_steps
+        self.work = 0  # items visited, counted as directexpr.charged and direct.count_round say
+        self.max_work = self.limits.max_work
         self.max_depth = self.limits.max_depth
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
@@ -281,10 +291,15 @@ class Runtime:
         return out
 
     # ---- limits ----------------------------------------------------------------------------
-    def step(self) -> None:
-        self.steps += 1
-        if self.steps > self.limits.max_steps:
-            raise LimitExceeded(f"more than {self.limits.max_steps} steps: a rule seems to run forever", None)
+    def runaway(self) -> None:
+        """A loop passed the step or work limit (the task engine's messages)."""
+        if self.steps > self.max_steps:
+            raise LimitExceeded(f"more than {self.max_steps} steps: a rule seems to run forever", None)
+        self.too_much_work()
+
+    def too_much_work(self) -> None:
+        raise LimitExceeded(f"expressions visited more than {self.max_work} items: a rule seems to run forever",
+                            None)
 
     # ---- card movement ---------------------------------------------------------------------
     def _take(self, c: int) -> None:

@@ -121,6 +121,7 @@ def test_no_rule_text_in_the_generated_source():
 
 
 def _ruleset(tmp_path, body: str):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "game.rules").write_text(body)
     return load_program(tmp_path)
 
@@ -149,7 +150,7 @@ score p: count(hand of p)
 
 def _tiny(tmp_path, turn: str, more: str = "", copies: int = 6):
     """A two-player game of `copies` chips whose turn is `turn`, with `more` rules after it."""
-    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards").mkdir(parents=True)
     (tmp_path / "cards" / "cards.yaml").write_text(f"cards:\n  - {{name: Chip, type: Chip, value: 1, copies: {copies}}}\n")
     text = GAME.format(turn=textwrap.indent(textwrap.dedent(turn), " " * 4))
     return _ruleset(tmp_path, text + "\n" + textwrap.dedent(more))
@@ -280,3 +281,20 @@ def test_rule_triggers_conditions_and_their_order(tmp_path, players):
             assert a.state.digest() == b.state.digest()
             orders += sum(kind == "order" for _, kind, _ in ta)
     assert orders > 0 and any("a ruby for" in line for line in a.log + b.log)
+
+
+def test_loops_and_expressions_are_bounded(tmp_path):
+    """Untrusted rules: every loop round counts a step, and the items expressions visit count
+    against the work limit, as in the task engine; nesting deeper than the direct compiler
+    bounds cheaply is left to the task engine."""
+    nested = _tiny(tmp_path / "a", "for each a in all_cards():\n    for each b in all_cards():\n"
+                                   "        for each c in all_cards():\n            set x to x + 1\n")
+    g = DirectGame(compile_direct(nested), 2, 1, Limits(max_steps=150))
+    assert isinstance(g.error, LimitExceeded) and "steps" in g.error.message
+    busy = _tiny(tmp_path / "b", "repeat:\n    let n = count(all_cards() where it.value == 1)\n")
+    g = DirectGame(compile_direct(busy), 2, 1, Limits(max_work=1000))
+    assert isinstance(g.error, LimitExceeded) and "visited more than 1000 items" in g.error.message
+    deep = _tiny(tmp_path / "c", "if some a in all_cards() has (some b in all_cards() has "
+                                 "(some c in all_cards() has a == c)):\n    set x to 1\n")
+    with pytest.raises(Unsupported, match="more than two deep"):
+        compile_direct(deep)
