@@ -620,15 +620,13 @@ class DirectGame:
             if seats is None:
                 self.decision = gen.send(value)
                 if self.decision is not None and self.decisions_made >= self.limits.max_decisions:
-                    raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not "
-                                        f"seem to end", self._where_suspended())
+                    self._too_many_decisions()
                 return
             d = self.decision
             limit = self.limits.max_decisions
             while True:
                 if self.decisions_made >= limit:
-                    raise LimitExceeded(f"more than {limit} decisions: the game does not seem to end",
-                                        self._where_suspended())
+                    self._too_many_decisions()
                 if look is not None:
                     look(self)
                 i = seats[d.player].choose(self, d)
@@ -654,6 +652,12 @@ class DirectGame:
             self._fail(RuleError(_explain(ex), self._where(ex)))
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
             self._fail(RuleError(_explain(ex), self._where(ex)))
+
+    def _too_many_decisions(self) -> None:
+        """`Limits.max_decisions` passed (the task engine's `Game.ask` message), named at the rule
+        that asks the pending decision."""
+        raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
+                            self._where_suspended())
 
     def _where_suspended(self):
         """The rule asking the pending decision: the innermost generated frame now suspended."""

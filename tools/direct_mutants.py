@@ -15,7 +15,6 @@ Exit status 1 if any mutant plays differently. (Not part of the test run: a few 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -25,11 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from mutate_rules import Site, compile_mutant, find_sites, mutations, split_comment  # noqa: E402
+from mutate_rules import Site, compile_mutant, find_sites, mutations, split_comment, work_copy  # noqa: E402
 from interpreter.direct import Unsupported, compile_direct  # noqa: E402
 from interpreter.directgame import DirectGame  # noqa: E402
 from interpreter.engine import Game, Limits  # noqa: E402
-from interpreter.loader import find_cards_dir  # noqa: E402
 from interpreter.session import agents_for, game_seed  # noqa: E402
 
 LIMITS = Limits(max_steps=200_000, max_turns=400, max_decisions=5_000)
@@ -85,11 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     counts = {"same": 0, "different": 0, "not compiled": 0, "invalid": 0}
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp) / rules_dir.name
-        shutil.copytree(rules_dir, work)
-        cards = find_cards_dir(rules_dir)
-        if cards.is_dir() and not (work / "cards").exists():
-            shutil.copytree(cards, work / "cards")
+        work = work_copy(rules_dir, Path(tmp))
         n = 0
         for site in sites:
             original = site.file.read_text(encoding="utf-8")

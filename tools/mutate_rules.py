@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import interpreter.scenario as scenario_mod  # noqa: E402
 from interpreter.api import check_path  # noqa: E402
-from interpreter.engine import Game, Limits, Program  # noqa: E402
+from interpreter.engine import Limits, Program  # noqa: E402
 from interpreter.errors import RuleError  # noqa: E402
 from interpreter.loader import find_cards_dir  # noqa: E402
 
@@ -202,6 +202,16 @@ def scenario_index(scen_dir: Path, rules_dir: Path) -> dict[str, list[Path]]:
     return index
 
 
+def work_copy(rules_dir: Path, tmp: Path) -> Path:
+    """A copy of the ruleset folder (with its cards) to write mutants into."""
+    work = tmp / rules_dir.name
+    shutil.copytree(rules_dir, work)
+    cards = find_cards_dir(rules_dir)
+    if cards.is_dir() and not (work / "cards").exists():
+        shutil.copytree(cards, work / "cards")
+    return work
+
+
 def compile_mutant(work: Path) -> Program | None:
     rs, content = check_path(work)
     if rs is None or not content.ok:
@@ -253,11 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp) / rules_dir.name
-        shutil.copytree(rules_dir, work)
-        cards = find_cards_dir(rules_dir)
-        if cards.is_dir() and not (work / "cards").exists():
-            shutil.copytree(cards, work / "cards")
+        work = work_copy(rules_dir, Path(tmp))
         for site in sites:
             where = f"{site.file.name}:{site.first + 1}"
             files = sorted({f for rid in site.ids for f in index.get(rid, [])})
