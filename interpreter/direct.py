@@ -66,13 +66,6 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-def direct_or_none(program: Program) -> DirectProgram | None:
-    try:
-        return compile_direct(program)
-    except Unsupported:
-        return None
-
-
 class _Gen(Expressions):
     """Writes the module's source. One instance per ruleset."""
 
@@ -248,13 +241,10 @@ class _Gen(Expressions):
             watchers.append((cname, bname, p.watcher_reads[i], w))
         self.settle_function(always, watchers)
         # placement rules
-        placements = {}
-        for zname, pl in rs.placements.items():
+        for zname, pl in rs.placements.items():  # called by name from the code that places
             if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack"):
                 raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
-            fname = self.placement_names[zname]
-            self.placement_function(fname, zname, pl)
-            placements[zname] = fname
+            self.placement_function(self.placement_names[zname], zname, pl)
         stat_inits = {}
         for i, (name, sd) in enumerate(rs.stats.items()):
             if sd.init is not None:
@@ -272,11 +262,11 @@ class _Gen(Expressions):
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
         exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
-            [x for w in watchers for x in w[:2]] + list(placements.values()) + [c[1] for c in consts] + \
+            [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x]
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
-        info = {"always": always, "watchers": watchers, "placements": placements, "consts": consts,
+        info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         out = DirectProgram(p, build, self.K, info, locs)
@@ -465,46 +455,38 @@ class _Gen(Expressions):
             self.emit(1, f"def {name}(_a0):", pl.loc)
             self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {zone.src} if _x != _a0] + [_a0]) else []")
             return
-        new_row = f"{name}_ok(_a0, [_a0])" if zd.max_rows is None else \
-            f"len({zone.src}) < {self.k(zd.max_rows)} and {name}_ok(_a0, [_a0])"
+        # per row, bit 1: the left end is legal, bit 2: the right end (a lone card has one end)
+        ends = f"({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | (_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)"
+        pure = all(self.pure(c, {pl.binder, "card"}) for c in pl.conds)
         self.emit(1, f"def {name}(_a0):", pl.loc)
         self.emit(2, "_out = []")
-        if all(self.pure(c, {pl.binder, "card"}) for c in pl.conds):
-            # the answers depend on the row's cards alone: remembered across games, per row (bit 1:
-            # left end, 2: right end) and per card for a new row, up to `_MEMO_LIMIT` rows
-            memo, lone = self.k({}), self.k({})
-            self.emit(2, f"for _i, _row in enumerate({zone.src}):")
+        self.emit(2, f"for _i, _row in enumerate({zone.src}):")
+        if pure:  # the answers depend on the cards alone: remembered across games (`_MEMO_LIMIT` rows)
+            memo = self.k({})
             self.emit(3, "_key = (_a0, *_row)")
             self.emit(3, f"_got = {memo}.get(_key)")
             self.emit(3, "if _got is None:")
             self.emit(4, "_cs = [_x for _x in _row if _x != _a0]")
-            self.emit(4, f"_got = ({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | "
-                         f"(_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)")
+            self.emit(4, f"_got = {ends}")
             self.emit(4, f"if len({memo}) < _MEMO_LIMIT:")
             self.emit(5, f"{memo}[_key] = _got")
-            self.emit(3, "if _got & 1:")
-            self.emit(4, "_out.append(_LEFT[_i])")
-            self.emit(3, "if _got & 2:")
-            self.emit(4, "_out.append(_RIGHT[_i])")
-            if zd.max_rows is not None:
-                self.emit(2, f"if len({zone.src}) < {self.k(zd.max_rows)}:")
-            else:
-                self.emit(2, "if True:")
-            self.emit(3, f"_got = {lone}.get(_a0)")
-            self.emit(3, "if _got is None:")
-            self.emit(4, f"_got = {lone}[_a0] = {name}_ok(_a0, [_a0])")
-            self.emit(3, "if _got:")
-            self.emit(4, "_out.append(_NEW)")
-            self.emit(2, "return _out")
-            return
-        self.emit(2, f"for _i, _row in enumerate({zone.src}):")
-        self.emit(3, "_cs = [_x for _x in _row if _x != _a0]")
-        self.emit(3, f"if {name}_ok(_a0, [_a0] + _cs):")
+        else:
+            self.emit(3, "_cs = [_x for _x in _row if _x != _a0]")
+            self.emit(3, f"_got = {ends}")
+        self.emit(3, "if _got & 1:")
         self.emit(4, "_out.append(_LEFT[_i])")
-        self.emit(3, f"if _cs and {name}_ok(_a0, _cs + [_a0]):")
+        self.emit(3, "if _got & 2:")
         self.emit(4, "_out.append(_RIGHT[_i])")
-        self.emit(2, f"if {new_row}:")
-        self.emit(3, "_out.append(_NEW)")
+        self.emit(2, f"if {'True' if zd.max_rows is None else f'len({zone.src}) < {self.k(zd.max_rows)}'}:")
+        if pure:  # a new row: remembered per card
+            cache = self.k({})
+            self.emit(3, f"_got = {cache}.get(_a0)")
+            self.emit(3, "if _got is None:")
+            self.emit(4, f"_got = {cache}[_a0] = {name}_ok(_a0, [_a0])")
+            self.emit(3, "if _got:")
+        else:
+            self.emit(3, f"if {name}_ok(_a0, [_a0]):")
+        self.emit(4, "_out.append(_NEW)")
         self.emit(2, "return _out")
 
     def pure(self, n: Node, bound: set) -> bool:

@@ -478,17 +478,6 @@ class Runtime:
     def nothing_to_choose(self) -> None:
         raise RuleError("there is nothing to choose from", None)
 
-    def ask(self, player: Any, kind: str, prompt: str, options: list, labels: list | None = None) -> Decision:
-        """A decision for `player` (the caller has made sure there is more than one option)."""
-        st = self.state
-        p = st.active if player is None else int(player)
-        if p >= st.players:  # a dummy player's choices are made by the active player
-            p = st.active
-        if self.game.decisions_made >= self.limits.max_decisions:
-            raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to "
-                                f"end", None)
-        return Decision(p, kind, prompt, options, labels, None, self._label)
-
     def player_or_active(self, player: Any) -> int:
         return self.state.active if player is None else player
 
@@ -533,8 +522,8 @@ class Runtime:
         while pending:
             if len(pending) > 1:
                 labels = [self._source(h[2], h[1][1]) for h in pending]
-                i = yield self.ask(self.state.active, "order", f"Which `{event}` effect first?",
-                                   list(range(len(pending))), labels)
+                i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
+                                   list(range(len(pending))), labels, None)  # the driver counts it
                 fn, args, _ = pending.pop(i)
             else:
                 fn, args, _ = pending.pop()

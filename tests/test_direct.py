@@ -298,3 +298,24 @@ def test_loops_and_expressions_are_bounded(tmp_path):
                                  "(some c in all_cards() has a == c)):\n    set x to 1\n")
     with pytest.raises(Unsupported, match="more than two deep"):
         compile_direct(deep)
+
+
+def test_a_placement_rule_that_reads_more_than_the_row(tmp_path):
+    """A placement rule reading a constant is not remembered across games: evaluated each time,
+    with the same positions as in the task engine (Toil and Troublez with such a rule added)."""
+    import shutil
+    work = tmp_path / "tt"
+    shutil.copytree(TT, work)
+    shutil.copytree(ROOT / "cards" / "toil_and_troublez", work / "cards")
+    rules = (work / "game.rules").read_text()
+    rules = rules.replace("    distinct((row where it is Talisman).kind)\n",
+                          "    distinct((row where it is Talisman).kind)\n    count(row) <= reshuffles + 4\n")
+    (work / "game.rules").write_text(rules)
+    program = load_program(work)
+    dp = compile_direct(program)
+    assert "_MEMO_LIMIT" not in dp.source
+    for i in range(3):
+        seed = game_seed(4, i)
+        a, b = Game(program, 4, seed), DirectGame(dp, 4, seed)
+        assert _play(a, agents_for(["random"], 4, seed)) == _play(b, agents_for(["random"], 4, seed))
+        assert a.result == b.result and a.state.digest() == b.state.digest()
