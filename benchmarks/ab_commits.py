@@ -42,7 +42,7 @@ def main() -> None:
         sys.path[:0] = [str(tmp), str(ROOT)]
         os.chdir(ROOT)
         import interpreterA.simulate as a  # noqa: E402
-        import interpreter.simulate as b  # noqa: E402
+        import interpreter.sim.simulate as b  # noqa: E402
         for m in (a, b):  # load, compile and warm both
             m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
         ratios = []

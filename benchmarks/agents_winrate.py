@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
+from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
-from interpreter.engine import Game  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.api import load_program  # noqa: E402
-from interpreter.engine import Game  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
 
 
 def replay(program, players, seed, choices):

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks" / "reference"))
 
-from interpreter.simulate import simulate  # noqa: E402
+from interpreter.sim.simulate import simulate  # noqa: E402
 import toil_and_troublez as reference  # noqa: E402
 
 

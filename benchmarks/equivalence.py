@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks" / "reference"))
 
-from interpreter.simulate import run_chunk, simulate  # noqa: E402,F401
+from interpreter.sim.simulate import run_chunk, simulate  # noqa: E402,F401
 import toil_and_troublez as reference  # noqa: E402
 
 

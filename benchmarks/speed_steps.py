@@ -23,7 +23,7 @@ MEASURE = r'''
 import json, sys, time
 sys.path.insert(0, "benchmarks/reference"); sys.path.insert(0, ".")
 import toil_and_troublez as reference
-from interpreter.simulate import simulate
+from interpreter.sim.simulate import simulate
 n, players, reps = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 simulate("rulesets/toil_and_troublez", 1, players, 0, ["random"])  # load and compile once
 best = {}

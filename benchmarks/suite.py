@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from clone_cost import clone_costs  # noqa: E402
 from compare_reference import compare  # noqa: E402
 from interpreter.api import check_path, load_program  # noqa: E402
-from interpreter.engine import Program  # noqa: E402
-from interpreter.simulate import simulate  # noqa: E402
+from interpreter.engine.game import Program  # noqa: E402
+from interpreter.sim.simulate import simulate  # noqa: E402
 
 
 def rulesets() -> list[Path]:

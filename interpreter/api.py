@@ -4,12 +4,12 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .checker import check
-from .diagnostics import ContentError, Diagnostic
-from .engine import Program
-from .errors import RuleError
-from .loader import Content, load
-from .model import Ruleset, build
+from .analysis.checker import check
+from .language.diagnostics import ContentError, Diagnostic
+from .engine.game import Program
+from .runtime.errors import RuleError
+from .content.loader import Content, load
+from .content.model import Ruleset, build
 
 __all__ = ["check_path", "load_program"]
 

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from .diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
+from .language.diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
 
 __all__ = ["main"]
 
@@ -175,12 +175,12 @@ def _players(args) -> int:
 
 
 def _simulate(args) -> int:
-    from .simulate import simulate
+    from .sim.simulate import simulate
     players = _players(args)
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
                                 ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
-    from .variants import parse_override
+    from .sim.variants import parse_override
     overrides = tuple(parse_override(o) for o in args.set)
     with _progress_bar(args.games, args.quiet) as advance:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
@@ -192,7 +192,7 @@ def _simulate(args) -> int:
     elif args.failed_logs and report["errors"]:
         _write_failed_logs(args, players, report, limits)
     if args.plot:
-        from .plots import write_plots
+        from .sim.plots import write_plots
         files = write_plots(report, args.plot)
         print(f"charts: {', '.join(str(f) for f in files)}")
     return 1 if report["errors"] else 0
@@ -253,7 +253,7 @@ class _progress_bar:
 
 def _sweep(args) -> int:
     from .api import load_program
-    from .sweep import format_table, parse_param, sweep
+    from .sim.sweep import format_table, parse_param, sweep
     params = [parse_param(p) for p in args.param]
     try:
         counts = [int(x) for x in args.players.split(",") if x.strip()] if args.players else []
@@ -276,8 +276,8 @@ def _sweep(args) -> int:
 
 def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
     """One replayable event log per failed game (`grimoire replay FILE` walks it step by step)."""
-    from .engine import Limits
-    from .session import failure_log, write_log
+    from .engine.game import Limits
+    from .play.session import failure_log, write_log
     out = Path(args.failed_logs)
     out.mkdir(parents=True, exist_ok=True)
     from .api import load_program
@@ -336,10 +336,10 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 
 
 def _play(args) -> int:
-    from .agents import make_agent
-    from .engine import Game
-    from .session import ReplayMismatch, _header, end_line, load_saved, save_game, step_line, write_log
-    from .tui import HumanAgent, QuitGame, show_result
+    from .play.agents import make_agent
+    from .engine.game import Game
+    from .play.session import ReplayMismatch, _header, end_line, load_saved, save_game, step_line, write_log
+    from .play.tui import HumanAgent, QuitGame, show_result
     lines: list[dict] = []  # the event log, from the first step even when resuming
     if args.resume:
         try:
@@ -383,7 +383,7 @@ def _play(args) -> int:
 
 
 def _scenario(args) -> int:
-    from .scenario import run_scenario
+    from .play.scenario import run_scenario
     failed = 0
     for f in args.files:
         res = run_scenario(f)
@@ -395,7 +395,7 @@ def _scenario(args) -> int:
 
 
 def _replay(args) -> int:
-    from .session import ReplayMismatch, replay
+    from .play.session import ReplayMismatch, replay
     try:
         g = replay(args.log, args.ruleset)
     except ReplayMismatch as e:

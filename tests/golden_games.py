@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.api import load_program  # noqa: E402
-from interpreter.session import agents_for, game_seed, play  # noqa: E402
+from interpreter.play.session import agents_for, game_seed, play  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "fixtures" / "golden_games.json"
 SEEDS = 30  # games per ruleset and player count in the golden file

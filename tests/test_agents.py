@@ -8,9 +8,9 @@ import pytest
 import textwrap
 from pathlib import Path
 
-from interpreter.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, make_agent
+from interpreter.play.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, make_agent
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 TOKS = "".join(f"- {{name: T{v}, type: Tok, value: {v}}}\n" for v in range(1, 7))
 

@@ -4,9 +4,9 @@ import importlib.util
 
 import pytest
 
-from interpreter.backends import BackendError, run_chunks
+from interpreter.sim.backends import BackendError, run_chunks
 from interpreter.cli import main
-from interpreter.simulate import simulate
+from interpreter.sim.simulate import simulate
 
 FIREFLIES = "rulesets/tutorial_fireflies"
 

@@ -1,6 +1,6 @@
 """Per-card statistics: which cards each seat took (into its own zones) and played (from a zone of
 its own that others cannot see into a public zone), and the win rates of those seats."""
-from interpreter.simulate import simulate
+from interpreter.sim.simulate import simulate
 from rulekit import ruleset
 
 RULES = """

@@ -140,7 +140,7 @@ def test_simulate_reports_failing_games_and_goes_on(tmp_path):
     assert f"(seed {first['seed']})" in r.stdout and "division by zero" in r.stdout
     # the reported seed reproduces the failure
     from interpreter.api import load_program
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
     g = Game(load_program(rs), 2, first["seed"])
     assert g.error is not None and "division by zero" in str(g.error)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine import Game, Limits
-from interpreter.errors import LimitExceeded, RuleError
+from interpreter.engine.game import Game, Limits
+from interpreter.runtime.errors import LimitExceeded, RuleError
 
 HEADER = 'game "T":\n    players 2..6\n\n'
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import check_path
-from interpreter.diagnostics import Diagnostic
+from interpreter.language.diagnostics import Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"

@@ -14,12 +14,12 @@ import pytest
 
 from golden_games import AGENTS, GOLDEN, ROOT, _h, key
 from interpreter.api import load_program
-from interpreter.direct import Unsupported, compile_direct
-from interpreter.directgame import DirectGame
-from interpreter.engine import Game, Limits
-from interpreter.errors import LimitExceeded
-from interpreter.session import agents_for, game_seed
-from interpreter.simulate import new_game, simulate
+from interpreter.engine.direct import Unsupported, compile_direct
+from interpreter.engine.directgame import DirectGame
+from interpreter.engine.game import Game, Limits
+from interpreter.runtime.errors import LimitExceeded
+from interpreter.play.session import agents_for, game_seed
+from interpreter.sim.simulate import new_game, simulate
 
 TT = ROOT / "rulesets" / "toil_and_troublez"
 DIRECT = ["toil_and_troublez", "tutorial_fireflies"]  # the reference rulesets direct.py compiles today

@@ -27,12 +27,12 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.api import check_path
-from interpreter.builtins import BUILTINS
-from interpreter.diagnostics import ContentError, format_all
-from interpreter.engine import Game, Limits, Program
-from interpreter.parser import GRAMMAR_PATH, parse_effect, parse_rules
-from interpreter.scenario import run_scenario
-from interpreter.simulate import simulate
+from interpreter.library.builtins import BUILTINS
+from interpreter.language.diagnostics import ContentError, format_all
+from interpreter.engine.game import Game, Limits, Program
+from interpreter.language.parser import GRAMMAR_PATH, parse_effect, parse_rules
+from interpreter.play.scenario import run_scenario
+from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))

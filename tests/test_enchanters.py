@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ROOT / "rulesets" / "enchanters"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulekit import errors, game, ruleset
 
-from interpreter.simulate import simulate
+from interpreter.sim.simulate import simulate
 
 # Two players take turns; the first to GOAL points ends the game at once, and round CAP asks
 # for the end after that round.

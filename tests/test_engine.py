@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import FirstAgent, RandomAgent, make_agent
+from interpreter.play.agents import FirstAgent, RandomAgent, make_agent
 from interpreter.api import load_program
-from interpreter.engine import Game
-from interpreter.state import GameState
-from interpreter.values import Position
-from interpreter.zones import cover, put, take_out
+from interpreter.engine.game import Game
+from interpreter.runtime.state import GameState
+from interpreter.runtime.values import Position
+from interpreter.runtime.zones import cover, put, take_out
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -218,7 +218,7 @@ def test_agents(tmp_path):
 # ---- simulation ---------------------------------------------------------------------------
 
 def test_simulate_in_process_matches_across_workers_and_chunks():
-    from interpreter.simulate import simulate
+    from interpreter.sim.simulate import simulate
     a = simulate(str(RULESET), 6, 2, 9, ["random"])
     b = simulate(str(RULESET), 6, 2, 9, ["random", "first"])
     c = simulate(str(RULESET), 6, 2, 9, ["random"], workers=1)
@@ -230,5 +230,5 @@ def test_simulate_in_process_matches_across_workers_and_chunks():
 
 
 def test_game_seed_depends_on_master_and_index_only():
-    from interpreter.session import game_seed
+    from interpreter.play.session import game_seed
     assert game_seed(1, 5) == game_seed(1, 5) != game_seed(1, 6) != game_seed(2, 5)

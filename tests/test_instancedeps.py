@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-import interpreter.engine as engine_mod
+import interpreter.engine.game as engine_mod
 from rulekit import answer, game
 
 GEMS = "\n".join(f"- {{name: G{i}, type: Gem, color: {'Red' if i % 3 else 'Blue'}}}" for i in range(1, 19)) + "\n"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
+from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir())

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import check_path, load_program
-from interpreter.diagnostics import ContentError
-from interpreter.engine import Game
-from interpreter.scenario import run_scenario
-from interpreter.simulate import simulate, summarize
+from interpreter.language.diagnostics import ContentError
+from interpreter.engine.game import Game
+from interpreter.play.scenario import run_scenario
+from interpreter.sim.simulate import simulate, summarize
 
 from rulekit import ruleset
 

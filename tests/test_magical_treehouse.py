@@ -15,7 +15,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "magical_treehouse"

@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 from interpreter.api import check_path, load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 BASE = """
 game "Base":

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from interpreter.scenario import run_scenario
+from interpreter.play.scenario import run_scenario
 from rulekit import ruleset
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "mutate_rules.py"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from lark import Lark
 
-from interpreter.ast import Node, walk
-from interpreter.diagnostics import ContentError, Diagnostic
-from interpreter.parser import (GRAMMAR_PATH, MAX_NESTING, MAX_SOURCE_BYTES, _Indenter, parse_effect, parse_rules,
+from interpreter.language.tree import Node, walk
+from interpreter.language.diagnostics import ContentError, Diagnostic
+from interpreter.language.parser import (GRAMMAR_PATH, MAX_NESTING, MAX_SOURCE_BYTES, _Indenter, parse_effect, parse_rules,
                                 parse_rules_partial)
 
 HEADER = 'game "T":\n    players 2\n\nzone deck: pile, shared, hidden\n\n'

@@ -2,7 +2,7 @@
 import struct
 
 from interpreter.cli import main
-from interpreter.plots import CHARTS, write_plots
+from interpreter.sim.plots import CHARTS, write_plots
 
 
 def _png_size(path) -> tuple[int, int]:

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.api import check_path
-from interpreter.diagnostics import Diagnostic
-from interpreter.engine import Game, Limits, Program
-from interpreter.loader import find_cards_dir
+from interpreter.language.diagnostics import Diagnostic
+from interpreter.engine.game import Game, Limits, Program
+from interpreter.content.loader import find_cards_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.rules")))

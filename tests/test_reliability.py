@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import session
+from interpreter.play import session
 from interpreter.api import load_program
 from interpreter.cli import _summary, main as grimoire_main
-from interpreter.engine import Game, Limits
-from interpreter.errors import LimitExceeded, RuleError
-from interpreter.session import ReplayMismatch, load_saved, save_game
-from interpreter.simulate import simulate
+from interpreter.engine.game import Game, Limits
+from interpreter.runtime.errors import LimitExceeded, RuleError
+from interpreter.play.session import ReplayMismatch, load_saved, save_game
+from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.rules")))
@@ -84,7 +84,7 @@ def test_save_at_a_decision_and_resume_in_another_process_every_ruleset(tmp_path
                                     "choices": full.choices, "digests": full.digests}})
     code = PICK + """
 import json, sys
-from interpreter import session
+from interpreter.play import session
 out = []
 for job in json.loads(sys.stdin.read()):
     g, _ = session.load_saved(job["save"])

@@ -1,5 +1,5 @@
 """Simulation reports designers read: first-player advantage, decisions per turn, per-card figures."""
-from interpreter.simulate import simulate
+from interpreter.sim.simulate import simulate
 from rulekit import ruleset
 
 RULES = """

@@ -2,7 +2,7 @@
 one card (`{card: A}`): rules that keep a player-keyed set of cards in a list stat can be set up."""
 from __future__ import annotations
 
-from interpreter.scenario import run_scenario
+from interpreter.play.scenario import run_scenario
 from tests import rulekit
 
 RULES = """

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.scenario import run_scenario
+from interpreter.play.scenario import run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import session
+from interpreter.play import session
 from interpreter.cli import main as grimoire_main
-from interpreter.agents import RandomAgent
+from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -188,7 +188,7 @@ def test_save_and_resume_in_another_process(program, tmp_path):
 
     code = AGENT + f"""
 import json
-from interpreter import session
+from interpreter.play import session
 g, _ = session.load_saved({str(save)!r})
 assert len(g.choices) == {stop}
 agent = Stateless({seed})

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import make_agent
+from interpreter.play.agents import make_agent
 from interpreter.api import load_program
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 RULESET = Path(__file__).resolve().parent.parent / "rulesets" / "stonehenge_wizards"
 

@@ -4,8 +4,8 @@ import json
 import pytest
 
 from interpreter.cli import main
-from interpreter.sweep import parse_param, sweep
-from interpreter.variants import VariantError, load_variant, parse_override
+from interpreter.sim.sweep import parse_param, sweep
+from interpreter.sim.variants import VariantError, load_variant, parse_override
 from rulekit import ruleset
 
 RULES = """

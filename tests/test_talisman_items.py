@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine import Game
-from interpreter.scenario import run_scenario
-from interpreter.values import ZoneRef
+from interpreter.engine.game import Game
+from interpreter.play.scenario import run_scenario
+from interpreter.runtime.values import ZoneRef
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "talisman"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from interpreter.scenario import run_scenario
+from interpreter.play.scenario import run_scenario
 
 RULESET = Path(__file__).resolve().parent.parent / "rulesets" / "talisman"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.boards import graph
-from interpreter.engine import Game
+from interpreter.library.boards import graph
+from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 TALISMAN = ROOT / "rulesets" / "talisman"

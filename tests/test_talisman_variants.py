@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
+from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
-from interpreter.engine import Game
-from interpreter.values import ZoneRef
-from interpreter.variants import load_variant
+from interpreter.engine.game import Game
+from interpreter.runtime.values import ZoneRef
+from interpreter.sim.variants import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "talisman"

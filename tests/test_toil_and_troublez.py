@@ -15,8 +15,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.api import load_program
-from interpreter.engine import Game
-from interpreter.zones import cover, take_out
+from interpreter.engine.game import Game
+from interpreter.runtime.zones import cover, take_out
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "toil_and_troublez"

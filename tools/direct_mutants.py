@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from mutate_rules import Site, compile_mutant, find_sites, mutations, split_comment, work_copy  # noqa: E402
-from interpreter.direct import Unsupported, compile_direct  # noqa: E402
-from interpreter.directgame import DirectGame  # noqa: E402
-from interpreter.engine import Game, Limits  # noqa: E402
-from interpreter.session import agents_for, game_seed  # noqa: E402
+from interpreter.engine.direct import Unsupported, compile_direct  # noqa: E402
+from interpreter.engine.directgame import DirectGame  # noqa: E402
+from interpreter.engine.game import Game, Limits  # noqa: E402
+from interpreter.play.session import agents_for, game_seed  # noqa: E402
 
 LIMITS = Limits(max_steps=200_000, max_turns=400, max_decisions=5_000)
 

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.api import check_path  # noqa: E402
-from interpreter.diagnostics import ContentError  # noqa: E402
-from interpreter.engine import Game, Limits, Program  # noqa: E402
+from interpreter.language.diagnostics import ContentError  # noqa: E402
+from interpreter.engine.game import Game, Limits, Program  # noqa: E402
 
 TOKENS = ["if", "else", "for each", "in", "where", "move", "to", "draw", "from", "place", "on", "when", ":",
           "(", ")", "[", "]", "{", "}", ",", "..", "==", "!=", "+=", "of", "your", "you", "it", "not", "and",

@@ -28,11 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import interpreter.scenario as scenario_mod  # noqa: E402
+import interpreter.play.scenario as scenario_mod  # noqa: E402
 from interpreter.api import check_path  # noqa: E402
-from interpreter.engine import Limits, Program  # noqa: E402
-from interpreter.errors import RuleError  # noqa: E402
-from interpreter.loader import find_cards_dir  # noqa: E402
+from interpreter.engine.game import Limits, Program  # noqa: E402
+from interpreter.runtime.errors import RuleError  # noqa: E402
+from interpreter.content.loader import find_cards_dir  # noqa: E402
 
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 HEADER = re.compile(r"^(\s*)(if|elif|while)\s+(.*):\s*$")

@@ -1,0 +1,666 @@
+"""Static checks over a built ruleset: every name resolves, calls have the right arity,
+fields and enumeration values exist, events are declared, values have a plausible kind
+(a zone is not a number nor a condition); unused declarations are warned.
+
+All problems are reported at once into `content.diagnostics`; nothing here raises. The
+language is dynamic, so type checks only fire on what is certain (literals, declared zones
+and stats, builtin results); anything unknown passes. When syntax errors hid part of the
+rules, checks that could be wrong without that part are held back.
+"""
+from __future__ import annotations
+
+from ..language.tree import Node
+from ..library.builtins import BUILTINS
+from ..compile.compiler import SPECIAL_NAMES
+from ..language.diagnostics import Loc, did_you_mean
+from ..content.model import Ruleset
+
+__all__ = ["check", "BUILTIN_EVENTS"]
+
+BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_start", "round_end", "game_end"}
+
+# value kinds the checker can be sure of; None means "could be anything"
+ZONE, NUMBER, BOOL, TEXT = "zone", "number", "true/false value", "text"
+_ARTICLE = {ZONE: "a zone", NUMBER: "a number", BOOL: "a true/false value", TEXT: "a text"}
+_COLLECTION_BUILTINS = {"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
+                        "min", "random", "top", "bottom", "rows", "ends", "adjacent", "cards_in", "values"}
+_NUMBER_BUILTINS = {"count", "sum", "max", "min"}
+_BOOL_BUILTINS = {"distinct", "ascending", "covered"}
+_BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
+
+
+class _Checker:
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.c = rs.content
+        self.used: set[str] = set()
+        self.enum_values = rs.enum_values()
+        self.card_fields = rs.card_fields()
+        self.fired: set[str] = set()
+        self.listened: set[str] = set()
+        self.handled: set[int] = set()  # name nodes already reported (no second error for them)
+        self.constant_stack: set[str] = set()
+        self.lost_names = rs.lost()
+        self.lost_any = any(k == "*" for k, _ in rs.unparsed)
+        # a lost card type may hold any field or value; a lost unknown declaration may be anything
+        self.lost_types = self.lost_any or bool(rs.lost("card"))
+
+    def known_names(self, scope: set[str]) -> set[str]:
+        rs = self.rs
+        return (scope | set(rs.zones) | set(rs.stats) | set(rs.constants) | SPECIAL_NAMES | set(rs.card_types)
+                | set(self.enum_values))
+
+    # ---- top level -------------------------------------------------------------------------
+    def run(self) -> None:
+        rs = self.rs
+        for n in rs.constants.values():
+            self.expr(n.value, {"you"})
+        for sd in rs.stats.values():
+            if sd.init is not None:
+                self.expr(sd.init, {"you"})
+        for p in rs.phases.values():
+            self.block(p.body, {"you"}, 0)
+        if not ({"turn", "round", "play"} & set(rs.phases)) and not rs.partial:
+            self.c.error("game/flow", "the rules define no `turn:`, `round:` or `play:`", None,
+                         "add `turn:` with what the active player does")
+        for p in rs.procedures.values():
+            self.block(p.body, {"you", "this", *p.params}, 0)
+        for name, f in rs.functions.items():
+            self.expr(f.expr, {"you", "this", *f.params})
+        for t in rs.triggers:
+            self.trigger(t)
+        for a in rs.actions:
+            self.action(a)
+        for stat, triggers in rs.short_triggers.items():
+            for t in triggers:
+                sd = rs.stats.get(stat)
+                if sd is None or not sd.per_player:
+                    self.undefined(stat, t.loc, {n for n, d in rs.stats.items() if d.per_player}, "player stat")
+                else:
+                    self.used.add(stat)
+                self.block(t.body, {"you", t.binder}, 0)
+        for w in rs.watchers:
+            self.cond(w.cond, {"you"})
+            self.block(w.body, {"you"}, 0)
+        for a in rs.always:
+            self.block(a.body, {"you"}, 0)
+        for zone, p in rs.placements.items():
+            if zone not in rs.zones:
+                self.undefined(zone, getattr(p, "zone_loc", p.loc), set(rs.zones), "zone")
+            else:
+                self.used.add(zone)
+            for x in p.conds:
+                self.cond(x, {"you", p.binder, "card"})
+        for s in rs.scores + rs.tiebreaks:
+            self.expr(s.expr, {"you", s.binder})
+        for b in rs.boards.values():
+            self.board(b)
+        for node in rs.card_types.values():
+            for f in node.fields_:
+                if f.default is not None:
+                    self.expr(f.default, set())
+        effects = {id(card.effect): card.effect for card in rs.cards if card.effect is not None}
+        for eff in effects.values():
+            for t in eff.triggers:
+                if t.kind == "action":
+                    self.action(t)
+                else:
+                    self.trigger(t)
+        if not rs.partial:  # a declaration may look unused only because its user did not parse
+            self.unused()
+            self.kept_parts(effects.values())
+
+    def kept_parts(self, effects) -> None:
+        """Card parts: a zone that keeps part NAME of covered cards, where no card has that part."""
+        parts = {getattr(t, "part", None) for eff in effects for t in eff.triggers} - {None}
+        for z in self.rs.zones.values():
+            if z.keeps and z.keeps not in parts and self.rs.cards:
+                self.c.warn("zone/part", f"zone `{z.name}` keeps part `{z.keeps}` of covered cards, but no card "
+                            f"has a `part {z.keeps}:`", z.loc, did_you_mean(z.keeps, parts)
+                            or "group a card's lasting abilities under `part NAME:` in its effect")
+
+    def board(self, b: Node) -> None:
+        """A board's items are evaluated once, when the game starts: no player, no `this`."""
+        self.used.add(b.name)  # its zone holds what lies on the spaces; rules may never name it
+        for item in b.items:
+            for x in (item.spaces, item.to):
+                if x is not None:
+                    kind = self.kind(x, set())
+                    if kind in (NUMBER, BOOL, TEXT):
+                        self.type_error("board", f"a board item lists space cards, not {_ARTICLE[kind]}", x.loc,
+                                        "e.g. `all_cards() where it is Space`, or `card_named(\"Gate\")`")
+                    self.expr(x, set())
+
+    def trigger(self, t: Node) -> None:
+        self.listened.add(t.event)
+        if t.event not in self.rs.events and t.event not in BUILTIN_EVENTS:
+            self.undefined(t.event, getattr(t, "event_loc", t.loc), set(self.rs.events) | BUILTIN_EVENTS, "event",
+                           f"declare it with `event {t.event}`")
+        scope = {"you", "this"} | ({t.binder} if t.binder else set())
+        if t.cond is not None:
+            self.expr(t.cond, scope)
+        self.block(t.body, scope, 0)
+
+    def action(self, a: Node) -> None:
+        if a.cond is not None:
+            self.expr(a.cond, {"you", "this"})
+        self.block(a.body, {"you", "this"}, 0)
+
+    def unused(self) -> None:
+        rs = self.rs
+        for name, z in rs.zones.items():
+            if name not in self.used:
+                self.c.warn("unused/zone", f"zone `{name}` is never used", z.loc, "remove it, or use it in the rules")
+        for name, s in rs.stats.items():
+            if name not in self.used:
+                self.c.warn("unused/stat", f"stat `{name}` is never used", s.loc, "remove it, or use it in the rules")
+        for name, n in rs.constants.items():
+            if name not in self.used:
+                self.c.warn("unused/constant", f"constant `{name}` is never used", _name_loc(n))
+        for name, p in rs.procedures.items():
+            if name not in self.used:
+                self.c.warn("unused/procedure", f"procedure `{name}` is never called", _name_loc(p),
+                            f"call it on a line of its own: `{name}(...)`")
+        for name, f in rs.functions.items():
+            if name not in self.used:
+                self.c.warn("unused/function", f"function `{name}` is never used", _name_loc(f))
+        for name, loc in rs.events.items():
+            if name not in self.fired:
+                self.c.warn("unused/event", f"event `{name}` is never fired", loc, f"add `fire {name} on ...`")
+            elif name not in self.listened:
+                self.c.warn("unused/event", f"nothing answers event `{name}`", loc, f"add `when {name}:` to a card")
+
+    def undefined(self, name: str, loc: Loc | None, candidates: set[str], what: str = "name",
+                  hint: str | None = None) -> None:
+        if name in self.lost_names or self.lost_any:
+            return  # probably declared in a part of the rules that has a syntax error
+        if what == "name" and self.lost_types:
+            return  # may be a value of a card type that did not parse
+        self.c.error("name/undefined", f"unknown {what} `{name}`", loc, did_you_mean(name, candidates) or hint)
+
+    def type_error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        self.c.error(f"type/{code}", message, loc, hint)
+
+    # ---- statements ------------------------------------------------------------------------
+    def block(self, stmts: list[Node], scope: set[str], loops: int) -> None:
+        for s in stmts:
+            self.stmt(s, scope, loops)
+
+    def bind(self, name: str, loc: Loc | None, scope: set[str]) -> None:
+        rs = self.rs
+        for table, what in ((rs.zones, "zone"), (rs.stats, "stat"), (rs.constants, "constant"),
+                            (rs.card_types, "card type"), (rs.procedures, "procedure"), (rs.functions, "function")):
+            if name in table:
+                self.c.error("name/shadow", f"`{name}` already names a {what}", loc, "pick another variable name")
+                return
+        if name in SPECIAL_NAMES and name not in ("it",):
+            self.c.error("name/shadow", f"`{name}` is a reserved name", loc, "pick another variable name")
+            return
+        scope.add(name)
+
+    def stmt(self, s: Node, scope: set[str], loops: int) -> None:
+        k = s.kind
+        name_loc = getattr(s, "name_loc", None) or s.loc
+        if k == "let":
+            self.expr(s.expr, scope)
+            self.bind(s.name, name_loc, scope)
+        elif k in ("set", "aug"):
+            self.expr(s.expr, scope)
+            self.target(s.target, scope)
+            self.assigned_kind(s, scope)
+        elif k == "move":
+            self.cards_arg(s.what, scope, "only cards can be moved")
+            self.zone_arg(s.dest, scope, "`move ... to` needs a zone")
+            if s.name:
+                self.bind(s.name, name_loc, scope)
+        elif k == "draw":
+            if s.count is not None:
+                self.number_arg(s.count, scope, "`draw N from` needs a number")
+            self.zone_arg(s.source, scope, "`draw from` needs a zone")
+            self.zone_arg(s.dest, scope, "`draw ... to` needs a zone")
+            if s.name:
+                self.bind(s.name, name_loc, scope)
+        elif k == "place":
+            self.cards_arg(s.what, scope, "only a card can be placed")
+            self.zone_arg(s.zone, scope, "`place ... in` needs a zone")
+        elif k == "cover":
+            self.cards_arg(s.what, scope, "only a card can be placed")
+            self.cards_arg(s.target, scope, "`place ... on` needs a card")
+        elif k == "shuffle":
+            self.zone_arg(s.zone, scope, "`shuffle` needs a zone")
+        elif k == "fire":
+            self.fired.add(s.event)
+            if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
+                self.undefined(s.event, getattr(s, "event_loc", s.loc), set(self.rs.events), "event",
+                               f"declare it with `event {s.event}`")
+            for x in (s.subject, s.actor):
+                if x is not None:
+                    self.expr(x, scope)
+        elif k == "choose":
+            self.expr(s.player, scope)
+            self.expr(s.options, scope)
+            if s.count is not None and s.count.n is not None:
+                self.expr(s.count.n, scope)
+            self.bind(s.name, name_loc, scope)
+        elif k == "simul_choose":
+            self.expr(s.players, scope)
+            self.bind(s.var, s.var_loc or s.loc, scope)
+            self.expr(s.options, scope)
+            if s.count is not None and s.count.n is not None:
+                self.expr(s.count.n, scope)
+            self.bind(s.name, name_loc, scope)
+        elif k == "roll":
+            self.expr(s.dice, scope)
+            if not self.rs.die_types:
+                self.c.error("dice/none", "`roll` needs dice, but no `die type` is declared", s.loc,
+                             "declare one, e.g. `die type D6: 1..6, 2 dice`")
+        elif k in ("gain", "lose"):
+            self.expr(s.player, scope)
+            self.expr(s.amount, scope)
+            sd = self.rs.stats.get(s.stat)
+            if sd is None or not sd.per_player:
+                self.undefined(s.stat, s.stat_loc, {n for n, d in self.rs.stats.items() if d.per_player},
+                               "player stat")
+            else:
+                self.used.add(s.stat)
+        elif k == "take_actions":
+            self.expr(s.player, scope)
+            if s.sources is not None:
+                self.expr(s.sources, scope)
+        elif k in ("break", "continue"):
+            if loops == 0:
+                self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
+        elif k == "end_game":  # the optional reason is an expression (text)
+            if getattr(s, "reason", None) is not None:
+                self.expr(s.reason, scope)
+        elif k in ("play_round", "pass"):
+            pass
+        elif k == "add_dummy":
+            if s.name:
+                self.bind(s.name, s.loc, scope)
+        elif k == "play_turn":
+            self.expr(s.player, scope)
+        elif k == "log":
+            self.expr(s.expr, scope)
+        elif k == "call_stmt":
+            self.call_stmt(s, scope)
+        elif k == "if":
+            for cond, body in s.branches:
+                if cond.kind == "may":
+                    self.expr(cond.player, scope)
+                else:
+                    self.cond(cond, scope)
+                self.block(body, scope, loops)
+            if s.orelse:
+                self.block(s.orelse, scope, loops)
+        elif k == "for":
+            self.expr(s.iter, scope)
+            self.bind(s.name, name_loc, scope)
+            self.block(s.body, scope, loops + 1)
+        elif k == "repeat":
+            if s.times is not None:
+                self.number_arg(s.times, scope, "`repeat N times` needs a number")
+            if s.cond is not None:
+                self.cond(s.cond, scope)
+            self.block(s.body, scope, loops + 1)
+
+    def call_stmt(self, s: Node, scope: set[str]) -> None:
+        x = s.expr
+        if x.kind != "call":
+            self.expr(x, scope)
+            self.c.error("syntax/statement", "this line does nothing", s.loc,
+                         "statements start with a keyword such as let, set, move, if, for each")
+            return
+        at = getattr(x, "name_loc", x.loc)
+        if x.func in self.rs.procedures:
+            self.used.add(x.func)
+            params = self.rs.procedures[x.func].params
+            if len(x.args) != len(params):
+                self.c.error("call/arity", f"`{x.func}` takes {len(params)} argument(s) "
+                             f"({', '.join(params)}), got {len(x.args)}", at,
+                             f"call it as `{x.func}({', '.join(params)})`")
+        elif x.func in BUILTINS or x.func in self.rs.functions:
+            self.used.add(x.func)
+            self.c.error("call/value", f"`{x.func}(...)` gives a value; a line on its own must do something",
+                         at, "use it in `let`, `if` or another statement")
+        else:
+            self.undefined(x.func, at, set(self.rs.procedures), "procedure")
+        for a in x.args:
+            self.expr(a, scope)
+
+    def target(self, t: Node, scope: set[str]) -> None:
+        rs = self.rs
+        if t.kind == "name":
+            if t.id in rs.stats:
+                self.used.add(t.id)
+                if rs.stats[t.id].per_player:
+                    self.c.error("stat/owner", f"`{t.id}` is a player stat: say whose", t.loc,
+                                 f"write `your {t.id}` or `{t.id} of p`")
+            elif t.id in ("start_player",) or t.id in scope:
+                pass
+            elif t.id not in self.lost_names:
+                self.c.error("assign/target", f"`{t.id}` cannot be set", t.loc,
+                             did_you_mean(t.id, set(rs.stats) | scope) or "declare it with `stat` or `let`")
+        elif t.kind in ("attr", "of"):
+            self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if t.name not in rs.stats or not rs.stats[t.name].per_player:
+                if t.name not in self.lost_names:
+                    self.c.error("assign/target", f"`{t.name}` is not a player stat", getattr(t, "name_loc", t.loc),
+                                 did_you_mean(t.name, {n for n, s in rs.stats.items() if s.per_player}))
+            else:
+                self.used.add(t.name)
+        else:
+            self.c.error("assign/target", "only a variable, a stat or a player's stat can be set", t.loc)
+
+    def assigned_kind(self, s: Node, scope: set[str]) -> None:
+        """`set STAT to ZONE`: a stat holds a number."""
+        t = s.target
+        name = t.id if t.kind == "name" else getattr(t, "name", None)
+        if name in self.rs.stats and (t.kind != "name" or name not in scope):
+            kind = self.kind(s.expr, scope)
+            if kind in (ZONE, BOOL, TEXT):
+                self.type_error("assign", f"stat `{name}` holds a number, not {_ARTICLE[kind]}", s.expr.loc,
+                                f"`count({_src(s.expr)})` is how many cards it holds" if kind == ZONE else None)
+
+    # ---- kinds of values -------------------------------------------------------------------
+    def kind(self, n: Node, scope: set[str]) -> str | None:
+        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything."""
+        k, rs = n.kind, self.rs
+        if k == "lit":
+            return NUMBER if isinstance(n.value, int) else TEXT
+        if k == "name":
+            if n.id in scope:
+                return None
+            if n.id in ("true", "false"):
+                return BOOL
+            if n.id in ("player_count", "turn_number", "round_number"):
+                return NUMBER
+            if n.id in rs.zones:
+                return ZONE
+            if n.id in rs.stats:
+                return self.stat_kind(n.id)
+            if n.id in rs.constants and n.id not in self.constant_stack:
+                self.constant_stack.add(n.id)
+                try:
+                    return self.kind(rs.constants[n.id].value, set())
+                finally:
+                    self.constant_stack.discard(n.id)
+            return None
+        if k == "of":
+            owner = n.owner
+            one_player = owner.kind == "name" and owner.id not in ("players",) and owner.id in scope | {"you"} \
+                or owner.kind == "call" and owner.func in ("next_player", "previous_player")
+            if not one_player:  # `STAT of players` is a list of numbers
+                return None
+            return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
+        if k == "call":
+            return NUMBER if n.func in _NUMBER_BUILTINS else BOOL if n.func in _BOOL_BUILTINS else None
+        if k == "arith":
+            if n.op != "+":
+                return NUMBER
+            return NUMBER if self.kind(n.left, scope) == NUMBER and self.kind(n.right, scope) == NUMBER else None
+        if k == "neg":
+            return NUMBER
+        if k in _BOOL_KINDS:
+            return BOOL
+        return None
+
+    def stat_kind(self, name: str) -> str | None:
+        """A stat is a number unless it has no bounds and starts at a value of another kind
+        (`player stat at = none` may hold a card, a player, a text...)."""
+        sd = self.rs.stats[name]
+        if sd.lo is not None or sd.init is None:
+            return NUMBER
+        return self.kind(sd.init, set())
+
+    def cards_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("cards", f"{message}, not {_ARTICLE[kind]}", n.loc, "name a card, a list of cards or a zone")
+
+    def zone_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("zone", f"{message}, not {_ARTICLE[kind]}", n.loc,
+                            did_you_mean(_src(n), self.rs.zones) if n.kind == "name" else None)
+
+    def number_arg(self, n: Node, scope: set[str], message: str) -> None:
+        self.expr(n, scope)
+        kind = self.kind(n, scope)
+        if kind in (ZONE, BOOL, TEXT):
+            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc,
+                            f"`count({_src(n)})` is how many cards it holds" if kind == ZONE else None)
+
+    def cond(self, n: Node, scope: set[str]) -> None:
+        """A condition: any value works at run time, but a zone is always 'true' — a sure mistake."""
+        self.expr(n, scope)
+        self.not_a_zone(n, scope)
+
+    def not_a_zone(self, n: Node, scope: set[str]) -> None:
+        if self.kind(n, scope) == ZONE:
+            self.type_error("condition", f"a zone is not a condition: `{_src(n)}` is always true", n.loc,
+                            f"ask `{_src(n)} is empty` or `not ({_src(n)} is empty)`")
+
+    # ---- expressions -----------------------------------------------------------------------
+    def expr(self, n: Node, scope: set[str]) -> None:
+        k = n.kind
+        rs = self.rs
+        if k == "name":
+            self.name(n, scope)
+        elif k == "of":
+            self.expr(n.owner, scope)
+            if n.name in rs.zones or n.name in rs.stats:
+                self.used.add(n.name)
+                d = rs.zones.get(n.name) or rs.stats.get(n.name)
+                if not d.per_player:
+                    self.c.error("zone/owner", f"`{n.name}` is shared, it has no owner", n.name_loc,
+                                 f"write just `{n.name}`")
+            elif n.name not in BUILTINS:
+                per_player = {z for z, d in rs.zones.items() if d.per_player} | \
+                             {s for s, d in rs.stats.items() if d.per_player}
+                self.undefined(n.name, n.name_loc, per_player, "zone or player stat")
+        elif k == "attr":
+            self.expr(n.obj, scope)
+            grid_attr = n.name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
+            if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player) \
+                    and not grid_attr:  # a grid space's column and row
+                if not self.lost_types:
+                    self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
+                                 did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
+            elif n.name in rs.stats:
+                self.used.add(n.name)
+        elif k == "call" and n.func in rs.functions:
+            self.used.add(n.func)
+            params = rs.functions[n.func].params
+            if len(n.args) != len(params):
+                self.c.error("call/arity", f"`{n.func}` takes {len(params)} argument(s) "
+                             f"({', '.join(params)}), got {len(n.args)}", n.loc)
+            for a in n.args:
+                self.expr(a, scope)
+        elif k == "call":
+            self.call(n, scope)
+        elif k == "is":
+            self.expr(n.expr, scope)
+            if n.what not in rs.card_types and n.what not in rs.die_types and \
+                    n.what not in ("empty", "covered", "none", "unknown", "dummy") \
+                    and not self.lost_types and n.what not in self.lost_names:
+                self.c.error("name/undefined", f"`is {n.what}`: not a card type", getattr(n, "what_loc", n.loc),
+                             did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
+                             or "use a card type, `empty`, `covered`, `dummy` or `none`")
+        elif k == "compare":
+            self.compare(n, scope)
+        elif k == "arith":
+            self.expr(n.left, scope)
+            self.expr(n.right, scope)
+            self.arith(n, scope)
+        elif k == "neg":
+            self.number_arg(n.expr, scope, "only a number can be negated")
+        elif k in ("and", "or"):
+            for item in n.items:
+                self.cond(item, scope)
+        elif k == "not":
+            self.cond(n.expr, scope)
+        elif k == "if_expr":
+            self.expr(n.then, scope)
+            self.cond(n.cond, scope)
+            self.expr(n.orelse, scope)
+        elif k == "where":
+            self.expr(n.items, scope)
+            self.cond(n.cond, scope | {"it"})
+        elif k == "quantified":
+            self.expr(n.iter, scope)
+            self.cond(n.cond, scope | set(n.names))
+        elif k == "comprehension":
+            self.expr(n.iter, scope)
+            self.expr(n.expr, scope | {n.name})
+        elif k == "map":
+            for a, b in n.pairs:
+                self.expr(a, scope)
+                self.expr(b, scope)
+        else:
+            for child in n.children():
+                self.expr(child, scope)
+
+    def name(self, n: Node, scope: set[str]) -> None:
+        rs, name = self.rs, n.id
+        if id(n) in self.handled or name in scope or name in SPECIAL_NAMES or name in rs.card_types \
+                or name in self.enum_values or name in rs.die_types:
+            return
+        if name in rs.zones or name in rs.stats or name in rs.constants:
+            self.used.add(name)
+            if name in rs.zones and rs.zones[name].per_player:
+                self.c.error("zone/owner", f"`{name}` is a zone per player: say whose", n.loc,
+                             f"write `your {name}` or `{name} of p`")
+            if name in rs.stats and rs.stats[name].per_player:
+                self.c.error("stat/owner", f"`{name}` is a player stat: say whose", n.loc,
+                             f"write `your {name}` or `{name} of p`")
+            return
+        if name in rs.procedures:
+            self.c.error("call/value", f"procedure `{name}` does something; it is not a value", n.loc,
+                         f"call it on a line of its own: `{name}(...)`")
+            return
+        self.undefined(name, n.loc, self.known_names(scope))
+
+    def call(self, n: Node, scope: set[str]) -> None:
+        at = getattr(n, "name_loc", n.loc)
+        if n.func in self.rs.procedures:
+            self.used.add(n.func)
+            self.c.error("call/value", f"procedure `{n.func}` does something; it gives no value", at,
+                         "call it on a line of its own")
+        elif n.func not in BUILTINS:
+            self.undefined(n.func, at, set(BUILTINS), "function")
+        else:
+            b = BUILTINS[n.func]
+            if not b.lo <= len(n.args) <= b.hi:
+                want = str(b.lo) if b.lo == b.hi else f"{b.lo} to {b.hi}"
+                self.c.error("call/arity", f"`{n.func}` takes {want} argument(s), got {len(n.args)}", at,
+                             f"{n.func}: {b.doc}")
+        for a in n.args:
+            self.expr(a, scope)
+        if n.func in _COLLECTION_BUILTINS and n.args and n.func not in self.rs.procedures:
+            self.collection_arg(n, scope)
+
+    def collection_arg(self, n: Node, scope: set[str]) -> None:
+        """`count(5)`, `rows(deck)`: the argument cannot be what the function needs."""
+        arg = n.args[0]
+        kind = self.kind(arg, scope)
+        if kind in (NUMBER, BOOL, TEXT):
+            self.type_error("argument", f"`{n.func}` needs a zone or a list, not {_ARTICLE[kind]}", arg.loc,
+                            f"{n.func}: {BUILTINS[n.func].doc}")
+        elif kind == ZONE and n.func in ("rows", "ends"):
+            zone = self.rs.zones.get(arg.id if arg.kind == "name" else getattr(arg, "name", ""))
+            if zone is not None and zone.kind != "rows":
+                self.type_error("argument", f"`{n.func}` needs a zone of kind `rows`; `{zone.name}` is a {zone.kind}",
+                                arg.loc, f"declare it as `zone {zone.name}: rows N, ...`")
+        if len(n.args) > 1 and n.func in ("first", "last"):
+            self.number_arg_kind(n.args[1], scope, f"`{n.func}(items, n)` needs a number n")
+
+    def number_arg_kind(self, n: Node, scope: set[str], message: str) -> None:
+        kind = self.kind(n, scope)
+        if kind in (ZONE, BOOL, TEXT):
+            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc)
+
+    def arith(self, n: Node, scope: set[str]) -> None:
+        """`deck + 1`: arithmetic needs numbers (`+` also joins two lists or zones)."""
+        left, right = self.kind(n.left, scope), self.kind(n.right, scope)
+        for side, kind, other in ((n.left, left, right), (n.right, right, left)):
+            if kind == ZONE and (n.op != "+" or other in (NUMBER, BOOL, TEXT)):
+                self.type_error("arith", f"arithmetic on a zone: `{_src(side)}` is a zone, not a number", side.loc,
+                                f"`count({_src(side)})` is how many cards it holds")
+                return
+            if kind in (BOOL,) or (kind == TEXT and n.op != "+"):
+                self.type_error("arith", f"arithmetic on {_ARTICLE[kind]}", side.loc, "arithmetic needs numbers")
+                return
+
+    def compare(self, n: Node, scope: set[str]) -> None:
+        self.enum_compare(n.left, n.right, scope)
+        self.enum_compare(n.right, n.left, scope)
+        self.expr(n.left, scope)
+        self.expr(n.right, scope)
+        left, right = self.kind(n.left, scope), self.kind(n.right, scope)
+        for side, kind, other in ((n.left, left, right), (n.right, right, left)):
+            if kind == ZONE and (n.op not in ("==", "!=") or other == NUMBER):
+                self.type_error("compare", f"`{_src(side)}` is a zone; it does not compare with {n.op}", side.loc,
+                                f"`count({_src(side)})` is how many cards it holds")
+                return
+
+    def enum_compare(self, side: Node, value: Node, scope: set[str]) -> None:
+        """`c.FIELD == VALUE`: the value must be one of the field's enumeration values."""
+        rs = self.rs
+        if side.kind != "attr" or value.kind != "name" or self.lost_types:
+            return
+        name = value.id
+        if name in scope or name in rs.constants or name in rs.stats or name in rs.zones or name in SPECIAL_NAMES:
+            return
+        decls = [f for t in self.card_fields.get(side.name, []) if t in rs.card_types
+                 for f in rs.card_types[t].fields_ if f.name == side.name]
+        faces = {v for t in self.card_fields.get(side.name, []) if t in rs.die_types
+                 and rs.die_types[t].faces.kind == "enum_type" for v in rs.die_types[t].faces.values}
+        if not decls and not faces:
+            return
+        allowed = {v for f in decls if f.type.kind == "enum_type" for v in f.type.values} | faces
+        if name in allowed:
+            return
+        if not name[:1].isupper() and name not in self.enum_values:
+            return  # most likely a variable: the name check decides
+        self.handled.add(id(value))
+        elsewhere = sorted({fld for _, fld in self.enum_values.get(name, [])})
+        if not allowed:
+            what = "a number" if all(f.type.kind == "range_type" or getattr(f.type, "name", "") == "number"
+                                     for f in decls) else "not an enumeration"
+            self.c.error("enum/value", f"field `{side.name}` is {what}; `{name}` is "
+                         + (f"a value of field `{elsewhere[0]}`" if elsewhere else "not one of its values"),
+                         value.loc, f"compare `{side.name}` with a number" if what == "a number" else None)
+        elif elsewhere:
+            self.c.error("enum/value", f"`{name}` is a value of field `{elsewhere[0]}`, not of `{side.name}`",
+                         value.loc, f"`{side.name}` is one of: {', '.join(sorted(allowed))}")
+        else:
+            self.c.error("enum/value", f"`{name}` is not a value of field `{side.name}`", value.loc,
+                         did_you_mean(name, allowed) or f"one of: {', '.join(sorted(allowed))}")
+
+
+def _name_loc(n: Node) -> Loc | None:
+    return getattr(n, "name_loc", None) or n.loc
+
+
+def _src(n: Node) -> str:
+    """A short rendering of a simple expression for messages."""
+    if n.kind == "name":
+        return n.id
+    if n.kind == "of":
+        owner = n.owner
+        if owner.kind == "name" and owner.id == "you":
+            return f"your {n.name}"
+        return f"{n.name} of {_src(owner)}"
+    if n.kind == "lit":
+        return repr(n.value) if isinstance(n.value, str) else str(n.value)
+    if n.kind == "call":
+        return f"{n.func}(...)"
+    return "..."
+
+
+def check(rs: Ruleset) -> None:
+    """Run every static check; diagnostics land in `rs.content.diagnostics`."""
+    _Checker(rs).run()

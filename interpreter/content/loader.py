@@ -1,0 +1,583 @@
+"""Load a ruleset folder: its .rules files and its card YAML, into one `Content` bundle.
+
+Cards are read with ruamel.yaml (positions kept, duplicate keys refused, no language tags)
+and validated by pydantic models generated from the card types the rules declare.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from ..language.tree import Node
+from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
+from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
+
+__all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
+
+MAX_CARDS = 20_000
+MAX_YAML_VALUES = 200_000  # after alias expansion: a "billion laughs" file stops here
+MAX_YAML_DEPTH = 50
+
+
+@dataclass
+class CardSpec:
+    """One card entry of a card file (before `copies` are expanded)."""
+
+    name: str
+    type: str
+    fields: dict[str, Any]
+    copies: int
+    effect: Node | None
+    loc: Loc
+
+
+@dataclass
+class Content:
+    """Everything a ruleset is made of, as parsed; diagnostics found while loading."""
+
+    path: Path
+    modules: list[Node] = field(default_factory=list)
+    cards: list[CardSpec] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    layers: list[str] = field(default_factory=list)  # the extends chain, base first
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def source_line(self, loc: Loc | None) -> str | None:
+        """The text of the line a location points into (lines split on `\\n` only, as the parser counts)."""
+        if loc is None or loc.file not in self.sources:
+            return None
+        lines = self._lines.get(loc.file)
+        if lines is None:
+            lines = self._lines[loc.file] = self.sources[loc.file].split("\n")
+        return lines[loc.line - 1].rstrip("\r") if 0 < loc.line <= len(lines) else None
+
+    def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None, severity: str = "error") -> None:
+        self.diagnostics.append(Diagnostic(severity, code, message, loc, hint, self.source_line(loc)))
+
+    def add(self, diagnostics: list[Diagnostic]) -> None:
+        """Take diagnostics made elsewhere, showing the file's own line under each."""
+        for d in diagnostics:
+            src = self.source_line(d.loc)
+            if src is not None:
+                d.source_line = src
+            self.diagnostics.append(d)
+
+    def warn(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        self.error(code, message, loc, hint, severity="warning")
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def find_cards_dir(ruleset_dir: Path) -> Path:
+    """`rulesets/<name>` keeps its cards in `cards/<name>` beside it (or in its own `cards/`)."""
+    own = ruleset_dir / "cards"
+    if own.is_dir():
+        return own
+    return ruleset_dir.resolve().parent.parent / "cards" / ruleset_dir.name
+
+
+def load(path: str | Path) -> Content:
+    """Parse the rule files of a ruleset folder (or a single .rules file) and its cards; a folder
+    whose game header says `extends "base"` loads the base first (and its base, and so on)."""
+    path = Path(path)
+    content = Content(path=path)
+    if path.is_file() and path.suffix in (".yaml", ".yml"):
+        content.error("load/missing", f"{_display(path)} is a card file", None,
+                      "cards are checked with their rules: give the ruleset folder")
+        return content
+    if not path.exists():
+        content.error("load/missing", f"no such ruleset: {path}", None, "give a folder under rulesets/ or a .rules file")
+        return content
+    _load_layer(content, path, [])
+    return content
+
+
+def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
+    """Load one ruleset of an extends chain: its bases' modules and cards come first."""
+    if path.is_file():
+        rule_files, cards_dir = [path], None
+    else:
+        rule_files = sorted(path.glob("*.rules"))
+        cards_dir = find_cards_dir(path)
+        if not rule_files:
+            content.error("load/empty", f"no .rules files in {_display(path)}", None,
+                          "a ruleset is a folder of *.rules files")
+    first = len(content.modules)
+    for f in rule_files:
+        _load_rules(content, f)
+    mine = content.modules[first:]
+    del content.modules[first:]
+    layer = path.resolve().name if path.is_dir() else path.stem
+    for base_item in _extends_items(mine):
+        base = _resolve_base(content, path, base_item, chain + [path.resolve()])
+        if base is not None:
+            _load_layer(content, base, chain + [path.resolve()])
+    for m in mine:
+        m.layer = layer  # which ruleset of the chain a declaration comes from (conflict messages)
+    content.modules.extend(mine)
+    content.layers.append(layer)
+    if cards_dir is not None and cards_dir.is_dir():
+        for f in sorted(cards_dir.glob("*.y*ml")):
+            _load_cards_raw(content, f)
+
+
+def _extends_items(modules: list[Node]) -> list[Node]:
+    return [item for m in modules for d in m.decls if d.kind == "game" for item in d.items if item.name == "extends"]
+
+
+def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -> Path | None:
+    """The folder an `extends "name"` names, beside the extending ruleset; None (reported) if
+    it does not exist or would close a cycle."""
+    v = item.value
+    if v.kind != "lit" or not isinstance(v.value, str) or not v.value or "/" in v.value or "\\" in v.value \
+            or v.value.startswith("."):
+        content.error("mod/extends", "`extends` takes the name of a ruleset folder in quotes", v.loc,
+                      'write `extends "base_game"`')
+        return None
+    home = path.resolve().parent if path.is_dir() else path.resolve().parent.parent
+    base = home / v.value
+    if not base.is_dir():
+        names = [p.name for p in home.iterdir() if p.is_dir() and p.resolve() not in chain]
+        content.error("mod/extends", f"no ruleset `{v.value}` to extend in {_display(home)}", v.loc,
+                      did_you_mean(v.value, names) or "name a folder beside this ruleset")
+        return None
+    if base.resolve() in chain:
+        cycle = " → ".join(p.name for p in chain[chain.index(base.resolve()):] + [base.resolve()])
+        content.error("mod/cycle", f"`extends` goes round in a circle: {cycle}", v.loc,
+                      "a ruleset cannot extend itself, directly or through its bases")
+        return None
+    return base
+
+
+def _read(content: Content, f: Path) -> str | None:
+    name = _display(f)
+    try:
+        if f.stat().st_size > MAX_SOURCE_BYTES:
+            content.error("limit/size", f"file is larger than {MAX_SOURCE_BYTES} bytes", Loc(name, 1, 1),
+                          "split it into several files")
+            return None
+        data = f.read_bytes()
+    except OSError as e:
+        content.error("load/read", f"cannot read file: {e.strerror or e}", Loc(name, 1, 1))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        content.error("load/encoding", f"byte 0x{data[e.start]:02x} is not UTF-8 text", Loc(name, line, col),
+                      "save the file as UTF-8")
+        return None
+    text = text.removeprefix("\ufeff")  # a byte-order mark is invisible to authors: columns ignore it
+    content.sources[name] = text
+    return text
+
+
+def _load_rules(content: Content, f: Path) -> None:
+    text = _read(content, f)
+    if text is None:
+        return
+    module, diagnostics = parse_rules_partial(text, _display(f))
+    content.modules.append(module)
+    content.add(diagnostics)
+
+
+# ---- cards -----------------------------------------------------------------------------------
+
+_RESERVED = {"name", "type", "copies", "effect", "text"}
+_PLAIN_SCALARS = (str, int, float, bool, type(None))
+
+
+def _yaml() -> YAML:
+    """Round-trip mode keeps positions and builds no Python objects from tags; duplicate keys are
+    errors; nesting is bounded (ruamel >= 0.19)."""
+    y = YAML(typ="rt")
+    y.allow_duplicate_keys = False
+    y.preserve_quotes = True  # so a quoted `effect:` value's columns can be mapped back
+    y.max_depth = MAX_YAML_DEPTH
+    return y
+
+
+def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
+    """A YAML syntax error, worded for a card author, at the problem's position."""
+    mark = e.problem_mark or e.context_mark
+    loc = Loc(name, mark.line + 1, mark.column + 1) if mark else Loc(name, 1, 1)
+    problem = str(e.problem or e.context or "cannot read this YAML")
+    ctx = e.context_mark
+    opened = f"line {ctx.line + 1}, column {ctx.column + 1}" if ctx is not None else None
+    code, hint = "yaml/syntax", None
+    if "duplicate key" in problem:
+        key = problem.split('"')[1] if '"' in problem else "?"
+        code, problem = "yaml/duplicate-key", f"duplicate key `{key}`"
+        hint = "each field appears once per card"
+    elif "mapping values are not allowed" in problem:
+        problem = "a `key: value` is not allowed here"
+        hint = "check this line's indentation (a card's fields line up under its `name:`), or quote a value holding `: `"
+    elif "\\t" in problem or "'\\t'" in problem:
+        problem, hint = "a tab character in the indentation", "indent YAML with spaces"
+    elif "undefined alias" in problem:
+        hint = "define the anchor (`&name`) before using the alias (`*name`)"
+    elif "while parsing a flow" in str(e.context or "") and opened:
+        bracket = "{" if "mapping" in str(e.context) else "["
+        hint = f"the `{bracket}` at {opened} is not closed"
+    elif "maximum depth" in problem:
+        code, problem = "limit/depth", f"values are nested more than {MAX_YAML_DEPTH} levels deep"
+    elif "block end" in problem or "block mapping" in str(e.context or ""):
+        hint = "check the indentation: every field of a card starts in the same column"
+    elif "quoted scalar" in str(e.context or "") and opened:
+        hint = f"the quote at {opened} is not closed"
+    content.error(code, f"YAML: {problem}", loc, hint)
+
+
+def _load_cards_raw(content: Content, f: Path) -> None:
+    """Parse YAML now; field validation waits for the card types (see `validate_cards`)."""
+    text = _read(content, f)
+    if text is None:
+        return
+    name = _display(f)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
+            data = _yaml().load(text)
+    except MarkedYAMLError as e:
+        _yaml_error(content, name, e)
+        return
+    except (YAMLError, RecursionError, ValueError, TypeError, AttributeError) as e:
+        content.error("yaml/syntax", f"YAML: {str(e).splitlines()[0] if str(e) else type(e).__name__}", Loc(name, 1, 1))
+        return
+    problem = _not_plain_data(data, name)
+    if problem is not None:
+        content.error(*problem)
+        return
+    if data is None:
+        return
+    if isinstance(data, CommentedMap) and "cards" in data:
+        data = data["cards"]
+    if not isinstance(data, CommentedSeq):
+        content.error("cards/shape", "a card file is a list of cards (or a mapping with a `cards:` list)",
+                      Loc(name, 1, 1), "start each card with `- name: ...`")
+        return
+    for i, entry in enumerate(data):
+        line, col = _pos(data, i)
+        loc = Loc(name, line + 1, col + 1)
+        if not isinstance(entry, CommentedMap):
+            content.error("cards/shape", "each card is a mapping of fields", loc, "write `- name: ...` then `type: ...`")
+            continue
+        content.cards.append(CardSpec(_text(entry.get("name", f"card {i + 1}")), _text(entry.get("type", "")),
+                                      dict(entry), 1, None, loc))
+        content.cards[-1].fields["__node__"] = entry
+
+
+def _pos(container: Any, key: Any, value: bool = True) -> tuple[int, int]:
+    """0-based (line, column) of an item of a YAML mapping or list; (0, 0) when unknown."""
+    try:
+        if isinstance(container, CommentedSeq):
+            return container.lc.item(key)
+        return container.lc.value(key) if value else container.lc.key(key)
+    except Exception:  # position bookkeeping must never hide the real diagnostic
+        return 0, 0
+
+
+def _not_plain_data(root: Any, name: str) -> tuple | None:
+    """Card files hold plain values only. Refuse language tags (`!!python/...`), other tagged or
+    exotic values, self-referencing aliases, and alias expansion beyond MAX_YAML_VALUES. Sizes are
+    memoised per shared node, so a "billion laughs" file is measured in linear time."""
+    sizes: dict[int, int] = {}
+    entered: set[int] = set()
+    stack: list[tuple[Any, Any, Any, bool]] = [(root, None, None, False)]
+    while stack:
+        node, parent, key, done = stack.pop()
+        if isinstance(node, (CommentedMap, CommentedSeq)):
+            if done:
+                items = node.values() if isinstance(node, CommentedMap) else node
+                size = 1 + sum(sizes.get(id(v), 1) for v in items)
+                sizes[id(node)] = size
+                entered.discard(id(node))
+                if size > MAX_YAML_VALUES:
+                    return ("limit/yaml-size", f"the file expands to more than {MAX_YAML_VALUES} values", _item_loc(name, parent, key),
+                            "YAML aliases (`*name`) repeat what they point to; use fewer, or write cards out")
+                continue
+            if id(node) in sizes:
+                continue
+            if id(node) in entered:
+                return "yaml/alias", "a value contains itself (through an alias)", _item_loc(name, parent, key), "remove the alias"
+            tag = getattr(getattr(node, "tag", None), "value", None)
+            if tag and not tag.startswith("tag:yaml.org,2002:") or tag and "python" in tag:
+                return _tag_problem(tag, _item_loc(name, parent, key))
+            entered.add(id(node))
+            stack.append((node, parent, key, True))
+            if isinstance(node, CommentedMap):
+                for k in node:
+                    if not isinstance(k, _PLAIN_SCALARS):
+                        return "yaml/key", "a key must be a plain text or number", _item_loc(name, parent, key), None
+                    stack.append((node[k], node, k, False))
+            else:
+                stack.extend((v, node, i, False) for i, v in enumerate(node))
+        elif not isinstance(node, _PLAIN_SCALARS) or isinstance(node, str) and type(node).__module__ != "builtins" \
+                and not type(node).__module__.startswith("ruamel.yaml.scalarstring"):
+            tag = getattr(getattr(node, "tag", None), "value", None)
+            if tag:
+                return _tag_problem(tag, _item_loc(name, parent, key))
+            return ("yaml/value", f"a {type(node).__name__} value is not allowed in a card file", _item_loc(name, parent, key),
+                    "use text, numbers, true/false, lists and mappings only")
+    return None
+
+
+def _item_loc(file: str, parent: Any, key: Any) -> Loc:
+    """Where an item of a YAML container is (looked up only when a problem is reported there)."""
+    return Loc(file, *(p + 1 for p in _pos(parent, key))) if parent is not None else Loc(file, 1, 1)
+
+
+def _tag_problem(tag: str, where: Loc) -> tuple:
+    tag = tag.replace("tag:yaml.org,2002:", "!!")
+    if "python" in tag:
+        return ("yaml/tag", f"the language-specific YAML tag `{_short(tag)}` is not allowed", where,
+                "card files hold plain data only; nothing in them is ever run")
+    return "yaml/tag", f"YAML tag `{_short(tag)}` is not allowed in a card file", where, "remove the tag"
+
+
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else _short(v)
+
+
+def _short(v: Any, width: int = 40) -> str:
+    """A value for a message: never huge (an input may be a large list)."""
+    s = v if isinstance(v, str) else repr(v) if isinstance(v, (list, dict)) else str(v)
+    return s if len(s) <= width else s[:width - 3] + "..."
+
+
+def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iterable[str] = ()) -> None:
+    """Check each card against its declared type (pydantic, strict) and parse its effect. Card
+    types whose declaration has a syntax error (`unparsed`) are not reported a second time."""
+    models: dict[str, type[BaseModel]] = {}
+    unparsed = set(unparsed)
+    for name, node in card_types.items():
+        try:
+            models[name] = _model_for(name, node)
+        except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
+            content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
+            unparsed.add(name)
+    effects: dict[str, Node | None] = {}  # one parse per distinct effect text (YAML aliases repeat it)
+    total = 0
+    for spec in content.cards:
+        entry = spec.fields.pop("__node__")
+        tname = entry.get("type")
+        if not isinstance(tname, str) or tname not in models:
+            if (isinstance(tname, str) and tname in unparsed) or "*" in unparsed:
+                continue
+            _unknown_type(content, spec, entry, tname, models)
+            continue
+        try:
+            card = models[tname].model_validate({k: _plain(v) for k, v in entry.items()})
+        except ValidationError as e:
+            _field_errors(content, spec, entry, card_types[tname], models[tname], e)
+            continue
+        spec.type = tname
+        spec.copies = card.copies
+        spec.fields = {info.alias: getattr(card, k) for k, info in type(card).model_fields.items()
+                       if info.alias not in _RESERVED}
+        if card.effect and card.effect in effects:
+            spec.effect = effects[card.effect]
+        elif card.effect:
+            effects[card.effect] = spec.effect = _parse_card_effect(content, spec, entry)
+        total += card.copies
+        if total > MAX_CARDS:
+            content.error("limit/cards", f"more than {MAX_CARDS} cards", spec.loc, "lower `copies`")
+            return
+
+
+def _unknown_type(content: Content, spec: CardSpec, entry: CommentedMap, tname: Any, models: dict) -> None:
+    if tname is None or tname == "":
+        where = _key_loc(content, spec.loc.file, entry, "type") or spec.loc
+        content.error("cards/type", f"card `{spec.name}` has no `type`", where,
+                      f"add `type:` (one of {', '.join(models) or 'none declared'})")
+    elif not isinstance(tname, str):
+        content.error("cards/type", f"`type` must name a card type, not `{_short(tname)}`",
+                      _key_loc(content, spec.loc.file, entry, "type") or spec.loc, f"one of {', '.join(models)}")
+    else:
+        content.error("cards/type", f"unknown card type `{tname}`", _key_loc(content, spec.loc.file, entry, "type") or spec.loc,
+                      did_you_mean(tname, models) or f"declare `card type {tname}:` in the rules")
+
+
+def _field_errors(content: Content, spec: CardSpec, entry: CommentedMap, type_node: Node,
+                  model: type[BaseModel], e: ValidationError) -> None:
+    """pydantic's errors, worded from the card type's own declaration."""
+    errors = e.errors()
+    extras = {str(err["loc"][0]) for err in errors if err["type"] == "extra_forbidden" and err["loc"]}
+    fields = [info.alias or k for k, info in model.model_fields.items()]
+    guessed = {did_you_mean(x, fields) for x in extras}
+    tname = type_node.name
+    for err in errors:
+        key = str(err["loc"][0]) if err["loc"] else None
+        kind = err["type"]
+        at = _key_loc(content, spec.loc.file, entry, key, value=kind != "extra_forbidden") or spec.loc
+        hint = None
+        if kind == "extra_forbidden":
+            msg = f"unknown field `{key}` for card type {tname}"
+            hint = did_you_mean(key, fields) or \
+                f"fields of {tname}: {', '.join(f for f in fields if f not in _RESERVED)}"
+        elif kind == "missing":
+            if f"did you mean `{key}`?" in guessed:
+                continue  # the misspelt field already says it
+            msg = f"card `{spec.name}` lacks field `{key}`"
+            decl = _field_decl(type_node, key)
+            hint = f"add `{key}: ...` ({_describe_type(decl)})" if decl else f"add `{key}: ...`"
+        elif kind == "literal_error":
+            msg = f"`{_short(err['input'])}` is not a value of field `{key}`"
+            allowed = _enum_values(type_node, key)
+            hint = did_you_mean(str(err["input"]), allowed) or f"one of: {', '.join(allowed)}"
+        elif kind in ("greater_than_equal", "less_than_equal"):
+            decl = _field_decl(type_node, key)
+            msg = f"field `{key}` is {_short(err['input'])}, outside its range"
+            hint = f"`{key}` is {_describe_type(decl)}" if decl else err["msg"]
+            if key == "copies":
+                hint = "copies go from 1 to 1000"
+        elif kind in ("int_type", "bool_type", "string_type"):
+            want = {"int_type": "a whole number", "bool_type": "true or false", "string_type": "a text"}[kind]
+            got = err["input"]
+            msg = f"field `{key}` must be {want}, not {_describe_value(got)}"
+            if kind == "int_type" and isinstance(got, str) and got.strip().lstrip("-").isdigit():
+                hint = f"write it without quotes: `{key}: {got.strip()}`"
+            elif kind == "bool_type":
+                hint = f"write `{key}: true` or `{key}: false`"
+            elif kind == "string_type" and not isinstance(got, (list, dict)):
+                hint = f'put it in quotes: `{key}: "{_short(got)}"`'
+        else:
+            msg = f"field `{key}`: {err['msg'].lower()} (got `{_short(err['input'])}`)"
+        content.error("cards/field", msg, at, hint)
+
+
+def _describe_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return f"`{str(v).lower()}`"
+    if isinstance(v, str):
+        return f'the text "{_short(v)}"'
+    if isinstance(v, (list, dict)):
+        return "a list" if isinstance(v, list) else "a mapping"
+    return f"`{_short(v)}`"
+
+
+def _field_decl(type_node: Node, name: str | None) -> Node | None:
+    return next((f for f in type_node.fields_ if f.name == name), None)
+
+
+def _describe_type(decl: Node) -> str:
+    t = decl.type
+    if t.kind == "range_type":
+        return f"a number from {t.lo} to {t.hi}"
+    if t.kind == "enum_type":
+        return "one of " + ", ".join(t.values)
+    return {"number": "a number", "flag": "true or false"}.get(t.name, "a text")
+
+
+def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) -> Node | None:
+    """Parse an `effect:` text with positions that point into the YAML file."""
+    text = entry["effect"]
+    line, col = _pos(entry, "effect")
+    try:
+        if isinstance(text, LiteralScalarString):
+            # the content starts on the line after `|`, dedented by its first line's indentation
+            src = content.sources[spec.loc.file].split("\n")
+            first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
+            indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
+            return parse_effect(str(text), spec.loc.file, line + 1, indent, block=True)
+        quoted = type(text).__name__ in ("DoubleQuotedScalarString", "SingleQuotedScalarString")
+        try:
+            return parse_effect(str(text), spec.loc.file, line, col + quoted)
+        except ContentError as e:
+            for d in e.diagnostics:
+                if d.code == "syntax":
+                    d.hint = f"{d.hint}; " if d.hint else ""
+                    d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
+            raise
+    except ContentError as e:
+        content.add(e.diagnostics)
+        return None
+
+
+def _enum_values(type_node: Node, field_name: str) -> list[str]:
+    decl = _field_decl(type_node, field_name)
+    return list(decl.type.values) if decl is not None and decl.type.kind == "enum_type" else []
+
+
+def _plain(v: Any) -> Any:
+    """ruamel's round-trip scalars → plain Python values for strict validation."""
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+_SCALAR_TOKEN = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,\[\]{}#\n]*""")
+_KEY_TOKEN = re.compile(r"[^:,\[\]{}#\n]*")
+
+
+def _key_loc(content: Content, file: str, entry: Any, key: str | None, value: bool = True) -> Loc | None:
+    """Where a card's key (or its value) is, spanning the key or a one-line scalar value."""
+    if key is None or key not in entry:
+        return None
+    line, col = _pos(entry, key, value)
+    loc = Loc(file, line + 1, col + 1)
+    src = content.source_line(loc)
+    if src is None or (value and isinstance(entry[key], (CommentedMap, CommentedSeq))):
+        return loc
+    m = (_SCALAR_TOKEN if value else _KEY_TOKEN).match(src, col)
+    width = len(m.group(0).rstrip()) if m else 0
+    return Loc(file, line + 1, col + 1, col + 1 + width) if width else loc
+
+
+def _model_for(name: str, node: Node) -> type[BaseModel]:
+    """A strict pydantic model for one card type. Fields get plain attribute names and the
+    designer's names as aliases, so no field name can clash with pydantic's own attributes."""
+    fields: dict[str, Any] = {
+        "name": (str, Field(alias="name")),
+        "type": (Literal[name], Field(alias="type")),  # type: ignore[valid-type]
+        "copies": (int, Field(default=1, ge=1, le=1000, alias="copies")),
+        "effect": (Optional[str], Field(default=None, alias="effect")),
+        "text": (Optional[str], Field(default=None, alias="text")),
+    }
+    for i, f in enumerate(node.fields_):
+        t = f.type
+        bounds: dict[str, int] = {}
+        if t.kind == "range_type":
+            ann: Any = int
+            bounds = {"ge": t.lo, "le": t.hi}
+        elif t.kind == "enum_type":
+            ann = Literal[tuple(t.values)]  # type: ignore[misc]
+        else:
+            ann = {"number": int, "flag": bool}.get(t.name, str)
+        default: Any = ...
+        if f.default is not None and f.default.kind == "lit":
+            default = f.default.value
+        elif f.default is not None and f.default.kind == "name" and t.kind == "basic_type" and t.name == "flag":
+            default = f.default.id == "true"  # `= false` / `= true` on a flag is a boolean, not a text
+        elif f.default is not None and f.default.kind == "name":
+            default = f.default.id
+        fields[f"field_{i}"] = (ann, Field(default, alias=f.name, **bounds))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return create_model(f"Card_{name}", __config__=ConfigDict(strict=True, extra="forbid"), **fields)

@@ -1,0 +1,1051 @@
+"""Direct-style compilation: a whole ruleset as one generated Python module, for fast playouts.
+
+The task engine (tasks.py) keeps every running rule as an object on an explicit stack, so that a
+game can stop at any decision, be copied for search and resume. A batch of games played by
+agents that never copy the game (random, first) needs none of that: it needs speed. Here the
+turn, procedures, triggers and state-based rules become Python *generator* functions, a
+decision is a `yield` that the driver (`directgame.DirectGame`) answers with `send`, variables
+are Python locals, cards are their ids, zones are the game state's own lists, and expressions
+are typed at compile time so that `c.kind` is one list lookup and `row where it is T` one list
+comprehension. The generated code works on the same `GameState` with the same card movements
+(zones.py), asks the same questions with the same options in the same order and draws from the
+same RNG in the same order as the task engine: a seeded game ends in the same state (tested
+with every recorded golden game whose ruleset compiles here).
+
+Statements, settling and the module's assembly are here; expressions are in directexpr.py, the
+runtime the generated code calls in directgame.py. Only what these modules know is compiled; anything else (`Unsupported`) leaves the ruleset to the
+task engine, which stays the reference implementation. Rule text never reaches the generated
+source: values taken from the rules are constants in a table `K`, rule variables become
+numbered Python names, and `codegen.check_tokens` verifies the source's tokens before compiling.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..language.tree import Node, walk
+from ..compile.codegen import check_tokens
+from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
+from .game import Program
+from ..content.model import Ruleset
+
+__all__ = ["Unsupported", "DirectProgram", "compile_direct"]
+
+GEN_FILE = "<grimoire direct>"
+# statements that may change the state (a `set` of a stat says so itself; loops and `if`s reckon
+# from their bodies)
+_CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
+_MAX_INLINE_INDENT = 10  # Python refuses more than 20 nested blocks: inline only so deep
+
+
+class DirectProgram:
+    """The generated module of one ruleset: `build(R, K)` makes one game's functions. `lines` gives
+    each generated line's rule location (for errors), `info` the names of the functions the
+    driver calls, `labels` each card's label (for decisions)."""
+
+    def __init__(self, program: Program, build: Any, consts: list, info: dict, lines: list):
+        self.program, self.build, self.K, self.info, self.lines = program, build, consts, info, lines
+        self.labels: list[str] = [c.label() for c in program.rs.cards]
+        self.source = ""  # the generated source, for reading (tests, debugging)
+        self.tables: dict[int, dict] = {}  # player count → lookup tables (directgame._tables)
+
+
+def compile_direct(program: Program) -> DirectProgram:
+    """Compile `program` to a direct-style module, or raise `Unsupported`."""
+    cached = getattr(program, "_direct", None)
+    if cached is not None:
+        if isinstance(cached, Unsupported):
+            raise cached
+        return cached
+    try:
+        out = _Gen(program).module()
+    except Unsupported as why:
+        program._direct = why
+        raise
+    program._direct = out
+    return out
+
+
+class _Gen(Expressions):
+    """Writes the module's source. One instance per ruleset."""
+
+    def __init__(self, program: Program):
+        self.p = program
+        self.rs: Ruleset = program.rs
+        self.K: list = []
+        self.kidx: dict = {}
+        self.lines: list[str] = []
+        self.line_loc: list = []  # generated line number (1-based) - 1 → the rule's Loc
+        self.n = 0
+        self.enum_values = self.rs.enum_values()
+        self.fields: dict[str, str] = {}  # card field → generated table name
+        self.cur_loc = None
+        self.zones_used: dict[str, str] = {}  # zone name → local holding its list(s)
+        self.const_kinds: dict[str, str] = {}
+        self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
+        self.sync = False
+        self.changed = True  # the state may have changed since the last settle check
+        self.events: set[str] = set()
+        self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
+        self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
+        self._recursive: set[str] | None = None
+        self.dispatch: dict[str, tuple] = {}  # event → its handler table (`plan_dispatch`)
+        self.read_mask = ""  # ` & MASK` of the bits some state-based rule reads ("" : any)
+        self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
+        self.trigger_names: dict[int, str] = {}  # trigger node → its function's name
+
+    # ---- small helpers -----------------------------------------------------------------------
+    def k(self, v: Any) -> str:
+        key = (type(v).__name__, repr(v)) if isinstance(v, (int, str, bool, type(None), float)) else ("id", id(v))
+        i = self.kidx.get(key)
+        if i is None:
+            i = self.kidx[key] = len(self.K)
+            self.K.append(v)
+        return f"_k{i}"  # bound once per game in `build` (a closure cell, not a table lookup)
+
+    def temp(self, prefix: str = "_t") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def emit(self, depth: int, text: str, loc=None) -> None:
+        self.lines.append("    " * depth + text)
+        self.line_loc.append(loc if loc is not None else self.cur_loc)
+
+    def field(self, name: str) -> str:
+        if name == "face":
+            raise Unsupported("die faces")
+        t = self.fields.get(name)
+        if t is None:
+            t = self.fields[name] = f"_f{len(self.fields)}"
+        return t
+
+    def zone(self, name: str, owner: str | None) -> V:
+        zd = self.rs.zones[name]
+        if zd.kind not in ("pile", "set", "row", "stack", "rows"):
+            raise Unsupported(f"zone kind {zd.kind}")
+        local = self.zones_used.get(name)
+        if local is None:
+            local = self.zones_used[name] = f"_z{len(self.zones_used)}"
+        rows = zd.kind == "rows"
+        if zd.per_player:
+            if owner is None:
+                raise Unsupported("per-player zone without owner")
+            src, key = f"{local}[{owner}]", f"{local}k[{owner}]"
+        else:
+            src, key = local, f"{local}k"
+        return V(src, "zone", top=True, live=True, zone=name, rows=rows, key=key)
+
+    # ---- the module --------------------------------------------------------------------------
+    def module(self) -> DirectProgram:
+        p, rs = self.p, self.rs
+        found = [what for what, present in (
+            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}), ("actions", rs.actions),
+            ("`when short of` rules", rs.short_triggers), ("`whenever` triggers", p.whenever),
+            ("boards", p.boards), ("dice", rs.die_types), ("card parts", p.kept_parts), ("grids", p.grids),
+            ("rule functions", rs.functions)) if present]
+        if found:
+            raise Unsupported(f"it uses {', '.join(found)}")
+        if not p.settles_at_once:
+            raise Unsupported("state-based rules that stop for decisions")
+        if len(rs.scores) > 1:
+            raise Unsupported("more than one score rule")
+        funcs: dict[str, str] = {}
+        # constants first: everything else may read them
+        consts = []
+        for i, (name, n) in enumerate(rs.constants.items()):
+            fname = f"_co{i}"
+            self.const_kinds[name] = self.expr_function(fname, [("you", "player")], n.value, n.loc)
+            consts.append((name, fname))
+        # the events something answers (a `fire` of any other event does nothing)
+        self.events = {t.event for t in rs.triggers}
+        for card in rs.cards:
+            if card.effect is not None:
+                for t in card.effect.triggers:
+                    if t.kind == "action":
+                        raise Unsupported("card actions")
+                    self.events.add(t.event)
+        self.procs = {name: f"_p{i}" for i, name in enumerate(rs.procedures)}
+        self.placement_names = {z: f"_pl{i}" for i, z in enumerate(rs.placements)}
+        self.plan_dispatch()
+        # settle checks look only at the bits some state-based rule reads (others may pile up)
+        reads = list(p.always_reads) + list(p.watcher_reads)
+        if any(r is None for r in reads):
+            self.read_mask = ""
+        else:
+            mask = 0
+            for r in reads:
+                for name in r:
+                    mask |= self.name_bits()[name]
+            self.read_mask = f" & {self.k(mask)}"
+        for name in ("setup", "turn"):
+            if name in rs.phases:
+                ph = rs.phases[name]
+                funcs[name] = f"_ph_{name}"
+                self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False)
+        # triggers: rule triggers and card effects, by event
+        trig_fns: dict[int, tuple] = {}
+
+        def trigger_fn(t: Node) -> tuple:
+            got = trig_fns.get(id(t))
+            if got is None:
+                if getattr(t, "whenever", False):
+                    raise Unsupported("whenever")
+                name = self.trigger_names[id(t)]
+                binder = getattr(t, "binder", None)
+                params = [("you", "player"), ("this", "card")] + ([(binder, "card")] if binder else [])
+                self.function(name, params, t.body, t.loc, call=True)
+                cond = None
+                if getattr(t, "cond", None) is not None:
+                    cond = f"_tc{name[3:]}"
+                    self.expr_function(cond, params, t.cond, t.loc)
+                got = trig_fns[id(t)] = (name, cond, bool(binder), t)
+            return got
+        rule_triggers: dict[str, list] = {}
+        for t in rs.triggers:
+            rule_triggers.setdefault(t.event, []).append(trigger_fn(t))
+        card_triggers: dict[str, dict[int, list]] = {}
+        for card in rs.cards:
+            if card.effect is not None:
+                for t in card.effect.triggers:
+                    card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
+        # procedures, once the kinds of their arguments are known from their calls
+        done: set[str] = set()
+        while True:
+            ready = [n for n in rs.procedures if n in self.arg_kinds and n not in done]
+            if not ready:
+                break
+            for name in ready:
+                pr = rs.procedures[name]
+                params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
+                self.function(self.procs[name], params, pr.body, pr.loc, call=True)
+                done.add(name)
+        for name in rs.procedures:  # never called: nothing to run
+            if name not in done:
+                self.emit(1, f"def {self.procs[name]}():")
+                self.emit(2, "pass")
+        # state-based rules: plain functions (they never stop)
+        always = []
+        for i, a in enumerate(rs.always):
+            name = f"_al{i}"
+            plan = p.always_players[i]
+            if plan is None:
+                self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
+            else:  # its loop runs over the seats whose zones changed (instancedeps.py)
+                self.plan_function(name, a, plan, f"_pk{i}")
+            always.append((name, p.always_reads[i], a, plan.zones if plan is not None else None))
+        watchers = []
+        for i, w in enumerate(rs.watchers):
+            cname, bname = f"_wc{i}", f"_wb{i}"
+            self.expr_function(cname, [("you", "player")], w.cond, w.loc)
+            self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            watchers.append((cname, bname, p.watcher_reads[i], w))
+        self.settle_function(always, watchers)
+        # placement rules
+        for zname, pl in rs.placements.items():  # called by name from the code that places
+            if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack"):
+                raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
+            self.placement_function(self.placement_names[zname], zname, pl)
+        stat_inits = {}
+        for i, (name, sd) in enumerate(rs.stats.items()):
+            if sd.init is not None:
+                fname = f"_si{i}"
+                if self.expr_function(fname, [("you", "player")], sd.init, sd.loc) not in ("int", "bool", "str"):
+                    raise Unsupported("a stat holding cards or players")
+                stat_inits[name] = fname
+        score = None
+        if rs.scores:
+            s = rs.scores[0]
+            self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc)
+            score = "_score"
+        tiebreaks = []
+        for i, t in enumerate(rs.tiebreaks):
+            self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
+            tiebreaks.append(f"_tb{i}")
+        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
+            [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
+            list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
+            [x for fns in trig_fns.values() for x in fns[:2] if x]
+        build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
+        info = {"always": always, "watchers": watchers, "consts": consts,
+                "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
+        out = DirectProgram(p, build, self.K, info, locs)
+        out.source = src
+        return out
+
+    def assemble(self, exported: list[str]) -> tuple[Any, str, list]:
+        """The module: `build(R, K)` binds the game's state, tables and constants to locals, defines
+        every function written so far inside it, and returns the `exported` ones by name; checked
+        (`check_tokens`) and compiled. Returns `build`, the source and each line's rule location."""
+        head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
+                "    _W = _st.where", "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
+                "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
+        for name, local in self.zones_used.items():
+            if self.rs.zones[name].per_player:
+                head.append(f"    {local} = R.player_zone({self.k(name)})")
+                head.append(f"    {local}k = R.player_keys({self.k(name)})")
+            else:
+                head.append(f"    {local} = _Z[{self.k(name)}]")
+                head.append(f"    {local}k = {self.k(name)}")
+        for fname, local in self.fields.items():
+            head.append(f"    {local} = R.field_table({self.k(fname)})")
+        for local, zones in self.plan_keys.items():
+            head.append(f"    {local} = R.plan_bits_of({self.k(zones)})")
+        tail = []
+        for table, groups, _ in self.dispatch.values():
+            tail.append(f"    {table} = {{}}")
+            for fn, ids in groups:
+                tail.append(f"    {table}.update(dict.fromkeys({self.k(tuple(ids))}, {fn}))")
+        tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
+        head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
+        src = "\n".join(head + self.lines + tail) + "\n"
+        locs = [None] * len(head) + self.line_loc + [None] * len(tail)
+        try:
+            _check_direct_source(src)
+            code = compile(src, GEN_FILE, "exec")
+        except (ValueError, SyntaxError) as why:  # a fault of this module: the task engine plays instead
+            raise Unsupported(f"the generated code did not pass its checks ({why})") from None
+        ns = {"__builtins__": {}}
+        ns.update(_helpers())
+        exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
+        return ns["build"], src, locs
+
+    # ---- functions ---------------------------------------------------------------------------
+    def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,
+                 sync: bool = False, counted: bool = True) -> None:
+        """A rule body as a generator function (a plain one for `sync` bodies, which never stop).
+        `call`: it ends as a procedure's or turn's body does, settling first; `counted`: it
+        counts towards the depth limit (procedures and triggers)."""
+        scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
+        self.cur_loc = loc
+        self.sync = sync
+        self.check_mode = {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        self.changed = True  # whatever the caller left unsettled
+        d = 2
+        if call and counted:
+            self.emit_enter(2)
+            self.emit(2, "try:")
+            d = 3
+        self.block(body, d, dict(scope), loops=0)
+        if call:
+            self.settle_check(d)
+        if call and counted:
+            self.emit(2, "finally:")
+            self.emit(3, "R.depth -= 1")
+        if not sync:
+            self.emit(2, "if False:")
+            self.emit(3, "yield")  # always a generator, even without a decision
+        self.sync = False
+
+    def plan_function(self, name: str, rule: Node, plan: Any, keys: str) -> None:
+        """`_al<i>(you, changed)`: an `always` rule that is one loop over the players, run for the
+        seats whose instances of `plan.zones` are among the `changed` bits (-1: every seat),
+        in seat order (instancedeps.py)."""
+        loop = rule.body[0]
+        self.cur_loc = rule.loc
+        self.sync = True
+        self.emit(1, f"def {name}(_a0, _a1):", rule.loc)
+        scope = {"you": ("_a0", "player")}
+        py = self.bind(scope, loop.name, "player")
+        self.emit(2, f"for {py} in R.seats:", loop.loc)
+        self.emit(3, f"if _a1 & {keys}[{py}]:")
+        self.block(loop.body, 4, scope, loops=1)
+        self.sync = False
+
+    def expr_function(self, name: str, params: list[tuple[str, str]], n: Node, loc) -> str:
+        """An expression as a plain function of its parameters; returns the expression's kind."""
+        scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
+        self.cur_loc = loc
+        v = self.expr(n, scope)
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        self.emit(2, f"return {v.src}", n.loc)
+        return v.kind
+
+    def name_bits(self) -> dict[str, int]:
+        """The bits of zone and stat names and the turn, as `directgame._bits` numbers them first."""
+        from .directgame import name_bits
+        return name_bits(self.rs)
+
+    def reads_test(self, reads: frozenset | None, var: str) -> str:
+        """Source testing whether a rule reading `reads` must run, given the changed bits `var`."""
+        if reads is None:
+            return "True"
+        bits = self.name_bits()
+        mask = 0
+        for r in reads:
+            mask |= bits[r]
+        return f"{var} == -1" if not mask else f"{var} & {self.k(mask)}"
+
+    def settle_function(self, always: list, watchers: list) -> None:
+        """`_settle()`: `SettleTask` written out for this ruleset's state-based rules: passes over
+        the `always` rules, then the watchers, until a pass changes nothing; each rule runs only
+        when something it reads changed before its pass (a per-player rule only for those seats).
+        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime."""
+        self.cur_loc = None
+        reads = [r for _, r, _, _ in always] + [r for _, _, r, _ in watchers]
+        e = self.emit
+        e(1, "def _settle():")
+        if not always and not watchers:
+            e(2, "R.touched = 0")
+            return
+        if all(r is not None and r for r in reads):
+            e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
+            e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
+            e(3, "return")
+        e(2, "R.settling = True")
+        e(2, "try:")
+        e(3, "_passes = 0")
+        e(3, "_changer = -1")
+        e(3, "_tc = R.touched")
+        e(3, "R.touched = 0")
+        e(3, "_watch = _st.watch")
+        e(3, "while True:")
+        for i, (fname, r, node, plan) in enumerate(always):
+            e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(5, "_b4 = R.touched")
+            if plan is not None:
+                keys = f"_pk{i}"
+                self.plan_keys[keys] = plan
+                e(5, f"{fname}(_Seat(_st.active), -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
+            else:
+                e(5, f"{fname}(_Seat(_st.active))")
+            e(5, "if R.touched != _b4:")
+            e(6, f"_changer = {i}")
+        for w, (cname, bname, r, node) in enumerate(watchers):
+            j = len(always) + w
+            e(4, f"if {self.reads_test(r, '_tc')}:")
+            cond = self.expr(node.cond, {"you": ("_you", "player")}).src  # the condition inline
+            if "_you" in cond:
+                e(5, "_you = _Seat(_st.active)")
+            e(5, f"if {cond}:")
+            e(6, f"if not _watch[{w}]:")
+            e(7, f"_watch[{w}] = True")
+            e(7, "_b4 = R.touched")
+            e(7, f"{bname}(_Seat(_st.active))")
+            e(7, "if R.touched != _b4:")
+            e(8, f"_changer = {j}")
+            e(5, f"elif _watch[{w}]:")
+            e(6, f"_watch[{w}] = False")
+        e(4, "if not R.touched:")
+        e(5, "return")
+        e(4, "_passes += 1")
+        e(4, "if _passes >= R.limits.max_settle_passes:")
+        e(5, "R.endless_settling(_changer)")
+        e(4, "_tc = R.touched")
+        e(4, "R.touched = 0")
+        e(2, "finally:")
+        e(3, "R.settling = False")
+
+    def placement_function(self, name: str, zname: str, pl) -> None:
+        """`_pl(c)`: the legal positions of card `c` in the rows zone, as `legal_positions`."""
+        zd = self.rs.zones[zname]
+        if zd.per_player:
+            raise Unsupported("per-player placement zone")
+        scope = {"card": ("_a0", "topcard"), pl.binder: ("_a1", "topcards")}
+        conds = [self.expr(c, scope) for c in pl.conds]
+        zone = self.zone(zname, None)
+        self.cur_loc = pl.loc
+        self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)  # the rule on the row as it would be
+        for c, n in zip(conds, pl.conds):
+            self.emit(2, f"if not ({c.src}):", n.loc)
+            self.emit(3, "return False")
+        self.emit(2, "return True")
+        if zd.kind != "rows":  # one candidate: the zone's cards with this one on top (at the end)
+            self.emit(1, f"def {name}(_a0):", pl.loc)
+            self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {zone.src} if _x != _a0] + [_a0]) else []")
+            return
+        # per row, bit 1: the left end is legal, bit 2: the right end (a lone card has one end)
+        ends = f"({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | (_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)"
+        pure = all(self.pure(c, {pl.binder, "card"}) for c in pl.conds)
+        self.emit(1, f"def {name}(_a0):", pl.loc)
+        self.emit(2, "_out = []")
+        self.emit(2, f"for _i, _row in enumerate({zone.src}):")
+        if pure:  # the answers depend on the cards alone: remembered across games (`_MEMO_LIMIT` rows)
+            memo = self.k({})
+            self.emit(3, "_key = (_a0, *_row)")
+            self.emit(3, f"_got = {memo}.get(_key)")
+            self.emit(3, "if _got is None:")
+            self.emit(4, "_cs = [_x for _x in _row if _x != _a0]")
+            self.emit(4, f"_got = {ends}")
+            self.emit(4, f"if len({memo}) < _MEMO_LIMIT:")
+            self.emit(5, f"{memo}[_key] = _got")
+        else:
+            self.emit(3, "_cs = [_x for _x in _row if _x != _a0]")
+            self.emit(3, f"_got = {ends}")
+        self.emit(3, "if _got & 1:")
+        self.emit(4, "_out.append(_LEFT[_i])")
+        self.emit(3, "if _got & 2:")
+        self.emit(4, "_out.append(_RIGHT[_i])")
+        self.emit(2, f"if {'True' if zd.max_rows is None else f'len({zone.src}) < {self.k(zd.max_rows)}'}:")
+        if pure:  # a new row: remembered per card
+            cache = self.k({})
+            self.emit(3, f"_got = {cache}.get(_a0)")
+            self.emit(3, "if _got is None:")
+            self.emit(4, f"_got = {cache}[_a0] = {name}_ok(_a0, [_a0])")
+            self.emit(3, "if _got:")
+        else:
+            self.emit(3, f"if {name}_ok(_a0, [_a0]):")
+        self.emit(4, "_out.append(_NEW)")
+        self.emit(2, "return _out")
+
+    def pure(self, n: Node, bound: set) -> bool:
+        """Whether an expression reads nothing but `bound` names, literals and card fields (so the
+        same cards always give the same answer): no zone, stat, constant, player or turn."""
+        k = n.kind
+        if k == "lit":
+            return True
+        if k == "name":
+            return n.id in bound or (n.id in self.enum_values and n.id not in self.rs.stats and
+                                     n.id not in self.rs.zones and n.id not in self.rs.constants) or \
+                n.id in ("true", "false", "none")
+        if k == "attr":
+            return n.name in self.card_fields() and n.name not in self.rs.stats and self.pure(n.obj, bound)
+        if k == "call":
+            return n.func in _PURE_CALLS and n.func not in self.rs.functions and \
+                all(self.pure(a, bound) for a in n.args)
+        if k == "is":
+            return (n.what in self.rs.card_types or n.what in ("empty", "none")) and self.pure(n.expr, bound)
+        if k in ("where", "quantified", "comprehension"):
+            inner = bound | {"it"} | set(getattr(n, "names", None) or ()) | \
+                ({n.name} if isinstance(getattr(n, "name", None), str) else set())
+            parts = [getattr(n, f) for f in ("items", "iter") if hasattr(n, f)]
+            body = [getattr(n, f) for f in ("cond", "expr") if hasattr(n, f)]
+            return all(self.pure(x, bound) for x in parts) and all(self.pure(x, inner) for x in body)
+        if k in ("compare", "arith", "and", "or", "not", "neg", "list", "if_expr"):
+            return all(self.pure(c, bound) for c in n.children())
+        return False
+
+    # ---- statements --------------------------------------------------------------------------
+    def settle_check(self, d: int) -> None:
+        """Settle before the next statement, as `BlockTask` does after a change: emitted only
+        where the state may have changed since the last check (`self.changed`)."""
+        if not self.sync and self.changed and self.check_mode != "none":
+            # the turn never runs while rules settle: no need to ask (procedures and triggers may
+            # run during setup, which settles nothing)
+            short = self.check_mode == "short"
+            self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
+            self.emit(d + 1, "_settle()")
+            self.changed = False
+
+    def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
+        if not stmts:
+            self.emit(d, "pass")
+        for s in stmts:
+            self.cur_loc = s.loc
+            self.settle_check(d)
+            m = getattr(self, "s_" + s.kind, None)
+            if m is None:
+                raise Unsupported(f"statement {s.kind}")
+            m(s, d, scope, loops)
+            if s.kind in _CHANGING:
+                self.changed = True
+
+    def s_pass(self, n, d, scope, loops):
+        self.emit(d, "pass")
+
+    def bind(self, scope: dict, name: str, kind: str) -> str:
+        got = scope.get(name)
+        if got is not None:
+            if got[1] != kind and not (kind == "none" or got[1] == "none"):
+                if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
+                    raise Unsupported(f"variable `{name}` changes kind")
+                raise Unsupported(f"variable `{name}` changes kind")
+            if got[1] == "none":
+                scope[name] = (got[0], kind)
+            return got[0]
+        py = self.temp("_v")
+        scope[name] = (py, kind)
+        return py
+
+    def kept(self, v: V) -> str:
+        """A value to keep in a variable: a live zone list is copied (the engine's are snapshots)."""
+        if v.kind == "zone":
+            return f"R.cards_of({v.src}, {self.k(v.rows)})"
+        if v.kind == "row":
+            return v.src  # a row is kept as a reference to the row itself
+        return f"list({v.src})" if v.live else v.src
+
+    def kind_kept(self, v: V) -> str:
+        return "cards" if v.kind == "zone" else v.kind
+
+    def s_let(self, n, d, scope, loops):
+        v = self.expr(n.expr, scope)
+        if n.name in self.rs.stats or n.name in self.rs.zones or n.name in self.rs.constants:
+            raise Unsupported("let shadowing a stat, zone or constant")
+        py = self.bind(scope, n.name, self.kind_kept(v))
+        self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+
+    def s_aug(self, n, d, scope, loops):
+        """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
+        t, rs = n.target, self.rs
+        cur, v = self.expr(t, scope), self.expr(n.expr, scope)
+        if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
+            raise Unsupported("+= on anything but numbers")
+        new = f"_plus({cur.src}, {v.src})" if n.op == "+=" else f"({cur.src} - {v.src})"
+        if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
+            self.emit(d, f"R.set_stat({self.k(t.id)}, {new})", n.loc)
+        elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:
+            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind != "player":
+                raise Unsupported("+= on several players' stats")
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(t.name)}, {new})", n.loc)
+        elif t.kind == "name" and t.id in scope:
+            self.emit(d, f"{scope[t.id][0]} = {new}", n.loc)
+            return
+        else:
+            raise Unsupported("+= target")
+        self.changed = True
+
+    def s_log(self, n, d, scope, loops):
+        """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
+        if n.expr.kind == "list":
+            items = [self.expr(i, scope) for i in n.expr.items]
+            srcs = "".join(f"{v.src}, " for v in items)
+            self.emit(d, f"R.log_items(({srcs}), {self.k(tuple(v.kind for v in items))})", n.loc)
+            return
+        v = self.expr(n.expr, scope)
+        self.emit(d, f"R.log_text({v.src}, {self.k(v.kind)})", n.loc)
+
+    def s_set(self, n, d, scope, loops):
+        t, rs = n.target, self.rs
+        v = self.expr(n.expr, scope)
+        if t.kind == "name":
+            name = t.id
+            if name in rs.stats and not rs.stats[name].per_player:
+                if v.kind not in ("int", "bool", "str", "any"):
+                    raise Unsupported("a stat holding cards")
+                self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
+                self.changed = True
+                return
+            if name == "start_player":
+                self.emit(d, f"R.set_start({v.src})", n.loc)
+                self.changed = True
+                return
+            if name in rs.stats or name in rs.zones or name in rs.constants or name not in scope:
+                raise Unsupported("set")
+            py = self.bind(scope, name, self.kind_kept(v))
+            self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+            return
+        if t.kind in ("attr", "of"):
+            stat = t.name
+            if stat not in rs.stats or not rs.stats[stat].per_player:
+                raise Unsupported("set")
+            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind != "player" or v.kind not in ("int", "bool", "str", "any"):
+                raise Unsupported("set a player stat")
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {v.src})", n.loc)
+            self.changed = True
+            return
+        raise Unsupported("set")
+
+    def cards_src(self, v: V) -> str:
+        """A list of card ids to move (a snapshot)."""
+        if v.kind == "card":
+            return f"R.one({v.src})"
+        if v.kind == "zone":
+            return f"R.cards_of({v.src}, {self.k(v.rows)})"
+        if v.kind == "row":
+            return f"list({v.src})"
+        if v.kind == "cards":
+            return f"list({v.src})" if v.live else v.src
+        if v.kind == "none":
+            return "[]"
+        raise Unsupported(f"moving a {v.kind}")
+
+    def dest(self, n: Node, scope) -> V:
+        v = self.expr(n, scope)
+        if v.kind != "zone" or v.rows:
+            raise Unsupported("move to a row or rows zone")
+        return v
+
+    def s_move(self, n, d, scope, loops):
+        what = self.expr(n.what, scope)
+        dest = self.dest(n.dest, scope)
+        if n.name:
+            raise Unsupported("move ... as")
+        bottom = n.position == "at bottom"
+        if n.position not in (None, "at bottom"):
+            raise Unsupported("move position")
+        if what.kind == "card":
+            self.emit_move_one(d, what.src, dest, bottom, n.loc)
+        else:
+            self.emit_move_many(d, what, dest, bottom, n.loc)
+
+    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc) -> None:
+        """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
+        so noting each card's zone just before it moves notes the same as all of them first)."""
+        c = self.temp()
+        self.emit(d, f"for {c} in {self.cards_src(what)}:", loc)
+        if not (what.nn or what.top or what.kind in ("zone", "row")):
+            self.emit(d + 1, f"if {c} is None:", loc)
+            self.emit(d + 2, "R.not_a_card()", loc)
+        self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
+
+    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False) -> None:
+        """`Runtime.move_one` written out: the common case (a lone card off a pile or set) inline,
+        anything else (a card in a row, covered or covering) by `Runtime.take_any`. `known`: the
+        card is not none."""
+        c = card
+        if not _SIMPLE.match(card):
+            c = self.temp()
+            self.emit(d, f"{c} = {card}", loc)
+        if known:
+            self.emit(d, "if True:", loc)
+        else:
+            self.emit(d, f"if {c} is not None:", loc)
+        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player else \
+            f"_TB[{dest.key}]"
+        at, src = self.temp(), self.temp()
+        self.emit(d + 1, f"{at} = _W.get({c})", loc)
+        self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
+        self.emit(d + 2, f"{src} = _Z[{at}]", loc)
+        self.emit(d + 2, f"if {src}[-1] == {c}:", loc)  # a draw: the top card, no search
+        self.emit(d + 3, f"{src}.pop()", loc)
+        self.emit(d + 2, "else:", loc)
+        self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
+        self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"R.take_any({c})", loc)
+        self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
+        self.emit(d + 1, f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})", loc)
+        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 1, f"if {c} in _UN:", loc)
+        self.emit(d + 2, f"R.mark_under({c})", loc)
+
+    def s_draw(self, n, d, scope, loops):
+        if n.count is not None:
+            raise Unsupported("draw N")
+        src = self.expr(n.source, scope)
+        if src.kind != "zone" or src.rows:
+            raise Unsupported("draw from rows")
+        dest = self.dest(n.dest, scope)
+        t = self.temp()
+        self.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", n.loc)
+        self.emit_move_one(d, t, dest, False, n.loc)
+        if n.name:
+            py = self.bind(scope, n.name, "card")
+            self.emit(d, f"{py} = {t}", n.loc)
+        if "drawn" in self.events:
+            self.emit(d, f"if {t} is not None:")
+            self.emit_fire(d + 1, "drawn", t, self.you(scope), n.loc)
+
+    def you(self, scope) -> str:
+        return scope["you"][0] if "you" in scope else "None"
+
+    def s_place(self, n, d, scope, loops):
+        what = self.expr(n.what, scope)
+        zone = self.expr(n.zone, scope)
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
+            raise Unsupported("place in a zone without a placement rule")
+        i = self.temp()
+        ps = self.known_positions.pop(id(n), None)
+        if ps is None:  # else: the `can be placed` test just before computed them on this state
+            ps = self.temp()
+            self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
+        self.emit(d, f"if not {ps}:")
+        self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
+        ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps)
+        self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
+        if zone.rows:
+            self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
+        else:  # a pile, set or row zone has one position: on top (at the end)
+            self.emit_move_one(d, what.src, zone, False, n.loc)
+        if "placed" in self.events:
+            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
+
+    def s_cover(self, n, d, scope, loops):
+        what, target = self.expr(n.what, scope), self.expr(n.target, scope)
+        if what.kind != "card" or target.kind != "card":
+            raise Unsupported("cover")
+        self.emit(d, f"R.cover({what.src}, {target.src})", n.loc)
+        if "placed" in self.events:
+            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
+
+    def s_shuffle(self, n, d, scope, loops):
+        z = self.expr(n.zone, scope)
+        if z.kind != "zone" or z.rows:
+            raise Unsupported("shuffle")
+        self.emit(d, f"_rng.shuffle({z.src})", n.loc)
+        self.emit(d, f"R.touch({z.key})", n.loc)
+
+    def s_fire(self, n, d, scope, loops):
+        if self.sync:
+            raise Unsupported("fire in a state-based rule")
+        subject = self.expr(n.subject, scope) if n.subject is not None else V("None", "none")
+        actor = self.expr(n.actor, scope) if n.actor is not None else V(self.you(scope), "player")
+        if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
+            raise Unsupported("fire")
+        self.emit_fire(d, n.event, subject.src, actor.src, n.loc)
+
+    def s_choose(self, n, d, scope, loops):
+        if n.count is not None or self.sync:
+            raise Unsupported("choose several")
+        player = self.expr(n.player, scope)
+        opts = self.expr(n.options, scope)
+        if player.kind != "player":
+            raise Unsupported("choose by a non-player")
+        item = _ITEM_KIND.get(opts.kind)
+        if item is None:
+            raise Unsupported(f"choose from {opts.kind}")
+        o = self.temp()
+        self.emit(d, f"{o} = {self.cards_src(opts) if opts.kind in _CARDISH else 'list(' + opts.src + ')'}", n.loc)
+        self.emit(d, f"if not {o}:")
+        self.emit(d + 1, "R.nothing_to_choose()", n.loc)
+        py = self.bind(scope, n.name, item)
+        prompt = n.prompt or f"Choose {n.name}"
+        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o)
+        self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
+
+    def emit_enter(self, d: int) -> None:
+        """A procedure or trigger body begins: one level deeper (`Game.enter_call`)."""
+        self.emit(d, "R.depth += 1")
+        self.emit(d, "if R.depth > R.max_depth:")
+        self.emit(d + 1, "R.too_deep()")
+
+    def decision(self, player: str, kind: str, prompt: str, options: str) -> str:
+        """A `Decision` for `player` (none: the active player); the driver counts it against the
+        decision limit (`DirectGame._advance`). Only asked with more than one option."""
+        if player == "None":
+            who = "_st.active"
+        elif _SIMPLE.match(player):
+            who = f"({player} if {player} is not None else _st.active)"
+        else:
+            who = f"R.player_or_active({player})"
+        return f"_Decision({who}, {kind}, {prompt}, {options}, None, None, _LBL)"
+
+    def s_break(self, n, d, scope, loops):
+        if not loops:
+            raise Unsupported("break outside a loop")
+        self.emit(d, "break", n.loc)
+
+    def s_continue(self, n, d, scope, loops):
+        if not loops:
+            raise Unsupported("continue outside a loop")
+        self.emit(d, "continue", n.loc)
+
+    def s_end_game(self, n, d, scope, loops):
+        if getattr(n, "reason", None) is not None:
+            r = self.expr(n.reason, scope)
+            if r.kind not in ("str", "int"):
+                raise Unsupported("end game reason")
+            self.emit(d, f"R.state.end_reason = R.text({r.src})", n.loc)
+        self.emit(d, f"R.end_game({self.k(n.after)})", n.loc)
+
+    def s_call_stmt(self, n, d, scope, loops):
+        x = n.expr
+        if self.sync:
+            raise Unsupported("procedure call in a state-based rule")
+        if x.kind != "call" or x.func not in self.procs:
+            raise Unsupported("call")
+        params = self.rs.procedures[x.func].params
+        if len(x.args) != len(params):
+            raise Unsupported("argument count")
+        args = [self.expr(a, scope) for a in x.args]
+        for a, name in zip(args, params):
+            if a.kind not in ("player", "row", "card"):
+                raise Unsupported("procedure argument kind")
+        if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
+            self.inline_call(x.func, args, d, scope, n)
+            return
+        self.arg_kinds.setdefault(x.func, [a.kind for a in args])
+        if self.arg_kinds[x.func] != [a.kind for a in args]:
+            raise Unsupported("procedure argument kinds differ between calls")
+        this = scope["this"][0] if "this" in scope else "None"
+        srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
+        self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def plan_dispatch(self) -> None:
+        """Name every trigger function, and find the events whose triggers are all card triggers
+        without a condition, at most one per card: a `fire` of those looks its handler up in a
+        table (`_ev<i>`: card id → function) instead of going through `Runtime.fire`."""
+        rs = self.rs
+        order = list(rs.triggers) + [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+        self.trigger_names = {}
+        for t in order:
+            self.trigger_names.setdefault(id(t), f"_tr{len(self.trigger_names)}")
+        by_event: dict[str, dict[int, list]] = {}
+        for card in rs.cards:
+            for t in (card.effect.triggers if card.effect is not None else ()):
+                by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
+        self.dispatch = {}  # event → (table local, [(trigger function, card ids)], binder)
+        for i, (event, table) in enumerate(sorted(by_event.items())):
+            if any(t.event == event for t in rs.triggers):
+                continue
+            ts = [t for handlers in table.values() for t in handlers]
+            if any(len(h) > 1 for h in table.values()) or any(getattr(t, "cond", None) is not None for t in ts):
+                continue
+            binders = {bool(getattr(t, "binder", None)) for t in ts}
+            if len(binders) != 1:
+                continue
+            groups: dict[int, list[int]] = {}
+            for cid, (t,) in table.items():
+                groups.setdefault(id(t), []).append(cid)
+            self.dispatch[event] = (f"_ev{i}", [(self.trigger_names[k], ids) for k, ids in groups.items()],
+                                    binders.pop())
+
+    def emit_fire(self, d: int, event: str, subject: str, actor: str, loc) -> None:
+        """`fire EVENT on SUBJECT by ACTOR` (`Runtime.fire`, or a table lookup: `plan_dispatch`)."""
+        if self.sync and event in self.events:
+            raise Unsupported("triggers answering a state-based rule")
+        if event not in self.events:
+            self.emit(d, "pass")
+            return
+        got = self.dispatch.get(event)
+        if got is None or not _SIMPLE.match(subject) or not (actor == "None" or _SIMPLE.match(actor)):
+            self.emit(d, f"yield from R.fire({self.k(event)}, {subject}, {actor})", loc)
+            return
+        table, _, binder = got
+        f = self.temp()
+        you = "_Seat(_st.active)" if actor == "None" else f"_Seat({actor} if {actor} is not None else _st.active)"
+        self.emit(d, f"{f} = {table}.get({subject})", loc)
+        self.emit(d, f"if {f} is not None:")
+        self.emit(d + 1, f"yield from {f}({you}, {subject}{', ' + subject if binder else ''})", loc)
+
+    def inline_call(self, name: str, args: list[V], d: int, scope: dict, n: Node) -> None:
+        """A procedure's body written out where it is called (no generator of its own): the
+        arguments are evaluated first, the body sees only them, `you` and `this`, counts towards
+        the depth limit and settles at its end, as a call does."""
+        pr = self.rs.procedures[name]
+        inner = {k: scope[k] for k in ("you", "this") if k in scope}
+        for param, a in zip(pr.params, args):
+            py = self.temp("_v")
+            inner[param] = (py, a.kind)
+            self.emit(d, f"{py} = {a.src}", n.loc)
+        self.emit_enter(d)
+        self.emit(d, "try:")
+        self.changed = True
+        self.block(pr.body, d + 1, inner, loops=0)
+        self.settle_check(d + 1)
+        self.emit(d + 1, "pass")
+        self.emit(d, "finally:")
+        self.emit(d + 1, "R.depth -= 1")
+        self.changed = True
+
+    def recursive(self) -> set[str]:
+        """Procedures that may call themselves, directly or through others (never inlined)."""
+        if self._recursive is None:
+            calls = {name: {m.expr.func for s in pr.body for m in walk(s)
+                            if m.kind == "call_stmt" and m.expr.kind == "call" and m.expr.func in self.rs.procedures}
+                     for name, pr in self.rs.procedures.items()}
+            out = set()
+            for start in calls:
+                seen, todo = set(), list(calls[start])
+                while todo:
+                    c = todo.pop()
+                    if c == start:
+                        out.add(start)
+                        break
+                    if c not in seen:
+                        seen.add(c)
+                        todo += calls.get(c, ())
+            self._recursive = out
+        return self._recursive
+
+    def s_if(self, n, d, scope, loops):
+        first = True
+        before, ends = self.changed, []
+        for cond, body in n.branches:
+            if cond.kind == "may":
+                if self.sync:
+                    raise Unsupported("may in a state-based rule")
+                player = self.expr(cond.player, scope)
+                if player.kind != "player":
+                    raise Unsupported("may by a non-player")
+                want = 1 if getattr(cond, "negate", False) else 0
+                c = f"(yield {self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO')}) == {want}"
+            elif self._places_what_it_tests(cond, body):
+                t = self.temp()
+                self.expr(cond, scope)  # the same checks as any `can be placed`
+                w = self.expr(cond.what, scope).src
+                c = f"{w} is not None and bool({t} := {self.placement_names[cond.zone.id]}({w}))"
+                self.known_positions[id(body[0])] = t
+            else:
+                v = self.expr(cond, scope)
+                c = v.src
+            self.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
+            first = False
+            self.changed = before  # conditions change nothing (a `may` only asks)
+            self.block(body, d + 1, scope, loops)
+            ends.append(self.changed)
+        if n.orelse:
+            self.emit(d, "else:")
+            self.changed = before
+            self.block(n.orelse, d + 1, scope, loops)
+            ends.append(self.changed)
+        else:
+            ends.append(before)
+        self.changed = any(ends)
+
+    def _places_what_it_tests(self, cond: Node, body: list[Node]) -> bool:
+        """`if X can be placed in Z: place X in Z ...`: nothing changes between the test and the
+        placement (settling ran before the `if`), so the placement reuses the test's positions."""
+        if cond.kind != "can_place" or not body or body[0].kind != "place":
+            return False
+        w, z, pw, pz = cond.what, cond.zone, body[0].what, body[0].zone
+        return all(x.kind == "name" for x in (w, z, pw, pz)) and w.id == pw.id and z.id == pz.id and \
+            z.id in self.placement_names and not self.rs.zones[z.id].per_player
+
+    def s_for(self, n, d, scope, loops):
+        it = self.expr(n.iter, scope)
+        item = _ITEM_KIND.get(it.kind)
+        if item is None:
+            raise Unsupported(f"for each over {it.kind}")
+        src = self.cards_src(it) if it.kind in _CARDISH else (f"list({it.src})" if it.live else it.src)
+        py = self.bind(scope, n.name, item)
+        self.emit(d, f"for {py} in {src}:", n.loc)
+        self.count_round(d + 1, n.body)
+        self.changed = True  # the body's first statement may follow the last one's change
+        self.block(n.body, d + 1, scope, loops + 1)
+        self.changed = True
+
+    def s_repeat(self, n, d, scope, loops):
+        if n.cond is not None:
+            raise Unsupported("repeat while")
+        if n.times is not None:
+            t = self.expr(n.times, scope)
+            if t.kind != "int":
+                raise Unsupported("repeat times")
+            self.emit(d, f"for _ in range({t.src}):", n.loc)
+        else:
+            self.emit(d, "while True:", n.loc)
+        self.count_round(d + 1, n.body)
+        self.changed = True
+        self.block(n.body, d + 1, scope, loops + 1)
+        self.changed = True
+
+    def count_round(self, d: int, body: list[Node]) -> None:
+        """A loop's round counts as a step (`Limits.max_steps`) and, for the `where`s, quantifiers
+        and comprehensions its body holds, as that many times every card visited (`max_work`): a
+        bound on the items the task engine would count, so a runaway loop stops under both limits."""
+        binders = sum(1 for s in body for m in walk(s) if m.kind in ("where", "quantified", "comprehension"))
+        self.emit(d, "R.steps += 1")
+        if binders:
+            self.emit(d, f"R.work += {self.k(binders * max(1, len(self.rs.cards)))}")
+            self.emit(d, "if R.steps > R.max_steps or R.work > R.max_work:")
+        else:
+            self.emit(d, "if R.steps > R.max_steps:")
+        self.emit(d + 1, "R.runaway()")
+
+_OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
+_KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",
+             "and", "or", "is", "None", "True", "False", "yield", "from", "try", "finally", "lambda", "R", "K",
+             "list", "len", "all", "any", "zip", "sum", "map", "range", "enumerate", "bool", "state", "build",
+             "end_reason", "stats", "pstats", "players", "active", "start_player", "turn_number",
+             "round_number", "zones", "rng", "under", "choice", "shuffle", "append", "steps", "enter",
+             "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
+             "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
+             "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
+             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "other_players"}
+
+
+def _check_direct_source(src: str) -> None:
+    """Refuse any source with a token this module does not write itself (defence in depth: no
+    rule text is ever put in the source; names are numbered, values are in `K`)."""
+    check_tokens(src, _KEYWORDS, _OWN_NAME)
+
+
+def _helpers() -> dict:
+    from . import directgame as dg
+    return dg.GENERATED_GLOBALS

@@ -1,0 +1,500 @@
+"""Expressions for direct-style compilation (direct.py): typed at compile time, written as Python.
+
+`Expressions` is the part of `direct._Gen` that turns an expression node into a `V`: Python
+source plus the value's static kind (a card id, a list of card ids, a zone, a player, a number...)
+and what is known about it (never none, only uncovered cards). Knowing the kind is what lets
+`c.kind` be one list lookup and `xs where it is T` one comprehension. A node kind, function or
+combination of kinds not handled here raises `Unsupported`: the ruleset then runs on the task
+engine. Like the rest of the generated code, the source holds no rule text: values go through
+`self.k` (the constants table), rule names become numbered locals.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ..language.tree import Node
+
+__all__ = ["Unsupported", "V", "Expressions"]
+
+
+class Unsupported(Exception):
+    """A construct this compiler does not handle: the ruleset runs on the task engine."""
+
+
+@dataclass
+class V:
+    """A compiled expression: Python source and its static kind.
+
+    kinds: card, cards, zone, row, rows, player, players, int, bool, str, list, none, any.
+    `top`: a card list known to hold uncovered cards only (fields need no covered check);
+    `live`: the source is the game state's own list (copy before keeping it); `zone`: the
+    zone's name for kind `zone`; `rows`: whether that zone is a rows zone."""
+
+    src: str
+    kind: str
+    top: bool = False
+    live: bool = False
+    zone: str | None = None
+    rows: bool = False
+    key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
+    nn: bool = False  # never none (a value), or holds no none (a list)
+
+
+_SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
+_OPS = ("<", "<=", ">", ">=")
+_PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "rest", "adjacent",
+                         "values"})
+_CARDISH = ("card", "cards", "zone", "row")
+_ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
+              "list": "any"}
+
+
+class Expressions:
+    """Expression compilation, mixed into `direct._Gen` (which provides `k`, `temp`, `zone`, `you`,
+    `field`, `rs`, `enum_values`, `const_kinds` and `placement_names`)."""
+
+    binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
+
+    def expr(self, n: Node, scope: dict) -> V:
+        m = getattr(self, "e_" + n.kind, None)
+        if m is None:
+            raise Unsupported(f"expression {n.kind}")
+        return m(n, scope)
+
+    def e_lit(self, n, scope):
+        v = n.value
+        kind = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) \
+            else None
+        if kind is None:
+            raise Unsupported("literal")
+        return V(self.k(v), kind, nn=True)
+
+    def e_list(self, n, scope):
+        """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
+        items = [self.expr(i, scope) for i in n.items]
+        kinds = {v.kind for v in items}
+        if kinds and kinds <= {"card"}:
+            return V("[" + ", ".join(v.src for v in items) + "]", "cards", nn=all(v.nn or v.top for v in items))
+        if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
+            raise Unsupported("a list of lists or of cards mixed with other values")
+        return V("[" + ", ".join(v.src for v in items) + "]", "list")
+
+    def e_map(self, n, scope):
+        pairs = {}
+        for kn, vn in n.pairs:
+            if kn.kind != "lit" or vn.kind != "lit":
+                raise Unsupported("map with computed entries")
+            pairs[kn.value] = vn.value
+        kinds = {type(v) for v in pairs.values()}
+        if kinds - {int}:
+            raise Unsupported("map values")
+        return V(self.k(pairs), "map")
+
+    def e_index(self, n, scope):
+        obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
+        if obj.kind != "map":
+            raise Unsupported("index")
+        return V(f"{obj.src}[{key.src}]", "int")
+
+    def e_name(self, n, scope):
+        name, rs = n.id, self.rs
+        if name in scope and name not in ("true", "false", "none"):
+            py, kind = scope[name]
+            if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
+                return V(py, "card", top=True)
+            if kind == "topcards":
+                return V(py, "cards", top=True)
+            return V(py, kind)
+        if name in rs.zones:
+            if rs.zones[name].per_player:
+                return self.zone(name, self.you(scope) if "you" in scope else None)
+            return self.zone(name, None)
+        if name in rs.stats:
+            if rs.stats[name].per_player:
+                raise Unsupported("player stat without owner")
+            return V(f"_st.stats[{self.k(name)}]", "int")
+        if name in rs.constants:
+            kind = self.const_kinds.get(name)
+            if kind is None:
+                raise Unsupported("constant used before it is defined")
+            return V(f"R.const[{self.k(name)}]", kind)
+        if name == "true":
+            return V("True", "bool")
+        if name == "false":
+            return V("False", "bool")
+        if name == "none":
+            return V("None", "none")
+        if name == "players":
+            return V("R.seats", "players")
+        if name == "player_count":
+            return V("_st.players", "int")
+        if name in ("start_player", "active_player"):
+            return V("_st.start_player" if name == "start_player" else "_st.active", "player")
+        if name in ("turn_number", "round_number"):
+            return V(f"_st.{name}", "int")
+        if name in rs.card_types:
+            return V(self.k(name), "type")
+        if name in self.enum_values:
+            return V(self.k(name), "str")
+        raise Unsupported(f"name {name}")
+
+    def e_of(self, n, scope):
+        owner = self.expr(n.owner, scope)
+        if n.name in self.rs.zones:
+            if owner.kind == "player":
+                return self.zone(n.name, owner.src)
+            if owner.kind == "players":
+                z = self.zone(n.name, "_p")
+                if z.rows:
+                    raise Unsupported("rows of several players")
+                return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
+            raise Unsupported("zone of")
+        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
+            return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+        raise Unsupported("of")
+
+    def e_attr(self, n, scope):
+        obj = self.expr(n.obj, scope)
+        name = n.name
+        if obj.kind == "type":
+            return V(self.k(self.type_values(n)), "list")
+        if obj.kind == "player" and name in self.rs.stats:
+            return V(f"_st.pstats[{obj.src}][{self.k(name)}]", "int")
+        if name not in self.card_fields():
+            raise Unsupported(f"field {name}")
+        f = self.field(name)
+        if n.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
+            items, x, cond, types = self.where_parts(n.obj, scope)
+            elem = f"{f}[{x}]" if items.top else f"(None if _COV[{x}] else {f}[{x}])"
+            return V(f"[{elem} for {x} in {items.src} if {cond}]", "list",
+                     nn=items.top and types is not None and self.field_never_none(name, types))
+        if obj.kind == "card" and obj.top:
+            return V(f"{f}[{obj.src}]", "any")
+        if obj.kind == "card":
+            return V(f"(None if {obj.src} is None or _COV[{obj.src}] else {f}[{obj.src}])", "any")
+        if obj.kind in ("cards", "zone", "row"):
+            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            if obj.top or obj.kind in ("zone", "row"):
+                return V(f"[{f}[_x] for _x in {src}]", "list")
+            return V(f"[None if _COV[_x] else {f}[_x] for _x in {src}]", "list")
+        raise Unsupported(f"field of a {obj.kind}")
+
+    def field_never_none(self, name: str, types: frozenset) -> bool:
+        """Whether every card of these types has the field (so its value is never none)."""
+        return name == "name" or all(c.fields.get(name) is not None for c in self.rs.cards if c.type in types)
+
+    def type_values(self, n) -> list:
+        tname = n.obj.id
+        for f in self.rs.card_types[tname].fields_:
+            if f.name == n.name and f.type.kind == "enum_type":
+                return list(f.type.values)
+            if f.name == n.name and f.type.kind == "range_type":
+                return list(range(f.type.lo, f.type.hi + 1))
+        raise Unsupported("type field")
+
+    def card_fields(self) -> set:
+        s = getattr(self, "_card_fields", None)
+        if s is None:
+            s = self._card_fields = {"name"} | {k for c in self.rs.cards for k in c.fields}
+        return s
+
+    def items(self, v: V) -> V:
+        """A card list to iterate over (rows zones flattened); kept live where it is only read."""
+        if v.kind == "zone":
+            if v.rows:
+                return V(f"[_x for _r in {v.src} for _x in _r]", "cards", top=True)
+            return V(v.src, "cards", top=True, live=True)
+        if v.kind == "row":
+            return V(v.src, "cards", top=True, live=True)
+        if v.kind in ("cards", "list", "players", "rows"):
+            return v
+        raise Unsupported(f"a list from a {v.kind}")
+
+    def e_call(self, n, scope):
+        f = n.func
+        if f in self.rs.functions or f in self.rs.procedures:
+            raise Unsupported("rule functions")
+        args = [self.expr(a, scope) for a in n.args]
+        m = getattr(self, "f_" + f, None)
+        if m is None:
+            raise Unsupported(f"function {f}")
+        return m(n, args, scope)
+
+    def f_all_cards(self, n, a, scope):
+        return V("list(R.all_ids)", "cards", nn=True)
+
+    def f_random(self, n, a, scope):
+        if len(a) != 1:
+            raise Unsupported("random")
+        xs = self.items(a[0])
+        return V(f"_random(_rng, {xs.src})", _ITEM_KIND.get(xs.kind, "any"))
+
+    def f_cards_in(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind != "cards":
+            raise Unsupported("cards_in")
+        return x
+
+    def f_cards_under(self, n, a, scope):
+        x = a[0]
+        if x.kind == "card":
+            return V(f"R.under_one({x.src})", "cards", nn=True)
+        if x.kind == "cards":
+            return V(f"R.under_of({x.src})", "cards", nn=True)
+        raise Unsupported("cards_under")
+
+    def f_rows(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not z.rows:
+            raise Unsupported("rows")
+        return V(f"R.rows({z.src}, {z.key})", "rows")
+
+    def f_ends(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not z.rows:
+            raise Unsupported("ends")
+        return V(f"_ends({z.src})", "cards", top=True)
+
+    def f_other_players(self, n, a, scope):
+        return V(f"R.other_players({self.you(scope)})", "players")
+
+    def f_distinct(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"{'_distinct_nn' if x.nn else '_distinct'}({x.src})", "bool", nn=True)
+
+    def f_ascending(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"{'_ascending_nn' if x.nn else '_ascending'}({x.src})", "bool", nn=True)
+
+    def f_distinct_values(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind in ("cards", "players", "rows"):
+            raise Unsupported("distinct_values of cards")
+        return V(f"_distinct_values({x.src})", "list")
+
+    def f_count(self, n, a, scope):
+        x = a[0]
+        if x.kind == "zone" and x.rows:
+            return V(f"sum(map(len, {x.src}))", "int", nn=True)
+        if x.kind == "card":
+            return V(f"(0 if {x.src} is None else 1)", "int", nn=True)
+        return V(f"len({self.items(x).src})", "int", nn=True)
+
+    def f_first(self, n, a, scope):
+        x = self.items(a[0])
+        item = _ITEM_KIND.get(x.kind, "any")
+        if len(a) == 1:
+            return V(f"_first({x.src})", item)
+        if a[1].kind != "int":
+            raise Unsupported("first(n)")
+        return V(f"_first_n({x.src}, {a[1].src})", x.kind, top=x.top)
+
+    def f_rest(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"{x.src}[1:]", x.kind, top=x.top)
+
+    def f_last(self, n, a, scope):
+        x = self.items(a[0])
+        if len(a) == 1:
+            return V(f"_last({x.src})", _ITEM_KIND.get(x.kind, "any"))
+        if a[1].kind != "int":
+            raise Unsupported("last(n)")
+        return V(f"_last_n({x.src}, {a[1].src})", x.kind, top=x.top, nn=x.nn)
+
+    def f_sum(self, n, a, scope):
+        x = self.items(a[0])
+        if x.kind in ("cards", "players", "rows"):
+            raise Unsupported("sum of cards")
+        return V(f"_sum({x.src})", "int", nn=True)
+
+    def f_values(self, n, a, scope):
+        x = a[0]
+        if x.kind != "list":
+            raise Unsupported("values")
+        return x
+
+    def f_adjacent(self, n, a, scope):
+        x = self.items(a[0])
+        return V(f"_pairs({x.src})", "pairs", top=x.top)
+
+    def e_arith(self, n, scope):
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if n.op == "+" and left.kind in ("cards", "zone", "row") and right.kind in ("cards", "zone", "row"):
+            l, r = self.items(left), self.items(right)
+            return V(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
+        if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
+            raise Unsupported("arithmetic on non-numbers")
+        nn = left.nn and right.nn
+        if n.op == "*":
+            return V(f"_mul({left.src}, {right.src})", "int", nn=nn)
+        op = {"+": "+", "-": "-", "/": "//", "%": "%"}.get(n.op)
+        if op is None:
+            raise Unsupported("operator")
+        return V(f"({left.src} {op} {right.src})", "int", nn=nn)
+
+    def e_neg(self, n, scope):
+        v = self.expr(n.expr, scope)
+        if v.kind != "int":
+            raise Unsupported("neg")
+        return V(f"(-{v.src})", "int")
+
+    def e_compare(self, n, scope):
+        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        for v in (left, right):
+            if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
+                raise Unsupported("comparing lists")
+        if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
+            raise Unsupported("comparing a card with another kind")
+        if n.op in ("==", "!="):
+            return V(f"({left.src} {n.op} {right.src})", "bool")
+        if left.nn and right.nn:  # neither side can be none: a plain comparison
+            return V(f"({left.src} {n.op} {right.src})", "bool")
+        return V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
+
+    def e_is(self, n, scope):
+        v = self.expr(n.expr, scope)
+        what = n.what
+        if what == "empty":
+            if v.kind == "zone" and v.rows:
+                src = f"(not {v.src})"
+            elif v.kind in ("zone", "row", "cards", "list", "players", "rows"):
+                src = f"(not {v.src})"
+            elif v.kind == "card":
+                src = f"({v.src} is None)"
+            else:
+                raise Unsupported("is empty")
+        elif what in self.rs.card_types:
+            if v.kind != "card":
+                raise Unsupported("is Type on a non-card")
+            if v.top:
+                return V(f"(_TY[{v.src}] != {self.k(what)})" if n.negate else f"(_TY[{v.src}] == {self.k(what)})",
+                         "bool")
+            src = f"(({v.src}) is not None and _TY[{v.src}] == {self.k(what)})" if _SIMPLE.match(v.src) else \
+                f"_is_type(_TY, {v.src}, {self.k(what)})"
+        elif what == "covered":
+            if v.kind != "card":
+                raise Unsupported("is covered")
+            src = f"_is_covered(_COV, {v.src})"
+        elif what in ("none", "unknown"):
+            src = f"({v.src} is None)"
+        else:
+            raise Unsupported(f"is {what}")
+        return V(f"(not {src})" if n.negate else src, "bool")
+
+    def e_can_place(self, n, scope):
+        what, zone = self.expr(n.what, scope), self.expr(n.zone, scope)
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
+            raise Unsupported("can be placed in a zone without a placement rule")
+        if not _SIMPLE.match(what.src):
+            raise Unsupported("can be placed: a computed card")
+        return V(f"({what.src} is not None and bool({self.placement_names[zone.zone]}({what.src})))", "bool")
+
+    def e_not(self, n, scope):
+        return V(f"(not {self.expr(n.expr, scope).src})", "bool")
+
+    def e_and(self, n, scope):
+        return V("(" + " and ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+
+    def e_or(self, n, scope):
+        return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+
+    def where_parts(self, n, scope) -> tuple[V, str, str, frozenset | None]:
+        """`ITEMS where COND`: the items, the item's local name, the condition's source and the
+        card types the condition admits (None: any)."""
+        items = self.items(self.expr(n.items, scope))
+        item = _ITEM_KIND.get(items.kind)
+        if item is None:
+            raise Unsupported("where over this")
+        x = self.temp("_i")
+        inner = dict(scope)
+        inner["it"] = (x, "topcard" if items.top and item == "card" else item)
+        items.src = self.charged(items.src)
+        with self.binding():
+            cond = self.expr(n.cond, inner)
+        return items, x, cond.src, self.admitted_types(n.cond) if item == "card" else None
+
+    def charged(self, items: str) -> str:
+        """The items of a binding construct (`where`, a quantifier, a comprehension): inside another
+        one, counted against the work limit (`Limits.max_work`), as the task engine counts them."""
+        return f"_charged(R, {items})" if self.binding_depth else items
+
+    @contextmanager
+    def binding(self):
+        """Compiling a binding construct's body; nesting deeper than two is left to the task engine
+        (whose work counter stops a runaway anywhere)."""
+        if self.binding_depth >= 2:
+            raise Unsupported("expressions that bind items more than two deep")
+        self.binding_depth += 1
+        try:
+            yield
+        finally:
+            self.binding_depth -= 1
+
+    def admitted_types(self, cond: Node) -> frozenset | None:
+        """The card types for which `cond` (about `it`) can hold: `it is T`, alone or in an `and`."""
+        if cond.kind == "is" and not cond.negate and cond.expr.kind == "name" and cond.expr.id == "it" and \
+                cond.what in self.rs.card_types:
+            return frozenset([cond.what])
+        if cond.kind == "and":
+            for c in cond.items:
+                got = self.admitted_types(c)
+                if got is not None:
+                    return got
+        return None
+
+    def e_where(self, n, scope):
+        items, x, cond, _ = self.where_parts(n, scope)
+        return V(f"[{x} for {x} in {items.src} if {cond}]", items.kind, top=items.top, nn=items.nn)
+
+    def e_comprehension(self, n, scope):
+        items = self.items(self.expr(n.iter, scope))
+        item = _ITEM_KIND.get(items.kind)
+        if item is None:
+            raise Unsupported("comprehension over this")
+        x = self.temp("_i")
+        inner = dict(scope)
+        inner[n.name] = (x, item)
+        src = self.charged(items.src)
+        with self.binding():
+            body = self.expr(n.expr, inner)
+        kind = "cards" if body.kind == "card" else "list"
+        if body.kind not in ("card", "int", "str", "bool", "any"):
+            raise Unsupported("comprehension of lists")
+        return V(f"[{body.src} for {x} in {src}]", kind)
+
+    def e_quantified(self, n, scope):
+        names = n.names
+        it = self.expr(n.iter, scope)
+        if it.kind == "pairs" and n.iter.kind == "call" and _SIMPLE.match(it.src[len("_pairs("):-1]):
+            xs = it.src[len("_pairs("):-1]  # `adjacent(row)` of a local: pairs without a list
+            it = V(f"zip({self.charged(xs)}, {xs}[1:])", "pairs", top=it.top)
+        elif it.kind == "pairs":
+            it.src = self.charged(it.src)
+        if it.kind == "pairs" and len(names) == 2:
+            item = "topcard" if it.top else "card"
+        elif len(names) == 1:
+            it = self.items(it)
+            item = _ITEM_KIND.get(it.kind)
+            if item == "card" and it.top:
+                item = "topcard"
+            if item is None:
+                raise Unsupported("quantifier over this")
+            it.src = self.charged(it.src)
+        else:
+            raise Unsupported("quantifier groups")
+        inner = dict(scope)
+        pys = [self.temp("_i") for _ in names]
+        for name, py in zip(names, pys):
+            inner[name] = (py, item)
+        with self.binding():
+            cond = self.expr(n.cond, inner)
+        target = ", ".join(pys) if len(pys) > 1 else pys[0]
+        if n.quantifier == "every":
+            src = f"all({cond.src} for {target} in {it.src})"
+        elif n.quantifier == "some":
+            src = f"any({cond.src} for {target} in {it.src})"
+        else:
+            src = f"(not any({cond.src} for {target} in {it.src}))"
+        return V(src, "bool")

@@ -1,0 +1,759 @@
+"""Running a ruleset compiled by direct.py: the game driver and the runtime its code calls.
+
+`DirectGame` has the interface of `engine.Game` that batches need (`decision`, `answer`, `over`,
+`result`, `error`, `choices`, `steps`, `held()`) and plays the same game: the same `GameState`,
+the same card movements (zones.py), the same questions with the same options in the same order,
+the same settling of state-based rules (`SettleTask`'s passes), the same RNG draws. It cannot be
+copied mid-game (a generator cannot), so agents that search (`clone`) use the task engine.
+"""
+from __future__ import annotations
+
+import random
+from operator import lt as _lt
+from typing import Any, Iterator
+
+from ..runtime.cardstats import ChangeLog
+from ..compile.compiler import _explain
+from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer
+from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.state import GameState
+from ..runtime.values import Position, Seat
+from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
+
+__all__ = ["DirectGame", "GENERATED_GLOBALS"]
+
+
+# ---- helpers the generated code calls (its only globals besides `R` and `K`) -----------------
+def _distinct(xs: list) -> bool:
+    vals = [x for x in xs if x is not None]
+    return len(vals) == len(set(vals))
+
+
+def _ascending(xs: list) -> bool:
+    vals = [x for x in xs if x is not None]
+    return all(a < b for a, b in zip(vals, vals[1:]))
+
+
+def _distinct_nn(xs: list) -> bool:
+    """`distinct` of values known never to be none."""
+    return len(set(xs)) == len(xs)
+
+
+def _charged(R: Any, xs: Any) -> Any:
+    """Items a nested binding construct visits, counted against the work limit."""
+    R.work += len(xs)
+    if R.work > R.max_work:
+        R.too_much_work()
+    return xs
+
+
+def _ascending_nn(xs: list) -> bool:
+    return all(map(_lt, xs, xs[1:]))
+
+
+def _distinct_values(xs: list) -> list:
+    """The values in first-seen order, none left out (as builtins._distinct_values)."""
+    try:
+        out = list(dict.fromkeys(xs))
+    except TypeError:  # a value that is a list
+        out = []
+        for x in xs:
+            if x not in out:
+                out.append(x)
+    if None in out:
+        out.remove(None)
+    return out
+
+
+def _last(xs: list) -> Any:
+    return xs[-1] if xs else None
+
+
+def _last_n(xs: list, n: int) -> list:
+    return xs[-n:] if n else []
+
+
+def _sum(xs: list) -> Any:
+    return sum(x for x in xs if x is not None)
+
+
+def _plus(a: Any, b: Any) -> Any:
+    """`+=` on numbers (`Game.add`); texts join as texts."""
+    if isinstance(a, str) or isinstance(b, str):
+        return _scalar_text(a) + _scalar_text(b)
+    return a + b
+
+
+def _scalar_text(v: Any) -> str:
+    """`Game.text` of a number, text, yes/no or none."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "none" if v is None else str(v)
+
+
+def _first_n(xs: list, n: int) -> list:
+    return xs[:n]
+
+
+def _ends(rows: list) -> list:
+    out = []
+    for row in rows:
+        out.append(row[0])
+        if len(row) > 1:
+            out.append(row[-1])
+    return out
+
+
+def _first(xs: list) -> Any:
+    return xs[0] if xs else None
+
+
+def _random(rng: random.Random, xs: list) -> Any:
+    return rng.choice(xs) if xs else None
+
+
+def _pairs(xs: list) -> list:
+    return list(zip(xs, xs[1:]))
+
+
+def _is_type(types: list, c: Any, name: str) -> bool:
+    return c is not None and types[c] == name
+
+
+def _is_covered(covered: bytearray, c: Any) -> bool:
+    return c is not None and bool(covered[c])
+
+
+_ORDER = (lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
+
+
+def _ordered(op: int, a: Any, b: Any) -> bool:
+    """`<`, `<=`, `>`, `>=`: unknown values (a covered card's fields) never compare."""
+    return a is not None and b is not None and _ORDER[op](a, b)
+
+
+MAX_INT = 2 ** 63
+
+
+def _mul(a: int, b: int) -> int:
+    if not isinstance(a, int) or not isinstance(b, int):
+        raise RuleError(f"only numbers can be multiplied, not {a!r} and {b!r}", None)
+    out = a * b
+    if not -MAX_INT <= out <= MAX_INT:
+        raise RuleError(f"the number {a} * {b} is too large", None)
+    return out
+
+
+_LEFT = [Position(i, "left") for i in range(64)]
+_RIGHT = [Position(i, "right") for i in range(64)]
+
+GENERATED_GLOBALS: dict[str, Any] = {
+    "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
+    "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
+    "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
+    "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
+    "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
+    "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
+}
+
+
+ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
+
+
+def name_bits(rs: Any) -> dict[str, int]:
+    """The bits of the names state-based rules read: the turn (`engine.PERIOD`), zone and stat
+    names. Numbered first, so that generated code can use them whatever the player count."""
+    out: dict[str, int] = {}
+    for name in [PERIOD] + list(rs.zones) + list(rs.stats):
+        if name not in out:
+            out[name] = 1 << len(out)
+    return out
+
+
+def _bits(rs: Any, st: GameState) -> dict[str, int]:
+    """One bit per name (`name_bits`), then per player's zone and stat instance (`pile#2`)."""
+    out = name_bits(rs)
+    names = list(st.zones) + [f"{name}#{p}" for name, sd in rs.stats.items() if sd.per_player
+                              for p in range(st.players)]
+    for name in names:
+        if name not in out:
+            out[name] = 1 << len(out)
+    return out
+
+
+def _tables(dp: Any, st: GameState) -> dict:
+    """Lookup tables for games of one ruleset and player count, made once and shared (read only)."""
+    cache = dp.tables
+    got = cache.get(st.players)
+    if got is None:
+        rs, rows_zones = dp.program.rs, dp.program.rows_zones
+        key_name = {key: key.partition("#")[0] for key in st.zones}
+        bits = _bits(rs, st)
+        got = cache[st.players] = {
+            "types": [c.type for c in rs.cards], "all_ids": list(range(len(rs.cards))),
+            "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
+            # what a change of each zone notes for settling: its name, and a player's zone its key too
+            "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
+            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones),
+            "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
+            "fields": {}}
+    return got
+
+
+class Runtime:
+    """One game's state operations, called by its generated functions (`R` in them)."""
+
+    def __init__(self, game: "DirectGame", dp: Any):
+        program = dp.program
+        self.game, self.program, self.rs = game, program, program.rs
+        self.state: GameState = game.state
+        self.limits: Limits = game.limits
+        self.settling = False
+        # what changed since the last settle, as bits (`bits`: a zone's or stat's name, and a
+        # player's instance `pile#2`); ANYTHING when anything may have (a new setup, a start player)
+        self.touched = 0
+        self.steps = 0
+        self.max_steps = self.limits.max_steps
+        self.work = 0  # items visited, counted as directexpr.charged and direct.count_round say
+        self.max_work = self.limits.max_work
+        self.max_depth = self.limits.max_depth
+        self.depth = 0
+        self.covered = bytearray(len(self.rs.cards))
+        self.const: dict[str, Any] = {}
+        self.rows_zones = program.rows_zones
+        self.labels = dp.labels
+        self.info = dp.info
+        # tables that depend only on the ruleset and the player count: made once (`_tables`)
+        t = _tables(dp, self.state)
+        self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
+        self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
+        self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
+
+    # ---- tables the generated code binds once ---------------------------------------------
+    def player_zone(self, name: str) -> list:
+        zones = self.state.zones
+        return [zones[f"{name}#{p}"] for p in range(self.state.players)]
+
+    def player_keys(self, name: str) -> list:
+        return [f"{name}#{p}" for p in range(self.state.players)]
+
+    def field_table(self, name: str) -> list:
+        got = self._fields.get(name)
+        if got is None:
+            cards = self.rs.cards
+            got = self._fields[name] = [c.fields.get("name", c.name) for c in cards] if name == "name" else \
+                [c.fields.get(name) for c in cards]
+        return got
+
+    # ---- settling ------------------------------------------------------------------------
+    def touch(self, key: str) -> None:
+        """Note that a zone (by key: `name` or `name#owner`) changed, for settling: its name, and
+        for a player's own zone its instance too (instancedeps.py)."""
+        self.touched |= self.tbit[key]
+
+    def touch_stat(self, name: str, player: int | None = None) -> None:
+        self.touched |= self.bits[name] | (self.bits[f"{name}#{int(player)}"] if player is not None else 0)
+
+    def _touch_card(self, c: int) -> None:
+        where = self.state.where
+        at = where.get(c)
+        while at is not None and at[0] == "^":
+            at = where.get(int(at[1:]))
+        if at is not None:
+            self.touch(at)
+
+    def new_period(self) -> None:
+        self.touched |= self.bits[PERIOD]
+        if not self.settling:
+            self.settle()
+
+    def settle(self) -> None:
+        """Replaced by the ruleset's own generated `_settle` (direct.py, `settle_function`)."""
+        raise NotImplementedError
+
+    def endless_settling(self, changer: int) -> None:
+        nodes = [a[2] for a in self.info["always"]] + [w[3] for w in self.info["watchers"]]
+        node = nodes[changer] if changer >= 0 else nodes[0]
+        raise LimitExceeded(f"state-based rules keep changing the state after "
+                            f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
+
+    def plan_bits_of(self, zones: tuple) -> list:
+        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`)."""
+        out = []
+        for s in self.seats:
+            m = 0
+            for z in zones:
+                m |= self.bits[f"{z}#{int(s)}"]
+            out.append(m)
+        return out
+
+    # ---- limits ----------------------------------------------------------------------------
+    def runaway(self) -> None:
+        """A loop passed the step or work limit (the task engine's messages)."""
+        if self.steps > self.max_steps:
+            raise LimitExceeded(f"more than {self.max_steps} steps: a rule seems to run forever", None)
+        self.too_much_work()
+
+    def too_much_work(self) -> None:
+        raise LimitExceeded(f"expressions visited more than {self.max_work} items: a rule seems to run forever",
+                            None)
+
+    # ---- card movement ---------------------------------------------------------------------
+    def _take(self, c: int) -> None:
+        """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
+        st = self.state
+        at = st.where[c]
+        if c not in st.under and at in self.rows_keys:  # a lone card off a row
+            rows = st.zones[at]
+            for r, row in enumerate(rows):
+                if c in row:
+                    del row[row.index(c)]
+                    if not row:  # an emptied row no longer exists
+                        del _row_ids(st, at)[r]
+                        del rows[r]
+                    break
+            del st.where[c]
+            return
+        below = st.under.get(c)
+        new_top = below[-1] if below else None
+        _take_out(st, c, self.rows_zones)
+        self.covered[c] = 0
+        if new_top is not None:
+            self.covered[new_top] = 0
+
+    def one(self, c: Any) -> list:
+        return [] if c is None else [c]
+
+    def cards_of(self, zone: list, rows: bool) -> list:
+        return [x for r in zone for x in r] if rows else list(zone)
+
+    def not_a_card(self) -> None:
+        raise RuleError("only cards can be moved, not none", None)
+
+    def take_any(self, c: int) -> None:
+        """Take a card out of wherever it lies, noting its zone as changed."""
+        if c in self.state.where:
+            self._touch_card(c)
+            self._take(c)
+
+    def mark_under(self, c: int) -> None:
+        """The cards under `c` lie under it wherever it went (as zones.put)."""
+        where, mark = self.state.where, f"^{c}"
+        for b in self.state.under[c]:
+            where[b] = mark
+
+    def cannot_place(self, c: int, zone: str) -> None:
+        raise RuleError(f"{self.labels[c]} cannot be placed in {zone}", None)
+
+    def place_prompt(self, c: int) -> str:
+        return f"Where does {self.labels[c]} go?"
+
+    def place(self, c: int, key: str, pos: Position) -> None:
+        """`place c in` a rows zone at `pos` (as `Game.place`: zones.take_out, then zones.put)."""
+        st = self.state
+        where = st.where
+        at = where.get(c)
+        if at in self.plain_keys and c not in st.under:  # a lone card off a plain list
+            self.touch(at)
+            src = st.zones[at]
+            del src[src.index(c)]
+        elif at is not None:
+            self._touch_card(c)
+            self._take(c)
+        rows = st.zones[key]
+        if pos.side == "new" or not rows:
+            ids = st.row_ids.get(key)
+            if ids is None or len(ids) != len(rows):
+                ids = _row_ids(st, key)
+            rows.append([c])
+            ids.append(st.next_row_id)  # as zones.row_ids numbers a new row
+            st.next_row_id += 1
+        elif pos.side == "left":
+            rows[pos.row].insert(0, c)
+        else:
+            rows[pos.row].append(c)
+        where[c] = key
+        below = st.under.get(c)
+        if below:
+            for b in below:
+                where[b] = f"^{c}"
+        self.touch(key)
+
+    def cover(self, c: Any, target: Any) -> None:
+        st = self.state
+        if c is None or target is None:
+            raise RuleError("`place X on Y` needs two cards", None)
+        if c == target:
+            raise RuleError(f"{self.labels[c]} cannot lie on itself", None)
+        if target not in st.where:
+            raise RuleError(f"{self.labels[target]} is not in play", None)
+        if st.where[target].startswith("^"):
+            raise RuleError(f"{self.labels[target]} is covered already", None)
+        self._touch_card(c)
+        self._touch_card(target)
+        if c in st.where:
+            self._take(c)
+        _cover(st, c, target, self.rows_zones)
+        for b in st.under[c]:
+            self.covered[b] = 1
+
+    def under_of(self, cards: list) -> list:
+        under = self.state.under
+        out: list = []
+        for c in cards:
+            if c is not None:
+                out.extend(reversed(under.get(c, ())))
+        return out
+
+    def under_one(self, c: Any) -> list:
+        """`cards_under(c)` of one card: top first."""
+        below = self.state.under.get(c)
+        return below[::-1] if below else []
+
+    def rows(self, zone: list, key: str) -> list:
+        _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        return list(zone)
+
+    def other_players(self, you: Any) -> list:
+        """`other_players()`: the others in turn order after `you` (one list per seat, made once:
+        generated code never changes a list it did not make)."""
+        start = you if you is not None else self.state.active
+        got = self._others.get(start)
+        if got is None:
+            n = self.state.players
+            got = self._others[start] = [Seat((start + k) % n) for k in range(1, n)]
+        return got
+
+    # ---- stats -----------------------------------------------------------------------------
+    def set_stat(self, name: str, v: Any) -> None:
+        sd = self.rs.stats[name]
+        v = sd.clamp(v) if isinstance(v, int) else v
+        stats = self.state.stats
+        if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+            stats[name] = v
+            self.touch_stat(name)
+
+    def set_pstat(self, p: int, name: str, v: Any) -> None:
+        sd = self.rs.stats[name]
+        v = sd.clamp(v) if isinstance(v, int) else v
+        stats = self.state.pstats[p]
+        if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+            stats[name] = v
+            self.touch_stat(name, p)
+
+    def set_start(self, v: Any) -> None:
+        self.state.start_player = int(v)
+        self.touched = ANYTHING
+
+    def end_game(self, after: str | None) -> None:
+        if after is None:
+            raise GameOver()
+        if self.state.ending != "turn":
+            self.state.ending = after
+
+    def text(self, v: Any) -> str:
+        return v if isinstance(v, str) else str(v)
+
+    def log_text(self, v: Any, kind: str) -> None:
+        """`log`: the value as `Game.text` writes it (cards by their labels)."""
+        self.game.log.append(self._text(v, kind))
+
+    def log_items(self, values: tuple, kinds: tuple) -> None:
+        """`log [a, b, ...]`: each item as `Game.text` writes it, by its own kind."""
+        self.game.log.append("[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]")
+
+    def _text(self, v: Any, kind: str) -> str:
+        if kind == "card" and v is not None:
+            return self._label(v)
+        if kind == "cards":
+            return "[" + ", ".join(self._label(c) for c in v) + "]"
+        if isinstance(v, list):
+            return "[" + ", ".join(_scalar_text(x) for x in v) + "]"
+        return _scalar_text(v)
+
+    # ---- decisions and events ---------------------------------------------------------------
+    def nothing_to_choose(self) -> None:
+        raise RuleError("there is nothing to choose from", None)
+
+    def player_or_active(self, player: Any) -> int:
+        return self.state.active if player is None else player
+
+    def too_deep(self) -> None:
+        raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
+                            f"(endless recursion?)", None)
+
+    def label(self, v: Any) -> str:
+        return self._label(v)
+
+    def _label(self, v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
+            return self.labels[v]
+        if isinstance(v, list):
+            return "row: " + ", ".join(self.labels[c] for c in v)
+        return str(v)
+
+    def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
+        """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
+        condition is false does not answer; the active player orders several."""
+        info = self.info
+        handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
+        rule = info["rule_triggers"].get(event)
+        if rule:
+            handlers = list(handlers) + rule
+        if not handlers:
+            return
+        fns = self.game.fns
+        you = Seat(actor) if actor is not None else Seat(self.state.active)
+        pending = []
+        for name, cond, binder, node in handlers:
+            args = (you, subject, subject) if binder else (you, subject)
+            if cond is not None:
+                try:
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+            pending.append((fns[name], args, node))
+        while pending:
+            if len(pending) > 1:
+                labels = [self._source(h[2], h[1][1]) for h in pending]
+                i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
+                                   list(range(len(pending))), labels, None)  # the driver counts it
+                fn, args, _ = pending.pop(i)
+            else:
+                fn, args, _ = pending.pop()
+            yield from fn(*args)
+
+    def _source(self, node: Any, subject: Any) -> str:
+        """A trigger's label when the active player orders several (as `Game.fire_task`)."""
+        cards = self.info["card_triggers"]
+        if subject is not None and any(node is h[3] for t in cards.values() for h in t.get(subject, ())):
+            return f"{self.rs.cards[subject].name}: {node.loc}"
+        return str(node.loc)
+
+
+_NO_TABLE: dict = {}
+
+
+class DirectGame:
+    """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
+
+    def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
+                 after_setup: Any = None, log_moves: bool = False):
+        """`log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
+        card tracker's looks cost what moved, not what is in play."""
+        program = dp.program
+        rs = program.rs
+        if not rs.min_players <= players <= rs.max_players:
+            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.dp, self.program, self.rs = dp, program, rs
+        self.limits = limits or Limits()
+        self.cards = rs.cards
+        st = self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        if log_moves:
+            st.where = ChangeLog()
+        for name, z in rs.zones.items():
+            if z.per_player:
+                for p in range(players):
+                    st.zones[f"{name}#{p}"] = []
+            else:
+                st.zones[name] = []
+        st.pstats = [{} for _ in range(players)]
+        st.watch = [False] * len(rs.watchers)
+        self.choices: list[int] = []
+        self.log: list[str] = []
+        self.decision: Decision | None = None
+        self.over = False
+        self.error: RuleError | None = None
+        self.result: dict | None = None
+        self.decisions_made = 0
+        self.first_player = 0
+        self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
+        self.R = Runtime(self, dp)
+        self.fns = dp.build(self.R, dp.K)
+        self.R.settle = self.fns["_settle"]
+        self._gen = self._main()
+        self._advance(None)
+
+    @property
+    def steps(self) -> int:
+        return self.R.steps
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.R.seats
+
+    # ---- driving -----------------------------------------------------------------------------
+    def answer(self, index: int) -> None:
+        """Answer the pending decision with the index of one of its options."""
+        record_answer(self, index)
+        self._advance(index)
+
+    def play_out(self, seats: list, look: Any = None) -> None:
+        """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
+        given): `answer` in a loop, without a call per decision."""
+        if self.decision is None:
+            return
+        self._advance(None, seats, look)
+
+    def _advance(self, value: Any, seats: list | None = None, look: Any = None) -> None:
+        """Send `value` (None: the first answer comes from `seats`), then, with `seats`, answer
+        every decision until the game ends."""
+        gen, choices = self._gen, self.choices
+        try:
+            if seats is None:
+                self.decision = gen.send(value)
+                if self.decision is not None and self.decisions_made >= self.limits.max_decisions:
+                    self._too_many_decisions()
+                return
+            d = self.decision
+            limit = self.limits.max_decisions
+            while True:
+                if self.decisions_made >= limit:
+                    self._too_many_decisions()
+                if look is not None:
+                    look(self)
+                i = seats[d.player].choose(self, d)
+                if not 0 <= i < len(d.options):
+                    raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")
+                choices.append(i)
+                self.decisions_made += 1
+                self.decision = None
+                d = self.decision = gen.send(i)
+        except StopIteration:
+            self.over = True
+            self.decision = None
+            return
+        except RuleError as err:
+            if err.loc is None:
+                err = type(err)(err.message, self._where(err))
+            self._fail(err)
+        except RecursionError as ex:
+            self._fail(LimitExceeded("rules nest too deeply", self._where(ex)))
+        except ValueError as ex:
+            if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
+                raise
+            self._fail(RuleError(_explain(ex), self._where(ex)))
+        except Exception as ex:  # a content bug surfacing as a Python error: name the rule
+            self._fail(RuleError(_explain(ex), self._where(ex)))
+
+    def _too_many_decisions(self) -> None:
+        """`Limits.max_decisions` passed (the task engine's `Game.ask` message), named at the rule
+        that asks the pending decision."""
+        raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
+                            self._where_suspended())
+
+    def _where_suspended(self):
+        """The rule asking the pending decision: the innermost generated frame now suspended."""
+        from .direct import GEN_FILE
+        loc, g = None, self._gen
+        while g is not None:
+            frame = getattr(g, "gi_frame", None)
+            if frame is not None and frame.f_code.co_filename == GEN_FILE:
+                i = frame.f_lineno - 1
+                if 0 <= i < len(self.dp.lines) and self.dp.lines[i] is not None:
+                    loc = self.dp.lines[i]
+            g = getattr(g, "gi_yieldfrom", None)
+        return loc
+
+    def _where(self, ex: BaseException):
+        """The rule whose generated line raised `ex` (the innermost one in the traceback)."""
+        from .direct import GEN_FILE
+        loc = None
+        tb = ex.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == GEN_FILE:
+                i = tb.tb_lineno - 1
+                if 0 <= i < len(self.dp.lines) and self.dp.lines[i] is not None:
+                    loc = self.dp.lines[i]
+            tb = tb.tb_next
+        return loc
+
+    def _fail(self, err: RuleError) -> None:
+        self.error = err
+        self.over = True
+        self.decision = None
+
+    # ---- the game's flow (MainTask, RoundTask, TurnTask) --------------------------------------
+    def _main(self) -> Iterator[Decision]:
+        R, st, fns, info, rs = self.R, self.state, self.fns, self.dp.info, self.rs
+        for name, fname in info["consts"]:
+            R.const[name] = fns[fname](None)
+        for name, sd in rs.stats.items():
+            init = info["stat_inits"].get(name)
+            default = sd.lo if sd.lo is not None else 0
+            if sd.per_player:
+                for p in self.seats:
+                    v = fns[init](p) if init else default
+                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+            else:
+                v = fns[init](None) if init else default
+                st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
+        R.settling = True
+        if info["funcs"].get("setup"):
+            yield from fns[info["funcs"]["setup"]](None)
+        if self._after_setup is not None:
+            self._after_setup(self)
+        self.first_player = st.start_player
+        R.settling = False
+        for i, (cond, _, _, _) in enumerate(info["watchers"]):
+            st.watch[i] = bool(fns[cond](Seat(st.active)))
+        R.touched = ANYTHING
+        R.settle()
+        events = set(info["rule_triggers"]) | set(info["card_triggers"])
+        turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
+        try:
+            while True:
+                st.round_number += 1
+                if st.round_number > self.limits.max_turns:
+                    raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                R.new_period()
+                if "round_start" in events:
+                    yield from R.fire("round_start", None, Seat(st.start_player))
+                k = 0
+                while k < st.players:
+                    p = Seat((st.start_player + k) % st.players)
+                    k += 1
+                    st.active = p
+                    st.turn_number += 1
+                    if st.turn_number > self.limits.max_turns:
+                        raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                    R.new_period()
+                    if "turn_start" in events:
+                        yield from R.fire("turn_start", None, p)
+                    if turn is not None:
+                        yield from turn(p)
+                    if "turn_end" in events:
+                        yield from R.fire("turn_end", None, p)
+                    if st.ending == "turn":
+                        raise GameOver()
+                if "round_end" in events:
+                    yield from R.fire("round_end", None, Seat(st.start_player))
+                if st.ending == "round":
+                    raise GameOver()
+        except GameOver:
+            pass
+        R.settling = False
+        if "game_end" in events:
+            yield from R.fire("game_end", None, None)
+        self.over = True
+        self.result = self.scores()
+
+    def scores(self) -> dict:
+        info, fns = self.dp.info, self.fns
+        scores, keys = [], []
+        for p in self.seats:
+            s = fns[info["score"]](p, p) if info["score"] else 0
+            tb = [fns[f](p, p) for f in info["tiebreaks"]]
+            scores.append(s)
+            keys.append((s, *tb))
+        return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
+
+    def held(self) -> list[list[str]]:
+        """Per seat, the names of the cards in its own zones (as `Game.held`)."""
+        return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))

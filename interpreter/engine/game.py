@@ -1,0 +1,1067 @@
+"""The game runner: executes a compiled ruleset, stops at decisions, applies answers.
+
+One interface for every kind of player: `game.decision` says who must choose among which
+options; `game.answer(i)` applies the choice. Humans, agents, scenarios and replays all use it.
+
+Event ordering (documented in docs/language.md): an effect runs to completion; the events it
+fires run their triggers at once, in declaration order (card effects first, then rule
+triggers); when more than one trigger answers one event, the active player orders them.
+After every statement that changed the state, `always` rules and `as soon as` watchers are
+re-checked until the state stops changing (bounded, so they cannot loop forever).
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..language.tree import Node, walk
+from ..compile.compiler import MAX_ITEMS, Compiler, _explain
+from ..language.diagnostics import Loc
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from ..compile.syncblocks import is_sync
+from ..compile.tasks import BlockTask, FireTask, MainTask, SettleTask, Task
+from ..content.model import CardData, Ruleset
+from ..runtime.state import GameState
+from ..runtime.values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
+from ..compile.instancedeps import player_plan
+from ..library.boards import compile_boards, is_space, move_onto, space_card
+from ..runtime.zones import cover, put, row_ids, take_out, zone_cards
+
+__all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
+
+
+@dataclass
+class Limits:
+    max_steps: int = 2_000_000  # statements executed in one game
+    max_depth: int = 64  # nested procedure calls and triggers
+    max_turns: int = 5_000
+    max_settle_passes: int = 100
+    max_decisions: int = 100_000  # answered decisions in one game
+    max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions and ranges
+
+
+class Decision:
+    """A pending question: who answers, what kind ("choose" | "may" | "place" | "order"), the options.
+
+    The options' labels are made when first read: bots answering by index never need them, and
+    while the decision is pending the state they describe cannot change."""
+
+    __slots__ = ("player", "kind", "prompt", "options", "_labels", "loc", "_label_of")
+
+    def __init__(self, player: int, kind: str, prompt: str, options: list[Any], labels: list[str] | None,
+                 loc: Loc | None, label_of: Callable[[Any], str] | None = None):
+        self.player, self.kind, self.prompt, self.options, self.loc = player, kind, prompt, options, loc
+        self._labels, self._label_of = labels, label_of
+
+    @property
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = [self._label_of(o) for o in self.options]
+            self._label_of = None
+        return self._labels
+
+    def __deepcopy__(self, memo: dict) -> "Decision":
+        """A copy that no longer refers to the game it was asked in (its labels are made now)."""
+        return Decision(self.player, self.kind, self.prompt, copy.deepcopy(self.options, memo), list(self.labels),
+                        self.loc)
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, labels={self.labels!r})"
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": self.labels,
+                "rule": str(self.loc) if self.loc else None}
+
+
+class Program:
+    """A ruleset compiled once; many games can run from it."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        c = Compiler(rs)
+        self.phases = {name: c.block(p.body) for name, p in rs.phases.items()}
+        self.procedures = {name: (p.params, c.block(p.body), p) for name, p in rs.procedures.items()}
+        # a trigger is (node, body, condition or None)
+        self.triggers: dict[str, list[tuple[Node, Any, Any]]] = {}
+        for t in rs.triggers:
+            self.triggers.setdefault(t.event, []).append(_trigger(c, t))
+        self.card_triggers: dict[int, dict[str, list[tuple[Node, Any, Any]]]] = {}
+        self.card_actions: dict[int, list[tuple[Node, Any, Any]]] = {}
+        self.whenever: dict[str, list[tuple[int, Node, Any, Any]]] = {}  # event → cards in play that answer it
+        compiled_effects: dict[int, tuple[dict, list, list]] = {}
+        for card in rs.cards:
+            if card.effect is None:
+                continue
+            key = id(card.effect)
+            if key not in compiled_effects:
+                table: dict[str, list] = {}
+                always_on: list = []
+                for t in card.effect.triggers:
+                    if t.kind == "action":
+                        continue
+                    if getattr(t, "whenever", False):
+                        always_on.append(_trigger(c, t))
+                    else:
+                        table.setdefault(t.event, []).append(_trigger(c, t))
+                acts = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body))
+                        for a in card.effect.triggers if a.kind == "action"]
+                compiled_effects[key] = (table, always_on, acts)
+            table, always_on, acts = compiled_effects[key]
+            self.card_triggers[card.id] = table
+            if acts:
+                self.card_actions[card.id] = acts
+            for t, body, cond in always_on:
+                self.whenever.setdefault(t.event, []).append((card.id, t, body, cond))
+        self.rule_actions = [(a, c.expr(a.cond) if a.cond is not None else None, c.block(a.body)) for a in rs.actions]
+        self.short = {stat: [(t, c.block(t.body)) for t in ts] for stat, ts in rs.short_triggers.items()}
+        self.watchers = [(w, c.expr(w.cond), c.block(w.body)) for w in rs.watchers]
+        self.always = [(a, c.block(a.body)) for a in rs.always]
+        # state-based rules that never stop at a decision or call: settling can run at once,
+        # inside the statement that changed the state, instead of as a task (see Game.settle_before_statement)
+        self.settles_at_once = all(is_sync(a.body) for a in rs.always) and all(is_sync(w.body) for w in rs.watchers)
+        # what each state-based rule reads, so that settling skips rules nothing touched
+        self.always_reads = [reads_of(a.body, rs) for a in rs.always]
+        # per-player `always` loops re-run only for the players whose zones changed (instancedeps.py)
+        self.always_players = [player_plan(a.body, rs, c) for a in rs.always]
+        self.watcher_reads = [reads_of([w.cond], rs) for w in rs.watchers]
+        self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
+        # placement rules whose answer may be reused while the state has not changed (see legal_positions)
+        self.placement_env = {z: placement_env_names(p, rs, c) for z, p in rs.placements.items()}
+        self.constants = [(name, c.expr(n.value)) for name, n in rs.constants.items()]
+        self.stat_inits = {name: (c.expr(s.init) if s.init is not None else None) for name, s in rs.stats.items()}
+        self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
+        self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
+        self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
+        self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
+        self.boards = compile_boards(c, rs)  # board graphs: built per game on first use (boards.py)
+        self.board_names = frozenset(rs.boards)
+        self.events_used = set(self.triggers) | {ev for t in self.card_triggers.values() for ev in t} | \
+            set(self.whenever)
+        self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
+        # zones where covered cards keep only one part of their abilities (card parts)
+        self.kept_parts = {n: z.keeps for n, z in rs.zones.items() if z.keeps}
+
+
+def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
+    cond = getattr(t, "cond", None)
+    return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
+
+
+_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position", "space_of",
+                   "cards_at"}
+# list functions that read only their arguments (not the active player, the turn or the RNG)
+PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
+                        "min", "top", "bottom", "adjacent", "cards_in", "values", "rows", "ends"})
+# read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
+# functions that default to the active player. A new turn or round notes it as changed.
+PERIOD = "(turn)"
+
+
+def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
+    """Zone and stat names a piece of rules mentions, seeing through constants; None when it
+    may read anything. Where cards are moved *to* is written, not read: move/draw destinations
+    are skipped."""
+    out: set[str] = set()
+    stack = list(nodes)
+    through: set[str] = set()  # constants already looked into
+    while stack:
+        n = stack.pop()
+        if n.kind in ("move", "draw") and n.dest.kind in ("name", "of"):
+            stack += [c for c in n.children() if c is not n.dest]
+            if n.dest.kind == "of":
+                stack.append(n.dest.owner)
+            continue
+        if n.kind == "name":
+            if n.id in rs.zones or n.id in rs.stats:
+                out.add(n.id)
+                if (rs.zones[n.id] if n.id in rs.zones else rs.stats[n.id]).per_player:
+                    out.add(PERIOD)  # `trove` alone is the active player's
+            elif n.id in ("you", "this"):
+                out.add(PERIOD)
+            elif n.id in rs.constants and n.id not in through:  # `constant pile = deck` reads deck
+                through.add(n.id)
+                stack.append(rs.constants[n.id].value)
+            elif n.id in ("turn_number", "round_number", "start_player", "active_player"):
+                return None
+        elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
+            out.add(n.name)
+        elif n.kind == "call" and n.func in rs.functions and n.func not in rs.procedures:
+            if "()" + n.func not in through:  # a function reads what its expression reads
+                through.add("()" + n.func)
+                stack.append(rs.functions[n.func].expr)
+        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
+            return None
+        elif n.kind == "call" and n.func not in rs.functions and n.func not in PURE_CALLS:
+            out.add(PERIOD)  # e.g. other_players() is counted from the active player
+        stack += list(n.children())
+    return frozenset(out)
+
+
+def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | None:
+    """The caller's variables a placement rule may read, when its answer depends only on them, the
+    card, the zones and stats (which `Game.touch` versions); None when it may read anything else
+    (turn or active player, the RNG, functions) and must be evaluated every time."""
+    from ..compile.fastpaths import _is_local
+    if reads_of(list(p.conds), rs) is None:
+        return None
+    names: set[str] = set()
+    for n in (m for cond in p.conds for m in walk(cond)):
+        if n.kind == "call" and n.func not in PURE_CALLS:
+            return None  # `random` draws from the RNG; others may read what is not versioned
+        if n.kind == "is" and n.what in ("dummy", "covered"):
+            return None
+        if n.kind == "name" and _is_local(c, n.id) and n.id not in (p.binder, "card"):
+            names.add(n.id)
+    return tuple(sorted(names))
+
+
+def record_answer(g: Any, index: int) -> Decision:
+    """Check an answer to `g`'s pending decision and note it (both engines' `answer`)."""
+    d = g.decision
+    if d is None:
+        raise ValueError("no decision is pending")
+    if not 0 <= index < len(d.options):
+        raise ValueError(f"choice {index} is out of range 0..{len(d.options) - 1}")
+    g.choices.append(index)
+    g.decisions_made += 1
+    g.decision = None
+    return d
+
+
+def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, first_player: int) -> dict:
+    """A finished game's result: scores, winners (best score, then tiebreaks), length, decisions."""
+    best = max(keys) if keys else None
+    result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best],
+              "turns": st.turn_number, "rounds": st.round_number, "decisions": decisions,
+              "first_player": first_player}
+    if st.end_reason is not None:  # `end game "reason"`
+        result["reason"] = st.end_reason
+    return result
+
+
+def held_names(st: GameState, cards: list[CardData], rows_zones: frozenset[str], seats: int) -> list[list[str]]:
+    """Per seat, the names of the cards in its own zones (cards under others included)."""
+    out: list[list[str]] = [[] for _ in range(seats)]
+    for key, z in st.zones.items():
+        name, _, owner = key.partition("#")
+        if not owner:
+            continue
+        ids = [c for row in z for c in row] if name in rows_zones else list(z)
+        for cid in ids:
+            out[int(owner)].append(cards[cid].name)
+            out[int(owner)] += [cards[u].name for u in st.under.get(cid, ())]
+    return out
+
+
+def compile_ruleset(rs: Ruleset) -> Program:
+    return Program(rs)
+
+
+class Game:
+    """One game in progress. Drive it with `decision` / `answer` until `over`.
+
+    The running rules are an explicit stack of tasks (tasks.py), so `clone()` copies a game
+    mid-decision in time proportional to its state, with no replay.
+    """
+
+    def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None,
+                 record_digests: bool = True, after_setup: Callable[["Game"], None] | None = None):
+        rs = program.rs
+        if not rs.min_players <= players <= rs.max_players:
+            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.program, self.rs = program, rs
+        self.limits = limits or Limits()
+        self.cards: list[CardData] = rs.cards
+        self._seats: list[Seat] = []
+        self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        self.constants: dict[str, Any] = {}
+        self.log: list[str] = []
+        self.choices: list[int] = []  # answers to decisions that had more than one option
+        self.digests: list[str] = []  # state digest at each recorded decision
+        self.decision: Decision | None = None
+        self.over = False
+        self.error: RuleError | None = None
+        self.result: dict | None = None
+        self.dirty = False
+        self.settling = False
+        self.touched: set[str] | None = None  # zones/stats changed since the last settle (None: anything)
+        self.steps = 0
+        self.work = 0
+        self.depth = 0
+        self.decisions_made = 0
+        self.first_player = 0  # the start player once setup is over (for first-player statistics)
+        self.record_digests = record_digests  # a state digest per decision, for logs and replays
+        self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
+        self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
+        self.stack: list[Task] = [MainTask()]
+        self._init_state()
+        self._run()
+
+    # ---- driving -------------------------------------------------------------------------
+    def answer(self, index: int) -> None:
+        """Answer the pending decision with the index of one of its options."""
+        d = record_answer(self, index)
+        self.stack[-1].resume(d.options[index])
+        self._run()
+
+    def clone(self) -> "Game":
+        """An independent copy of this game, at the same decision (program and cards shared)."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        memo: dict = {}
+        for name in ("state", "stack", "decision", "constants", "touched"):
+            setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        new.log, new.choices, new.digests = list(self.log), list(self.choices), list(self.digests)
+        new.forced_rolls = list(self.forced_rolls)
+        new._placement_cache = None  # a clone's state may be rearranged (determinisation) without `touch`
+        return new
+
+    def _run(self) -> None:
+        """Step the top task until a decision is needed or the game is over."""
+        stack = self.stack
+        try:
+            while stack:
+                task = stack[-1]
+                try:
+                    d = task.step(self)
+                except (Break, Continue) as signal:
+                    self._unwind(isinstance(signal, Break))
+                    continue
+                except GameOver:
+                    self._game_over()
+                    continue
+                if d is not None:
+                    self.decision = d
+                    if self.record_digests:
+                        self.digests.append(self.state.digest())
+                    return
+            self._finish()
+        except RuleError as err:
+            if err.loc is None and stack:
+                err = type(err)(err.message, stack[-1].loc)
+            self._fail(err)
+        except RecursionError:
+            self._fail(LimitExceeded("rules nest too deeply", stack[-1].loc if stack else None))
+        except _HookFailed as hook:  # the caller's own code (e.g. a scenario's arrangement) failed
+            self.over = True
+            raise hook.original
+        except Exception as ex:  # a content bug surfacing as a Python error: name the rule
+            import traceback
+            self.internal_traceback = traceback.format_exc()  # kept for interpreter bugs
+            self._fail(RuleError(_explain(ex), stack[-1].loc if stack else None))
+
+    internal_traceback: str | None = None
+
+    def _fail(self, err: RuleError) -> None:
+        self.error = err
+        self.over = True
+        self.decision = None
+
+    def _unwind(self, is_break: bool) -> None:
+        """`break` / `continue`: pop up to the nearest loop (or procedure/trigger/turn body)."""
+        stack = self.stack
+        while stack:
+            task = stack[-1]
+            if task.catch == "loop":
+                if is_break:
+                    self.pop()
+                return
+            if task.catch == "call":
+                self.pop()
+                return
+            self.pop()
+        raise RuleError("`break` or `continue` outside a loop", None)
+
+    def _game_over(self) -> None:
+        stack = self.stack
+        while len(stack) > 1:
+            self.pop()
+        if stack and isinstance(stack[0], MainTask) and stack[0].stage < MainTask.END:
+            stack[0].stage = MainTask.END
+        self.settling = False
+
+    def _finish(self) -> None:
+        self.over = True
+        self.decision = None
+        try:
+            self.result = self.scores()
+        except RuleError as err:
+            self.error = err
+        except Exception as ex:
+            nodes = self.rs.scores + self.rs.tiebreaks
+            self.error = RuleError(_explain(ex), nodes[0].loc if nodes else None)
+
+    # ---- the stack -----------------------------------------------------------------------
+    def push(self, task: Any) -> None:
+        if isinstance(task, list):
+            for t in reversed(task):
+                self.stack.append(t)
+        else:
+            self.stack.append(task)
+
+    def pop(self) -> None:
+        self.stack.pop().finish(self)
+
+    def enter_call(self, task: BlockTask, loc: Loc | None, what: str = "procedures") -> BlockTask:
+        """Count a procedure or trigger body towards the depth limit (its `finish` uncounts it)."""
+        if self.depth + 1 > self.limits.max_depth:
+            why = "endless trigger chain?" if what == "triggers" else "endless recursion?"
+            raise LimitExceeded(f"{what} nest deeper than {self.limits.max_depth} ({why})", loc)
+        self.depth += 1
+        return task
+
+    def new_period(self) -> None:
+        """A turn or round begins: rules that read the turn, round or active player are re-checked
+        (before its start triggers run, as the settle task lands on top of them); a rule that reads
+        none of them and none of whose zones and stats changed would find what it found before."""
+        self.dirty = True
+        if self.recheck_all_each_period:
+            self.touched = None
+        elif self.touched is not None:
+            self.touched.add(PERIOD)
+        if not self.settling:
+            self.push(SettleTask())
+
+    # True: every state-based rule is re-checked at each turn and round start, as before the
+    # PERIOD reads; kept as a switch so tests can replay games recorded that way step for step
+    recheck_all_each_period = False
+
+    def settle_before_statement(self) -> bool:
+        """Before a statement runs after a change: settle now if no rule reads the change (nothing
+        to do) or every state-based body runs at once (`Program.settles_at_once`: the same rules
+        in the same order and steps as the `SettleTask`); True when the caller must stop and let a
+        `SettleTask` run on the stack first."""
+        if not self.settle_needed():
+            self.dirty, self.touched = False, set()  # what changed, no state-based rule reads
+            return False
+        if not self.program.settles_at_once:
+            return True
+        task = SettleTask()
+        stack = self.stack
+        stack.append(task)
+        while stack and stack[-1] is task:
+            task.step(self)
+        return False
+
+    def settle_needed(self) -> bool:
+        """Whether any `always` rule or watcher reads a zone or stat changed since the last settle."""
+        touched, prog = self.touched, self.program
+        if touched is None:
+            return bool(prog.always or prog.watchers)
+        for reads in prog.always_reads:
+            if reads is None or not reads.isdisjoint(touched):
+                return True
+        for reads in prog.watcher_reads:
+            if reads is None or not reads.isdisjoint(touched):
+                return True
+        return False
+
+    def ask(self, player: Any, kind: str, prompt: str, options: list, loc: Loc | None,
+            labels: list[str] | None = None) -> Decision | None:
+        """A decision for `player`, or None when there is only one option (taken without asking)."""
+        if len(options) == 1:
+            return None
+        if player is None:
+            player = self.state.active
+        if isinstance(player, list):
+            raise RuleError("a decision needs one player, not a list", loc)
+        if int(player) >= self.state.players:  # a dummy player's choices are made by the active player
+            player = self.state.active
+        if self.decisions_made >= self.limits.max_decisions:
+            raise LimitExceeded(f"more than {self.limits.max_decisions} decisions: the game does not seem to end",
+                                loc)
+        return Decision(int(player), kind, prompt, options, labels or None, loc, self.label)
+
+    # ---- setup ---------------------------------------------------------------------------
+    def _init_state(self) -> None:
+        st, rs = self.state, self.rs
+        for name, z in rs.zones.items():
+            if z.per_player:
+                for p in range(st.players):
+                    st.zones[f"{name}#{p}"] = []
+            else:
+                st.zones[name] = []
+        st.pstats = [{} for _ in range(st.players)]
+        st.watch = [False] * len(self.program.watchers)
+        for card in self.cards:
+            if card.type in self.program.die_faces:
+                st.faces[card.id] = self.program.die_faces[card.type][0]
+
+    def init_values(self) -> None:
+        """Constants and stats' starting values (cards start outside every zone until setup)."""
+        st, prog = self.state, self.program
+        env: dict = {"you": None}
+        for name, f in prog.constants:
+            self.constants[name] = _evaluate(f, self, env, self.rs.constants[name].loc)
+        for name, sd in self.rs.stats.items():
+            init = prog.stat_inits[name]
+            if sd.per_player:
+                for p in self.seats:
+                    v = _evaluate(init, self, {"you": p}, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
+                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+            else:
+                v = _evaluate(init, self, env, sd.loc) if init else (sd.lo if sd.lo is not None else 0)
+                st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
+
+    def run_hook(self, hook: Callable[["Game"], None]) -> None:
+        """The caller's own code (a scenario's arrangement): its failure is the caller's, not a rule's."""
+        try:
+            hook(self)
+        except Exception as ex:
+            raise _HookFailed(ex) from ex
+        finally:
+            self._placement_cache = None  # the hook may arrange the state directly, without `touch`
+            self.version += 1
+
+    def evaluate(self, f: Callable, env: dict, loc: Loc | None) -> Any:
+        return _evaluate(f, self, env, loc)
+
+    def _env(self, you: int | None) -> dict:
+        return {"you": Seat(you) if you is not None else None}
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Every seat: the players who take turns, then dummy players (kept in the state)."""
+        n = self.state.players + self.state.dummies
+        if len(self._seats) != n:
+            self._seats = [Seat(i) for i in range(n)]
+        return self._seats
+
+    def flow_loc(self, first: str = "turn") -> Loc | None:
+        """Where the game's flow is declared (for errors about a game that does not end)."""
+        for name in (first, "turn", "round", "play"):
+            if name in self.rs.phases:
+                return self.rs.phases[name].loc
+        return None
+
+    # ---- dummy players ---------------------------------------------------------------------
+    def is_dummy(self, seat: Any) -> bool:
+        return int(seat) >= self.state.players
+
+    def add_dummy(self) -> Seat:
+        """A seat that takes no turns: it has the player stats and zones of any player, is in
+        `players` and `other_players()`, not in `turn_order()`; the active player decides for it."""
+        st = self.state
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        for name, z in self.rs.zones.items():
+            if z.per_player:
+                st.zones[f"{name}#{int(seat)}"] = []
+        st.pstats.append({})
+        for name, sd in self.rs.stats.items():
+            if sd.per_player:
+                init = self.program.stat_inits[name]
+                v = init(self, {"you": seat}) if init else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        self.touched = None
+        self.dirty = True
+        self.version += 1
+        return seat
+
+    def end_game(self, after: str | None) -> None:
+        if after is None:
+            raise GameOver()
+        if self.state.ending != "turn":
+            self.state.ending = after
+
+    # ---- calls and events ----------------------------------------------------------------
+    def call_task(self, name: str, args: list, env: dict, loc: Loc) -> BlockTask:
+        params, body, node = self.program.procedures[name]
+        if len(args) != len(params):
+            raise RuleError(f"`{name}` takes {len(params)} argument(s), got {len(args)}", loc)
+        local = {"you": env.get("you"), "this": env.get("this")}
+        local.update(zip(params, args))
+        return self.enter_call(BlockTask(body, local, catch="call", depth=True), node.loc)
+
+    def fire_task(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> FireTask | None:
+        """The task that runs the triggers answering `event`, or None when nothing answers: the
+        subject card's own `when` triggers, the rules' triggers, then `whenever` triggers of cards
+        in play (each run by the card's owner). A trigger whose condition is false now does not
+        answer; when several answer, the active player orders them."""
+        prog = self.program
+        if event not in prog.events_used:
+            return None
+        you = Seat(actor) if actor is not None else Seat(self.state.active)
+        candidates = []
+        if isinstance(subject, CardData):
+            for node, body, cond in prog.card_triggers.get(subject.id, {}).get(event, ()):
+                candidates.append((node, body, cond, {"you": you, "this": subject}, subject.name))
+        for node, body, cond in prog.triggers.get(event, ()):
+            candidates.append((node, body, cond, {"you": you, "this": subject}, None))
+        for cid, node, body, cond in prog.whenever.get(event, ()):
+            owner = self._in_play_owner(cid)
+            if owner is not None and self.ability_live(cid, node):
+                candidates.append((node, body, cond, {"you": Seat(owner), "this": self.cards[cid]},
+                                   self.cards[cid].name))
+        pending = []
+        for node, body, cond, env, source in candidates:
+            if node.binder:
+                env[node.binder] = subject
+            if cond is not None:
+                try:
+                    if not cond(self, env):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:  # a content bug in the condition: name the rule
+                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+            pending.append((node, body, env, f"{source}: {node.loc}" if source else str(node.loc)))
+        return FireTask(event, pending, loc) if pending else None
+
+    def fire_tasks(self, event: str, subjects: list, actor: Any, loc: Loc | None) -> list | None:
+        tasks = [t for t in (self.fire_task(event, s, actor, loc) for s in subjects) if t is not None]
+        return tasks or None
+
+    def push_fire(self, event: str, subject: Any, actor: Any, loc: Loc | None) -> None:
+        task = self.fire_task(event, subject, actor, loc)
+        if task is not None:
+            self.push(task)
+
+    # ---- dice and stats ------------------------------------------------------------------
+    def roll(self, dice: Any, actor: Any, loc: Loc) -> list | None:
+        """Roll each die (a random face from the game's RNG, or the next forced face); then
+        `rolled` fires for each, in order."""
+        items = self.listify(dice) if not isinstance(dice, CardData) else [dice]
+        faces_of = self.program.die_faces
+        for d in items:
+            if not isinstance(d, CardData) or d.type not in faces_of:
+                raise RuleError(f"only dice can be rolled, not {d!r}", loc)
+            faces = faces_of[d.type]
+            if self.forced_rolls:
+                face = self.forced_rolls.pop(0)
+                if face not in faces:
+                    raise RuleError(f"scripted roll `{face}` is not a face of {d.type}", loc)
+            else:
+                face = self.state.rng.choice(faces)
+            self.state.faces[d.id] = face
+        if items:
+            self.touch(*{self.state.where.get(d.id, "") for d in items} - {""})
+        return self.fire_tasks("rolled", items, actor, loc)
+
+    def change_stat(self, player: Any, stat: str, delta: int, loc: Loc) -> list:
+        """`gain`/`lose`: change a player stat within its bounds; a loss larger than what the
+        player has runs the stat's `when short of` rules with the missing amount."""
+        sd = self.rs.stats[stat]
+        p = int(player)
+        have = self.state.pstats[p][stat]
+        missing = 0
+        if delta < 0 and sd.lo is not None and have + delta < sd.lo:
+            missing = sd.lo - (have + delta)
+        self.state.pstats[p][stat] = sd.clamp(have + delta)
+        self.touch(f"{stat}#{p}")  # the stat and its instance (instancedeps.py)
+        if not missing:
+            return []
+        return [BlockTask(body, {"you": Seat(p), "this": None, node.binder: missing}, catch="call")
+                for node, body in self.program.short.get(stat, ())]
+
+    def add(self, a: Any, b: Any) -> Any:
+        """`+`: numbers add, lists (and zones) join, and a text joins with anything as text."""
+        if isinstance(a, str) or isinstance(b, str):
+            out: Any = self.text(a) + self.text(b)
+        elif isinstance(a, (list, ZoneRef, RowRef)) or isinstance(b, (list, ZoneRef, RowRef)):
+            out = self.listify(a) + self.listify(b)
+        else:
+            return a + b
+        if len(out) > MAX_ITEMS:
+            raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
+        return out
+
+    def text(self, v: Any) -> str:
+        """A value as a designer reads it (for `log` and joined texts)."""
+        if isinstance(v, str):
+            return v
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if v is None:
+            return "none"
+        if isinstance(v, (CardData, RowRef)):
+            return self.label(v)
+        if isinstance(v, TypeRef):
+            return v.name
+        if isinstance(v, list):
+            return "[" + ", ".join(self.text(x) for x in v) + "]"
+        return str(v)
+
+    def card_label(self, cid: int) -> str:
+        """A card's label (cards are immutable: computed once per game)."""
+        labels = self._labels
+        if labels is None:
+            labels = self._labels = [c.label() for c in self.cards]
+        return labels[cid]
+
+    _labels: list[str] | None = None
+
+    def label(self, v: Any) -> str:
+        if isinstance(v, CardData):
+            if v.id in self.state.faces:
+                return f"{v.name} #{v.id + 1} showing {self.state.faces[v.id]}"
+            return self.card_label(v.id)
+        if isinstance(v, RowRef):
+            return f"{v}: " + ", ".join(self.card_label(c.id) for c in self.listify(v))
+        if isinstance(v, list):  # e.g. a walk over board spaces: its items by their labels
+            return "[" + ", ".join(self.label(x) for x in v) + "]"
+        return str(v)
+
+    # ---- cards and zones -----------------------------------------------------------------
+    def listify(self, v: Any) -> list:
+        """Any collection-ish value as a list (zones and rows give their top cards)."""
+        cls = v.__class__
+        if cls is list:
+            return v
+        if cls is ZoneRef:  # the commonest case first, without the `key` property and helper calls
+            name, owner = v
+            z = self.state.zones[name if owner is None else f"{name}#{owner}"]
+            cards = self.cards
+            if name in self.program.rows_zones:
+                return [cards[i] for row in z for i in row]
+            return [cards[i] for i in z]
+        if isinstance(v, list):
+            return v
+        if isinstance(v, ZoneRef):
+            key = v.key
+            ids = zone_cards(self.state, key, v.name in self.program.rows_zones)
+            cards = self.cards
+            return [cards[i] for i in ids]
+        if isinstance(v, RowRef):
+            i = self.row_index(v)
+            return [] if i is None else [self.cards[c] for c in self.state.zones[v.key][i]]
+        if isinstance(v, dict):
+            return list(v)
+        if v is None:
+            return []
+        if isinstance(v, (tuple, range)):
+            return list(v)
+        return [v]
+
+    def row_index(self, ref: RowRef) -> int | None:
+        """Where the row a ref names is now (None once it has emptied and closed up)."""
+        if ref.rid < 0:
+            return ref.index if 0 <= ref.index < len(self.state.zones[ref.key]) else None
+        try:
+            return row_ids(self.state, ref.key).index(ref.rid)
+        except ValueError:
+            return None
+
+    def is_rows(self, z: ZoneRef) -> bool:
+        return z.name in self.program.rows_zones
+
+    # ---- grids ---------------------------------------------------------------------------
+    def grid_size(self, key: str) -> tuple[int, int] | None:
+        return self.program.grids.get(key.partition("#")[0])
+
+    def grid_occupied(self, key: str) -> dict[int, int]:
+        """Space index → the card on it, for one grid zone."""
+        spaces = self.state.spaces
+        return {spaces[c]: c for c in self.state.zones[key] if c in spaces}
+
+    def space_of(self, card: CardData) -> Space | None:
+        cid = card.id
+        at = self.state.where.get(cid, "")
+        if cid not in self.state.spaces or at.startswith("^"):
+            return None
+        if at in self.program.board_names:
+            return space_card(self, card)
+        w, _ = self.grid_size(at)
+        i = self.state.spaces[cid]
+        return Space(at, i % w, i // w)
+
+    def _empty_positions(self, key: str) -> list[Position]:
+        w, h = self.grid_size(key)
+        taken = self.grid_occupied(key)
+        return [Position(i, f"space {i % w + 1},{i // w + 1}") for i in range(w * h) if i not in taken]
+
+    def _cards(self, what: Any, loc: Loc) -> list[CardData]:
+        items = self.listify(what) if not isinstance(what, CardData) else [what]
+        for c in items:
+            if not isinstance(c, CardData):
+                raise RuleError(f"only cards can be moved, not {c!r}", loc)
+        return list(items)
+
+    def touch(self, *keys: str) -> None:
+        """Note that zones (by key) or stats changed, for settling."""
+        self.dirty = True
+        self.version += 1
+        touched = self.touched
+        if touched is not None:
+            for k in keys:
+                name, _, inst = k.partition("#")
+                touched.add(name)
+                if inst:  # the instance too (`pile#2`): see instancedeps.py
+                    touched.add(k)
+
+    def _touch_card(self, cid: int) -> None:
+        at = self.state.where.get(cid)
+        while at is not None and at.startswith("^"):
+            at = self.state.where.get(int(at[1:]))
+        if at is not None:
+            self.touch(at)
+
+    def move(self, what: Any, dest: Any, bottom: bool, loc: Loc) -> list[CardData]:
+        cards = self._cards(what, loc)
+        st = self.state
+        for c in cards:
+            self._touch_card(c.id)
+        if isinstance(dest, RowRef):
+            rows = st.zones[dest.key]
+            # the row itself, not its index: taking cards out may close up emptied rows before it
+            i = self.row_index(dest)
+            target = rows[i] if i is not None else None
+            for c in cards:
+                if c.id in st.where:
+                    take_out(st, c.id, self.program.rows_zones)
+                if target is None or not any(r is target for r in rows):
+                    target = []
+                    rows.append(target)
+                i = next(i for i, r in enumerate(rows) if r is target)
+                put(st, c.id, dest.key, True, Position(i, "left" if bottom else "right"))
+        elif isinstance(dest, ZoneRef):
+            rows = self.is_rows(dest)
+            if dest.name in self.program.grids:  # `move` fills the first empty spaces, row by row
+                for c in cards:
+                    if c.id in st.where:
+                        take_out(st, c.id, self.program.rows_zones)
+                    free = self._empty_positions(dest.key)
+                    if not free:
+                        raise RuleError(f"{dest} has no empty space left", loc)
+                    put(st, c.id, dest.key, False, free[0])
+                if cards:
+                    self.touch(dest.key)
+                return cards
+            if rows and cards:
+                raise RuleError(f"cards go into the rows of {dest} with `place`, or `move ... to` one of its rows",
+                                loc)
+            for c in cards:
+                if c.id in st.where:
+                    take_out(st, c.id, self.program.rows_zones)
+                put(st, c.id, dest.key, rows, None, bottom)
+        elif is_space(self, dest):  # onto a board space: into the board's zone, lying on that space
+            return move_onto(self, cards, dest)
+        else:
+            raise RuleError(f"cards can only move to a zone, a row or a board space, not {self.text(dest)}", loc)
+        if cards:
+            self.touch(dest.key)
+        return cards
+
+    def legal_positions(self, card: Any, zone: Any, env: dict) -> list[Position]:
+        """Where `card` may go in `zone`, according to the zone's placement rules."""
+        if not isinstance(card, CardData):
+            raise RuleError(f"there is no card to place (got {self.text(card)})", None)
+        if not isinstance(zone, ZoneRef):
+            raise RuleError(f"cards are placed in a zone, not in {self.text(zone)}", None)
+        st = self.state
+        rule = self.program.placements.get(zone.name)
+        names = self.program.placement_env.get(zone.name) if rule is not None else None
+        if names is not None:  # the same question on an unchanged state has the same answer
+            sig = (card.id, zone.key, self.version, tuple(env.get(x) for x in names))
+            hit = self._placement_cache
+            if hit is not None and hit[0][:3] == sig[:3] and all(a is b for a, b in zip(hit[0][3], sig[3])):
+                self.work += hit[2]  # as if evaluated again: the same items visited
+                return list(hit[1])
+            work = self.work
+        if self.is_rows(zone):
+            rows = st.zones[zone.key]
+            zd = self.rs.zones[zone.name]
+            candidates = []
+            for i, row in enumerate(rows):
+                cards = [self.cards[x] for x in row if x != card.id]
+                candidates.append((Position(i, "left"), [card] + cards))
+                if cards:
+                    candidates.append((Position(i, "right"), cards + [card]))
+            if zd.max_rows is None or len(rows) < zd.max_rows:
+                candidates.append((Position(None, "new"), [card]))
+        elif zone.name in self.program.grids:  # every empty space; the rule's name is the space
+            w, _ = self.program.grids[zone.name]
+            candidates = [(p, Space(zone.key, p.row % w, p.row // w)) for p in self._empty_positions(zone.key)]
+        else:
+            cards = [c for c in self.listify(zone) if c is not card]
+            candidates = [(Position(None, "top"), cards + [card])]
+        if rule is None:
+            return [p for p, _ in candidates]
+        binder, conds, _ = rule
+        out = []
+        local = dict(env)  # the rule's own names must not overwrite the caller's variables
+        local["card"] = card
+        for pos, after in candidates:
+            local[binder] = after
+            for f in conds:  # as all(): the first false condition ends the check
+                if not f(self, local):
+                    break
+            else:
+                out.append(pos)
+        if names is not None:
+            self._placement_cache = (sig, tuple(out), self.work - work)
+        return out
+
+    version = 0  # bumped by every change `touch` notes (placement answers are cached per version)
+    _placement_cache: tuple | None = None
+
+    def place(self, card: CardData, zone: ZoneRef, pos: Position, loc: Loc) -> None:
+        st = self.state
+        self._touch_card(card.id)
+        if card.id in st.where:
+            take_out(st, card.id, self.program.rows_zones)
+        put(st, card.id, zone.key, self.is_rows(zone), pos)
+        self.touch(zone.key)
+
+    def cover(self, card: Any, target: Any, loc: Loc) -> None:
+        if not isinstance(card, CardData) or not isinstance(target, CardData):
+            raise RuleError("`place X on Y` needs two cards", loc)
+        st = self.state
+        if card is target:
+            raise RuleError(f"{card.label()} cannot lie on itself", loc)
+        if target.id not in st.where:
+            raise RuleError(f"{target.label()} is not in play", loc)
+        if st.where[target.id].startswith("^"):
+            raise RuleError(f"{target.label()} is covered already", loc)
+        self._touch_card(card.id)
+        self._touch_card(target.id)
+        if card.id in st.where:
+            take_out(st, card.id, self.program.rows_zones)
+        cover(st, card.id, target.id, self.program.rows_zones)
+
+    def shuffle(self, zone: Any, loc: Loc) -> None:
+        if not isinstance(zone, ZoneRef) or self.is_rows(zone):
+            raise RuleError("only a pile or set zone can be shuffled", loc)
+        self.state.rng.shuffle(self.state.zones[zone.key])
+        self.touch(zone.key)
+
+    # ---- results -------------------------------------------------------------------------
+    def scores(self) -> dict:
+        prog = self.program
+        scores, keys = [], []
+        for p in self.seats:
+            env = self._env(p)
+            s = 0
+            if prog.score:
+                env[prog.score[0]] = p
+                s = prog.score[1](self, env)
+            tb = []
+            for binder, f in prog.tiebreaks:
+                env[binder] = p
+                tb.append(f(self, env))
+            scores.append(s)
+            keys.append((s, *tb))
+        return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
+
+    def held(self) -> list[list[str]]:
+        """Per seat, the names of the cards in its own zones (cards under others included)."""
+        return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: a spectator): hidden zones show only their size."""
+        out: dict[str, Any] = {}
+        for name, zd in self.rs.zones.items():
+            owners = range(len(self.seats)) if zd.per_player else [None]
+            for o in owners:
+                ref = ZoneRef(name, o)
+                visible = zd.visibility == "public" or (zd.visibility == "owner" and o is not None and o == seat)
+                raw = self.state.zones[ref.key]
+                if zd.kind == "rows":
+                    out[str(ref)] = [[self._show(c, visible) for c in row] for row in raw] if visible else \
+                        [len(r) for r in raw]
+                else:
+                    out[str(ref)] = [self._show(c, visible) for c in raw] if visible else len(raw)
+        out["stats"] = {k: self._plain(v, seat) for k, v in self.state.stats.items()}
+        out["players"] = [{k: self._plain(v, seat) for k, v in s.items()} for s in self.state.pstats]
+        return out
+
+    def _plain(self, v: Any, seat: int | None) -> Any:
+        """A stat's value as JSON-ready data for a view (stats may hold cards, players, lists);
+        a card the seat may not see shows as `?`."""
+        if isinstance(v, CardData):
+            return self.card_label(v.id) if self._sees(v.id, seat) else "?"
+        if isinstance(v, (Seat, ZoneRef, RowRef)):
+            return str(v)
+        if isinstance(v, (list, tuple)):
+            return [self._plain(x, seat) for x in v]
+        if isinstance(v, dict):
+            return {str(self._plain(k, seat)): self._plain(x, seat) for k, x in v.items()}
+        return v
+
+    def _sees(self, cid: int, seat: int | None) -> bool:
+        at = self.state.where.get(cid)
+        if at is None:
+            return True
+        if at.startswith("^"):
+            return False
+        name, _, owner = at.partition("#")
+        vis = self.rs.zones[name].visibility
+        return vis == "public" or (vis == "owner" and owner != "" and int(owner) == seat)
+
+    def _show(self, cid: int, visible: bool) -> str:
+        label = self.card_label(cid) if visible else "?"
+        n = len(self.state.under.get(cid, ()))
+        return f"{label} (on {n} hidden)" if n else label
+
+    def _in_play_owner(self, cid: int) -> int | None:
+        """A card is in play when it lies uncovered in a per-player zone: its owner answers for it."""
+        at = self.state.where.get(cid)
+        if at is None or at.startswith("^") or "#" not in at:
+            return None
+        return int(at.partition("#")[2])
+
+    def ability_live(self, cid: int, node: Node) -> bool:
+        """Card parts: in a zone declared `covered keep PART`, only the top card has all its
+        abilities; the cards below it keep only the abilities of that part."""
+        kept = self.program.kept_parts
+        if not kept:
+            return True
+        at = self.state.where.get(cid)
+        if at is None or at.startswith("^"):
+            return True
+        name = at.partition("#")[0]
+        part = kept.get(name)
+        if part is None:
+            return True
+        z = self.state.zones[at]
+        return (bool(z) and z[-1] == cid) or getattr(node, "part", None) == part
+
+    def reset_uses(self, prefix: str) -> None:
+        uses = self.state.uses
+        for k in [k for k in uses if k.startswith(prefix)]:
+            del uses[k]
+
+    def available_actions(self, player: int, sources: Any) -> list[tuple[str, Node, Any, Any, Any]]:
+        """Actions `player` may take now: the rules' own, then those of the player's cards in
+        play (and of cards in `sources`), each within its use limit and condition."""
+        out = []
+        p = Seat(player)
+        for i, (node, cond, body) in enumerate(self.program.rule_actions):
+            out.append((f"rule:{i}", node, cond, body, None))
+        cards: list[CardData] = []
+        for key, ids in self.state.zones.items():
+            if key.endswith(f"#{int(player)}") and key.partition("#")[0] not in self.program.rows_zones:
+                cards += [self.cards[i] for i in ids]
+        if sources is not None:
+            cards += [c for c in self.listify(sources) if isinstance(c, CardData) and c not in cards]
+        for c in cards:
+            for i, (node, cond, body) in enumerate(self.program.card_actions.get(c.id, ())):
+                if self.ability_live(c.id, node):
+                    out.append((f"{c.id}:{i}", node, cond, body, c))
+        legal = []
+        for key, node, cond, body, card in out:
+            if node.limit is not None and self.state.uses.get(f"{node.period}:{key}", 0) >= node.limit:
+                continue
+            if cond is not None and not cond(self, {"you": p, "this": card}):
+                continue
+            legal.append((key, node, cond, body, card))
+        return legal
+
+
+class _HookFailed(Exception):
+    def __init__(self, original: Exception):
+        self.original = original
+
+
+def _evaluate(f: Callable, g: "Game", env: dict, loc: Loc | None) -> Any:
+    """Evaluate an expression outside any statement; a failure names the declaring rule."""
+    try:
+        return f(g, env)
+    except RuleError:
+        raise
+    except RecursionError:
+        raise LimitExceeded("rules nest too deeply", loc) from None
+    except Exception as ex:
+        raise RuleError(_explain(ex), loc) from None

@@ -1,0 +1,912 @@
+"""Parse rule text into AST nodes (Lark LALR, indentation blocks).
+
+Syntax errors become Diagnostics with file:line:col, a caret and a hint; never tracebacks.
+After a syntax error the file is re-parsed one top-level declaration at a time, so every
+broken declaration is reported once and the intact ones still reach the checker.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterator
+
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from .tree import Node
+from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
+
+__all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
+           "MAX_NESTING", "KEYWORDS"]
+
+GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
+MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
+MAX_NESTING = 60  # blocks inside blocks
+MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
+
+DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
+                 "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
+                 "board")
+STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
+                 "log", "pass", "if", "elif", "else", "for", "repeat", "while")
+KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
+_DECL_START = re.compile(rf"(?:{'|'.join(DECL_KEYWORDS)})\b")
+_DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
+
+
+class IndentationProblem(LarkError):
+    """A line dedents to a column that no enclosing block uses (Lark's DedentError has no position),
+    or (no `levels`) opens a block nested deeper than MAX_NESTING."""
+
+    def __init__(self, line: int, col: int, levels: list[int]):
+        super().__init__(f"bad dedent at line {line}")
+        self.line, self.column, self.levels = line, col, levels
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        """As Lark's, but a bad dedent says where it is."""
+        if self.paren_level > 0:
+            return
+        yield token
+        if "\n" not in token:
+            return
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            if len(self.indent_level) > MAX_NESTING:
+                raise IndentationProblem((token.line or 1) + token.count("\n"), len(indent_str) + 1, [])
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        levels = list(self.indent_level)
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != self.indent_level[-1]:
+            below = max(lvl for lvl in levels if lvl < indent)
+            above = min(lvl for lvl in levels if lvl > indent)
+            raise IndentationProblem((token.line or 1) + token.count("\n"), len(indent_str) + 1,
+                                     [below + 1, above + 1])
+
+
+def _cache_file() -> str | bool:
+    """Lark caches the built parser (keyed by grammar hash) in a user cache dir, not in /tmp."""
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "grimoire"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        return str(base / "parser.lark-cache")
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=None)
+def _lark() -> Lark:
+    options = dict(parser="lalr", start=["start", "effect"], postlex=_Indenter(), propagate_positions=True,
+                   maybe_placeholders=True)
+    text = GRAMMAR_PATH.read_text(encoding="utf-8")
+    try:
+        return Lark(text, cache=_cache_file(), **options)
+    except (OSError, EOFError, ValueError):  # an unreadable cache must never stop us
+        return Lark(text, **options)
+
+
+# ---- where a piece of text sits in its file --------------------------------------------------
+
+@dataclass(frozen=True)
+class Place:
+    """Maps positions in parsed text to positions in the file it came from.
+
+    `col_offset` shifts every line (a YAML block scalar is dedented); `first_col_offset`
+    shifts only the text's first line (an inline YAML value starts mid-line).
+    """
+
+    file: str
+    line_offset: int = 0
+    col_offset: int = 0
+    first_col_offset: int = 0
+    pin: tuple[int, int] | None = None  # every position maps here (text whose layout is not the file's)
+
+    def loc(self, line: int, col: int, end_col: int | None = None) -> Loc:
+        if self.pin is not None:
+            return Loc(self.file, *self.pin)
+        shift = self.col_offset + (self.first_col_offset if line == 1 else 0)
+        return Loc(self.file, line + self.line_offset, col + shift, None if end_col is None else end_col + shift)
+
+    def below(self, lines: int) -> "Place":
+        """The place of the text that starts `lines` lines further down."""
+        if lines == 0:
+            return self
+        return replace(self, line_offset=self.line_offset + lines, first_col_offset=0)
+
+
+# ---- syntax error wording ----------------------------------------------------------------------
+
+_TOKEN_WORDS = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of file",
+    "NAME": "a name", "INT": "a number", "STRING": 'a "text"', "COMPOP": "a comparison (`==`, `<`, ...)",
+    "ADDOP": "`+` or `-`", "MULOP": "`*`, `/` or `%`", "AUGOP": "`+=` or `-=`", "POSITION": "`on top` or `at bottom`",
+    "AFTER_THIS": "`after this turn`", "__ANON_0": "`..`",
+}
+_VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "MINUS", "YOUR", "NOT", "EVERY", "SOME", "NO"}
+_OPERATORS = {"COMPOP", "ADDOP", "MULOP", "AND", "OR", "DOT", "IN", "IS", "CAN", "OF", "WHERE", "IF", "__ANON_0",
+              "LSQB", "LPAR", "MINUS"}
+
+# Typical mistakes, recognised by the unexpected token and what precedes it on the line
+# (in the manner of Lark's `match_examples`, but independent of the surrounding expression):
+# (unexpected token type or "*", what comes before it, hint). "VALUE" is the end of a value
+# (a name, number, text or closing bracket); "START" a value at the start of a statement.
+_MISTAKES: list[tuple[str, str, str]] = [
+    ("EQUAL", "START", "to change a value write `set NAME to ...`; to name a new one, `let NAME = ...`"),
+    ("EQUAL", "VALUE", "compare with `==`; a single `=` belongs to `let NAME = ...`"),
+    ("IF", "else", "write `elif` instead of `else if`"),
+    ("NAME", "for", "a loop over items is written `for each NAME in ...:`"),
+    ("*", ":", "a block starts on the next line, indented under the line that ends with `:`"),
+]
+
+
+def _before(text: str, pos: int) -> str:
+    """What precedes offset `pos` on its line, classified as in `_MISTAKES`."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    head = text[line_start:pos].rstrip()
+    if not head:
+        return ""
+    if head.endswith(":"):
+        return ":"
+    word = re.search(r"([A-Za-z_]\w*)$", head)
+    if word and word.group(1) in KEYWORDS:
+        return word.group(1)
+    if head[-1].isalnum() or head[-1] in "_\")]}":
+        first = re.match(r"\s*([A-Za-z_]\w*)", head)
+        return "START" if first and first.group(1) not in KEYWORDS and ":" not in head else "VALUE"
+    return head[-1]
+
+
+def _mistake(err: UnexpectedToken, text: str, accepts: set[str]) -> str | None:
+    if err.token.start_pos is None or err.token.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
+        return None
+    before = _before(text, err.token.start_pos)
+    for tok, prev, hint in _MISTAKES:
+        if tok in ("*", err.token.type) and (prev == before or prev == "VALUE" and before == "START"):
+            if prev == ":" and accepts - {"_NL"}:
+                continue  # after `score p:` a value is due, not a block
+            return hint
+    return None
+
+
+def _describe_expected(expected: set[str]) -> str:
+    expected = {t for t in expected if not t.startswith("__") or t == "__ANON_0"}
+    words: list[str] = []
+    if {"NAME", "INT", "STRING"} <= expected:
+        words.append("a value")
+        expected -= _VALUE_START
+    if len(expected & _OPERATORS) >= 4:
+        words.append("an operator")
+        expected -= _OPERATORS
+    terminals = {t.name: t for t in _lark().terminals}
+    for t in sorted(expected):
+        if t in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[t])
+        elif t in terminals and terminals[t].pattern.type == "str":
+            words.append(f"`{terminals[t].pattern.value}`")
+        else:
+            words.append(t.lower())
+    if len(words) > 7:
+        words = words[:7] + ["..."]
+    return ", ".join(words)
+
+
+def _token_text(tok: Token) -> str:
+    if tok.type == "NAME":
+        return f"name `{tok}`"
+    if tok.type == "INT":
+        return f"number `{tok}`"
+    if tok.type == "STRING":
+        return f"text {tok}"
+    return f"`{tok}`"
+
+
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _unclosed_bracket(text: str, upto: int) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at offset `upto`: (char, line, col), 1-based."""
+    stack: list[tuple[str, int, int]] = []
+    line, col, i, n = 1, 1, 0, min(upto, len(text))
+    while i < n:
+        ch = text[i]
+        if ch == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if ch == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            col += j + 1 - i
+            i = j + 1
+            continue
+        if ch in _CLOSERS:
+            stack.append((ch, line, col))
+        elif ch in ")]}" and stack and _CLOSERS[stack[-1][0]] == ch:
+            stack.pop()
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _line_end_col(src: str, before: int | None = None) -> int:
+    """The column just after the last code character of a line (ignoring a trailing comment)."""
+    code = src if before is None else src[:max(before - 1, 0)]
+    code = code.split("#", 1)[0] if '"' not in code else code
+    return len(code.rstrip()) + 1
+
+
+def _syntax_diagnostic(err: Exception, text: str, place: Place) -> Diagnostic:
+    """Word one syntax error: where it is, what was found, what would fit."""
+    lines = text.split("\n")
+
+    def src(line: int) -> str:
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    hint: str | None = None
+    if isinstance(err, IndentationProblem):
+        line, col = err.line, err.column
+        if not err.levels:
+            return Diagnostic("error", "limit/depth", "blocks are nested too deeply", place.loc(line, col),
+                              f"keep nesting under {MAX_NESTING} levels", src(line))
+        levels = " or ".join(str(c) for c in err.levels)
+        return _diag(place, line, col, "this line's indentation matches no enclosing block", src(line),
+                     f"line it up with a block above: start it at column {levels}", col + 1)
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        accepts = set(err.accepts or err.expected)
+        pos = tok.start_pos if tok.type != "$END" and tok.start_pos is not None else len(text)
+        if tok.type in ("_INDENT", "_DEDENT"):  # these borrow the newline's position: use the next line's
+            line = (tok.line or 1) + _newlines_before_last_line(text, tok)
+            col = len(src(line)) - len(src(line).lstrip()) + 1
+        elif tok.type == "$END":
+            line = _last_code_line(lines)
+            col = _line_end_col(src(line))
+        elif tok.type == "_NL":
+            col = _line_end_col(src(line), col)
+        bracket = _unclosed_bracket(text, pos)
+        if bracket and (tok.type == "$END" or bracket[1] < line):
+            ch, bline, bcol = bracket
+            return _diag(place, bline, bcol, f"`{ch}` is not closed", src(bline),
+                         f"close it with `{_CLOSERS[ch]}` (a bracket stays open across lines until closed)")
+        example = _mistake(err, text, accepts)
+        typo = _keyword_typo(src(line), col)
+        if typo is not None:
+            word, kw = typo
+            wcol = src(line).index(word) + 1
+            return _diag(place, line, wcol, f"`{word}` does not start a statement or declaration", src(line),
+                         f"did you mean `{kw}`?", wcol + len(word))
+        if "_INDENT" in accepts and tok.type != "_INDENT":
+            message = "expected an indented block here"
+            hint = "the lines after a line ending with `:` are indented (4 spaces)"
+            if tok.type not in ("_DEDENT", "$END"):
+                hint = example or hint
+        elif tok.type == "_NL":
+            message = "the line ends too early"
+            if "COLON" in accepts and len(accepts) <= 3:
+                message, hint = "expected `:` at the end of this line", "a line that opens a block ends with `:`"
+        elif tok.type == "$END":
+            message = "the file ends too early"
+        elif tok.type == "_INDENT":
+            message = "unexpected indentation"
+            hint = "only a line ending with `:` starts an indented block"
+        elif tok.type == "_DEDENT":
+            message = "the block ends too early"
+        else:
+            message = f"unexpected {_token_text(tok)}"
+        if example is not None:
+            hint = example
+        elif hint is None:
+            expected = _describe_expected(accepts)
+            hint = f"expected {expected}" if expected else None
+        if bracket and bracket[1] == line and hint and "expected" in hint:
+            hint = f"the `{bracket[0]}` at column {place.loc(line, bracket[2]).col} is not closed; {hint}"
+        end = col + len(tok) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and len(tok) else None
+        return _diag(place, line, col, message, src(line), hint, end)
+    if isinstance(err, UnexpectedCharacters):
+        ch = src(line)[col - 1:col]
+        message = f"unexpected character `{ch}`" if ch.strip() else "unexpected character"
+        hint = {"'": 'texts are written in double quotes: "like this"', "\t": "indent with spaces",
+                ";": "a statement ends at the end of its line: remove the `;`",
+                "&": "write `and`", "!": "write `not` (or `!=` to compare)", '"': "close the text on the same line"}.get(ch)
+        if ch == "|":
+            hint = "write `or` (a `|` only separates the values of a card field)"
+        return _diag(place, line, col, message, src(line), hint)
+    return _diag(place, line, col, "syntax error", src(line), None)
+
+
+def _diag(place: Place, line: int, col: int, message: str, src: str, hint: str | None,
+          end_col: int | None = None) -> Diagnostic:
+    loc = place.loc(line, col, end_col)
+    shift = loc.col - col
+    return Diagnostic("error", "syntax", message, loc, hint, " " * shift + src if shift > 0 else src)
+
+
+def _newlines_before_last_line(text: str, tok: Token) -> int:
+    """An _INDENT/_DEDENT sits on the line after its newline token (which may span comments)."""
+    start = tok.start_pos
+    if start is None:
+        return 0
+    m = re.compile(r"(?:\r?\n[\t ]*|#[^\n]*)+").match(text, start)
+    return m.group(0).count("\n") if m else 0
+
+
+def _last_code_line(lines: list[str]) -> int:
+    for i in range(len(lines), 0, -1):
+        s = lines[i - 1].strip()
+        if s and not s.startswith("#"):
+            return i
+    return 1
+
+
+def _keyword_typo(src: str, col: int) -> tuple[str, str] | None:
+    """`shufle deck`: the line's first word is no keyword but close to one, and the error is on it
+    or right after it."""
+    m = re.match(r"([\t ]*)([A-Za-z_]\w*)([\t ]+)", src)
+    if not m or m.group(2) in KEYWORDS or col not in (m.end() + 1, m.start(2) + 1):
+        return None
+    word = m.group(2)
+    hint = did_you_mean(word, KEYWORDS)
+    return (word, hint.split("`")[1]) if hint else None
+
+
+# ---- parsing -------------------------------------------------------------------------------------
+
+def _check_size(text: str, place: Place) -> None:
+    if len(text) > MAX_SOURCE_BYTES or len(text.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        raise ContentError([Diagnostic("error", "limit/size", f"file is larger than {MAX_SOURCE_BYTES} bytes",
+                                       place.loc(1, 1), "split the rules into several files")])
+
+
+def _raw_parse(text: str, start: str) -> Tree:
+    return _lark().parse(text, start=start)
+
+
+def _to_ast(tree: Tree, place: Place) -> Node:
+    node = _ToAst(place).transform(tree)  # not recursive: any depth transforms
+    deep = _too_deep(node)
+    if deep is not None:
+        raise ContentError([Diagnostic("error", "limit/depth", "this is nested too deeply", deep.loc,
+                                       "split long expressions with `let`; keep nesting under "
+                                       f"{MAX_AST_DEPTH} levels")])
+    return node
+
+
+def _too_deep(root: Node) -> Node | None:
+    """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree)."""
+    stack = [(root, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d > MAX_AST_DEPTH:
+            return n
+        stack.extend((c, d + 1) for c in n.children())
+    return None
+
+
+def _parse_one(text: str, start: str, place: Place) -> Node:
+    """Parse text that should hold no error; raise ContentError with the first one otherwise."""
+    try:
+        tree = _raw_parse(text, start)
+    except (UnexpectedInput, IndentationProblem) as err:
+        raise ContentError([_syntax_diagnostic(err, text, place)]) from None
+    except (LarkError, AssertionError) as err:  # anything else Lark may raise on odd input
+        raise ContentError([Diagnostic("error", "syntax", f"cannot parse: {str(err).splitlines()[0]}",
+                                       place.loc(1, 1), "check the indentation and brackets")]) from None
+    return _to_ast(tree, place)
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """Split text before each unindented line that starts a declaration: (line index, text)."""
+    lines = text.split("\n")
+    starts = [0] + [i for i, l in enumerate(lines) if i and _DECL_START.match(l)]
+    return [(a, "\n".join(lines[a:b]) + "\n") for a, b in zip(starts, starts[1:] + [len(lines)])]
+
+
+def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnostic]]:
+    """Parse; on errors, keep going declaration by declaration and report one error per broken one."""
+    _check_size(text, place)
+    if not text.endswith("\n"):
+        text += "\n"
+    kind, key = ("module", "decls") if start == "start" else ("effect", "triggers")
+    try:
+        return _parse_one(text, start, place), []
+    except ContentError as e:
+        first = e.diagnostics[0]
+    diags = [first]
+    first_line = first.loc.line - place.line_offset if first.loc else 1
+    items: list[Node] = []
+    unparsed: list[tuple[str, str]] = []
+    for offset, chunk in _chunks(text):
+        n_lines = chunk.count("\n")
+        try:
+            node = _parse_one(chunk, start, place.below(offset))
+            items.extend(getattr(node, key))
+            continue
+        except ContentError as e:
+            d = e.diagnostics[0]
+        unparsed.append(_lost_decl(chunk))
+        if offset + 1 > first_line:  # a chunk before it parsed in context: its failure alone is an artifact
+            diags.append(d)
+    return Node(kind, place.loc(1, 1), **{key: items}, unparsed=unparsed), diags
+
+
+def _lost_decl(chunk: str) -> tuple[str, str]:
+    """(kind, name) of the declaration a broken chunk was meant to be: ("zone", "deck"), ("turn", ""),
+    or ("*", "") when it cannot be told."""
+    line = next((l for l in chunk.split("\n") if l.strip() and not l.lstrip().startswith("#")), "")
+    m = _DECL_NAME.match(line)
+    if m:
+        return m.group(1).split()[-1].replace("type", "card"), m.group(2)
+    m = _DECL_START.match(line)
+    return (m.group(0), "") if m else ("*", "")
+
+
+def _empty(start: str, place: Place, unparsed: list[tuple[str, str]]) -> Node:
+    key = "decls" if start == "start" else "triggers"
+    return Node("module" if start == "start" else "effect", place.loc(1, 1), **{key: []}, unparsed=unparsed)
+
+
+def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
+    """Parse a .rules file as far as possible: a `module` node (its `unparsed` lists the (kind, name)
+    of declarations lost to syntax errors, kind `*` when unknown) and the syntax diagnostics."""
+    try:
+        return _parse_all(text, "start", Place(file))
+    except ContentError as e:
+        return _empty("start", Place(file), [("*", "")]), e.diagnostics
+
+
+def parse_rules(text: str, file: str) -> Node:
+    """Parse a whole .rules file into a `module` node; raise ContentError listing every syntax error."""
+    node, diags = parse_rules_partial(text, file)
+    if diags:
+        raise ContentError(diags)
+    return node
+
+
+def parse_effect(text: str, file: str, line_offset: int = 0, col_offset: int = 0, block: bool = False) -> Node:
+    """Parse a card's `effect:` text (a list of `when` triggers). The text sits in its YAML file
+    `line_offset` lines down; `col_offset` columns right, on every line for a `|` block
+    (`block=True`), else on its first line only; a multi-line value that is not a block is
+    reported at its start, since escapes and folding make its lines differ from the file's."""
+    if block:
+        place = Place(file, line_offset, col_offset)
+    elif "\n" in text.rstrip("\n"):  # a quoted or folded value: its lines are not the file's lines
+        place = Place(file, pin=(line_offset + 1, col_offset + 1))
+    else:
+        place = Place(file, line_offset, first_col_offset=col_offset)
+    try:
+        node, diags = _parse_all(text, "effect", place)
+    except ContentError as e:
+        diags = e.diagnostics
+    if diags:
+        raise ContentError(diags)
+    return node
+
+
+# ---- parse tree → AST ----------------------------------------------------------------------------
+
+def _v(tok):
+    return None if tok is None else str(tok)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer_NonRecursive):
+    """Grammar rule → Node. Method names follow the grammar's rule aliases."""
+
+    def __init__(self, place: Place):
+        super().__init__()
+        self.place = place
+
+    def _loc(self, meta) -> Loc:
+        if getattr(meta, "empty", True):
+            return self.place.loc(1, 1)
+        end = meta.end_column if meta.end_line == meta.line else None
+        return self.place.loc(meta.line, meta.column, end)
+
+    def _tok(self, tok: Token) -> Loc:
+        return self.place.loc(tok.line, tok.column, tok.column + len(tok))
+
+    def _n(self, kind, meta, **kw) -> Node:
+        return Node(kind, self._loc(meta), **kw)
+
+    # -- top level
+    def start(self, meta, items):
+        return self._n("module", meta, decls=[i for i in items if isinstance(i, Node)], unparsed=[])
+
+    def effect(self, meta, items):
+        flat = [x for i in items for x in (i if isinstance(i, list) else [i])]  # a `part` holds several
+        return self._n("effect", meta, triggers=[i for i in flat if isinstance(i, Node)], unparsed=[])
+
+    def game_decl(self, meta, c):
+        return self._n("game", meta, title=_unquote(c[0]), items=c[1:])
+
+    def game_item(self, meta, c):
+        return self._n("game_item", meta, name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
+
+    def card_type(self, meta, c):
+        return self._n("card_type", meta, name=str(c[0]), fields_=c[1:], name_loc=self._tok(c[0]))
+
+    def field_decl(self, meta, c):
+        return self._n("field", meta, name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None,
+                       name_loc=self._tok(c[0]))
+
+    def range_type(self, meta, c):
+        return self._n("range_type", meta, lo=int(c[0]), hi=int(c[1]))
+
+    def enum_type(self, meta, c):
+        names = [str(t) for t in c]
+        if len(names) == 1 and names[0] in ("number", "text", "flag"):
+            return self._n("basic_type", meta, name=names[0])
+        return self._n("enum_type", meta, values=names)
+
+    def zone_decl(self, meta, c):
+        return self._n("zone", meta, name=str(c[0]), props=c[1:], name_loc=self._tok(c[0]))
+
+    def zone_prop(self, meta, c):
+        words = [str(t) for t in c if t is not None and t.type == "NAME"]
+        num = [int(t) for t in c if t is not None and t.type == "INT"]
+        return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
+
+    def grid_prop(self, meta, c):
+        return self._n("zone_prop", meta, words="grid", number=None, width=int(c[0]), height=int(c[1]))
+
+    def stat_decl(self, meta, c):
+        per_player, name, bounds, init = c
+        lo, hi = bounds if bounds is not None else (None, None)
+        return self._n("stat", meta, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
+                       name_loc=self._tok(name))
+
+    def per_player(self, meta, c):
+        return True
+
+    def stat_bounds(self, meta, c):
+        return (int(c[0]), int(c[1]))
+
+    def const_decl(self, meta, c):
+        return self._n("constant", meta, name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
+
+    def event_decl(self, meta, c):
+        return self._n("event", meta, name=str(c[0]), name_loc=self._tok(c[0]))
+
+    def phase_decl(self, meta, c):
+        return self._n("phase", meta, name=str(c[0]), body=c[-1])
+
+    def proc_decl(self, meta, c):
+        return self._n("procedure", meta, name=str(c[0]), params=c[1] or [], body=c[2], name_loc=self._tok(c[0]))
+
+    def params(self, meta, c):
+        return [str(t) for t in c]
+
+    def trigger(self, meta, c):
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3],
+                       event_loc=self._tok(c[0]))
+
+    def watcher(self, meta, c):
+        return self._n("watcher", meta, cond=c[0], body=c[1])
+
+    def always_decl(self, meta, c):
+        return self._n("always", meta, body=c[0])
+
+    def placement_decl(self, meta, c):
+        return self._n("placement", meta, zone=str(c[0]), binder=str(c[1]), conds=list(c[2:]),
+                       zone_loc=self._tok(c[0]))
+
+    def score_decl(self, meta, c):
+        return self._n("score", meta, binder=str(c[0]), expr=c[1])
+
+    def tiebreak_decl(self, meta, c):
+        return self._n("tiebreak", meta, binder=str(c[0]), expr=c[1])
+
+    # -- statements
+    def block(self, meta, c):
+        return list(c)
+
+    def let_stmt(self, meta, c):
+        return self._n("let", meta, name=str(c[0]), expr=c[1], name_loc=self._tok(c[0]))
+
+    def set_stmt(self, meta, c):
+        return self._n("set", meta, target=c[0], expr=c[1])
+
+    def aug_stmt(self, meta, c):
+        return self._n("aug", meta, target=c[0], op=str(c[1]), expr=c[2])
+
+    def move_stmt(self, meta, c):
+        pos = " ".join(str(c[2]).split()) if c[2] is not None else None
+        return self._n("move", meta, what=c[0], dest=c[1], position=pos, name=_v(c[3]),
+                       name_loc=self._tok(c[3]) if c[3] is not None else None)
+
+    def draw_stmt(self, meta, c):
+        return self._n("draw", meta, count=c[0], source=c[1], dest=c[2], name=_v(c[3]),
+                       name_loc=self._tok(c[3]) if c[3] is not None else None)
+
+    def place_stmt(self, meta, c):
+        return self._n("place", meta, what=c[0], zone=c[1])
+
+    def cover_stmt(self, meta, c):
+        return self._n("cover", meta, what=c[0], target=c[1])
+
+    def shuffle_stmt(self, meta, c):
+        return self._n("shuffle", meta, zone=c[0])
+
+    def fire_stmt(self, meta, c):
+        return self._n("fire", meta, event=str(c[0]), subject=c[1], actor=c[2], event_loc=self._tok(c[0]))
+
+    def choose_stmt(self, meta, c):
+        return self._n("choose", meta, player=c[0], count=c[2], name=str(c[3]), options=c[4],
+                       prompt=_unquote(c[5]) if c[5] is not None else None, name_loc=self._tok(c[3]))
+
+    def simul_choose_stmt(self, meta, c):
+        return self._n("simul_choose", meta, var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
+                       prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
+                       name_loc=self._tok(c[4]))
+
+    def break_stmt(self, meta, c):
+        return self._n("break", meta)
+
+    def continue_stmt(self, meta, c):
+        return self._n("continue", meta)
+
+    def pass_stmt(self, meta, c):
+        return self._n("pass", meta)
+
+    def end_stmt(self, meta, c):
+        when = str(c[0]).split()[-1] if c[0] is not None else None
+        return self._n("end_game", meta, after=when, reason=c[1] if len(c) > 1 else None)  # `end game "why"`
+
+    def play_turn_stmt(self, meta, c):
+        return self._n("play_turn", meta, player=c[0])
+
+    def play_round_stmt(self, meta, c):
+        return self._n("play_round", meta)
+
+    def log_stmt(self, meta, c):
+        return self._n("log", meta, expr=c[0])
+
+    def call_stmt(self, meta, c):
+        return self._n("call_stmt", meta, expr=c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        other = None
+        for item in c[2:]:
+            if isinstance(item, tuple):
+                branches.append(item)
+            elif item is not None:
+                other = item
+        return self._n("if", meta, branches=branches, orelse=other)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def may_cond(self, meta, c):
+        player, negate = c[0], False
+        while player.kind == "not":  # `not you may "..."` negates the answer, not the player
+            player, negate = player.expr, not negate
+        return self._n("may", meta, player=player, prompt=_unquote(c[1]), negate=negate)
+
+    def for_stmt(self, meta, c):
+        return self._n("for", meta, name=str(c[0]), iter=c[1], body=c[2], name_loc=self._tok(c[0]))
+
+    def repeat_forever(self, meta, c):
+        return self._n("repeat", meta, times=None, cond=None, body=c[0])
+
+    def repeat_times(self, meta, c):
+        return self._n("repeat", meta, times=c[0], cond=None, body=c[1])
+
+    def while_loop(self, meta, c):
+        return self._n("repeat", meta, times=None, cond=c[0], body=c[1])
+
+    # -- expressions
+    def where_expr(self, meta, c):
+        return self._n("where", meta, items=c[0], cond=c[1])
+
+    def if_expr(self, meta, c):
+        return self._n("if_expr", meta, then=c[0], cond=c[1], orelse=c[2])
+
+    def quantified(self, meta, c):
+        return self._n("quantified", meta, quantifier=str(c[0].children[0]), names=[str(t) for t in c[1:-2]],
+                       iter=c[-2], cond=c[-1])
+
+    def or_expr(self, meta, c):
+        return self._n("or", meta, items=list(c)) if len(c) > 1 else c[0]
+
+    def and_expr(self, meta, c):
+        return self._n("and", meta, items=list(c)) if len(c) > 1 else c[0]
+
+    def not_expr(self, meta, c):
+        return self._n("not", meta, expr=c[0])
+
+    def compare(self, meta, c):
+        return self._n("compare", meta, op=str(c[1]), left=c[0], right=c[2])
+
+    def in_expr(self, meta, c):
+        return self._n("in", meta, item=c[0], coll=c[1])
+
+    def is_expr(self, meta, c):
+        return self._n("is", meta, expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
+
+    def is_not_expr(self, meta, c):
+        return self._n("is", meta, expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
+
+    def can_place_expr(self, meta, c):
+        return self._n("can_place", meta, what=c[0], zone=c[1])
+
+    def range_lit(self, meta, c):
+        return self._n("range", meta, lo=c[0], hi=c[1])
+
+    def arith(self, meta, c):
+        if len(c) == 1:
+            return c[0]
+        node = c[0]
+        for i in range(1, len(c), 2):
+            node = Node("arith", node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
+        return node
+
+    def neg(self, meta, c):
+        return self._n("neg", meta, expr=c[0])
+
+    def of_expr(self, meta, c):
+        return self._n("of", meta, name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])
+
+    def your_expr(self, meta, c):
+        you = Node("name", self._loc(meta), id="you")
+        return self._n("of", meta, name=str(c[0]), name_loc=self._tok(c[0]), owner=you)
+
+    def attr(self, meta, c):
+        return self._n("attr", meta, obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
+
+    def index(self, meta, c):
+        return self._n("index", meta, obj=c[0], key=c[1])
+
+    def call(self, meta, c):
+        return self._n("call", meta, func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
+
+    def args(self, meta, c):
+        return list(c)
+
+    def int_lit(self, meta, c):
+        return self._n("lit", meta, value=int(c[0]))
+
+    def str_lit(self, meta, c):
+        return self._n("lit", meta, value=_unquote(c[0]))
+
+    def name(self, meta, c):
+        return self._n("name", meta, id=str(c[0]))
+
+    def list_lit(self, meta, c):
+        return self._n("list", meta, items=c[0] or [])
+
+    def comprehension(self, meta, c):
+        return self._n("comprehension", meta, expr=c[0], name=str(c[1]), iter=c[2])
+
+    def map_lit(self, meta, c):
+        return self._n("map", meta, pairs=[p for p in c if p is not None])
+
+    def pair(self, meta, c):
+        return (c[0], c[1])
+
+    # -- version 2: dice, counted choices, actions, gains and losses, whenever
+    def die_type(self, meta, c):
+        return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
+
+    def whenever(self, meta, c):
+        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
+
+    def short_trigger(self, meta, c):
+        return self._n("short_trigger", meta, stat=str(c[0]), binder=str(c[1]), body=c[2])
+
+    def action_decl(self, meta, c):
+        limit = c[1]
+        return self._n("action", meta, label=_unquote(c[0]), limit=limit[0] if limit else None,
+                       period=limit[1] if limit else None, cond=c[2], body=c[3])
+
+    def use_limit(self, meta, c):
+        word = str(c[0]).split()[0]
+        return ({"once": 1, "twice": 2}.get(word) or int(word), str(c[1]))
+
+    def count_any(self, meta, c):
+        return self._n("count", meta, mode="any", n=None)
+
+    def count_up_to(self, meta, c):
+        return self._n("count", meta, mode="up_to", n=c[0])
+
+    def count_exactly(self, meta, c):
+        n = c[0]
+        if isinstance(n, Token):
+            n = Node("lit", self._loc(meta), value=int(n))
+        return self._n("count", meta, mode="exactly", n=n)
+
+    def roll_stmt(self, meta, c):
+        return self._n("roll", meta, dice=c[0])
+
+    def gain_stmt(self, meta, c):
+        return self._n("gain", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
+
+    def lose_stmt(self, meta, c):
+        return self._n("lose", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
+
+    def function_decl(self, meta, c):
+        return self._n("function", meta, name=str(c[0]), params=c[1] or [], expr=c[2])
+
+    def add_dummy_stmt(self, meta, c):
+        return self._n("add_dummy", meta, name=_v(c[0]))
+
+    def actions_stmt(self, meta, c):
+        return self._n("take_actions", meta, player=c[0], sources=c[2],
+                       done=_unquote(c[3]) if c[3] is not None else "Done")
+
+    # -- board graphs (docs/boards.md)
+    def board_decl(self, meta, c):
+        return self._n("board", meta, name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
+
+    def board_circle(self, meta, c):
+        return self._n("board_item", meta, shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_line(self, meta, c):
+        return self._n("board_item", meta, shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+
+    def board_link(self, meta, c):
+        return self._n("board_item", meta, shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
+                       edge=_v(c[3]))
+
+
+    # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md)
+    def replace_decl(self, meta, c):
+        d = c[0]
+        d.replace = True  # not a field: the declaration reads as itself, marked as a replacement
+        return d
+
+    def hook_when(self, meta, c):
+        return str(c[0])
+
+    def hook_decl(self, meta, c):
+        return self._n("hook", meta, when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
+
+    def hook_phase(self, meta, c):
+        return c[0]
+
+    def phase_hook(self, meta, c):
+        return self._n("hook", meta, when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
+                       phase=True)
+
+    def part_decl(self, meta, c):
+        part = str(c[0])
+        for ability in c[1:]:
+            ability.part = part
+        return list(c[1:])
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unquote(tok) -> str:
+    """A rule text's content: `\\n`, `\\t`, `\\"` and `\\\\` are escapes; any other backslash stays."""
+    s = str(tok)
+    if not s.startswith('"'):
+        return s
+    return re.sub(r'\\(.)', lambda m: _ESCAPES.get(m.group(1), m.group(0)), s[1:-1])

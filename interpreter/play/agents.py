@@ -1,0 +1,334 @@
+"""Agents: anything that answers a Decision. All play any ruleset through the same interface."""
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from ..engine.game import Decision, Game
+from ..runtime.values import ZoneRef
+
+__all__ = ["Agent", "RandomAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
+           "AGENT_KINDS"]
+
+
+class Agent(Protocol):
+    def choose(self, game: Game, decision: Decision) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random legal choices from its own seeded RNG (not the game's)."""
+
+    copies_game = False  # never clones or searches: games can run as compiled code (directgame.py)
+
+    def __init__(self, seed: object = 0):
+        self.rng = random.Random(str(seed))
+
+    def choose(self, game: Game, decision: Decision) -> int:
+        return self.rng.randrange(len(decision.options))
+
+
+class FirstAgent:
+    """Always the first legal option: a deterministic baseline."""
+
+    copies_game = False
+
+    def __init__(self, seed: object = 0):
+        pass
+
+    def choose(self, game: Game, decision: Decision) -> int:
+        return 0
+
+
+def _outcome(result: dict | None, seat: int) -> float:
+    """A finished game's value for `seat`: 1 for a win, 1/k for a win shared by k, else 0."""
+    if not result:
+        return 0.0
+    winners = result.get("winners") or []
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def _margin(game: Game, seat: int) -> float:
+    """`seat`'s current score minus the best other score (scores evaluated mid-game)."""
+    scores = game.scores()["scores"]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return float(scores[seat] - (max(others) if others else 0))
+
+
+def _estimate(game: Game, seat: int) -> float:
+    """Value of an unfinished (cut) playout: the game's result if it ended here."""
+    try:
+        return _outcome(game.scores(), seat)
+    except Exception:  # noqa: BLE001 - a score that cannot be evaluated yet is worth nothing
+        return 0.0
+
+
+def determinize(game: Game, seat: int, rng: random.Random) -> None:
+    """Make `game` (a clone) one possible world consistent with what `seat` may see.
+
+    The game's RNG is reseeded from `rng` (future draws and dice are unknown), and the cards
+    `seat` cannot see — in hidden zones and in other players' `owner` zones — are shuffled
+    together, each zone keeping its size (a rows zone keeps every row's size, a grid its occupied
+    spaces). Cards are only
+    exchanged with cards of the same type: a card's back (its type) is taken as visible.
+    Visible zones and cards lying under other cards stay put.
+    """
+    st = game.state
+    st.rng.seed(rng.getrandbits(64))
+    slots: dict[str, list[tuple[list, int, str]]] = {}  # card type → (container, index, zone key)
+    players = len(game.seats)
+    for name, zd in game.rs.zones.items():
+        owners = range(players) if zd.per_player else [None]
+        for o in owners:
+            if zd.visibility == "public" or (zd.visibility == "owner" and o == seat):
+                continue
+            key = ZoneRef(name, o).key
+            raw = st.zones.get(key)
+            if not raw:
+                continue
+            rows = raw if zd.kind == "rows" else [raw]
+            for row in rows:
+                for i, cid in enumerate(row):
+                    slots.setdefault(game.cards[cid].type, []).append((row, i, key))
+    changed = False
+    spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
+    for group in slots.values():
+        if len(group) < 2:
+            continue
+        ids = sorted(row[i] for row, i, _ in group)  # forget the actual arrangement before dealing
+        rng.shuffle(ids)
+        slot_spaces = [spaces.get(row[i]) for row, i, _ in group] if spaces else None
+        for (row, i, key), cid in zip(group, ids):
+            if row[i] != cid:
+                row[i] = cid
+                st.where[cid] = key
+                changed = True
+        if slot_spaces is not None:
+            for (row, i, _), space in zip(group, slot_spaces):
+                if space is None:
+                    spaces.pop(row[i], None)
+                else:
+                    spaces[row[i]] = space
+    if changed:
+        game.touched = None  # anything may have changed for `as soon as` conditions
+
+
+class GreedyAgent:
+    """One-step look-ahead: the option after which the deciding player's score leads the best
+    other score by most (ties broken by its own seeded RNG)."""
+
+    def __init__(self, seed: object = 0):
+        self.rng = random.Random(str(seed))
+
+    def choose(self, game: Game, decision: Decision) -> int:
+        seat = decision.player
+        best: list[int] = []
+        best_value = -math.inf
+        for i in range(len(decision.options)):
+            value = -math.inf
+            try:
+                g = game.clone()
+                g.record_digests = False
+                g.answer(i)
+                if g.error is None:
+                    value = _margin(g, seat)
+                    if g.over and g.result:  # a finished game: winning beats any margin
+                        value += 1e9 * _outcome(g.result, seat)
+            except Exception:  # noqa: BLE001 - a failing option is simply the worst one
+                value = -math.inf
+            if value > best_value:
+                best, best_value = [i], value
+            elif value == best_value:
+                best.append(i)
+        return self.rng.choice(best) if best else self.rng.randrange(len(decision.options))
+
+
+class _Node:
+    """A node of the information-set tree: reached by a move (an option label) of `player`."""
+
+    __slots__ = ("player", "children", "visits", "total", "avail")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.children: dict[tuple[str, int], _Node] = {}
+        self.visits = 0
+        self.total = 0.0  # summed outcomes for `player`
+        self.avail = 0  # iterations in which this move was legal
+
+
+def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
+    """Options named by label (and occurrence, for repeated labels): the same move keeps its key
+    across determinisations even when the option lists differ."""
+    seen: dict[str, int] = {}
+    keys = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        keys.append((lab, seen[lab]))
+    return keys
+
+
+class MCTSAgent:
+    """Monte Carlo tree search over determinised clones (single-observer information-set MCTS).
+
+    Each of `iterations` iterations clones the game and determinises it for the deciding seat (see
+    `determinize`: the agent never uses what its seat may not see). With `tree=True` (default) it
+    then descends a tree of moves shared by all determinisations — every seat's decisions, moves
+    keyed by their labels, selected by UCB1 over the iterations in which they were legal — adds one
+    node, and plays on with uniformly random choices; with `tree=False` it is flat Monte Carlo: UCB1
+    over the root options only, then random play. Playouts stop after `max_playout` decisions.
+    A finished playout scores 1 for a win (1/k for a win shared by k) and 0 otherwise for each
+    seat; a cut one scores as if the game ended there; a playout whose game fails scores 0 for all.
+    The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
+    """
+
+    def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
+                 exploration: float = 0.7, tree: bool = True):
+        self.rng = random.Random(str(seed))
+        self.iterations = iterations
+        self.max_playout = max_playout
+        self.exploration = exploration
+        self.tree = tree
+
+    def choose(self, game: Game, decision: Decision) -> int:
+        n = len(decision.options)
+        if n <= 1:
+            return 0
+        try:
+            if self.tree:
+                return self._tree_search(game, decision)
+            return self._search(game, decision.player, n)
+        except Exception:  # noqa: BLE001 - never let a search failure escape: play randomly
+            return self.rng.randrange(n)
+
+    # ---- tree search ---------------------------------------------------------------------
+    def _tree_search(self, game: Game, decision: Decision) -> int:
+        root = _Node(decision.player)
+        root_keys = _move_keys(decision.labels)
+        for _ in range(max(self.iterations, 1)):
+            self._iterate(game, decision.player, root)
+        best_i, best = [], (-1, -1.0)
+        for i, k in enumerate(root_keys):
+            child = root.children.get(k)
+            stat = (child.visits, child.total / child.visits) if child and child.visits else (0, 0.0)
+            if stat > best:
+                best_i, best = [i], stat
+            elif stat == best:
+                best_i.append(i)
+        return self.rng.choice(best_i)
+
+    def _iterate(self, game: Game, seat: int, root: _Node) -> None:
+        path = [root]
+        values: list[float] | None = None
+        try:
+            g = game.clone()
+            g.record_digests = False
+            determinize(g, seat, self.rng)
+            node, steps, expanded = root, 0, False
+            rng = self.rng
+            while not g.over and steps < self.max_playout:
+                d = g.decision
+                if expanded:
+                    g.answer(rng.randrange(len(d.options)))
+                else:
+                    keys = _move_keys(d.labels)
+                    untried = [i for i, k in enumerate(keys) if k not in node.children]
+                    for k in keys:
+                        if k in node.children:
+                            node.children[k].avail += 1
+                    if untried:
+                        i = rng.choice(untried)
+                        child = node.children[keys[i]] = _Node(d.player)
+                        child.avail = 1
+                        expanded = True
+                    else:
+                        i = self._select(node, keys)
+                        child = node.children[keys[i]]
+                    path.append(child)
+                    node = child
+                    g.answer(i)
+                steps += 1
+            if g.over:
+                if g.error is None:
+                    values = [_outcome(g.result, p) for p in range(len(g.seats))]
+            else:
+                result = g.scores()
+                values = [_outcome(result, p) for p in range(len(g.seats))]
+        except Exception:  # noqa: BLE001 - a playout that breaks counts as a loss for everyone
+            values = None
+        for n in path:
+            n.visits += 1
+            if values is not None and n is not root and n.player < len(values):
+                n.total += values[n.player]
+
+    def _select(self, node: _Node, keys: list[tuple[str, int]]) -> int:
+        best_i, best = [], -math.inf
+        for i, k in enumerate(keys):
+            c = node.children[k]
+            v = c.total / c.visits + self.exploration * math.sqrt(math.log(max(c.avail, 1)) / c.visits)
+            if v > best:
+                best_i, best = [i], v
+            elif v == best:
+                best_i.append(i)
+        return self.rng.choice(best_i)
+
+    # ---- flat search ---------------------------------------------------------------------
+
+    def _search(self, game: Game, seat: int, n: int) -> int:
+        visits = [0] * n
+        totals = [0.0] * n
+        order = list(range(n))
+        self.rng.shuffle(order)
+        for it in range(max(self.iterations, 1)):
+            if it < n:
+                i = order[it]
+            else:
+                log_t = math.log(it)
+                i = max(range(n), key=lambda k: totals[k] / visits[k]
+                        + self.exploration * math.sqrt(log_t / visits[k]))
+            visits[i] += 1
+            totals[i] += self._playout(game, seat, i)
+        most = max(v for v in visits)
+        tied = [k for k in range(n) if visits[k] == most]
+        best = max(totals[k] / visits[k] for k in tied)
+        return self.rng.choice([k for k in tied if totals[k] / visits[k] == best])
+
+    def _playout(self, game: Game, seat: int, first: int) -> float:
+        try:
+            g = game.clone()
+            g.record_digests = False
+            determinize(g, seat, self.rng)
+            g.answer(first)
+            rng = self.rng
+            steps = 0
+            while not g.over:
+                if steps >= self.max_playout:
+                    return _estimate(g, seat)
+                g.answer(rng.randrange(len(g.decision.options)))
+                steps += 1
+            if g.error is not None:
+                return 0.0
+            return _outcome(g.result, seat)
+        except Exception:  # noqa: BLE001 - a playout that breaks counts as a loss
+            return 0.0
+
+
+# ---- the `mcts` of `--agents`: a budget measured to win clearly and still play a batch ----------
+# Full playouts (the class's defaults) cost tens of seconds per decision in a game of a few hundred
+# decisions; 10 playouts cut after 30 decisions take a few hundred ms and still beat random agents
+# clearly (docs/performance.md, Agents: 0.525 against three random agents at 4 players).
+MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30}
+
+
+def default_mcts(seed: object = 0) -> MCTSAgent:
+    """The search agent that `--agents mcts` and `--seat N=mcts` seat."""
+    return MCTSAgent(seed, **MCTS_DEFAULT_BUDGET)
+
+
+AGENT_KINDS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": default_mcts}
+
+
+def make_agent(kind: str, seed: object) -> Agent:
+    try:
+        return AGENT_KINDS[kind](seed)
+    except KeyError:
+        raise ValueError(f"unknown agent `{kind}` (known: {', '.join(AGENT_KINDS)})") from None

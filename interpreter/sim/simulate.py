@@ -1,0 +1,241 @@
+"""Batches of games for designers: win rates by seat, score and length distributions, errors.
+
+Each game's seed comes from (master seed, game index), so results are the same whatever
+the number of workers. Workers run *chunks* of games (a task per game costs more than it saves).
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from typing import Any, Callable, Sequence
+
+from ..api import load_program
+from .backends import run_chunks
+from ..runtime.cardstats import MoveTracker
+from ..engine.direct import Unsupported, compile_direct
+from ..engine.directgame import DirectGame
+from ..engine.game import Game, Limits
+from ..play.session import agents_for, game_seed
+from .variants import load_variant
+
+Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
+
+__all__ = ["simulate", "summarize", "run_chunk"]
+
+
+ENGINES = ("auto", "tasks", "direct")
+
+
+def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
+              overrides: Overrides = (), card_stats: bool = True, engine: str = "auto",
+              indices: Sequence[int] = ()) -> list[dict]:
+    """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
+    `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
+    `overrides` changes constants or card fields first (see `variants.load_variant`);
+    `card_stats=False` skips tracking which cards seats take, play and hold (on direct code about
+    1.6x faster);
+    `engine`: see `new_game`."""
+    program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
+    lim = Limits()
+    for name, value in (limits or {}).items():
+        if value:
+            setattr(lim, name, value)
+    return [_play_one(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine)
+            for i in indices]
+
+
+def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
+             after_setup: Callable | None = None) -> Any:
+    """A game to play with `seats`: compiled to generator code (directgame.py) when `engine` is
+    "direct", or "auto" and no seat's agent copies the game (random, first) and the ruleset
+    compiles that way; else the task engine ("tasks"). Both play the same game, bit for bit."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
+    if engine != "tasks" and (engine == "direct" or not any(getattr(a, "copies_game", True) for a in seats)):
+        try:
+            dp = compile_direct(program)
+        except Unsupported as why:
+            if engine == "direct":
+                raise ValueError(f"{program.rs.title} does not compile to direct code: {why}") from None
+        else:
+            return DirectGame(dp, players, seed, limits, after_setup=after_setup, log_moves=after_setup is not None)
+    return Game(program, players, seed, limits, record_digests=False, after_setup=after_setup)
+
+
+def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
+              card_stats: bool = True, engine: str = "auto") -> dict:
+    """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off."""
+    tracker = MoveTracker(program)
+    seats = agents_for(agents, players, seed)
+    g = new_game(program, players, seed, seats, limits, engine, tracker.start if card_stats else None)
+    if isinstance(g, DirectGame):
+        g.play_out(seats, tracker.update if card_stats else None)
+    while not g.over:
+        if card_stats:
+            tracker.update(g)
+        d = g.decision
+        g.answer(seats[d.player].choose(g, d))
+    if card_stats:
+        tracker.update(g)
+    error = f"{g.error} (seed {seed}, step {len(g.choices)})" if g.error is not None else None
+    row = {"index": index, "seed": seed, "error": error, "decisions": len(g.choices), "steps": g.steps}
+    if g.result and not error:
+        res = g.result
+        taken, played = tracker.per_seat(len(res["scores"]))
+        row.update(scores=res["scores"], winners=res["winners"], turns=res["turns"], rounds=res["rounds"],
+                   first_player=res["first_player"], taken=taken, played=played)
+        if card_stats:  # which cards each seat ended with: a per-card statistic too
+            row["held"] = g.held()
+        row["reason"] = res.get("reason")  # `end game "reason"` (None: the rules' ordinary end)
+    if error:  # keep what is needed to replay the failing game
+        row["choices"] = list(g.choices)
+    return row
+
+
+def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
+             progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
+             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, engine: str = "auto",
+             **limits) -> dict:
+    """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
+    ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
+    `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`."""
+    start = time.perf_counter()
+    if overrides:  # fail early, in this process, on bad content or a bad override
+        load_variant(ruleset, tuple(overrides))
+    else:
+        load_program(ruleset)
+    chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
+    batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
+    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats, engine)
+    rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress)
+    rows.sort(key=lambda r: r["index"])
+    elapsed = time.perf_counter() - start
+    report = summarize(rows, players)
+    report.update(ruleset=ruleset, players=players, seed=seed, agents=list(agents), games=n)
+    if overrides:
+        report["overrides"] = {k: v for k, v in overrides}
+    if per_game:
+        report["per_game"] = rows
+    report["timing"] = {"seconds": round(elapsed, 3), "games_per_second": round(n / elapsed, 1) if elapsed else None,
+                        "workers": workers, "backend": backend}
+    return report
+
+
+def _dist(values: list[float]) -> dict:
+    if not values:
+        return {}
+    values = sorted(values)
+    q = lambda p: values[min(len(values) - 1, int(p * len(values)))]  # noqa: E731
+    return {"mean": round(statistics.fmean(values), 3), "stdev": round(statistics.pstdev(values), 3),
+            "min": values[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": values[-1]}
+
+
+def _wilson(wins: float, n: int, z: float = 1.96) -> list[float]:
+    if n == 0:
+        return [0.0, 0.0]
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def summarize(rows: list[dict], players: int) -> dict:
+    ok = [r for r in rows if not r["error"]]
+    playing = players
+    players = max([players] + [len(r["scores"]) for r in ok])  # dummy players have seats after the players
+    wins = [0.0] * players
+    outright = [0] * players
+    shared = 0
+    for r in ok:
+        w = r["winners"]
+        if len(w) > 1:
+            shared += 1
+        for p in w:
+            wins[p] += 1 / len(w)
+            if len(w) == 1:
+                outright[p] += 1
+    n = len(ok)
+    seats = [{"seat": p + 1, "wins": round(wins[p], 3), "outright_wins": outright[p],
+              "win_rate": round(wins[p] / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins[p], n),
+              "score": _dist([r["scores"][p] for r in ok if p < len(r["scores"])]),
+              **({"dummy": True} if p >= playing else {})} for p in range(players)]
+    report = {
+        "completed": n,
+        "errors": [{"index": r["index"], "seed": r["seed"], "error": r["error"], "choices": r.get("choices")}
+                   for r in rows if r["error"]],
+        "seats": seats,
+        "shared_wins": shared,
+        "score": _dist([s for r in ok for s in r["scores"][:playing]]),
+        "winning_score": _dist([max(r["scores"]) for r in ok]),
+        "turns": _dist([r["turns"] for r in ok]),
+        "rounds": _dist([r["rounds"] for r in ok]),
+        "decisions": _dist([r["decisions"] for r in rows]),
+        "decisions_per_turn": _dist([round(r["decisions"] / r["turns"], 3) for r in ok if r["turns"]]),
+        "first_player": _first_player(ok, playing),
+        "cards": _card_stats(ok),
+        "histograms": {"score": _counts(s for r in ok for s in r["scores"][:playing]),
+                       "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
+                       "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
+    }
+    report["end_reasons"] = _end_reasons(ok)
+    return report
+
+
+# ---- why games ended: `end game "reason"` counted (games ended without a reason count as "")
+def _end_reasons(ok: list[dict]) -> dict[str, int]:
+    """Games completed per end reason, most frequent first; {} when no game gave a reason."""
+    counts: dict[str, int] = {}
+    for r in ok:
+        key = r.get("reason") or ""
+        counts[key] = counts.get(key, 0) + 1
+    if set(counts) <= {""}:
+        return {}
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _counts(values) -> dict:
+    """Value → how many times it occurs, in value order (for charts)."""
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _first_player(ok: list[dict], playing: int) -> dict:
+    """How the player who started the game fared, against a fair share of 1/players."""
+    wins = sum(1 / len(r["winners"]) for r in ok if r["first_player"] in r["winners"])
+    n = len(ok)
+    return {"win_rate": round(wins / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins, n),
+            "fair_share": round(1 / playing, 4)}
+
+
+def _card_stats(ok: list[dict]) -> dict:
+    """Per card name: in how many games some seat ended holding / took / played it (see `cardstats`
+    for the definitions), how many seat-games did, and how often those seats won (a shared win
+    counts 1/k)."""
+    tally: dict[str, dict[str, float]] = {}
+    for what in ("held", "taken", "played"):
+        for r in ok:
+            seen: set[str] = set()
+            share = 1 / len(r["winners"]) if r["winners"] else 0.0
+            for seat, names in enumerate(r.get(what, [])):
+                for name in set(names):
+                    t = tally.setdefault(name, {})
+                    t[what] = t.get(what, 0) + 1
+                    if seat in r["winners"]:
+                        t[what + "_wins"] = t.get(what + "_wins", 0) + share
+                    seen.add(name)
+            for name in seen:
+                tally[name]["games_" + what] = tally[name].get("games_" + what, 0) + 1
+    out: dict[str, dict] = {}
+    for name in sorted(tally):
+        t, row = tally[name], {}
+        for what, who in (("held", "holder"), ("taken", "taker"), ("played", "player")):
+            seats = int(t.get(what, 0))
+            row[f"games_{what}"] = int(t.get("games_" + what, 0))
+            row[f"{who}s"] = seats
+            row[f"{who}_win_rate"] = round(t.get(what + "_wins", 0) / seats, 4) if seats else None
+        out[name] = row
+    return out
