@@ -338,7 +338,7 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 def _play(args) -> int:
     from .play.agents import make_agent
     from .engine.game import Game
-    from .play.session import ReplayMismatch, _header, end_line, load_saved, save_game, step_line, write_log
+    from .play.session import ReplayMismatch, header, end_line, load_saved, save_game, step_line, write_log
     from .play.tui import HumanAgent, QuitGame, show_result
     lines: list[dict] = []  # the event log, from the first step even when resuming
     if args.resume:
@@ -377,7 +377,7 @@ def _play(args) -> int:
             print("quit without saving (use --save FILE to keep the game)")
         return 0
     if args.log:
-        write_log(args.log, [_header(program, players, game.state.seed, str(rpath))] + lines + [end_line(game)])
+        write_log(args.log, [header(program, players, game.state.seed, str(rpath))] + lines + [end_line(game)])
     show_result(game)
     return 1 if game.error else 0
 

@@ -27,7 +27,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.api import check_path
-from interpreter.library.builtins import BUILTINS
+from interpreter.library import BUILTINS
 from interpreter.language.diagnostics import ContentError, format_all
 from interpreter.engine.game import Game, Limits, Program
 from interpreter.language.parser import GRAMMAR_PATH, parse_effect, parse_rules

@@ -10,8 +10,8 @@ rules, checks that could be wrong without that part are held back.
 from __future__ import annotations
 
 from ..language.tree import Node
-from ..library.builtins import BUILTINS
-from ..compile.compiler import SPECIAL_NAMES
+from ..library import BUILTINS
+from ..library.names import SPECIAL_NAMES
 from ..language.diagnostics import Loc, did_you_mean
 from ..content.model import Ruleset
 
@@ -66,6 +66,9 @@ class _Checker:
         for p in rs.procedures.values():
             self.block(p.body, {"you", "this", *p.params}, 0)
         for name, f in rs.functions.items():
+            if name in BUILTINS:
+                self.c.error("name/duplicate", f"`{name}` is a built-in function", f.loc,
+                             "give your function another name")
             self.expr(f.expr, {"you", "this", *f.params})
         for t in rs.triggers:
             self.trigger(t)

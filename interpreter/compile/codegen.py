@@ -24,7 +24,10 @@ import tokenize
 from typing import Any, Callable
 
 from ..language.tree import Node, walk
-from ..runtime.errors import LimitExceeded, RuleError
+from ..library import BUILTINS
+from ..library.names import SPECIAL_NAMES
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
+from ..runtime.fields import read_field
 from ..content.model import CardData
 from ..runtime.values import Seat, TypeRef, ZoneRef
 
@@ -39,11 +42,8 @@ def _missing(n: Node):
     raise RuleError(f"`{n.id}` has no value here", n.loc)
 
 
-_attr: Callable = None  # type: ignore[assignment]  # compiler._attr, set by compiler.py (it imports this module)
-
-
 def _field(g, o, name: str, stats, card_types):
-    """`o.name` for anything but a card (see compiler._attr)."""
+    """`o.name` for anything but a card (see runtime.fields.read_field)."""
     if o.__class__ is ZoneRef:  # a zone's top cards are never covered
         if o.name not in g.program.rows_zones:
             zname, owner = o
@@ -53,8 +53,8 @@ def _field(g, o, name: str, stats, card_types):
     if o.__class__ is list:
         where = g.state.where
         return [(None if where.get(x.id, "")[:1] == "^" else x.fields.get(name)) if x.__class__ is CardData
-                else _attr(g, x, name, stats, card_types) for x in o]
-    return _attr(g, o, name, stats, card_types)
+                else read_field(g, x, name, stats, card_types) for x in o]
+    return read_field(g, o, name, stats, card_types)
 
 
 def _card_field(g, o, name: str):
@@ -273,8 +273,7 @@ class _Gen:
         return self.k(n.value)
 
     def _local(self, name: str) -> bool:
-        from .fastpaths import _is_local
-        return _is_local(self.c, name)
+        return self.c.is_local(name)
 
     def g_name(self, n, d):
         name, rs = n.id, self.rs
@@ -292,7 +291,6 @@ class _Gen:
             return f"e.get({self.k(name)})"
         if name == "players":
             return "g.seats"
-        from .compiler import SPECIAL_NAMES
         if name in SPECIAL_NAMES:
             return None
         if name in rs.card_types or name in rs.die_types:
@@ -333,7 +331,6 @@ class _Gen:
         return None
 
     def g_call(self, n, d):
-        from ..library.builtins import BUILTINS
         if n.func in self.rs.functions and n.func not in self.rs.procedures:
             return self._rule_function(n, d)
         if n.func in self.rs.functions or n.func in self.rs.procedures or n.func not in BUILTINS:
@@ -538,17 +535,11 @@ def _relocate(g, err: Exception, at: int, nodes: tuple) -> Exception:
     if isinstance(err, RecursionError):
         return LimitExceeded("rules nest too deeply", loc)
     import traceback
-    from .compiler import _explain
     g.internal_traceback = traceback.format_exc()
-    return RuleError(_explain(err), loc)
+    return RuleError(explain(err), loc)
 
 
-def _flow() -> tuple:
-    from ..runtime.errors import Break, Continue, GameOver
-    return Break, Continue, GameOver
-
-
-_GLOBALS.update({"_limit": _limit, "_relocate": _relocate, "_Flow": _flow(), "_list": list, "_Exception": Exception})
+_GLOBALS.update({"_limit": _limit, "_relocate": _relocate, "_Flow": (Break, Continue, GameOver), "_list": list, "_Exception": Exception})
 _ALLOWED_NAMES |= {"_limit", "_relocate", "_Flow", "_list", "_s", "lim", "err", "try", "except", "raise", "from",
                    "elif", "break", "continue", "pass", "as", "limits", "max_steps", "steps", "_Exception"}
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable
 
-from .inline import run_inline
 from ..language.tree import Node
-from ..library.builtins import BUILTINS
-from ..runtime.errors import Break, Continue, LimitExceeded, RuleError
-from .tasks import (ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
+from ..library import BUILTINS
+from ..library.names import SPECIAL_NAMES
+from ..runtime.errors import Break, Continue, LimitExceeded, RuleError, explain
+from ..runtime.fields import read_field
+from .tasks import (run_inline, ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
                     RepeatTask, RoundTask, SimultaneousTask, TurnTask)
 from ..content.model import CardData, Ruleset
 from ..runtime.values import RowRef, Seat, Space, TypeRef, ZoneRef
@@ -34,9 +35,6 @@ MAX_ITEMS = 1_000_000  # the longest list or text a rule may build (untrusted co
 MAX_INT = 2 ** 63  # the largest number a multiplication may make
 _UNSET = object()
 
-SPECIAL_NAMES = {"you", "this", "it", "players", "player_count", "start_player", "active_player",
-                 "true", "false", "none", "turn_number", "round_number"}
-
 
 class Compiler:
     """Turns nodes into closures; one instance per ruleset (closures are cached on nodes)."""
@@ -45,6 +43,15 @@ class Compiler:
         self.rs = rs
         self.enum_values = rs.enum_values()
         self._functions: dict[str, list] = {}  # name → [params, compiled body], filled on first use
+
+    def is_local(self, name: str) -> bool:
+        """Whether a rule's `name` reads a variable of the environment (not a zone, stat, constant,
+        special name, type or enumerated value), e.g. the item a filter binds."""
+        if name in ("you", "this", "it"):
+            return True
+        rs = self.rs
+        return not (name in rs.zones or name in rs.stats or name in rs.constants or name in SPECIAL_NAMES or
+                    name in rs.card_types or name in rs.die_types or name in self.enum_values)
 
     def _function(self, name: str) -> list:
         """A user function, compiled once; the holder exists before its body so recursion works."""
@@ -174,7 +181,7 @@ class Compiler:
 
         def get(g, e):
             o = obj(g, e)
-            return _attr(g, o, name, stats, card_types)
+            return read_field(g, o, name, stats, card_types)
         return _fast_attr(obj, name, stats, card_types) or get
 
     def x_index(self, n):
@@ -742,40 +749,10 @@ def _fast_attr(obj: Expr, name: str, stats, card_types) -> Expr | None:
             return o.fields.get(name)
         if o.__class__ is ZoneRef:
             return [x.fields.get(name) for x in g.listify(o)]
-        return _attr(g, o, name, stats, card_types)
+        return read_field(g, o, name, stats, card_types)
     return get
 
 
-def _attr(g, o, name, stats, card_types):
-    if o.__class__ is CardData:
-        if g.state.where.get(o.id, "")[:1] == "^":
-            return None  # a covered card's fields are unknown to the rules
-        if name == "face":
-            return g.state.faces.get(o.id)
-        if name == "name" and "name" not in o.fields:
-            return o.name
-        return o.fields.get(name)
-    if isinstance(o, Seat):
-        return g.state.pstats[o][name]
-    if isinstance(o, Space) and name in ("x", "y"):
-        return (o.x if name == "x" else o.y) + 1  # columns and rows count from 1
-    if isinstance(o, list):
-        return [_attr(g, x, name, stats, card_types) for x in o]
-    if isinstance(o, TypeRef):
-        for f in card_types[o.name].fields_:
-            if f.name == name and f.type.kind == "enum_type":
-                return list(f.type.values)
-            if f.name == name and f.type.kind == "range_type":
-                return list(range(f.type.lo, f.type.hi + 1))
-        raise RuleError(f"card type {o.name} has no enumerated field `{name}`", None)
-    if isinstance(o, (ZoneRef, RowRef)):
-        return [_attr(g, x, name, stats, card_types) for x in g.listify(o)]
-    if o is None:
-        return None
-    raise RuleError(f"a {type(o).__name__} has no field `{name}`", None)
-
-
-_codegen._attr = _attr  # the generated code's field reader falls back to this one
 
 
 def _charge(g, items: int, n: Node) -> None:
@@ -795,11 +772,3 @@ def _restore(e: dict, names: list, saved: list) -> None:
             e[name] = old
 
 
-def _explain(ex: Exception) -> str:
-    if isinstance(ex, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(ex, (KeyError, IndexError)):
-        return f"no item {ex} here"
-    if isinstance(ex, TypeError):
-        return f"values of the wrong kind: {ex}"
-    return f"{type(ex).__name__}: {ex}"

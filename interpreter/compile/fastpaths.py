@@ -18,13 +18,16 @@ from typing import Any, Callable
 
 from ..language.tree import Node, walk
 from ..content.model import CardData
+from ..library.names import SPECIAL_NAMES
+from ..runtime.fields import read_field
+from .codegen import known_shape
 
 __all__ = ["item_predicate", "field_reader", "mentions"]
 
 ItemFn = Callable[[Any, dict, Any], Any]
 _EQ = {"==": operator.eq, "!=": operator.ne}
 _ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-_SPECIAL_FIELDS = ("face", "name")  # fields `_attr` computes rather than reads
+_SPECIAL_FIELDS = ("face", "name")  # fields `read_field` computes rather than reads
 
 
 def mentions(n: Node, names: frozenset[str]) -> bool:
@@ -33,7 +36,7 @@ def mentions(n: Node, names: frozenset[str]) -> bool:
 
 
 def field_reader(name: str, fallback: Callable) -> Callable[[Any, Any], Any] | None:
-    """`r(g, o)`: the field `name` of a card (None when covered), else the general `_attr`."""
+    """`r(g, o)`: the field `name` of a card (None when covered), else the general `read_field`."""
     if name in _SPECIAL_FIELDS:
         return None
 
@@ -49,20 +52,10 @@ def field_reader(name: str, fallback: Callable) -> Callable[[Any, Any], Any] | N
 def item_predicate(c, n: Node, names: tuple[str, ...]) -> ItemFn | None:
     """An item function for `n` where `names` are bound to the item (one name: the item itself;
     several: the item is a group, name i its i-th element); None when `n` has another shape."""
-    if not all(_is_local(c, name) for name in names):
+    if not all(c.is_local(name) for name in names):
         return None  # a bound name that means a zone, stat, type... is not the item
     bound = frozenset(names)
     return _item(c, n, names, bound)
-
-
-def _is_local(c, name: str) -> bool:
-    """Whether `x_name` reads `name` from the environment (where the item is bound)."""
-    rs = c.rs
-    if name in ("you", "this", "it"):
-        return True
-    from .compiler import SPECIAL_NAMES
-    return not (name in rs.zones or name in rs.stats or name in rs.constants or name in SPECIAL_NAMES or
-                name in rs.card_types or name in rs.die_types or name in c.enum_values)
 
 
 _NONE = object()
@@ -81,14 +74,12 @@ def _constant(c, side: Node, other: Node) -> Any:
         return _NONE
     if name in ("true", "false", "none"):
         return {"true": True, "false": False, "none": None}[name]
-    from .compiler import SPECIAL_NAMES
     if name in SPECIAL_NAMES or name in rs.card_types or name in rs.die_types:
         return _NONE
     return name if name in c.enum_values else _NONE
 
 
 def _item(c, n: Node, names: tuple[str, ...], bound: frozenset[str]) -> ItemFn | None:
-    from .codegen import known_shape
     k = n.kind
     if not mentions(n, bound):
         f = c.expr(n)
@@ -104,11 +95,10 @@ def _item(c, n: Node, names: tuple[str, ...], bound: frozenset[str]) -> ItemFn |
         obj = _item(c, n.obj, names, bound)
         if obj is None:
             return None
-        from .compiler import _attr  # the general reader (late import: compiler imports this module)
         name, stats, card_types = n.name, c.rs.stats, c.rs.card_types
-        read = field_reader(name, lambda g, o: _attr(g, o, name, stats, card_types))
+        read = field_reader(name, lambda g, o: read_field(g, o, name, stats, card_types))
         if read is None:
-            return lambda g, e, x: _attr(g, obj(g, e, x), name, stats, card_types)
+            return lambda g, e, x: read_field(g, obj(g, e, x), name, stats, card_types)
         if n.obj.kind == "name" and len(names) == 1:
             return lambda g, e, x: read(g, x)
         return lambda g, e, x: read(g, obj(g, e, x))
@@ -163,7 +153,6 @@ def _item(c, n: Node, names: tuple[str, ...], bound: frozenset[str]) -> ItemFn |
 
 def _field_compare(c, n: Node, op) -> ItemFn:
     """`it.field == V` / `!=`, V not mentioning the item: one call per item."""
-    from .compiler import _attr
     fname, stats, card_types = n.left.name, c.rs.stats, c.rs.card_types
     const = _constant(c, n.right, n.left)
     other = c._enum_side(n.right, n.left) if const is _NONE else None
@@ -172,7 +161,7 @@ def _field_compare(c, n: Node, op) -> ItemFn:
         if x.__class__ is CardData:
             v = None if g.state.where.get(x.id, "")[:1] == "^" else x.fields.get(fname)
         else:
-            v = _attr(g, x, fname, stats, card_types)
+            v = read_field(g, x, fname, stats, card_types)
         return op(v, const if other is None else other(g, e))
     return field_is
 

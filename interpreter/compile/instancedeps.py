@@ -21,15 +21,16 @@ same moves in the same order as the full run, minus the runs that change nothing
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..language.tree import Node, walk
 
-if TYPE_CHECKING:
-    from .compiler import Compiler
-    from ..engine.game import Game
-    from ..content.model import Ruleset
-    from .tasks import Block
+from ..content.model import Ruleset
+from ..library.names import SPECIAL_NAMES
+from .compiler import Compiler
+from .tasks import Block
+
+Game = Any  # the running game (engine.game.Game): named for the reader
 
 __all__ = ["PlayerPlan", "player_plan", "PLAYERS_KEY"]
 
@@ -126,7 +127,6 @@ def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
         if n.kind == "name":
             if n.id in rs.zones or n.id in rs.stats or n.id in rs.constants:
                 return None
-            from .compiler import SPECIAL_NAMES
             if n.id in SPECIAL_NAMES and n.id not in _CONSTANT_NAMES:
                 return None
         elif n.kind == "of":

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..language.tree import Node
-from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
 
 __all__ = ["is_sync", "run_block", "SYNC_KINDS"]
 
@@ -66,9 +66,8 @@ def run_statement(g: Any, e: dict, fn: Any, node: Node, limit: int) -> Any:
         raise LimitExceeded("rules nest too deeply", node.loc) from None
     except Exception as ex:  # a content bug surfacing as a Python error: name the statement
         import traceback
-        from .compiler import _explain
         g.internal_traceback = traceback.format_exc()
-        raise RuleError(_explain(ex), node.loc) from None
+        raise RuleError(explain(ex), node.loc) from None
 
 
 def run_block(g: Any, e: dict, stmts: tuple) -> None:

@@ -10,16 +10,15 @@ with `task.resume(value)` and the task is stepped again.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
-from .inline import run_inline
+from .syncblocks import run_statement
 from ..runtime.values import Seat
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..engine.game import Game
+Game = Any  # the running game (engine.game.Game), which drives the tasks: named for the reader
 
-__all__ = ["Task", "Block", "BlockTask", "ForTask", "RepeatTask", "IfMayTask", "AskTask", "ChooseTask",
+__all__ = ["run_inline", "Task", "Block", "BlockTask", "ForTask", "RepeatTask", "IfMayTask", "AskTask", "ChooseTask",
            "ChooseManyTask", "SimultaneousTask", "PlaceTask", "FireTask", "SettleTask", "TurnTask", "RoundTask", "MainTask",
            "ActionsTask", "UNSET"]
 
@@ -122,7 +121,7 @@ class ForTask(Task):
             return None
         self.env[self.name] = self.items[self.i]
         self.i += 1
-        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        r = run_inline(g, self.body, self.env)  # at once while it can (run_inline)
         if r is not None:
             g.push(r)
         return None
@@ -144,7 +143,7 @@ class RepeatTask(Task):
             g.pop()
             return None
         self.k += 1
-        r = run_inline(g, self.body, self.env)  # at once while it can (inline.py)
+        r = run_inline(g, self.body, self.env)  # at once while it can (run_inline)
         if r is not None:
             g.push(r)
         return None
@@ -413,7 +412,7 @@ class SettleTask(Task):
             self._new_pass(g)
 
     def _run(self, g: "Game", node, body: Block, env: dict) -> bool:
-        """Run a rule's body: at once where it can (inline.py), else on the stack (True: the
+        """Run a rule's body: at once where it can (run_inline), else on the stack (True: the
         rest of the body was pushed; this task resumes when it is done)."""
         self.running, self.was_dirty, g.dirty = node, g.dirty, False
         rest = run_inline(g, body, env)
@@ -577,3 +576,36 @@ class MainTask(Task):
         else:
             g.pop()
         return None
+
+
+# ---- running a nested body at once ----------------------------------------------------------------
+# `BlockTask` re-checks state-based rules before each statement when the state changed. A body
+# (an `if` branch, a `for each` item) can run straight away, inside the statement that chose it,
+# for as long as nothing changed: the statements run exactly as `BlockTask.step` would run them
+# (same steps counted, same error locations, the same look for state-based rules to settle after a
+# change), and at the first point where a `BlockTask` would stop (a rule must settle, or a
+# statement returned a task), the rest of the body is handed back as a `BlockTask` already at that
+# statement, with the statement's task on top of it. The stack then holds what it would have held,
+# minus a task pushed and popped for nothing.
+
+def run_inline(g: Any, body: Block, e: dict) -> Any:
+    """Run `body` until it ends (None) or must continue on the stack (the task(s) to push)."""
+    stmts = body.stmts
+    limit = g.limits.max_steps
+    for pc, (fn, node) in enumerate(stmts):
+        if g.dirty and not g.settling and g.settle_before_statement():  # as BlockTask.step
+            return _rest(body, e, pc)  # its first step pushes the SettleTask
+        r = run_statement(g, e, fn, node, limit)
+        if r is not None:
+            if isinstance(r, list):
+                if not r:  # no task after all (e.g. no trigger fired): BlockTask goes on too
+                    continue
+                return r + [_rest(body, e, pc + 1)]
+            return [r, _rest(body, e, pc + 1)]
+    return None
+
+
+def _rest(body: Block, e: dict, pc: int) -> BlockTask:
+    task = BlockTask(body, e)
+    task.pc = pc
+    return task

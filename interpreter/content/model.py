@@ -258,10 +258,6 @@ def build(content: Content) -> Ruleset:
                     rs.procedures[d.name] = d
             elif k == "function":
                 if claim(d.name, "function", d.loc, d):
-                    from ..library.builtins import BUILTINS
-                    if d.name in BUILTINS:
-                        content.error("name/duplicate", f"`{d.name}` is a built-in function", d.loc,
-                                      "give your function another name")
                     rs.functions[d.name] = d
             elif k == "trigger":
                 rs.triggers.append(d)

@@ -26,12 +26,12 @@ from typing import Any
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
+from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
 
 __all__ = ["Unsupported", "DirectProgram", "compile_direct"]
 
-GEN_FILE = "<grimoire direct>"
 # statements that may change the state (a `set` of a stat says so itself; loops and `if`s reckon
 # from their bodies)
 _CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
@@ -364,7 +364,6 @@ class _Gen(Expressions):
 
     def name_bits(self) -> dict[str, int]:
         """The bits of zone and stat names and the turn, as `directgame._bits` numbers them first."""
-        from .directgame import name_bits
         return name_bits(self.rs)
 
     def reads_test(self, reads: frozenset | None, var: str) -> str:
@@ -1047,5 +1046,4 @@ def _check_direct_source(src: str) -> None:
 
 
 def _helpers() -> dict:
-    from . import directgame as dg
-    return dg.GENERATED_GLOBALS
+    return GENERATED_GLOBALS

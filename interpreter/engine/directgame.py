@@ -13,9 +13,8 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
-from ..compile.compiler import _explain
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer
-from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
 from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
@@ -160,6 +159,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
 ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
 
 
@@ -517,7 +517,7 @@ class Runtime:
                 except RuleError:
                     raise
                 except Exception as ex:
-                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             pending.append((fns[name], args, node))
         while pending:
             if len(pending) > 1:
@@ -638,9 +638,9 @@ class DirectGame:
         except ValueError as ex:
             if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
                 raise
-            self._fail(RuleError(_explain(ex), self._where(ex)))
+            self._fail(RuleError(explain(ex), self._where(ex)))
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
-            self._fail(RuleError(_explain(ex), self._where(ex)))
+            self._fail(RuleError(explain(ex), self._where(ex)))
 
     def _too_many_decisions(self) -> None:
         """`Limits.max_decisions` passed (the task engine's `Game.ask` message), named at the rule
@@ -650,7 +650,6 @@ class DirectGame:
 
     def _where_suspended(self):
         """The rule asking the pending decision: the innermost generated frame now suspended."""
-        from .direct import GEN_FILE
         loc, g = None, self._gen
         while g is not None:
             frame = getattr(g, "gi_frame", None)
@@ -663,7 +662,6 @@ class DirectGame:
 
     def _where(self, ex: BaseException):
         """The rule whose generated line raised `ex` (the innermost one in the traceback)."""
-        from .direct import GEN_FILE
         loc = None
         tb = ex.__traceback__
         while tb is not None:

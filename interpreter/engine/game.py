@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..language.tree import Node, walk
-from ..compile.compiler import MAX_ITEMS, Compiler, _explain
+from ..compile.compiler import MAX_ITEMS, Compiler
 from ..language.diagnostics import Loc
-from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
 from ..compile.syncblocks import is_sync
 from ..compile.tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from ..content.model import CardData, Ruleset
@@ -203,7 +203,6 @@ def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | 
     """The caller's variables a placement rule may read, when its answer depends only on them, the
     card, the zones and stats (which `Game.touch` versions); None when it may read anything else
     (turn or active player, the RNG, functions) and must be evaluated every time."""
-    from ..compile.fastpaths import _is_local
     if reads_of(list(p.conds), rs) is None:
         return None
     names: set[str] = set()
@@ -212,7 +211,7 @@ def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | 
             return None  # `random` draws from the RNG; others may read what is not versioned
         if n.kind == "is" and n.what in ("dummy", "covered"):
             return None
-        if n.kind == "name" and _is_local(c, n.id) and n.id not in (p.binder, "card"):
+        if n.kind == "name" and c.is_local(n.id) and n.id not in (p.binder, "card"):
             names.add(n.id)
     return tuple(sorted(names))
 
@@ -350,7 +349,7 @@ class Game:
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
             import traceback
             self.internal_traceback = traceback.format_exc()  # kept for interpreter bugs
-            self._fail(RuleError(_explain(ex), stack[-1].loc if stack else None))
+            self._fail(RuleError(explain(ex), stack[-1].loc if stack else None))
 
     internal_traceback: str | None = None
 
@@ -391,7 +390,7 @@ class Game:
             self.error = err
         except Exception as ex:
             nodes = self.rs.scores + self.rs.tiebreaks
-            self.error = RuleError(_explain(ex), nodes[0].loc if nodes else None)
+            self.error = RuleError(explain(ex), nodes[0].loc if nodes else None)
 
     # ---- the stack -----------------------------------------------------------------------
     def push(self, task: Any) -> None:
@@ -606,7 +605,7 @@ class Game:
                 except RuleError:
                     raise
                 except Exception as ex:  # a content bug in the condition: name the rule
-                    raise RuleError(f"in this trigger's condition: {_explain(ex)}", node.loc) from None
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             pending.append((node, body, env, f"{source}: {node.loc}" if source else str(node.loc)))
         return FireTask(event, pending, loc) if pending else None
 
@@ -1064,4 +1063,4 @@ def _evaluate(f: Callable, g: "Game", env: dict, loc: Loc | None) -> Any:
     except RecursionError:
         raise LimitExceeded("rules nest too deeply", loc) from None
     except Exception as ex:
-        raise RuleError(_explain(ex), loc) from None
+        raise RuleError(explain(ex), loc) from None

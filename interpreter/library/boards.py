@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .builtins import BUILTINS, Builtin
+from .builtins import CORE_BUILTINS, Builtin
 from ..runtime.errors import RuleError
 from ..content.model import CardData
 from ..runtime.values import Position, ZoneRef
@@ -224,8 +224,8 @@ def _cards_named(g, e, name):
     return [c for c in g.cards if c.name == name]
 
 
-_grid_spaces = BUILTINS["spaces"].fn
-_grid_space_of = BUILTINS["space_of"].fn
+_grid_spaces = CORE_BUILTINS["spaces"].fn
+_grid_space_of = CORE_BUILTINS["space_of"].fn
 
 
 def _spaces(g, e, z):

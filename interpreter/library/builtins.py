@@ -9,7 +9,7 @@ from ..runtime.errors import RuleError
 from ..runtime.values import RowRef, Seat, Space, ZoneRef
 from ..runtime.zones import row_ids, zone_cards
 
-__all__ = ["BUILTINS", "Builtin"]
+__all__ = ["CORE_BUILTINS", "Builtin"]
 
 
 class Builtin:
@@ -246,7 +246,7 @@ def _cards_around(g, e, x):
     return [c for c in (_card_at(g, e, s) for s in _near(g, x, _AROUND)) if c is not None]
 
 
-BUILTINS: dict[str, Builtin] = {
+CORE_BUILTINS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)"),
     "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)"),
     "distinct_values": Builtin(_distinct_values, 1, 1, "the different known values, in first-seen order"),
@@ -335,16 +335,10 @@ def _sort_by(g, e, items, keys):
     return [xs[i] for i in order]
 
 
-BUILTINS.update({
+CORE_BUILTINS.update({
     "sort_by": Builtin(_sort_by, 2, 2, "the items ordered by their values, lowest first (ties keep their order)"),
     "previous_player": Builtin(_previous_player, 0, 1, "the player to the right (counterclockwise) of you or of a player"),
     "unique_most": Builtin(_unique_most, 2, 2, "the item with the single largest value (none when tied)"),
     "linked": Builtin(_linked, 2, 2, "an item and every item joined to it through a chain of pairs"),
 })
 
-_ = Any
-
-# board graphs (docs/boards.md) live in their own module and register here
-from .boards import BOARD_BUILTINS  # noqa: E402  (boards.py reads BUILTINS above)
-
-BUILTINS.update(BOARD_BUILTINS)

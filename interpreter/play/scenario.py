@@ -70,7 +70,8 @@ from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
 from ..runtime.values import ZoneRef
-from ..runtime.zones import put, take_out
+from ..runtime.zones import cover, put, take_out
+from ..library.boards import is_space, move_onto
 
 __all__ = ["run_scenario", "ScenarioResult", "load_scenario"]
 
@@ -265,7 +266,6 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
                     if space is not None:
                         st.spaces[bottom] = space
                 for above in reversed(ids[:-1]):
-                    from ..runtime.zones import cover
                     cover(st, above, bottom, rows_zones)
                     bottom = above
     for name, value in setup.stats.items():
@@ -539,7 +539,6 @@ def _card_value(game: Game, value: Any) -> Any:
 
 
 def _space(game: Game, spec: str) -> CardData:
-    from ..library.boards import is_space
     for c in game.cards:
         if _matches(c, spec) and is_space(game, c):
             return c
@@ -547,7 +546,6 @@ def _space(game: Game, spec: str) -> CardData:
 
 
 def _setup_spaces(game: Game, on_spaces: dict[str, list[Any]], taken: set[int]) -> None:
-    from ..library.boards import move_onto
     for spec, content in on_spaces.items():
         space = _space(game, spec)
         for c in game.cards:  # the space is emptied first: what lay there is set aside

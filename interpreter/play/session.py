@@ -16,7 +16,7 @@ from .agents import Agent, make_agent
 from ..api import load_program
 from ..engine.game import Game, Limits, Program
 
-__all__ = ["play", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
+__all__ = ["play", "header", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
 
 LOG_VERSION = 1
 
@@ -45,7 +45,7 @@ def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log
     g = game or Game(program, players, seed, limits, record_digests=log)
     lines: list[dict] = []
     if log:
-        lines.append(_header(program, players, seed, ruleset_path))
+        lines.append(header(program, players, seed, ruleset_path))
     while not g.over:
         d = g.decision
         i = agents[d.player].choose(g, d)
@@ -76,7 +76,7 @@ def _error_text(g: Game) -> str | None:
     return f"{g.error} (seed {g.state.seed}, step {len(g.choices)})"
 
 
-def _header(program: Program, players: int, seed: int, ruleset_path: str | None) -> dict:
+def header(program: Program, players: int, seed: int, ruleset_path: str | None) -> dict:
     return {"grimoire_log": LOG_VERSION, "ruleset": ruleset_path or str(program.rs.content.path),
             "title": program.rs.title, "players": players, "seed": seed}
 
@@ -197,7 +197,7 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
     """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
     `grimoire replay` shows it step by step and ends on the same error."""
     g = Game(program, players, seed, limits)
-    lines = [_header(program, players, seed, ruleset_path)]
+    lines = [header(program, players, seed, ruleset_path)]
     for i, choice in enumerate(choices):
         if g.over:
             break

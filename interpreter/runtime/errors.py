@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..language.diagnostics import Loc
 
-__all__ = ["RuleError", "LimitExceeded", "Break", "Continue", "GameOver"]
+__all__ = ["RuleError", "LimitExceeded", "Break", "Continue", "GameOver", "explain"]
 
 
 class RuleError(Exception):
@@ -28,3 +28,14 @@ class Continue(Exception):
 
 class GameOver(Exception):
     pass
+
+
+def explain(ex: Exception) -> str:
+    """A Python failure inside a rule's evaluation, in the words a rule author reads."""
+    if isinstance(ex, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(ex, (KeyError, IndexError)):
+        return f"no item {ex} here"
+    if isinstance(ex, TypeError):
+        return f"values of the wrong kind: {ex}"
+    return f"{type(ex).__name__}: {ex}"

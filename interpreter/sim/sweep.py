@@ -11,6 +11,7 @@ import itertools
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .simulate import simulate
 from .variants import parse_value
 
 __all__ = ["parse_param", "sweep", "format_table"]
@@ -29,7 +30,6 @@ def sweep(rulesets: Sequence[str], players: Sequence[int], params: Sequence[tupl
           seed: int, agents: Sequence[str], workers: int = 1, backend: str = "local", address: str | None = None,
           progress: Callable[[int], None] | None = None, **limits: Any) -> dict:
     """Run a batch of `n` games for each (ruleset, player count, parameter values) combination."""
-    from .simulate import simulate
     names = [p for p, _ in params]
     rows = []
     for ruleset, count, values in itertools.product(rulesets, players, itertools.product(*[v for _, v in params])):

@@ -1,0 +1,119 @@
+"""The package layout keeps the pipeline legible: imports flow one way, down the stages.
+
+Every import inside `interpreter/` (top-level, indented, or under TYPE_CHECKING) is an edge of the
+module graph; the graph must have no cycle, each stage may import only its own stage and the
+stages below it, no module dodges the order with an indented import (the CLI and the package's
+lazy `__getattr__` excepted: they keep `grimoire --help` light), and no stage imports another
+stage's private (`_`-prefixed) names.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parent.parent / "interpreter"
+
+# Lowest first: a module may import from its own stage or any stage listed before it.
+STAGES = ["language", "content", "runtime", "library", "analysis", "compile", "engine", "api", "play", "sim",
+          "cli", "__main__", "__init__"]
+LAZY_ALLOWED = {"cli", "__init__"}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _stage(module: str) -> str:
+    return module.split(".")[0]
+
+
+def _resolve(module: str, is_pkg: bool, level: int, target: str | None) -> str:
+    if module == "__init__":  # the package itself
+        module, is_pkg = "", False
+    base = module.split(".") if is_pkg else module.split(".")[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join([*base, *([target] if target else [])])
+
+
+def imports() -> list[tuple[str, str, list[str], bool, int]]:
+    """(importer, imported module, names, indented?, line) for every relative import in the package."""
+    found = []
+    modules = {_module_name(p) for p in PKG.rglob("*.py")}
+    for path in sorted(PKG.rglob("*.py")):
+        mod = _module_name(path)
+        is_pkg = path.name == "__init__.py"
+        tree = ast.parse(path.read_text())
+        top = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                target = _resolve(mod, is_pkg, node.level, node.module)
+                names = [a.name for a in node.names]
+                # `from . import x` names a module when x is one
+                subs = [f"{target}.{n}" if target else n for n in names]
+                if all(s in modules for s in subs):
+                    for s in subs:
+                        found.append((mod, s, [], id(node) not in top, node.lineno))
+                else:
+                    found.append((mod, target or "__init__", names, id(node) not in top, node.lineno))
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.startswith("interpreter."):
+                        found.append((mod, a.name[len("interpreter."):], [], id(node) not in top, node.lineno))
+    return found
+
+
+def test_no_import_cycle():
+    graph: dict[str, set[str]] = {}
+    for a, b, _, _, _ in imports():
+        graph.setdefault(a, set()).add(b)
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in state:
+                cyc = visit(n)
+                if cyc:
+                    return cyc
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            cycle = visit(m)
+            assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_imports_flow_down_the_stages():
+    wrong = [f"{a} (line {ln}) imports {b}" for a, b, _, _, ln in imports()
+             if STAGES.index(_stage(b)) > STAGES.index(_stage(a))]
+    assert not wrong, "imports against the stage order:\n" + "\n".join(wrong)
+
+
+def test_no_indented_imports_dodge_the_order():
+    lazy = [f"{a} (line {ln}) imports {b} inside a block" for a, b, _, indented, ln in imports()
+            if indented and _stage(a) not in LAZY_ALLOWED]
+    assert not lazy, "\n".join(lazy)
+
+
+def test_no_stage_imports_private_names_of_another():
+    private = [f"{a} (line {ln}) imports {n} from {b}" for a, b, names, _, ln in imports()
+               for n in names if n.startswith("_") and _stage(a) != _stage(b)]
+    assert not private, "\n".join(private)
+
+
+def test_the_check_sees_imports():
+    """The walk really finds edges (a check over nothing would pass anything)."""
+    edges = {(a, b) for a, b, _, _, _ in imports()}
+    assert ("api", "engine.game") in edges
+    assert len(edges) > 100
