@@ -1,4 +1,4 @@
-"""The direct engine (interpreter/direct.py, directgame.py) plays the same games as the task engine.
+"""The direct engine (interpreter/engine/direct.py, directgame.py) plays the same games as the task engine.
 
 A ruleset compiled to generator code must give, for the same seed and the same agents, the same
 decisions (who, what kind, how many options), the same result and the same final state (its

@@ -1,5 +1,5 @@
 """Per-player state-based rules re-run only for the players whose zones changed
-(interpreter/instancedeps.py), and bodies run at once instead of as tasks (interpreter/inline.py):
+(interpreter/compile/instancedeps.py), and bodies run at once instead of as tasks (interpreter/compile/tasks.py):
 both must play exactly the games the plain task stack plays."""
 from __future__ import annotations
 

@@ -1,0 +1,2 @@
+"""Stage 5: static analysis of a built ruleset — names, kinds, flow — reported as diagnostics.
+"""

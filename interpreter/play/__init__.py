@@ -1,0 +1,2 @@
+"""Stage 8: playing games — agents, sessions (log, replay, save), rule scenarios, the terminal screen.
+"""
