@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PKG = Path(__file__).resolve().parent.parent / "interpreter"
 
 # Lowest first: a module may import from its own stage or any stage listed before it.
@@ -117,3 +119,62 @@ def test_the_check_sees_imports():
     edges = {(a, b) for a, b, _, _, _ in imports()}
     assert ("api", "engine.game") in edges
     assert len(edges) > 100
+
+
+# ---- the syntax tree and the grammar stay in step -----------------------------------------------
+
+# Grammar rules that build no construct of their own: lists and pieces a construct's method reads
+# (`params`, `block`, `pair`...), wrappers (`replace_decl` marks its declaration, `part_decl` its
+# abilities), keyword rules kept as tokens (`!choose`), and rules whose every form has an alias.
+PIECES = {"args", "block", "elif_clause", "else_clause", "hook_phase", "hook_when", "pair", "params", "part_decl",
+          "per_player", "replace_decl", "stat_bounds", "use_limit"}
+KEPT_TOKENS = {"choose", "gain", "lose", "take", "quantifier"}
+ALIASED_ONLY = {"board_item", "choose_count", "repeat_stmt", "type_expr"}
+
+
+def _grammar() -> tuple[set[str], set[str]]:
+    """(rules that build a tree node, every rule and alias name)."""
+    import re
+
+    from interpreter.language.parser import GRAMMAR_PATH
+    text = GRAMMAR_PATH.read_text(encoding="utf-8")
+    rules = set(re.findall(r"^[?!]?([a-z_]+)\s*:", text, re.M))
+    inlined = set(re.findall(r"^\?([a-z_]+)\s*:", text, re.M))
+    aliases = set(re.findall(r"->\s*([a-z_]+)", text))
+    return (rules - inlined - ALIASED_ONLY - KEPT_TOKENS) | aliases, rules | aliases
+
+
+def test_every_grammar_rule_builds_a_construct():
+    from interpreter.language.parser import _ToAst
+    from interpreter.language.tree import CONSTRUCTS
+    building, names = _grammar()
+    built = {rule: cls.__name__ for cls in CONSTRUCTS for rule in cls.grammar}
+    orphans = sorted(building - set(built) - PIECES)
+    assert not orphans, f"grammar rules that build no construct class (add one to language/tree.py): {orphans}"
+    unknown = sorted(rule for rule in built if rule not in names)
+    assert not unknown, f"construct classes naming grammar rules that do not exist: {unknown}"
+    unhandled = sorted(rule for rule in set(built) | PIECES if not callable(getattr(_ToAst, rule, None)))
+    assert not unhandled, f"grammar rules with no transformer method in language/parser.py: {unhandled}"
+
+
+def test_every_statement_and_expression_compiles():
+    from interpreter.compile.compiler import Compiler
+    from interpreter.language.tree import CONSTRUCTS, Expr, Stmt
+    stmts = [c for c in CONSTRUCTS if issubclass(c, Stmt)]
+    exprs = [c for c in CONSTRUCTS if issubclass(c, Expr)]
+    assert len(stmts) > 20 and len(exprs) > 20
+    missing = [f"{c.__name__}: Compiler.s_{c.kind}" for c in stmts if not hasattr(Compiler, f"s_{c.kind}")]
+    missing += [f"{c.__name__}: Compiler.x_{c.kind}" for c in exprs if not hasattr(Compiler, f"x_{c.kind}")]
+    assert not missing, "constructs with no compiler: " + ", ".join(missing)
+
+
+def test_construct_classes_are_typed_and_closed():
+    """One class per kind, a docstring each, and no attribute can be added after parsing."""
+    from interpreter.language.diagnostics import Loc
+    from interpreter.language.tree import CONSTRUCTS, Name
+    kinds = [c.kind for c in CONSTRUCTS]
+    assert len(kinds) == len(set(kinds)), "two construct classes share a kind"
+    assert all(c.__doc__ and c.grammar for c in CONSTRUCTS)
+    n = Name(loc=Loc("x.rules", 1, 1), id="deck")
+    with pytest.raises(AttributeError):
+        n.cached = 1  # type: ignore[attr-defined]

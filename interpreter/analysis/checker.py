@@ -89,7 +89,7 @@ class _Checker:
             self.block(a.body, {"you"}, 0)
         for zone, p in rs.placements.items():
             if zone not in rs.zones:
-                self.undefined(zone, getattr(p, "zone_loc", p.loc), set(rs.zones), "zone")
+                self.undefined(zone, (getattr(p, "zone_loc", None) or p.loc), set(rs.zones), "zone")
             else:
                 self.used.add(zone)
             for x in p.conds:
@@ -115,7 +115,7 @@ class _Checker:
 
     def kept_parts(self, effects) -> None:
         """Card parts: a zone that keeps part NAME of covered cards, where no card has that part."""
-        parts = {getattr(t, "part", None) for eff in effects for t in eff.triggers} - {None}
+        parts = {t.part for eff in effects for t in eff.triggers} - {None}
         for z in self.rs.zones.values():
             if z.keeps and z.keeps not in parts and self.rs.cards:
                 self.c.warn("zone/part", f"zone `{z.name}` keeps part `{z.keeps}` of covered cards, but no card "
@@ -137,7 +137,7 @@ class _Checker:
     def trigger(self, t: Node) -> None:
         self.listened.add(t.event)
         if t.event not in self.rs.events and t.event not in BUILTIN_EVENTS:
-            self.undefined(t.event, getattr(t, "event_loc", t.loc), set(self.rs.events) | BUILTIN_EVENTS, "event",
+            self.undefined(t.event, (getattr(t, "event_loc", None) or t.loc), set(self.rs.events) | BUILTIN_EVENTS, "event",
                            f"declare it with `event {t.event}`")
         scope = {"you", "this"} | ({t.binder} if t.binder else set())
         if t.cond is not None:
@@ -203,7 +203,7 @@ class _Checker:
 
     def stmt(self, s: Node, scope: set[str], loops: int) -> None:
         k = s.kind
-        name_loc = getattr(s, "name_loc", None) or s.loc
+        name_loc = (getattr(s, "name_loc", None) or s.loc)
         if k == "let":
             self.expr(s.expr, scope)
             self.bind(s.name, name_loc, scope)
@@ -234,7 +234,7 @@ class _Checker:
         elif k == "fire":
             self.fired.add(s.event)
             if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
-                self.undefined(s.event, getattr(s, "event_loc", s.loc), set(self.rs.events), "event",
+                self.undefined(s.event, (getattr(s, "event_loc", None) or s.loc), set(self.rs.events), "event",
                                f"declare it with `event {s.event}`")
             for x in (s.subject, s.actor):
                 if x is not None:
@@ -314,7 +314,7 @@ class _Checker:
             self.c.error("syntax/statement", "this line does nothing", s.loc,
                          "statements start with a keyword such as let, set, move, if, for each")
             return
-        at = getattr(x, "name_loc", x.loc)
+        at = (getattr(x, "name_loc", None) or x.loc)
         if x.func in self.rs.procedures:
             self.used.add(x.func)
             params = self.rs.procedures[x.func].params
@@ -348,7 +348,7 @@ class _Checker:
             self.expr(t.obj if t.kind == "attr" else t.owner, scope)
             if t.name not in rs.stats or not rs.stats[t.name].per_player:
                 if t.name not in self.lost_names:
-                    self.c.error("assign/target", f"`{t.name}` is not a player stat", getattr(t, "name_loc", t.loc),
+                    self.c.error("assign/target", f"`{t.name}` is not a player stat", (getattr(t, "name_loc", None) or t.loc),
                                  did_you_mean(t.name, {n for n, s in rs.stats.items() if s.per_player}))
             else:
                 self.used.add(t.name)
@@ -489,7 +489,7 @@ class _Checker:
             if n.what not in rs.card_types and n.what not in rs.die_types and \
                     n.what not in ("empty", "covered", "none", "unknown", "dummy") \
                     and not self.lost_types and n.what not in self.lost_names:
-                self.c.error("name/undefined", f"`is {n.what}`: not a card type", getattr(n, "what_loc", n.loc),
+                self.c.error("name/undefined", f"`is {n.what}`: not a card type", (getattr(n, "what_loc", None) or n.loc),
                              did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
                              or "use a card type, `empty`, `covered`, `dummy` or `none`")
         elif k == "compare":
@@ -547,7 +547,7 @@ class _Checker:
         self.undefined(name, n.loc, self.known_names(scope))
 
     def call(self, n: Node, scope: set[str]) -> None:
-        at = getattr(n, "name_loc", n.loc)
+        at = (getattr(n, "name_loc", None) or n.loc)
         if n.func in self.rs.procedures:
             self.used.add(n.func)
             self.c.error("call/value", f"procedure `{n.func}` does something; it gives no value", at,
@@ -645,7 +645,7 @@ class _Checker:
 
 
 def _name_loc(n: Node) -> Loc | None:
-    return getattr(n, "name_loc", None) or n.loc
+    return (getattr(n, "name_loc", None) or n.loc)
 
 
 def _src(n: Node) -> str:

@@ -229,7 +229,7 @@ SHAPES = {
 
 
 def known_shape(n: Node) -> bool:
-    return SHAPES.get(n.kind) == n.fields
+    return SHAPES.get(n.kind) == n.field_names
 
 
 class _Fail(Exception):

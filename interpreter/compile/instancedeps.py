@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..language.tree import Node, walk
+from ..language.tree import ForStmt, Name, Node, walk
 
 from ..content.model import Ruleset
 from ..library.names import SPECIAL_NAMES
@@ -89,8 +89,8 @@ def player_plan(body: list[Node], rs: "Ruleset", c: "Compiler") -> PlayerPlan | 
     zones = _loop_reads(loop.name, loop.body, rs)
     if not zones:
         return None
-    subset = Node("for", loop.loc, name=loop.name, iter=Node("name", loop.iter.loc, id=PLAYERS_KEY),
-                  body=loop.body, name_loc=loop.name_loc)
+    subset = ForStmt(loc=loop.loc, name=loop.name, iter=Name(loc=loop.iter.loc, id=PLAYERS_KEY),
+                     body=loop.body, name_loc=loop.name_loc)
     return PlayerPlan(tuple(sorted(zones)), c.block([subset]))
 
 

@@ -37,7 +37,7 @@ _SHAPES = {"for": ("name", "iter", "body", "name_loc"), "if": ("branches", "orel
 def _sync_stmt(n: Node) -> bool:
     if n.kind in SYNC_KINDS:
         return True
-    if n.kind in _SHAPES and n.fields != _SHAPES[n.kind]:
+    if n.kind in _SHAPES and n.field_names != _SHAPES[n.kind]:
         return False  # a loop or `if` of another shape than the one written for here
     if n.kind == "for":
         return is_sync(n.body)

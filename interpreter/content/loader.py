@@ -5,6 +5,7 @@ and validated by pydantic models generated from the card types the rules declare
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -131,9 +132,8 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
         base = _resolve_base(content, path, base_item, chain + [path.resolve()])
         if base is not None:
             _load_layer(content, base, chain + [path.resolve()])
-    for m in mine:
-        m.layer = layer  # which ruleset of the chain a declaration comes from (conflict messages)
-    content.modules.extend(mine)
+    # which ruleset of the chain a declaration comes from (conflict messages)
+    content.modules.extend(dataclasses.replace(m, layer=layer) for m in mine)
     content.layers.append(layer)
     if cards_dir is not None and cards_dir.is_dir():
         for f in sorted(cards_dir.glob("*.y*ml")):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..language.tree import Node
+from ..language.tree import CardType, Node, PhaseDecl, ProcDecl
 from ..language.diagnostics import Loc, did_you_mean
 from .loader import Content, validate_cards
 
@@ -151,7 +151,7 @@ def build(content: Content) -> Ruleset:
 
     def claim(name: str, what: str, loc: Loc, d: Node | None = None) -> bool:
         """May `name` be declared here? A `replace` takes over a declaration of a base ruleset."""
-        replacing = bool(getattr(d, "replace", False))
+        replacing = d is not None and d.replace
         if name in seen:
             other_what, other_loc, other_layer = seen[name]
             if replacing and other_what == what and other_layer != layer:
@@ -185,10 +185,10 @@ def build(content: Content) -> Ruleset:
 
     for module in content.modules:
         rs.unparsed.update(getattr(module, "unparsed", ()))
-        layer = getattr(module, "layer", "")
+        layer = module.layer
         for d in module.decls:
             k = d.kind
-            at = getattr(d, "name_loc", None) or d.loc
+            at = (getattr(d, "name_loc", None) or d.loc)
             if k == "game":
                 rs.title = d.title
                 for item in d.items:
@@ -238,7 +238,7 @@ def build(content: Content) -> Ruleset:
                 if claim(d.name, "event", at, d):
                     rs.events[d.name] = at
             elif k == "phase":
-                replacing = bool(getattr(d, "replace", False))
+                replacing = d.replace
                 if replacing and d.name not in rs.phases:
                     _dangling(content, "phase", d.name, d.loc, list(rs.phases), f"`replace {d.name}:`")
                     continue
@@ -270,7 +270,7 @@ def build(content: Content) -> Ruleset:
                     content.error("name/duplicate", f"placement rules for `{d.zone}` are declared twice", d.loc)
                 rs.placements[d.zone] = d
             elif k == "score":
-                if getattr(d, "replace", False):
+                if d.replace:
                     if not rs.scores:
                         _dangling(content, "score", "rule", d.loc, [], "`replace score`")
                     elif score_layer == layer:
@@ -299,7 +299,7 @@ def build(content: Content) -> Ruleset:
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
     lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")
-    die_models = {n: Node("card_type", d.loc, name=n, fields_=[]) for n, d in rs.die_types.items()}
+    die_models = {n: CardType(loc=d.loc, name=n, fields_=[], name_loc=d.loc) for n, d in rs.die_types.items()}
     validate_cards(content, {**rs.card_types, **die_models}, lost_types)
     next_id = 0
     for name, d in rs.die_types.items():  # dice declared with a count need no card file
@@ -322,7 +322,7 @@ def _card_fields_ok(content: Content, d: Node) -> bool:
     """Field names become YAML keys beside the keys every card has: refuse clashes and repeats."""
     ok, seen = True, set()
     for f in d.fields_:
-        at = getattr(f, "name_loc", None) or f.loc
+        at = (getattr(f, "name_loc", None) or f.loc)
         if f.name in seen:
             content.error("name/duplicate", f"card type {d.name} declares field `{f.name}` twice", at)
             ok = False
@@ -335,7 +335,7 @@ def _card_fields_ok(content: Content, d: Node) -> bool:
 
 
 def _zone(content: Content, d: Node) -> ZoneDef:
-    z = ZoneDef(d.name, loc=getattr(d, "name_loc", None) or d.loc)
+    z = ZoneDef(d.name, loc=(getattr(d, "name_loc", None) or d.loc))
     for p in d.props:
         w = p.words
         if w in ZONE_KINDS:
@@ -376,7 +376,7 @@ def _dangling(content, what: str, name: str, loc: Loc, known: list[str], text: s
 def _add_action(content, rs: Ruleset, d: Node, layer: str, action_at: dict[str, tuple[int, str]]) -> None:
     """Actions are named by their label: a mod adds new ones or replaces a base's by label."""
     known = action_at.get(d.label)
-    if getattr(d, "replace", False):
+    if d.replace:
         if known is None:
             content.error("mod/dangling", f'`replace action "{d.label}"`: there is no action "{d.label}" to replace',
                           d.loc, did_you_mean(d.label, list(action_at)) or "declare a new action without `replace`")
@@ -406,7 +406,7 @@ def _apply_hook(content, rs: Ruleset, h: Node) -> None:
                           f"declare `{h.name}:` instead")
             return
         body = list(h.body) + list(ph.body) if h.when == "before" else list(ph.body) + list(h.body)
-        rs.phases[h.name] = Node("phase", ph.loc, name=ph.name, body=body)
+        rs.phases[h.name] = PhaseDecl(loc=ph.loc, name=ph.name, body=body)
         return
     p = rs.procedures.get(h.name)
     if p is None:
@@ -418,5 +418,5 @@ def _apply_hook(content, rs: Ruleset, h: Node) -> None:
                       f"write `{h.when} procedure {h.name}({', '.join(p.params)}):` or leave the parameters out")
         return
     body = list(h.body) + list(p.body) if h.when == "before" else list(p.body) + list(h.body)
-    rs.procedures[h.name] = Node("procedure", p.loc, name=p.name, params=p.params, body=body,
-                                 name_loc=getattr(p, "name_loc", p.loc))
+    rs.procedures[h.name] = ProcDecl(loc=p.loc, name=p.name, params=p.params, body=body,
+                                     name_loc=p.name_loc or p.loc)

@@ -188,14 +188,14 @@ class _Gen(Expressions):
         def trigger_fn(t: Node) -> tuple:
             got = trig_fns.get(id(t))
             if got is None:
-                if getattr(t, "whenever", False):
+                if t.whenever:
                     raise Unsupported("whenever")
                 name = self.trigger_names[id(t)]
-                binder = getattr(t, "binder", None)
+                binder = t.binder
                 params = [("you", "player"), ("this", "card")] + ([(binder, "card")] if binder else [])
                 self.function(name, params, t.body, t.loc, call=True)
                 cond = None
-                if getattr(t, "cond", None) is not None:
+                if t.cond is not None:
                     cond = f"_tc{name[3:]}"
                     self.expr_function(cond, params, t.cond, t.loc)
                 got = trig_fns[id(t)] = (name, cond, bool(binder), t)

@@ -101,7 +101,7 @@ class Program:
                 for t in card.effect.triggers:
                     if t.kind == "action":
                         continue
-                    if getattr(t, "whenever", False):
+                    if t.whenever:
                         always_on.append(_trigger(c, t))
                     else:
                         table.setdefault(t.event, []).append(_trigger(c, t))
@@ -145,7 +145,7 @@ class Program:
 
 
 def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
-    cond = getattr(t, "cond", None)
+    cond = t.cond
     return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 

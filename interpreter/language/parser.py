@@ -6,6 +6,7 @@ broken declaration is reported once and the intact ones still reach the checker.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import re
@@ -17,7 +18,7 @@ from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from .tree import Node
+from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
@@ -449,7 +450,7 @@ def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnost
         unparsed.append(_lost_decl(chunk))
         if offset + 1 > first_line:  # a chunk before it parsed in context: its failure alone is an artifact
             diags.append(d)
-    return Node(kind, place.loc(1, 1), **{key: items}, unparsed=unparsed), diags
+    return _root(start, place.loc(1, 1), items, unparsed), diags
 
 
 def _lost_decl(chunk: str) -> tuple[str, str]:
@@ -464,8 +465,14 @@ def _lost_decl(chunk: str) -> tuple[str, str]:
 
 
 def _empty(start: str, place: Place, unparsed: list[tuple[str, str]]) -> Node:
-    key = "decls" if start == "start" else "triggers"
-    return Node("module" if start == "start" else "effect", place.loc(1, 1), **{key: []}, unparsed=unparsed)
+    return _root(start, place.loc(1, 1), [], unparsed)
+
+
+def _root(start: str, loc: Loc, items: list[Node], unparsed: list[tuple[str, str]]) -> Module | Effect:
+    """The tree of a whole file (`start`) or of a card's effect text."""
+    if start == "start":
+        return Module(loc=loc, decls=items, unparsed=unparsed)
+    return Effect(loc=loc, triggers=items, unparsed=unparsed)
 
 
 def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
@@ -513,7 +520,7 @@ def _v(tok):
 
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
-    """Grammar rule → Node. Method names follow the grammar's rule aliases."""
+    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule aliases."""
 
     def __init__(self, place: Place):
         super().__init__()
@@ -528,54 +535,51 @@ class _ToAst(Transformer_NonRecursive):
     def _tok(self, tok: Token) -> Loc:
         return self.place.loc(tok.line, tok.column, tok.column + len(tok))
 
-    def _n(self, kind, meta, **kw) -> Node:
-        return Node(kind, self._loc(meta), **kw)
-
     # -- top level
     def start(self, meta, items):
-        return self._n("module", meta, decls=[i for i in items if isinstance(i, Node)], unparsed=[])
+        return Module(loc=self._loc(meta), decls=[i for i in items if isinstance(i, Node)], unparsed=[])
 
     def effect(self, meta, items):
         flat = [x for i in items for x in (i if isinstance(i, list) else [i])]  # a `part` holds several
-        return self._n("effect", meta, triggers=[i for i in flat if isinstance(i, Node)], unparsed=[])
+        return Effect(loc=self._loc(meta), triggers=[i for i in flat if isinstance(i, Node)], unparsed=[])
 
     def game_decl(self, meta, c):
-        return self._n("game", meta, title=_unquote(c[0]), items=c[1:])
+        return GameDecl(loc=self._loc(meta), title=_unquote(c[0]), items=c[1:])
 
     def game_item(self, meta, c):
-        return self._n("game_item", meta, name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
+        return GameItem(loc=self._loc(meta), name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
 
     def card_type(self, meta, c):
-        return self._n("card_type", meta, name=str(c[0]), fields_=c[1:], name_loc=self._tok(c[0]))
+        return CardType(loc=self._loc(meta), name=str(c[0]), fields_=c[1:], name_loc=self._tok(c[0]))
 
     def field_decl(self, meta, c):
-        return self._n("field", meta, name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None,
+        return FieldDecl(loc=self._loc(meta), name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None,
                        name_loc=self._tok(c[0]))
 
     def range_type(self, meta, c):
-        return self._n("range_type", meta, lo=int(c[0]), hi=int(c[1]))
+        return RangeType(loc=self._loc(meta), lo=int(c[0]), hi=int(c[1]))
 
     def enum_type(self, meta, c):
         names = [str(t) for t in c]
         if len(names) == 1 and names[0] in ("number", "text", "flag"):
-            return self._n("basic_type", meta, name=names[0])
-        return self._n("enum_type", meta, values=names)
+            return BasicType(loc=self._loc(meta), name=names[0])
+        return EnumType(loc=self._loc(meta), values=names)
 
     def zone_decl(self, meta, c):
-        return self._n("zone", meta, name=str(c[0]), props=c[1:], name_loc=self._tok(c[0]))
+        return ZoneDecl(loc=self._loc(meta), name=str(c[0]), props=c[1:], name_loc=self._tok(c[0]))
 
     def zone_prop(self, meta, c):
         words = [str(t) for t in c if t is not None and t.type == "NAME"]
         num = [int(t) for t in c if t is not None and t.type == "INT"]
-        return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
+        return ZoneProp(loc=self._loc(meta), words=" ".join(words), number=num[0] if num else None)
 
     def grid_prop(self, meta, c):
-        return self._n("zone_prop", meta, words="grid", number=None, width=int(c[0]), height=int(c[1]))
+        return ZoneProp(loc=self._loc(meta), words="grid", number=None, width=int(c[0]), height=int(c[1]))
 
     def stat_decl(self, meta, c):
         per_player, name, bounds, init = c
         lo, hi = bounds if bounds is not None else (None, None)
-        return self._n("stat", meta, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
+        return StatDecl(loc=self._loc(meta), name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
                        name_loc=self._tok(name))
 
     def per_player(self, meta, c):
@@ -585,107 +589,107 @@ class _ToAst(Transformer_NonRecursive):
         return (int(c[0]), int(c[1]))
 
     def const_decl(self, meta, c):
-        return self._n("constant", meta, name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
+        return ConstDecl(loc=self._loc(meta), name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
 
     def event_decl(self, meta, c):
-        return self._n("event", meta, name=str(c[0]), name_loc=self._tok(c[0]))
+        return EventDecl(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]))
 
     def phase_decl(self, meta, c):
-        return self._n("phase", meta, name=str(c[0]), body=c[-1])
+        return PhaseDecl(loc=self._loc(meta), name=str(c[0]), body=c[-1])
 
     def proc_decl(self, meta, c):
-        return self._n("procedure", meta, name=str(c[0]), params=c[1] or [], body=c[2], name_loc=self._tok(c[0]))
+        return ProcDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], body=c[2], name_loc=self._tok(c[0]))
 
     def params(self, meta, c):
         return [str(t) for t in c]
 
     def trigger(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3],
+        return Trigger(loc=self._loc(meta), event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3],
                        event_loc=self._tok(c[0]))
 
     def watcher(self, meta, c):
-        return self._n("watcher", meta, cond=c[0], body=c[1])
+        return Watcher(loc=self._loc(meta), cond=c[0], body=c[1])
 
     def always_decl(self, meta, c):
-        return self._n("always", meta, body=c[0])
+        return AlwaysDecl(loc=self._loc(meta), body=c[0])
 
     def placement_decl(self, meta, c):
-        return self._n("placement", meta, zone=str(c[0]), binder=str(c[1]), conds=list(c[2:]),
+        return PlacementDecl(loc=self._loc(meta), zone=str(c[0]), binder=str(c[1]), conds=list(c[2:]),
                        zone_loc=self._tok(c[0]))
 
     def score_decl(self, meta, c):
-        return self._n("score", meta, binder=str(c[0]), expr=c[1])
+        return ScoreDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
 
     def tiebreak_decl(self, meta, c):
-        return self._n("tiebreak", meta, binder=str(c[0]), expr=c[1])
+        return TiebreakDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
 
     # -- statements
     def block(self, meta, c):
         return list(c)
 
     def let_stmt(self, meta, c):
-        return self._n("let", meta, name=str(c[0]), expr=c[1], name_loc=self._tok(c[0]))
+        return LetStmt(loc=self._loc(meta), name=str(c[0]), expr=c[1], name_loc=self._tok(c[0]))
 
     def set_stmt(self, meta, c):
-        return self._n("set", meta, target=c[0], expr=c[1])
+        return SetStmt(loc=self._loc(meta), target=c[0], expr=c[1])
 
     def aug_stmt(self, meta, c):
-        return self._n("aug", meta, target=c[0], op=str(c[1]), expr=c[2])
+        return AugStmt(loc=self._loc(meta), target=c[0], op=str(c[1]), expr=c[2])
 
     def move_stmt(self, meta, c):
         pos = " ".join(str(c[2]).split()) if c[2] is not None else None
-        return self._n("move", meta, what=c[0], dest=c[1], position=pos, name=_v(c[3]),
+        return MoveStmt(loc=self._loc(meta), what=c[0], dest=c[1], position=pos, name=_v(c[3]),
                        name_loc=self._tok(c[3]) if c[3] is not None else None)
 
     def draw_stmt(self, meta, c):
-        return self._n("draw", meta, count=c[0], source=c[1], dest=c[2], name=_v(c[3]),
+        return DrawStmt(loc=self._loc(meta), count=c[0], source=c[1], dest=c[2], name=_v(c[3]),
                        name_loc=self._tok(c[3]) if c[3] is not None else None)
 
     def place_stmt(self, meta, c):
-        return self._n("place", meta, what=c[0], zone=c[1])
+        return PlaceStmt(loc=self._loc(meta), what=c[0], zone=c[1])
 
     def cover_stmt(self, meta, c):
-        return self._n("cover", meta, what=c[0], target=c[1])
+        return CoverStmt(loc=self._loc(meta), what=c[0], target=c[1])
 
     def shuffle_stmt(self, meta, c):
-        return self._n("shuffle", meta, zone=c[0])
+        return ShuffleStmt(loc=self._loc(meta), zone=c[0])
 
     def fire_stmt(self, meta, c):
-        return self._n("fire", meta, event=str(c[0]), subject=c[1], actor=c[2], event_loc=self._tok(c[0]))
+        return FireStmt(loc=self._loc(meta), event=str(c[0]), subject=c[1], actor=c[2], event_loc=self._tok(c[0]))
 
     def choose_stmt(self, meta, c):
-        return self._n("choose", meta, player=c[0], count=c[2], name=str(c[3]), options=c[4],
+        return ChooseStmt(loc=self._loc(meta), player=c[0], count=c[2], name=str(c[3]), options=c[4],
                        prompt=_unquote(c[5]) if c[5] is not None else None, name_loc=self._tok(c[3]))
 
     def simul_choose_stmt(self, meta, c):
-        return self._n("simul_choose", meta, var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
+        return SimulChooseStmt(loc=self._loc(meta), var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
                        prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
                        name_loc=self._tok(c[4]))
 
     def break_stmt(self, meta, c):
-        return self._n("break", meta)
+        return BreakStmt(loc=self._loc(meta))
 
     def continue_stmt(self, meta, c):
-        return self._n("continue", meta)
+        return ContinueStmt(loc=self._loc(meta))
 
     def pass_stmt(self, meta, c):
-        return self._n("pass", meta)
+        return PassStmt(loc=self._loc(meta))
 
     def end_stmt(self, meta, c):
         when = str(c[0]).split()[-1] if c[0] is not None else None
-        return self._n("end_game", meta, after=when, reason=c[1] if len(c) > 1 else None)  # `end game "why"`
+        return EndStmt(loc=self._loc(meta), after=when, reason=c[1] if len(c) > 1 else None)  # `end game "why"`
 
     def play_turn_stmt(self, meta, c):
-        return self._n("play_turn", meta, player=c[0])
+        return PlayTurnStmt(loc=self._loc(meta), player=c[0])
 
     def play_round_stmt(self, meta, c):
-        return self._n("play_round", meta)
+        return PlayRoundStmt(loc=self._loc(meta))
 
     def log_stmt(self, meta, c):
-        return self._n("log", meta, expr=c[0])
+        return LogStmt(loc=self._loc(meta), expr=c[0])
 
     def call_stmt(self, meta, c):
-        return self._n("call_stmt", meta, expr=c[0])
+        return CallStmt(loc=self._loc(meta), expr=c[0])
 
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]
@@ -695,7 +699,7 @@ class _ToAst(Transformer_NonRecursive):
                 branches.append(item)
             elif item is not None:
                 other = item
-        return self._n("if", meta, branches=branches, orelse=other)
+        return IfStmt(loc=self._loc(meta), branches=branches, orelse=other)
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -707,122 +711,122 @@ class _ToAst(Transformer_NonRecursive):
         player, negate = c[0], False
         while player.kind == "not":  # `not you may "..."` negates the answer, not the player
             player, negate = player.expr, not negate
-        return self._n("may", meta, player=player, prompt=_unquote(c[1]), negate=negate)
+        return MayCond(loc=self._loc(meta), player=player, prompt=_unquote(c[1]), negate=negate)
 
     def for_stmt(self, meta, c):
-        return self._n("for", meta, name=str(c[0]), iter=c[1], body=c[2], name_loc=self._tok(c[0]))
+        return ForStmt(loc=self._loc(meta), name=str(c[0]), iter=c[1], body=c[2], name_loc=self._tok(c[0]))
 
     def repeat_forever(self, meta, c):
-        return self._n("repeat", meta, times=None, cond=None, body=c[0])
+        return RepeatStmt(loc=self._loc(meta), times=None, cond=None, body=c[0])
 
     def repeat_times(self, meta, c):
-        return self._n("repeat", meta, times=c[0], cond=None, body=c[1])
+        return RepeatStmt(loc=self._loc(meta), times=c[0], cond=None, body=c[1])
 
     def while_loop(self, meta, c):
-        return self._n("repeat", meta, times=None, cond=c[0], body=c[1])
+        return RepeatStmt(loc=self._loc(meta), times=None, cond=c[0], body=c[1])
 
     # -- expressions
     def where_expr(self, meta, c):
-        return self._n("where", meta, items=c[0], cond=c[1])
+        return WhereExpr(loc=self._loc(meta), items=c[0], cond=c[1])
 
     def if_expr(self, meta, c):
-        return self._n("if_expr", meta, then=c[0], cond=c[1], orelse=c[2])
+        return IfExpr(loc=self._loc(meta), then=c[0], cond=c[1], orelse=c[2])
 
     def quantified(self, meta, c):
-        return self._n("quantified", meta, quantifier=str(c[0].children[0]), names=[str(t) for t in c[1:-2]],
+        return Quantified(loc=self._loc(meta), quantifier=str(c[0].children[0]), names=[str(t) for t in c[1:-2]],
                        iter=c[-2], cond=c[-1])
 
     def or_expr(self, meta, c):
-        return self._n("or", meta, items=list(c)) if len(c) > 1 else c[0]
+        return OrExpr(loc=self._loc(meta), items=list(c)) if len(c) > 1 else c[0]
 
     def and_expr(self, meta, c):
-        return self._n("and", meta, items=list(c)) if len(c) > 1 else c[0]
+        return AndExpr(loc=self._loc(meta), items=list(c)) if len(c) > 1 else c[0]
 
     def not_expr(self, meta, c):
-        return self._n("not", meta, expr=c[0])
+        return NotExpr(loc=self._loc(meta), expr=c[0])
 
     def compare(self, meta, c):
-        return self._n("compare", meta, op=str(c[1]), left=c[0], right=c[2])
+        return Compare(loc=self._loc(meta), op=str(c[1]), left=c[0], right=c[2])
 
     def in_expr(self, meta, c):
-        return self._n("in", meta, item=c[0], coll=c[1])
+        return InExpr(loc=self._loc(meta), item=c[0], coll=c[1])
 
     def is_expr(self, meta, c):
-        return self._n("is", meta, expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
+        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
 
     def is_not_expr(self, meta, c):
-        return self._n("is", meta, expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
+        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
 
     def can_place_expr(self, meta, c):
-        return self._n("can_place", meta, what=c[0], zone=c[1])
+        return CanPlaceExpr(loc=self._loc(meta), what=c[0], zone=c[1])
 
     def range_lit(self, meta, c):
-        return self._n("range", meta, lo=c[0], hi=c[1])
+        return RangeLit(loc=self._loc(meta), lo=c[0], hi=c[1])
 
     def arith(self, meta, c):
         if len(c) == 1:
             return c[0]
         node = c[0]
         for i in range(1, len(c), 2):
-            node = Node("arith", node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
+            node = Arith(loc=node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
         return node
 
     def neg(self, meta, c):
-        return self._n("neg", meta, expr=c[0])
+        return Neg(loc=self._loc(meta), expr=c[0])
 
     def of_expr(self, meta, c):
-        return self._n("of", meta, name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])
+        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])
 
     def your_expr(self, meta, c):
-        you = Node("name", self._loc(meta), id="you")
-        return self._n("of", meta, name=str(c[0]), name_loc=self._tok(c[0]), owner=you)
+        you = Name(loc=self._loc(meta), id="you")
+        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=you)
 
     def attr(self, meta, c):
-        return self._n("attr", meta, obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
+        return Attr(loc=self._loc(meta), obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
 
     def index(self, meta, c):
-        return self._n("index", meta, obj=c[0], key=c[1])
+        return Index(loc=self._loc(meta), obj=c[0], key=c[1])
 
     def call(self, meta, c):
-        return self._n("call", meta, func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
+        return Call(loc=self._loc(meta), func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
 
     def args(self, meta, c):
         return list(c)
 
     def int_lit(self, meta, c):
-        return self._n("lit", meta, value=int(c[0]))
+        return Lit(loc=self._loc(meta), value=int(c[0]))
 
     def str_lit(self, meta, c):
-        return self._n("lit", meta, value=_unquote(c[0]))
+        return Lit(loc=self._loc(meta), value=_unquote(c[0]))
 
     def name(self, meta, c):
-        return self._n("name", meta, id=str(c[0]))
+        return Name(loc=self._loc(meta), id=str(c[0]))
 
     def list_lit(self, meta, c):
-        return self._n("list", meta, items=c[0] or [])
+        return ListLit(loc=self._loc(meta), items=c[0] or [])
 
     def comprehension(self, meta, c):
-        return self._n("comprehension", meta, expr=c[0], name=str(c[1]), iter=c[2])
+        return Comprehension(loc=self._loc(meta), expr=c[0], name=str(c[1]), iter=c[2])
 
     def map_lit(self, meta, c):
-        return self._n("map", meta, pairs=[p for p in c if p is not None])
+        return MapLit(loc=self._loc(meta), pairs=[p for p in c if p is not None])
 
     def pair(self, meta, c):
         return (c[0], c[1])
 
     # -- version 2: dice, counted choices, actions, gains and losses, whenever
     def die_type(self, meta, c):
-        return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
+        return DieType(loc=self._loc(meta), name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
 
     def whenever(self, meta, c):
-        return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
+        return Trigger(loc=self._loc(meta), event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
 
     def short_trigger(self, meta, c):
-        return self._n("short_trigger", meta, stat=str(c[0]), binder=str(c[1]), body=c[2])
+        return ShortTrigger(loc=self._loc(meta), stat=str(c[0]), binder=str(c[1]), body=c[2])
 
     def action_decl(self, meta, c):
         limit = c[1]
-        return self._n("action", meta, label=_unquote(c[0]), limit=limit[0] if limit else None,
+        return ActionDecl(loc=self._loc(meta), label=_unquote(c[0]), limit=limit[0] if limit else None,
                        period=limit[1] if limit else None, cond=c[2], body=c[3])
 
     def use_limit(self, meta, c):
@@ -830,75 +834,71 @@ class _ToAst(Transformer_NonRecursive):
         return ({"once": 1, "twice": 2}.get(word) or int(word), str(c[1]))
 
     def count_any(self, meta, c):
-        return self._n("count", meta, mode="any", n=None)
+        return Count(loc=self._loc(meta), mode="any", n=None)
 
     def count_up_to(self, meta, c):
-        return self._n("count", meta, mode="up_to", n=c[0])
+        return Count(loc=self._loc(meta), mode="up_to", n=c[0])
 
     def count_exactly(self, meta, c):
         n = c[0]
         if isinstance(n, Token):
-            n = Node("lit", self._loc(meta), value=int(n))
-        return self._n("count", meta, mode="exactly", n=n)
+            n = Lit(loc=self._loc(meta), value=int(n))
+        return Count(loc=self._loc(meta), mode="exactly", n=n)
 
     def roll_stmt(self, meta, c):
-        return self._n("roll", meta, dice=c[0])
+        return RollStmt(loc=self._loc(meta), dice=c[0])
 
     def gain_stmt(self, meta, c):
-        return self._n("gain", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
+        return GainStmt(loc=self._loc(meta), player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
 
     def lose_stmt(self, meta, c):
-        return self._n("lose", meta, player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
+        return LoseStmt(loc=self._loc(meta), player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
 
     def function_decl(self, meta, c):
-        return self._n("function", meta, name=str(c[0]), params=c[1] or [], expr=c[2])
+        return FunctionDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], expr=c[2])
 
     def add_dummy_stmt(self, meta, c):
-        return self._n("add_dummy", meta, name=_v(c[0]))
+        return AddDummyStmt(loc=self._loc(meta), name=_v(c[0]))
 
     def actions_stmt(self, meta, c):
-        return self._n("take_actions", meta, player=c[0], sources=c[2],
+        return ActionsStmt(loc=self._loc(meta), player=c[0], sources=c[2],
                        done=_unquote(c[3]) if c[3] is not None else "Done")
 
     # -- board graphs (docs/boards.md)
     def board_decl(self, meta, c):
-        return self._n("board", meta, name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
+        return BoardDecl(loc=self._loc(meta), name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
 
     def board_circle(self, meta, c):
-        return self._n("board_item", meta, shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+        return BoardItem(loc=self._loc(meta), shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
 
     def board_line(self, meta, c):
-        return self._n("board_item", meta, shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
+        return BoardItem(loc=self._loc(meta), shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
 
     def board_link(self, meta, c):
-        return self._n("board_item", meta, shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
+        return BoardItem(loc=self._loc(meta), shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
                        edge=_v(c[3]))
 
 
     # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md)
     def replace_decl(self, meta, c):
-        d = c[0]
-        d.replace = True  # not a field: the declaration reads as itself, marked as a replacement
-        return d
+        return dataclasses.replace(c[0], replace=True)  # the declaration reads as itself, marked
 
     def hook_when(self, meta, c):
         return str(c[0])
 
     def hook_decl(self, meta, c):
-        return self._n("hook", meta, when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
+        return HookDecl(loc=self._loc(meta), when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
 
     def hook_phase(self, meta, c):
         return c[0]
 
     def phase_hook(self, meta, c):
-        return self._n("hook", meta, when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
+        return HookDecl(loc=self._loc(meta), when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
                        phase=True)
 
     def part_decl(self, meta, c):
         part = str(c[0])
-        for ability in c[1:]:
-            ability.part = part
-        return list(c[1:])
+        return [dataclasses.replace(ability, part=part) for ability in c[1:]]
 
 
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}

@@ -14,7 +14,7 @@ import functools
 from typing import Any
 
 from ..api import load_program
-from ..language.tree import Node
+from ..language.tree import Lit
 from ..engine.game import Program
 from ..runtime.errors import RuleError
 from ..content.model import CardData
@@ -59,9 +59,7 @@ def load_variant(ruleset: str, overrides: tuple[tuple[str, Any], ...]) -> Progra
     for target, value in overrides:
         if target in constants:
             d = constants[target]
-            fields = {f: getattr(d, f) for f in d.fields}
-            fields["value"] = Node("lit", d.loc, value=value)
-            constants[target] = Node(d.kind, d.loc, **fields)
+            constants[target] = dataclasses.replace(d, value=Lit(loc=d.loc, value=value))
             continue
         name, dot, field = target.rpartition(".")
         matching = [c for c in cards if c.name == name] if dot else []
