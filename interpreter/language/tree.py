@@ -40,6 +40,10 @@ class Node:
         """The construct's own fields (location and mod markers aside), in declaration order."""
         return _field_names(type(self))
 
+    def describe(self) -> str:
+        """The construct in plain English, as a designer would read it on a card or in `explain`."""
+        raise NotImplementedError(type(self).__name__)
+
     def children(self) -> Iterator["Node"]:
         for f in _field_names(type(self)):
             yield from _nodes_in(getattr(self, f))
@@ -111,6 +115,10 @@ class Module(Node):
     unparsed: list
     layer: str = ""
 
+    def describe(self) -> str:
+        return "\n".join(d.describe() for d in self.decls)
+
+
 @_node
 class Effect(Node):
     """A card's `effect:` text: the triggers and actions the card brings."""
@@ -120,6 +128,9 @@ class Effect(Node):
 
     triggers: list[Node]
     unparsed: list
+
+    def describe(self) -> str:
+        return "\n".join(t.describe() for t in self.triggers)
 
 
 # ---- declarations --------------------------------------------------------------------------------
@@ -135,6 +146,10 @@ class GameDecl(Decl):
     title: str
     items: list[Node]
 
+    def describe(self) -> str:
+        return f"The game {self.title!r}: " + "; ".join(i.describe() for i in self.items) + "."
+
+
 @_node
 class GameItem(Node):
     """One setting of the game header: `players 2..6`."""
@@ -146,6 +161,10 @@ class GameItem(Node):
     value: Node
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_words(self.name)} {_d(self.value)}"
+
+
 @_node
 class CardType(Decl):
     """`card type Name:` and its fields."""
@@ -156,6 +175,10 @@ class CardType(Decl):
     name: str
     fields_: list[Node]
     name_loc: Loc | None
+
+    def describe(self) -> str:
+        return f"A {self.name} card has " + _and([f.describe() for f in self.fields_]) + "." if self.fields_ else f"A {self.name} card has no fields."
+
 
 @_node
 class FieldDecl(Node):
@@ -169,6 +192,10 @@ class FieldDecl(Node):
     default: Node | None
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"a {_words(self.name)} ({self.type.describe()})" + (f", {_d(self.default)} unless the card says otherwise" if self.default is not None else "")
+
+
 @_node
 class RangeType(Node):
     """A field type `lo..hi` (whole numbers)."""
@@ -179,6 +206,10 @@ class RangeType(Node):
     lo: int
     hi: int
 
+    def describe(self) -> str:
+        return f"a number from {self.lo} to {self.hi}"
+
+
 @_node
 class BasicType(Node):
     """A field type `number`, `text` or `flag`."""
@@ -188,6 +219,10 @@ class BasicType(Node):
 
     name: str
 
+    def describe(self) -> str:
+        return {"number": "a number", "text": "a text", "flag": "yes or no"}.get(self.name, self.name)
+
+
 @_node
 class EnumType(Node):
     """A field type listing its values: `Red | Green | Blue`."""
@@ -196,6 +231,10 @@ class EnumType(Node):
     grammar: ClassVar[tuple[str, ...]] = ('enum_type',)
 
     values: list[str]
+
+    def describe(self) -> str:
+        return "one of " + _or(self.values)
+
 
 @_node
 class DieType(Decl):
@@ -208,6 +247,10 @@ class DieType(Decl):
     faces: Node
     count: int
 
+    def describe(self) -> str:
+        return f"A {self.name} die has the faces {_d(self.faces)}" + (f"; there are {self.count} of them" if self.count else "") + "."
+
+
 @_node
 class ZoneDecl(Decl):
     """`zone name: pile, shared, hidden`."""
@@ -218,6 +261,10 @@ class ZoneDecl(Decl):
     name: str
     props: list[Node]
     name_loc: Loc | None
+
+    def describe(self) -> str:
+        return f"The {_words(self.name)} is a zone: " + ", ".join(p.describe() for p in self.props) + "."
+
 
 @_node
 class ZoneProp(Node):
@@ -230,6 +277,10 @@ class ZoneProp(Node):
     number: int | None
     width: int | None = None
     height: int | None = None
+
+    def describe(self) -> str:
+        return f"a {self.width} by {self.height} grid" if self.words == "grid" else " ".join(w for w in (self.words, str(self.number) if self.number is not None else "") if w)
+
 
 @_node
 class StatDecl(Decl):
@@ -245,6 +296,12 @@ class StatDecl(Decl):
     init: Node | None
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        bounds = f" from {self.lo} to {self.hi}" if self.lo is not None else ""
+        init = f", starting at {_d(self.init)}" if self.init is not None else ""
+        return f"{'Each player has' if self.per_player else 'The game has'} a {_words(self.name)}{bounds}{init}."
+
+
 @_node
 class ConstDecl(Decl):
     """`constant NAME = expr`."""
@@ -256,6 +313,10 @@ class ConstDecl(Decl):
     value: Node
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_words(self.name)} is {_d(self.value)}."
+
+
 @_node
 class EventDecl(Decl):
     """`event name`."""
@@ -266,6 +327,10 @@ class EventDecl(Decl):
     name: str
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_words(self.name)} is an event rules and cards can answer."
+
+
 @_node
 class PhaseDecl(Decl):
     """`setup:`, `turn:`, `round:` or `play:` with its body."""
@@ -275,6 +340,10 @@ class PhaseDecl(Decl):
 
     name: str
     body: list[Node]
+
+    def describe(self) -> str:
+        return f"{_PHASES.get(self.name, self.name)}: {_body(self.body)}."
+
 
 @_node
 class ProcDecl(Decl):
@@ -288,6 +357,11 @@ class ProcDecl(Decl):
     body: list[Node]
     name_loc: Loc | None = None
 
+    def describe(self) -> str:
+        params = f" (given {_and([_words(p) for p in self.params])})" if self.params else ""
+        return f"To {_words(self.name)}{params}: {_body(self.body)}."
+
+
 @_node
 class FunctionDecl(Decl):
     """`function name(params) = expr`: a pure rule function."""
@@ -298,6 +372,11 @@ class FunctionDecl(Decl):
     name: str
     params: list[str]
     expr: Node
+
+    def describe(self) -> str:
+        params = f" of {_and([_words(p) for p in self.params])}" if self.params else ""
+        return f"The {_words(self.name)}{params} is {_d(self.expr)}."
+
 
 @_node
 class Trigger(Ability):
@@ -313,6 +392,13 @@ class Trigger(Ability):
     event_loc: Loc | None = None
     whenever: bool = False
 
+    def describe(self) -> str:
+        who = f" ({self.binder})" if self.binder else ""
+        cond = f", if {_d(self.cond)}" if self.cond is not None else ""
+        word = "Whenever" if self.whenever else "When"
+        return f"{word} {_words(self.event)}{who}{cond}: {_body(self.body)}."
+
+
 @_node
 class ShortTrigger(Decl):
     """`when short of stat by n:` body: what paying more than you have does."""
@@ -323,6 +409,10 @@ class ShortTrigger(Decl):
     stat: str
     binder: str
     body: list[Node]
+
+    def describe(self) -> str:
+        return f"When {self.binder} is short of {_words(self.stat)}: {_body(self.body)}."
+
 
 @_node
 class ActionDecl(Ability):
@@ -337,6 +427,12 @@ class ActionDecl(Ability):
     cond: Node | None
     body: list[Node]
 
+    def describe(self) -> str:
+        limit = f" ({_TIMES.get(self.limit, f'{self.limit} times')} per {self.period})" if self.limit else ""
+        cond = f", if {_d(self.cond)}" if self.cond is not None else ""
+        return f"Action \u201c{self.label}\u201d{limit}{cond}: {_body(self.body)}."
+
+
 @_node
 class Watcher(Decl):
     """`as soon as cond:` body, re-checked after every change."""
@@ -347,6 +443,10 @@ class Watcher(Decl):
     cond: Node
     body: list[Node]
 
+    def describe(self) -> str:
+        return f"As soon as {_d(self.cond)}: {_body(self.body)}."
+
+
 @_node
 class AlwaysDecl(Decl):
     """`always:` body, a state-based rule re-run after every change."""
@@ -355,6 +455,10 @@ class AlwaysDecl(Decl):
     grammar: ClassVar[tuple[str, ...]] = ('always_decl',)
 
     body: list[Node]
+
+    def describe(self) -> str:
+        return f"At all times: {_body(self.body)}."
+
 
 @_node
 class PlacementDecl(Decl):
@@ -368,6 +472,10 @@ class PlacementDecl(Decl):
     conds: list[Node]
     zone_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"A card may be placed in the {_words(self.zone)} only if " + _and([_d(c) for c in self.conds]) + "."
+
+
 @_node
 class ScoreDecl(Decl):
     """`score p: expr`."""
@@ -378,6 +486,10 @@ class ScoreDecl(Decl):
     binder: str
     expr: Node
 
+    def describe(self) -> str:
+        return f"A player's score ({self.binder}) is {_d(self.expr)}."
+
+
 @_node
 class TiebreakDecl(Decl):
     """`tiebreak p: expr`."""
@@ -387,6 +499,10 @@ class TiebreakDecl(Decl):
 
     binder: str
     expr: Node
+
+    def describe(self) -> str:
+        return f"Ties are broken by {_d(self.expr)} ({self.binder} for each tied player)."
+
 
 @_node
 class HookDecl(Decl):
@@ -402,6 +518,11 @@ class HookDecl(Decl):
     name_loc: Loc | None
     phase: bool = False
 
+    def describe(self) -> str:
+        what = _PHASES.get(self.name, self.name) if self.phase else f"to {_words(self.name)}"
+        return f"{self.when.capitalize()} {what.lower() if self.phase else what}: {_body(self.body)}."
+
+
 @_node
 class BoardDecl(Decl):
     """`board name:` its rings, paths and links."""
@@ -412,6 +533,10 @@ class BoardDecl(Decl):
     name: str
     items: list[Node]
     name_loc: Loc | None
+
+    def describe(self) -> str:
+        return f"The board {_words(self.name)}: " + "; ".join(i.describe() for i in self.items) + "."
+
 
 @_node
 class BoardItem(Node):
@@ -425,6 +550,12 @@ class BoardItem(Node):
     to: Node | None
     one_way: bool
     edge: str | None
+
+    def describe(self) -> str:
+        kind = f" ({_words(self.edge)})" if self.edge else ""
+        if self.shape == "link":
+            return f"{_d(self.spaces)} leads {'only ' if self.one_way else ''}to {_d(self.to)}{kind}"
+        return f"{'a loop of' if self.shape == 'closed' else 'a path through'} {_d(self.spaces)}{kind}"
 
 
 # ---- statements ----------------------------------------------------------------------------------
@@ -441,6 +572,10 @@ class LetStmt(Stmt):
     expr: Node
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"let {self.name} be {_d(self.expr)}"
+
+
 @_node
 class SetStmt(Stmt):
     """`set target to expr`."""
@@ -450,6 +585,10 @@ class SetStmt(Stmt):
 
     target: Node
     expr: Node
+
+    def describe(self) -> str:
+        return f"set {_d(self.target)} to {_d(self.expr)}"
+
 
 @_node
 class AugStmt(Stmt):
@@ -461,6 +600,10 @@ class AugStmt(Stmt):
     target: Node
     op: str
     expr: Node
+
+    def describe(self) -> str:
+        return f"{'add' if self.op == '+=' else 'subtract'} {_d(self.expr)} {'to' if self.op == '+=' else 'from'} {_d(self.target)}"
+
 
 @_node
 class MoveStmt(Stmt):
@@ -475,6 +618,11 @@ class MoveStmt(Stmt):
     name: str | None
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        where = {"on top": " on top", "at bottom": " at the bottom"}.get(self.position or "", "")
+        return f"move {_d(self.what)} to {_d(self.dest)}{where}" + _as(self.name)
+
+
 @_node
 class DrawStmt(Stmt):
     """`draw [n] from source to dest [as name]`."""
@@ -488,6 +636,11 @@ class DrawStmt(Stmt):
     name: str | None
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        n = f"{_d(self.count)} cards" if self.count is not None else "a card"
+        return f"draw {n} from {_d(self.source)} to {_d(self.dest)}" + _as(self.name)
+
+
 @_node
 class PlaceStmt(Stmt):
     """`place card in zone` (where its placement rules allow)."""
@@ -497,6 +650,10 @@ class PlaceStmt(Stmt):
 
     what: Node
     zone: Node
+
+    def describe(self) -> str:
+        return f"place {_d(self.what)} in {_d(self.zone)}"
+
 
 @_node
 class CoverStmt(Stmt):
@@ -508,6 +665,10 @@ class CoverStmt(Stmt):
     what: Node
     target: Node
 
+    def describe(self) -> str:
+        return f"lay {_d(self.what)} on {_d(self.target)}"
+
+
 @_node
 class ShuffleStmt(Stmt):
     """`shuffle zone`."""
@@ -516,6 +677,10 @@ class ShuffleStmt(Stmt):
     grammar: ClassVar[tuple[str, ...]] = ('shuffle_stmt',)
 
     zone: Node
+
+    def describe(self) -> str:
+        return f"shuffle {_d(self.zone)}"
+
 
 @_node
 class FireStmt(Stmt):
@@ -528,6 +693,12 @@ class FireStmt(Stmt):
     subject: Node | None
     actor: Node | None
     event_loc: Loc | None
+
+    def describe(self) -> str:
+        on = f" on {_d(self.subject)}" if self.subject is not None else ""
+        by = f" by {_d(self.actor)}" if self.actor is not None else ""
+        return f"{_words(self.event)} happens{on}{by}"
+
 
 @_node
 class ChooseStmt(Stmt):
@@ -542,6 +713,10 @@ class ChooseStmt(Stmt):
     options: Node
     prompt: str | None
     name_loc: Loc | None
+
+    def describe(self) -> str:
+        return f"{_d(self.player)} {_choose(self.player)} {_count(self.count)}{self.name} from {_d(self.options)}"
+
 
 @_node
 class SimulChooseStmt(Stmt):
@@ -559,12 +734,20 @@ class SimulChooseStmt(Stmt):
     var_loc: Loc | None
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"all {_d(self.players)} at once, each {self.var} chooses {_count(self.count)}{self.name} from {_d(self.options)}"
+
+
 @_node
 class BreakStmt(Stmt):
     """`break`."""
 
     kind: ClassVar[str] = "break"
     grammar: ClassVar[tuple[str, ...]] = ('break_stmt',)
+
+    def describe(self) -> str:
+        return "stop repeating"
+
 
 @_node
 class ContinueStmt(Stmt):
@@ -573,12 +756,20 @@ class ContinueStmt(Stmt):
     kind: ClassVar[str] = "continue"
     grammar: ClassVar[tuple[str, ...]] = ('continue_stmt',)
 
+    def describe(self) -> str:
+        return "go on with the next round of the loop"
+
+
 @_node
 class PassStmt(Stmt):
     """`pass`."""
 
     kind: ClassVar[str] = "pass"
     grammar: ClassVar[tuple[str, ...]] = ('pass_stmt',)
+
+    def describe(self) -> str:
+        return "do nothing"
+
 
 @_node
 class EndStmt(Stmt):
@@ -590,6 +781,12 @@ class EndStmt(Stmt):
     after: str | None
     reason: Node | None
 
+    def describe(self) -> str:
+        when = f" after this {self.after}" if self.after else ""
+        why = f" ({_d(self.reason)})" if self.reason is not None else ""
+        return f"the game ends{when}{why}"
+
+
 @_node
 class PlayTurnStmt(Stmt):
     """`play turn of player` (in a `play:` or `round:` phase)."""
@@ -599,12 +796,20 @@ class PlayTurnStmt(Stmt):
 
     player: Node
 
+    def describe(self) -> str:
+        return f"{_d(self.player)} {_take(self.player)} a turn"
+
+
 @_node
 class PlayRoundStmt(Stmt):
     """`play round`."""
 
     kind: ClassVar[str] = "play_round"
     grammar: ClassVar[tuple[str, ...]] = ('play_round_stmt',)
+
+    def describe(self) -> str:
+        return "play a round"
+
 
 @_node
 class LogStmt(Stmt):
@@ -615,6 +820,10 @@ class LogStmt(Stmt):
 
     expr: Node
 
+    def describe(self) -> str:
+        return f"tell everyone {_d(self.expr)}"
+
+
 @_node
 class CallStmt(Stmt):
     """An expression on a line of its own: a procedure call."""
@@ -623,6 +832,10 @@ class CallStmt(Stmt):
     grammar: ClassVar[tuple[str, ...]] = ('call_stmt',)
 
     expr: Node
+
+    def describe(self) -> str:
+        return _d(self.expr)
+
 
 @_node
 class IfStmt(Stmt):
@@ -634,6 +847,12 @@ class IfStmt(Stmt):
     branches: list[tuple[Node, list[Node]]]
     orelse: list[Node] | None
 
+    def describe(self) -> str:
+        parts = [f"if {_d(c)}: {_body(b)}" for c, b in self.branches]
+        text = "; otherwise ".join(parts)
+        return text + (f"; otherwise {_body(self.orelse)}" if self.orelse else "")
+
+
 @_node
 class MayCond(Node):
     """`player may "prompt"` as a condition: a yes/no decision."""
@@ -644,6 +863,11 @@ class MayCond(Node):
     player: Node
     prompt: str
     negate: bool
+
+    def describe(self) -> str:
+        agree = f"{_verb(self.player, 'do')} not agree" if self.negate else _verb(self.player, "agree")
+        return f"{_d(self.player)} {agree} to \u201c{self.prompt}\u201d"
+
 
 @_node
 class ForStmt(Stmt):
@@ -657,6 +881,10 @@ class ForStmt(Stmt):
     body: list[Node]
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"for each {self.name} in {_d(self.iter)}: {_body(self.body)}"
+
+
 @_node
 class RepeatStmt(Stmt):
     """`repeat:`, `repeat n times:` or `while cond:` body."""
@@ -668,6 +896,14 @@ class RepeatStmt(Stmt):
     cond: Node | None
     body: list[Node]
 
+    def describe(self) -> str:
+        if self.times is not None:
+            return f"{_d(self.times)} times: {_body(self.body)}"
+        if self.cond is not None:
+            return f"while {_d(self.cond)}: {_body(self.body)}"
+        return f"repeat: {_body(self.body)}"
+
+
 @_node
 class RollStmt(Stmt):
     """`roll dice`."""
@@ -676,6 +912,10 @@ class RollStmt(Stmt):
     grammar: ClassVar[tuple[str, ...]] = ('roll_stmt',)
 
     dice: Node
+
+    def describe(self) -> str:
+        return f"roll {_d(self.dice)}"
+
 
 @_node
 class GainStmt(Stmt):
@@ -689,6 +929,10 @@ class GainStmt(Stmt):
     stat: str
     stat_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_d(self.player)} {_verb(self.player, 'gain')} {_d(self.amount)} {_words(self.stat)}"
+
+
 @_node
 class LoseStmt(Stmt):
     """`player loses n stat` (a shortfall runs `when short of`)."""
@@ -701,6 +945,10 @@ class LoseStmt(Stmt):
     stat: str
     stat_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_d(self.player)} {_verb(self.player, 'lose')} {_d(self.amount)} {_words(self.stat)}"
+
+
 @_node
 class AddDummyStmt(Stmt):
     """`add a dummy player [as name]`."""
@@ -709,6 +957,10 @@ class AddDummyStmt(Stmt):
     grammar: ClassVar[tuple[str, ...]] = ('add_dummy_stmt',)
 
     name: str | None
+
+    def describe(self) -> str:
+        return "add a dummy player" + _as(self.name)
+
 
 @_node
 class ActionsStmt(Stmt):
@@ -720,6 +972,10 @@ class ActionsStmt(Stmt):
     player: Node
     sources: Node | None
     done: str
+
+    def describe(self) -> str:
+        src = f" from {_d(self.sources)}" if self.sources is not None else ""
+        return f"{_d(self.player)} {_take(self.player)} actions{src} until \u201c{self.done}\u201d"
 
 
 # ---- expressions ---------------------------------------------------------------------------------
@@ -735,6 +991,10 @@ class WhereExpr(Expr):
     items: Node
     cond: Node
 
+    def describe(self) -> str:
+        return f"{_d(self.items)} where {_d(self.cond)}"
+
+
 @_node
 class IfExpr(Expr):
     """`a if cond else b`."""
@@ -745,6 +1005,10 @@ class IfExpr(Expr):
     then: Node
     cond: Node
     orelse: Node
+
+    def describe(self) -> str:
+        return f"{_d(self.then)} if {_d(self.cond)}, else {_d(self.orelse)}"
+
 
 @_node
 class Quantified(Expr):
@@ -758,6 +1022,11 @@ class Quantified(Expr):
     iter: Node
     cond: Node
 
+    def describe(self) -> str:
+        q = {"every": "every", "some": "some", "no": "no"}[self.quantifier]
+        return f"{q} {', '.join(self.names)} in {_d(self.iter)} {'has' if q != 'no' else 'has'} {_d(self.cond)}"
+
+
 @_node
 class OrExpr(Expr):
     """`a or b or ...`."""
@@ -766,6 +1035,10 @@ class OrExpr(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('or_expr',)
 
     items: list[Node]
+
+    def describe(self) -> str:
+        return " or ".join(_d(i) for i in self.items)
+
 
 @_node
 class AndExpr(Expr):
@@ -776,6 +1049,10 @@ class AndExpr(Expr):
 
     items: list[Node]
 
+    def describe(self) -> str:
+        return " and ".join(_d(i) for i in self.items)
+
+
 @_node
 class NotExpr(Expr):
     """`not a`."""
@@ -784,6 +1061,10 @@ class NotExpr(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('not_expr',)
 
     expr: Node
+
+    def describe(self) -> str:
+        return f"not {_d(self.expr)}"
+
 
 @_node
 class Compare(Expr):
@@ -796,6 +1077,10 @@ class Compare(Expr):
     left: Node
     right: Node
 
+    def describe(self) -> str:
+        return f"{_d(self.left)} {_COMPARE[self.op]} {_d(self.right)}"
+
+
 @_node
 class InExpr(Expr):
     """`item in collection`."""
@@ -805,6 +1090,10 @@ class InExpr(Expr):
 
     item: Node
     coll: Node
+
+    def describe(self) -> str:
+        return f"{_d(self.item)} is in {_d(self.coll)}"
+
 
 @_node
 class IsExpr(Expr):
@@ -818,6 +1107,11 @@ class IsExpr(Expr):
     negate: bool
     what_loc: Loc | None
 
+    def describe(self) -> str:
+        art = "" if self.what in ("empty", "dummy") else "a "
+        return f"{_d(self.expr)} is {'not ' if self.negate else ''}{art}{_words(self.what)}"
+
+
 @_node
 class CanPlaceExpr(Expr):
     """`card can be placed in zone`."""
@@ -828,6 +1122,10 @@ class CanPlaceExpr(Expr):
     what: Node
     zone: Node
 
+    def describe(self) -> str:
+        return f"{_d(self.what)} can be placed in {_d(self.zone)}"
+
+
 @_node
 class RangeLit(Expr):
     """`lo..hi`."""
@@ -837,6 +1135,10 @@ class RangeLit(Expr):
 
     lo: Node
     hi: Node
+
+    def describe(self) -> str:
+        return f"{_d(self.lo)} to {_d(self.hi)}"
+
 
 @_node
 class Arith(Expr):
@@ -850,6 +1152,10 @@ class Arith(Expr):
     right: Node
     op_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_d(self.left)} {_ARITH[self.op]} {_d(self.right)}"
+
+
 @_node
 class Neg(Expr):
     """`-a`."""
@@ -858,6 +1164,10 @@ class Neg(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('neg',)
 
     expr: Node
+
+    def describe(self) -> str:
+        return f"minus {_d(self.expr)}"
+
 
 @_node
 class OfExpr(Expr):
@@ -870,6 +1180,13 @@ class OfExpr(Expr):
     name_loc: Loc | None
     owner: Node
 
+    def describe(self) -> str:
+        owner = self.owner
+        if isinstance(owner, Name) and owner.id == "you":
+            return f"your {_words(self.name)}"
+        return f"the {_words(self.name)} of {_d(owner)}"
+
+
 @_node
 class Attr(Expr):
     """`x.field`."""
@@ -881,6 +1198,10 @@ class Attr(Expr):
     name: str
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"the {_words(self.name)} of {_d(self.obj)}"
+
+
 @_node
 class Index(Expr):
     """`x[key]`."""
@@ -890,6 +1211,10 @@ class Index(Expr):
 
     obj: Node
     key: Node
+
+    def describe(self) -> str:
+        return f"{_d(self.obj)}[{_d(self.key)}]"
+
 
 @_node
 class Call(Expr):
@@ -902,6 +1227,10 @@ class Call(Expr):
     args: list[Node]
     name_loc: Loc | None
 
+    def describe(self) -> str:
+        return f"{_words(self.func)}(" + ", ".join(_d(a) for a in self.args) + ")"
+
+
 @_node
 class Lit(Expr):
     """A number or a text."""
@@ -910,6 +1239,10 @@ class Lit(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('int_lit', 'str_lit',)
 
     value: Any
+
+    def describe(self) -> str:
+        return f"\u201c{self.value}\u201d" if isinstance(self.value, str) else str(self.value)
+
 
 @_node
 class Name(Expr):
@@ -920,6 +1253,10 @@ class Name(Expr):
 
     id: str
 
+    def describe(self) -> str:
+        return _SPECIAL.get(self.id, _words(self.id))
+
+
 @_node
 class ListLit(Expr):
     """`[a, b, ...]`."""
@@ -928,6 +1265,10 @@ class ListLit(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('list_lit',)
 
     items: list[Node]
+
+    def describe(self) -> str:
+        return "[" + ", ".join(_d(i) for i in self.items) + "]"
+
 
 @_node
 class Comprehension(Expr):
@@ -940,6 +1281,10 @@ class Comprehension(Expr):
     name: str
     iter: Node
 
+    def describe(self) -> str:
+        return f"{_d(self.expr)} for each {self.name} in {_d(self.iter)}"
+
+
 @_node
 class MapLit(Expr):
     """`{key: value, ...}`."""
@@ -948,6 +1293,10 @@ class MapLit(Expr):
     grammar: ClassVar[tuple[str, ...]] = ('map_lit',)
 
     pairs: list[tuple[Node, Node]]
+
+    def describe(self) -> str:
+        return "{" + ", ".join(f"{_d(k)}: {_d(v)}" for k, v in self.pairs) + "}"
+
 
 @_node
 class Count(Node):
@@ -958,6 +1307,73 @@ class Count(Node):
 
     mode: str
     n: Node | None
+
+    def describe(self) -> str:
+        return {"any": "any number of", "up_to": f"up to {_d(self.n)}", "exactly": _d(self.n)}[self.mode]
+
+# ---- English ----------------------------------------------------------------------------------
+# `describe()` renders a construct in plain English for designers: card text, `explain`, hover.
+
+_PHASES = {"setup": "To set up", "turn": "On a turn", "round": "Each round", "play": "The game is played"}
+_TIMES = {1: "once", 2: "twice"}
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
+_SPECIAL = {"you": "you", "this": "this card", "it": "it", "players": "every player", "true": "yes", "false": "no",
+            "none": "nothing", "active_player": "the active player", "start_player": "the start player",
+            "player_count": "the number of players", "turn_number": "the turn number",
+            "round_number": "the round number"}
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _d(x: Any) -> str:
+    if x is None:
+        return "nothing"
+    if isinstance(x, Node):
+        return x.describe()
+    if isinstance(x, (list, tuple)):
+        return _body(list(x))
+    return str(x)
+
+
+def _body(stmts: list[Node] | None) -> str:
+    return "; ".join(s.describe() for s in stmts or []) or "nothing"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1] if items else ""
+
+
+def _as(name: str | None) -> str:
+    return f" (call it {name})" if name else ""
+
+
+def _is_you(n: Node) -> bool:
+    return isinstance(n, Name) and n.id == "you"
+
+
+def _verb(player: Node, verb: str) -> str:
+    """`you gain`, `p gains`, `p does`."""
+    return verb if _is_you(player) else verb + ("es" if verb.endswith(("o", "s")) else "s")
+
+
+def _choose(player: Node) -> str:
+    return _verb(player, "choose")
+
+
+def _take(player: Node) -> str:
+    return _verb(player, "take")
+
+
+def _count(count: Node | None) -> str:
+    return f"{count.describe()} " if count is not None else ""
 
 
 CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, HookDecl, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
