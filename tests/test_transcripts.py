@@ -48,9 +48,11 @@ def test_transcript_shows_decisions_options_answers_and_result():
 
 def test_long_games_are_cut_and_say_so():
     text = T.path_of("talisman", 2).read_text(encoding="utf-8")
-    assert f"Shown: the first {T.MAX_DECISIONS} of " in text
+    assert f"Shown: the first {T.MAX_DECISIONS} decisions" in text.splitlines()[2]
     assert f"\nstep {T.MAX_DECISIONS} · " in text and f"\nstep {T.MAX_DECISIONS + 1} · " not in text
-    assert re.search(r"^\.\.\. \d+ more decisions not shown$", text, re.M)
+    more = re.search(r"^\.\.\. (\d+) more decisions not shown \((\d+) in all\)$", text, re.M)
+    assert more and int(more.group(1)) + T.MAX_DECISIONS == int(more.group(2))
+    assert f"\n  decisions: {more.group(2)}\n" in text  # the result counts the whole game
     assert "\nresult\n" in text
 
 

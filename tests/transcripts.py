@@ -10,7 +10,7 @@ bulk (30 games per count).
 Each transcript is the game recorded as `RULESET/PLAYERS/1/random` in golden_games.json (the
 same seed, the same agents, the same `session.play`), and the test checks that it still is.
 Long games show their first MAX_DECISIONS decisions, then the result of the whole game; the file
-header says so. Option labels that name a rule file are written relative to the repository root
+header says so (and nothing in the header depends on the game, so a change shows at its step). Option labels that name a rule file are written relative to the repository root
 (the engine names them relative to the working directory, which differs between machines).
 
     python tests/transcripts.py --write      # re-record every transcript
@@ -152,23 +152,23 @@ def record(ruleset: str, players: int) -> tuple[str, dict]:
     agents = [_Recorder(a, body, seen, notes) for a in agents_for(AGENTS[AGENT], players, seed)]
     rec = play(program, players, seed, agents, game=game)
     total = len(rec.choices)
-    if total > MAX_DECISIONS:
-        body += ["", f"... {total - MAX_DECISIONS} more decisions not shown"]
+    if total > MAX_DECISIONS:  # the count is written here, not in the header: a change shows at its step
+        body += ["", f"... {total - MAX_DECISIONS} more decisions not shown ({total} in all)"]
     else:
         ending = _new_log(game, seen)
         if ending:
             body += ["", "after the last decision"] + [f"  log: {_clean(line, notes)}" for line in ending]
     body += _result_lines(rec.result, rec.error, notes)
-    shown = "every decision" if total <= MAX_DECISIONS else f"the first {MAX_DECISIONS} of {total} decisions"
     head = [f"# {ruleset}, {players} player{'s' if players > 1 else ''}: a golden transcript (tests/transcripts.py)",
             f"# The game {key(ruleset, players, INDEX, AGENT)} of tests/fixtures/golden_games.json: seed {seed},"
             f" {AGENT} agents.",
-            f"# Shown: {shown}, then the result of the whole game.",
+            f"# Shown: the first {MAX_DECISIONS} decisions (every one of a shorter game), then the result of the whole"
+            " game.",
             "# Players and options are numbered from 1; `>` marks the option chosen; `log:` lines are those",
             "# emitted since the previous decision."]
-    if notes.paths:
-        head.append("# Rule files in labels are written relative to the repository root (the engine writes them"
-                    " relative to the working directory).")
+    if notes.paths:  # said at the end, so that the header never depends on the game
+        body += ["", "note: rule and card files named above are written relative to the repository root (the",
+                 "engine names them relative to the working directory, which differs between machines)"]
     return "\n".join(head + body) + "\n", summary(rec)
 
 
@@ -178,7 +178,8 @@ def first_difference(recorded: str, now: str, name: str, context: int = 3) -> st
     if old == new:
         return None
     at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
-    step = next((line.split(" · ")[0] for line in reversed(old[:at + 1]) if line.startswith("step ")), "setup")
+    step = next((line.split(" · ")[0] for line in reversed(old[:at + 1]) if line.startswith("step ")
+                 or line in ("setup", "result") or line.startswith("after ")), "the header")
     hunk = list(difflib.unified_diff(old, new, "recorded", "now", n=context, lineterm=""))
     first = hunk[:2] + next(_hunks(hunk[2:]), [])
     return (f"{name}:{at + 1}: the game first differs at line {at + 1} ({step})\n"
