@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from golden_games import AGENTS, ROOT, key, summary  # noqa: E402
 from interpreter.agents import Agent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
+from interpreter.diagnostics import ContentError  # noqa: E402
 from interpreter.engine import Decision, Game  # noqa: E402
 from interpreter.session import agents_for, game_seed, play  # noqa: E402
 
@@ -235,4 +236,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ContentError as e:  # a ruleset that no longer loads: its diagnostics, not a traceback
+        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+        sys.exit(2)
