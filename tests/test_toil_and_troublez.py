@@ -108,6 +108,7 @@ def _after_setup(program, players, seed):
         seen["pile"] = list(st.zones["draw_pile"])
         seen["start"] = st.start_player
     game = Game(program, players, seed=seed, after_setup=snap)
+    assert game.error is None and game.decision is not None and seen, game.error
     return game, seen
 
 
