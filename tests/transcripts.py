@@ -26,19 +26,22 @@ import difflib
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from golden_games import AGENTS, ROOT, key, summary  # noqa: E402
-from interpreter.agents import Agent  # noqa: E402
+from golden_games import AGENTS, MASTER, ROOT, key, summary  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.diagnostics import ContentError  # noqa: E402
-from interpreter.engine import Decision, Game  # noqa: E402
+from interpreter.engine import Game  # noqa: E402
 from interpreter.session import agents_for, game_seed, play  # noqa: E402
 
+if TYPE_CHECKING:
+    from interpreter.agents import Agent
+    from interpreter.engine import Decision
+
 FOLDER = ROOT / "tests" / "fixtures" / "transcripts"
-MASTER, INDEX, AGENT = 7, 1, "random"  # the golden game `RS/N/1/random` (golden_games.cases)
+INDEX, AGENT = 1, "random"  # the golden game `RS/N/1/random` (golden_games.cases: index 1 plays random agents)
 MAX_DECISIONS = 150  # decisions written out; the rest of a longer game is played for its result
 _RULE_FILE = re.compile(r"[^\s'\"`()\[\],]*\.(?:rules|ya?ml)\b")
 
