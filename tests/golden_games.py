@@ -7,6 +7,9 @@ measures the work done, may only go down).
     python tests/golden_games.py --add       # record only games not yet there (a new ruleset)
     python tests/golden_games.py --write RS  # re-record one ruleset after a deliberate rule change
     python tests/golden_games.py             # compare every recorded game (slower than the test)
+
+`--write` and `--add` also re-record the readable transcripts of tests/transcripts.py (one game
+per ruleset and player count), so that one command keeps both in step.
 """
 from __future__ import annotations
 
@@ -19,10 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from interpreter.api import load_program  # noqa: E402
-from interpreter.play.session import agents_for, game_seed, play  # noqa: E402
+from interpreter.play.session import GameRecord, agents_for, game_seed, play  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "fixtures" / "golden_games.json"
 SEEDS = 30  # games per ruleset and player count in the golden file
+MASTER = 7  # the master seed: game i plays with game_seed(MASTER, i)
 AGENTS = {"random": ["random"], "first": ["first"]}
 
 
@@ -33,8 +37,12 @@ def _h(v) -> str:
 def fingerprint(ruleset: str, players: int, index: int, agents: str = "random") -> dict:
     """One game's outcome, as data that any change of behaviour would alter."""
     program = load_program(ROOT / "rulesets" / ruleset)
-    seed = game_seed(7, index)
-    rec = play(program, players, seed, agents_for(AGENTS[agents], players, seed))
+    seed = game_seed(MASTER, index)
+    return summary(play(program, players, seed, agents_for(AGENTS[agents], players, seed)))
+
+
+def summary(rec: GameRecord) -> dict:
+    """The fingerprint of a played game (tests/transcripts.py checks its games against these)."""
     return {"result": rec.result, "error": rec.error, "steps": rec.steps, "decisions": len(rec.choices),
             "choices": _h(rec.choices), "held": _h(rec.held)}
 
@@ -90,6 +98,8 @@ def main() -> int:
     if write or add:
         GOLDEN.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
         print(f"{len(out)} games recorded in {GOLDEN}")
+        import transcripts  # the readable transcripts of the same games follow the hashes (lazy: it imports this)
+        print(f"{transcripts.write(only or None, add=add)} transcripts written in {transcripts.FOLDER}")
     else:
         print(f"{len(out) - bad} of {len(out)} games identical ({fewer} of them in fewer steps)")
     return 1 if bad else 0

@@ -1,4 +1,5 @@
-"""Helpers for tests that write tiny rule files: one place, shared by the construct tests."""
+"""The one module of shared test helpers (tests import it; no test imports another test file):
+writing tiny rulesets to a tmp_path, building and playing them, answering decisions by label."""
 from __future__ import annotations
 
 import itertools
@@ -6,9 +7,10 @@ import textwrap
 from pathlib import Path
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, Limits
 
 _counter = itertools.count(1)
+HEADER = 'game "T":\n    players 2..6\n\n'  # the header `build` puts above the rules
 
 
 def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
@@ -39,3 +41,49 @@ def answer(g: Game, player: int, label: str) -> None:
 def errors(tmp_path: Path, rules: str, cards: str | None = None) -> list:
     _, content = check_path(ruleset(tmp_path, rules, cards))
     return [d for d in content.diagnostics if d.severity == "error"]
+
+
+def build(tmp_path: Path, rules: str, cards: str | None = None, header: bool = True):
+    """Write `tmp_path/rs` (game.rules under HEADER unless `header` is false, + cards/cards.yaml) and
+    compile it; `rules` is dedented, so preludes indented like the tests' blocks can be prepended."""
+    d = tmp_path / "rs"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "game.rules").write_text((HEADER if header else "") + textwrap.dedent(rules), encoding="utf-8")
+    if cards is not None:
+        (d / "cards").mkdir(exist_ok=True)
+        (d / "cards" / "cards.yaml").write_text(textwrap.dedent(cards), encoding="utf-8")
+    return load_program(d)
+
+
+def line_of(program, text: str) -> int:
+    """1-based line of the first line of game.rules containing `text`."""
+    src = (Path(program.rs.content.path) / "game.rules").read_text(encoding="utf-8")
+    for i, line in enumerate(src.splitlines(), 1):
+        if text in line:
+            return i
+    raise AssertionError(f"{text!r} not in the rules")
+
+
+def run(program, players: int = 2, seed: int = 0, choices=(), limits: Limits | None = None) -> Game:
+    """A game of `program` after the scripted answers `choices` (each asked while the game runs)."""
+    g = Game(program, players, seed, limits)
+    for c in choices:
+        assert not g.over, f"game over before choice {c}: {g.error}"
+        g.answer(c)
+    return g
+
+
+def finish(g: Game) -> Game:
+    """Play `g` to its end, always answering the first option (bounded, so a loop fails the test)."""
+    guard = 0
+    while not g.over:
+        g.answer(0)
+        guard += 1
+        assert guard < 10_000
+    return g
+
+
+def ok(g: Game) -> Game:
+    """`g`, failing the test with the rule error if it stopped on one."""
+    assert g.error is None, g.error
+    return g

@@ -10,8 +10,7 @@ from interpreter.compile import codegen
 from interpreter.compile.compiler import Compiler
 from interpreter.api import _load_program_cached
 from interpreter.engine.game import Limits
-
-from test_constructs import build, line_of, run
+from rulekit import build, line_of, run
 
 
 def test_generated_source_holds_no_rule_text(tmp_path):

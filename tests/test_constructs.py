@@ -4,15 +4,13 @@ implementation would get wrong. Rulesets are written to tmp_path; most tests rea
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
 
-from interpreter.api import load_program
 from interpreter.engine.game import Game, Limits
 from interpreter.runtime.errors import LimitExceeded, RuleError
+from rulekit import build, finish, line_of, ok, run
 
-HEADER = 'game "T":\n    players 2..6\n\n'
 
 # five numbered tokens, ids 0..4 with value 1..5 (a pile's top is its last card)
 def indent(text: str) -> str:
@@ -25,49 +23,6 @@ card type Tok:
 
 """)
 TOKEN_CARDS = "\n".join(f"- {{name: T{v}, type: Tok, value: {v}}}" for v in range(1, 6)) + "\n"
-
-
-def build(tmp_path: Path, rules: str, cards: str | None = None, header: bool = True):
-    """Write a ruleset folder (game.rules + cards/cards.yaml) and compile it. `rules` is dedented:
-    the preludes below are indented like the tests' triple-quoted blocks."""
-    d = tmp_path / "rs"
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "game.rules").write_text((HEADER if header else "") + textwrap.dedent(rules), encoding="utf-8")
-    if cards is not None:
-        (d / "cards").mkdir(exist_ok=True)
-        (d / "cards" / "cards.yaml").write_text(textwrap.dedent(cards), encoding="utf-8")
-    return load_program(d)
-
-
-def line_of(program, text: str) -> int:
-    """1-based line of the first line of game.rules containing `text`."""
-    src = (Path(program.rs.content.path) / "game.rules").read_text(encoding="utf-8")
-    for i, line in enumerate(src.splitlines(), 1):
-        if text in line:
-            return i
-    raise AssertionError(f"{text!r} not in the rules")
-
-
-def run(program, players: int = 2, seed: int = 0, choices=(), limits: Limits | None = None) -> Game:
-    g = Game(program, players, seed, limits)
-    for c in choices:
-        assert not g.over, f"game over before choice {c}: {g.error}"
-        g.answer(c)
-    return g
-
-
-def finish(g: Game) -> Game:
-    guard = 0
-    while not g.over:
-        g.answer(0)
-        guard += 1
-        assert guard < 10_000
-    return g
-
-
-def ok(g: Game) -> Game:
-    assert g.error is None, g.error
-    return g
 
 
 # ---- values and assignment ----------------------------------------------------------------

@@ -107,7 +107,8 @@ def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine():
     program = load_program(ROOT / "rulesets" / "talisman")
     with pytest.raises(Unsupported):
         compile_direct(program)
-    assert isinstance(new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits()), Game)
+    g = new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits())
+    assert isinstance(g, Game) and g.error is None and g.decision is not None, g.error
     with pytest.raises(ValueError, match="does not compile to direct code"):
         new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits(), engine="direct")
 

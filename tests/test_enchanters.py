@@ -28,6 +28,7 @@ def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Ga
             g.answer(0)
         else:
             break
+    assert g.error is None and g.decision is not None, g.error  # set up, and the first turn waits
     return g, chosen, asked
 
 

@@ -86,6 +86,10 @@ def test_player_counts(program):
     assert (program.rs.min_players, program.rs.max_players) == (3, 4)
     with pytest.raises(ValueError, match="3 to 4"):
         Game(program, 2, 0)
+    for players in (3, 4):  # both counts set up and ask a player to act
+        g = Game(program, players, 0)
+        assert g.error is None and not g.over, g.error
+        assert g.decision is not None and 0 <= g.decision.player < players
 
 
 def test_structured_rules_by_default(program):

@@ -78,6 +78,9 @@ def assert_diagnostics_only(d: Path) -> None:
         while not g.over and n < 60:
             g.answer(n % len(g.decision.options))
             n += 1
+        # a game is either waiting for a decision or over, with a result or a located rule error
+        assert (g.decision is not None and g.decision.options) if not g.over else \
+            (g.result is not None) != (g.error is not None), (g.over, g.result, g.error)
 
 
 def write_ruleset(d: Path, rules: str, cards_from: str | None = None, cards: dict[str, str] | None = None) -> Path:

@@ -32,6 +32,7 @@ def set_up(program, players: int, seed: int = 1) -> Game:
     g = Game(program, players, seed)
     while g.decision is not None and g.state.round_number == 0:
         g.answer(0)
+    assert g.error is None and g.decision is not None, g.error  # set up, and the first turn waits
     return g
 
 

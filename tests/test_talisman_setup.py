@@ -24,8 +24,20 @@ def _names(g: Game, zone: str) -> list[str]:
     return [g.cards[c].name for c in g.state.zones[zone]]
 
 
-@pytest.mark.parametrize("players", [1, 7])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_two_to_six_players(program, players):
+    """TA-004: a game has at most six players (the ruleset plays from two); TA-016: at each count
+    every player is dealt one character card, and the start player is asked to act (nothing in
+    setup failed)."""
+    g = Game(program, players, 0)
+    assert g.error is None and not g.over, g.error
+    assert [len(g.state.zones[f"hero#{p}"]) for p in range(players)] == [1] * players
+    assert len({g.state.zones[f"hero#{p}"][0] for p in range(players)}) == players  # different characters
+    assert g.decision is not None and g.decision.player == g.state.active
+
+
+@pytest.mark.parametrize("players", [1, 7])
+def test_other_player_counts_are_refused(program, players):
     """TA-004: a game has at most six players (and at least two)."""
     with pytest.raises(ValueError, match="2 to 6 players"):
         Game(program, players, 0)
