@@ -305,3 +305,6 @@ def test_every_construct_section_is_listed() -> None:
     assert syntax, "docs/language.md has no construct sections"
     unlisted = [h for h in syntax if h not in listed]
     assert not unlisted, f"construct sections no construct class claims in docs/constructs.tsv: {unlisted}"
+    contents = text[:text.index("## 1. ")]
+    unindexed = [h for h in syntax if f"(#{_slug(h)})" not in contents]
+    assert not unindexed, f"construct sections missing from the table at the top of docs/language.md: {unindexed}"
