@@ -19,6 +19,7 @@ matches the grammar's, and the tutorial game validates cleanly, passes its scena
 """
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from pathlib import Path
@@ -199,10 +200,12 @@ def test_changelog_matches_grammar() -> None:
 
 def test_every_diagnostic_family_is_documented() -> None:
     """Each family of diagnostic codes (`name/...`, `cards/...`) is explained under Diagnostics."""
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").glob("*.py"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").rglob("*.py"))
     families = set(re.findall(r'"([a-z]+)/[a-z_-]+"', source)) | set(re.findall(r'f"([a-z]+)/\{', source))
     text = LANGUAGE.read_text(encoding="utf-8")
-    section = text[text.index("## 24. Diagnostics"):]
+    heading = re.search(r"^## \d+\. Diagnostics$", text, re.M)
+    assert heading, "docs/language.md has no Diagnostics chapter"
+    section = text[heading.start():]
     missing = sorted(f for f in families if f"`{f}/" not in section)
     assert families and not missing, f"diagnostic code families not explained in docs/language.md: {missing}"
 
@@ -228,3 +231,80 @@ def test_tutorial_game_plays(players: int) -> None:
     report = simulate(str(TUTORIAL_GAME), 25, players, 7, ["random"])
     assert report["errors"] == [], report["errors"][:3]
     assert report["completed"] == 25
+
+
+# ---- links between the documents land, and every construct has its section --------------------
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _without_code(text: str) -> str:
+    return _FENCE.sub("", text)
+
+
+@functools.lru_cache(maxsize=None)
+def _anchors(doc: Path) -> frozenset[str]:
+    """The anchors of a document's headings; a repeated heading gets `-1`, `-2`, … as on GitHub."""
+    out, seen = set(), {}
+    for heading in re.findall(r"^#{1,6} (.+)$", _without_code(doc.read_text(encoding="utf-8")), re.M):
+        slug = _slug(heading)
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return frozenset(out)
+
+
+LINKED_DOCS = DOCS + [ROOT / "README.md"]
+
+
+@pytest.mark.parametrize("doc", LINKED_DOCS, ids=[d.name for d in LINKED_DOCS])
+def test_links_land(doc: Path) -> None:
+    """A relative link names a file that exists and, after `#`, a heading of that file."""
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", _without_code(doc.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, anchor = target.partition("#")
+        dest = (doc.parent / file).resolve() if file else doc.resolve()
+        if not dest.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(f"{target} (no such heading)")
+    assert not broken, f"{doc.name}: links that lead nowhere: {broken}"
+
+
+CONSTRUCTS_TSV = ROOT / "docs" / "constructs.tsv"
+
+
+def _construct_rows() -> list[tuple[str, str]]:
+    rows = [line.split("\t") for line in CONSTRUCTS_TSV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert all(len(r) == 2 for r in rows), "docs/constructs.tsv: each line is `ClassName<TAB>heading`"
+    return [(r[0], r[1]) for r in rows]
+
+
+def test_every_construct_row_names_a_section() -> None:
+    """docs/constructs.tsv gives each construct class one section of docs/language.md, verbatim."""
+    rows = _construct_rows()
+    names = [name for name, _ in rows]
+    assert len(names) == len(set(names)), f"classes listed twice: {sorted({n for n in names if names.count(n) > 1})}"
+    headings = set(re.findall(r"^### (.+)$", _without_code(LANGUAGE.read_text(encoding="utf-8")), re.M))
+    missing = [f"{name}: {heading}" for name, heading in rows if heading not in headings]
+    assert not missing, f"docs/constructs.tsv names headings docs/language.md lacks: {missing}"
+
+
+def test_every_construct_section_is_listed() -> None:
+    """A section of the Declarations, Statements or Expressions chapter that starts with syntax
+    documents a construct, so docs/constructs.tsv must say which."""
+    text = _without_code(LANGUAGE.read_text(encoding="utf-8"))
+    listed = {heading for _, heading in _construct_rows()}
+    chapters = re.split(r"^## ", text, flags=re.M)
+    syntax = [h for ch in chapters if re.match(r"\d+\. (Declarations|Statements|Expressions)$", ch.splitlines()[0])
+              for h in re.findall(r"^### (`.+)$", ch, re.M)]
+    assert syntax, "docs/language.md has no construct sections"
+    unlisted = [h for h in syntax if h not in listed]
+    assert not unlisted, f"construct sections no construct class claims in docs/constructs.tsv: {unlisted}"
+    contents = text[:text.index("## 1. ")]
+    unindexed = [h for h in syntax if f"(#{_slug(h)})" not in contents]
+    assert not unindexed, f"construct sections missing from the table at the top of docs/language.md: {unindexed}"
