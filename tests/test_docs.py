@@ -294,6 +294,16 @@ def test_every_construct_row_names_a_section() -> None:
     assert not missing, f"docs/constructs.tsv names headings docs/language.md lacks: {missing}"
 
 
+def test_every_construct_class_has_its_section() -> None:
+    """The rows are the construct classes of the syntax tree, no more and no fewer: a new construct
+    is not done until docs/language.md documents it."""
+    from interpreter.language.tree import CONSTRUCTS
+    listed = {name for name, _ in _construct_rows()}
+    classes = {c.__name__ for c in CONSTRUCTS}
+    assert not classes - listed, f"construct classes with no section in docs/constructs.tsv: {sorted(classes - listed)}"
+    assert not listed - classes, f"docs/constructs.tsv names classes that do not exist: {sorted(listed - classes)}"
+
+
 def test_every_construct_section_is_listed() -> None:
     """A section of the Declarations, Statements or Expressions chapter that starts with syntax
     documents a construct, so docs/constructs.tsv must say which."""
