@@ -107,8 +107,8 @@ def test_overlords_setup(players, seed):
     base, _, _ = _setup(players, "Standard", seed)
     assert "overlord" not in base.state.zones
     g, _, _ = _setup(players, "Standard", seed, OVERLORDS)
-    assert g.decision is not None and "Overlord variant" in g.decision.prompt
-    g.answer(0)
+    assert not (g.decision and "variant" in g.decision.prompt and g.state.turn_number == 0)
+    assert not _cards(g, "reinforced")  # no variant unless one is set
     lords = _cards(g, "overlord")
     assert len(lords) == 1 and lords[0].type == "Overlord"
     rewards = _cards(g, "rewards")
