@@ -180,7 +180,7 @@ def _simulate(args) -> int:
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
                                 ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
-    from .sim.variants import parse_override
+    from .play.variants import parse_override
     overrides = tuple(parse_override(o) for o in args.set)
     with _progress_bar(args.games, args.quiet) as advance:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,

@@ -108,8 +108,8 @@ def test_overlords_setup(players, seed):
     base, _, _ = _setup(players, "Standard", seed)
     assert "overlord" not in base.state.zones
     g, _, _ = _setup(players, "Standard", seed, OVERLORDS)
-    assert g.decision is not None and "Overlord variant" in g.decision.prompt
-    g.answer(0)
+    assert not (g.decision and "variant" in g.decision.prompt and g.state.turn_number == 0)
+    assert not _cards(g, "reinforced")  # no variant unless one is set
     lords = _cards(g, "overlord")
     assert len(lords) == 1 and lords[0].type == "Overlord"
     rewards = _cards(g, "rewards")
@@ -177,3 +177,45 @@ def test_village_is_random():
         g, _, _ = _setup(2, "Standard", seed)
         seen.add(_cards(g, "village")[0].name)
     assert len(seen) >= 3
+
+
+# ---- components (EN-001..EN-020): what the content holds -------------------------------------
+BASE_KINGDOMS = ["Bandits", "Barbarians", "Cultists", "Dracons", "Gnolls", "Goblins", "Undead", "Unicorns"]
+
+
+def test_the_base_game_has_eight_kingdom_decks_of_25_cards():
+    """EN-001, EN-005 (for the eight decks modelled): the eight base Kingdom decks, each of 25
+    cards (plus its Village Card, here one per kingdom), and no other kingdom."""
+    cards = load_program(BASE).rs.cards
+    decks = {k: [c for c in cards if c.fields.get("kingdom") == k and c.type != "Village"] for k in BASE_KINGDOMS}
+    assert all(len(d) == 25 for d in decks.values()), {k: len(d) for k, d in decks.items()}
+    kingdoms = {c.fields.get("kingdom") for c in cards if c.type != "Village"}
+    assert kingdoms == set(BASE_KINGDOMS) | {"Starter"}
+
+
+def test_the_two_player_half_decks():
+    """EN-006: the cards with a "2" on the back form a half-deck in every Kingdom deck (the
+    setup tests check that 2-player and Superfast games use only them)."""
+    cards = load_program(BASE).rs.cards
+    for k in BASE_KINGDOMS:
+        halves = [c for c in cards if c.fields.get("kingdom") == k and c.type != "Village" and c.fields["two"]]
+        assert 0 < len(halves) < 25, k
+
+
+def test_four_fist_of_enchanting_sets():
+    """EN-014: four Fist of Enchanting sets of two cards, one per player (up to 4 players)."""
+    cards = load_program(BASE).rs.cards
+    assert sorted(c.name for c in cards if c.fields.get("kingdom") == "Starter") == ["Fist"] * 4 + ["of Enchanting"] * 4
+    g, _, _ = _setup(4, "Standard", 1)
+    for p in range(4):
+        assert [c.name for c in _cards(g, f"items#{p}")] == ["Fist"]
+        assert [c.name for c in _cards(g, f"enchantments#{p}")] == ["of Enchanting"]
+
+
+def test_twelve_reinforcement_tokens_in_the_overlords_mod():
+    """EN-019 (the Overlords part: 12 Reinforcement tokens; Odyssey's 3 are not modelled, and the
+    reward tokens are modelled per Overlord, see rulesets/enchanters/NOTES.md)."""
+    cards = load_program(OVERLORDS).rs.cards
+    assert len([c for c in cards if c.type == "Reinforcement"]) == 12
+    g, _, _ = _setup(2, "Standard", 1, OVERLORDS)
+    assert len(_cards(g, "reinforcement_pool")) == 12

@@ -5,7 +5,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.sim.sweep import parse_param, sweep
-from interpreter.sim.variants import VariantError, load_variant, parse_override
+from interpreter.play.variants import VariantError, load_variant, parse_override
 from rulekit import ruleset
 
 RULES = """

@@ -12,7 +12,7 @@ from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 from interpreter.runtime.values import ZoneRef
-from interpreter.sim.variants import load_variant
+from interpreter.play.variants import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "talisman"

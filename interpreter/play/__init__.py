@@ -1,2 +1,3 @@
-"""Stage 8: playing games — agents, sessions (log, replay, save), rule scenarios, the terminal screen.
+"""Stage 8: playing games — agents, sessions (log, replay, save), rule scenarios, variants (`--set`),
+the terminal screen.
 """

@@ -6,6 +6,7 @@
     ruleset: ../../rulesets/example               # relative to this file
     players: 3
     seed: 1
+    set: {hard_mode: 1}                           # optional: variants, as `--set NAME=VALUE` plays them
     setup:                                        # applied after the rules' own setup
       start_player: 1                             # players are numbered from 1
       active: 1                                   # optional; the first turn is the start player's
@@ -72,6 +73,7 @@ from ..content.model import CardData
 from ..runtime.values import ZoneRef
 from ..runtime.zones import cover, put, take_out
 from ..library.boards import is_space, move_onto
+from .variants import VariantError, load_variant
 
 __all__ = ["run_scenario", "ScenarioResult", "load_scenario"]
 
@@ -111,6 +113,7 @@ class Scenario(BaseModel):
     seed: Union[int, str] = 0
     covers: list[str] = []
     description: Optional[str] = None
+    set: dict[str, Union[bool, int, float, str]] = {}  # constant or Card.field → value (a variant, like --set)
     setup: _Setup = _Setup()
     choices: list[Any] = []
     rolls: list[Union[int, str]] = []
@@ -163,7 +166,13 @@ class _Fail(Exception):
 
 def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
-    program = load_program(rpath)
+    if sc.set:  # a variant: the same overrides `simulate --set` applies, so a scenario can pin one
+        try:
+            program = load_variant(str(rpath), tuple(sc.set.items()))
+        except VariantError as e:
+            raise _Fail(f"set: {e}") from None
+    else:
+        program = load_program(rpath)
     setup_failures: list[_Fail] = []
 
     def arrange(g: Game) -> None:  # a bad setup is the scenario's fault: report it as such

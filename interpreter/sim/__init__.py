@@ -1,2 +1,2 @@
-"""Stage 9: batches of games — simulate, local and Ray backends, sweeps, variants, charts.
+"""Stage 9: batches of games — simulate, local and Ray backends, sweeps, charts.
 """

@@ -17,7 +17,7 @@ from ..engine.direct import Unsupported, compile_direct
 from ..engine.directgame import DirectGame
 from ..engine.game import Game, Limits
 from ..play.session import agents_for, game_seed
-from .variants import load_variant
+from ..play.variants import load_variant
 
 Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .simulate import simulate
-from .variants import parse_value
+from ..play.variants import parse_value
 
 __all__ = ["parse_param", "sweep", "format_table"]
 
