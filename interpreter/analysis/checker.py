@@ -13,19 +13,13 @@ from ..language.tree import Node
 from ..library import BUILTINS
 from ..library.names import SPECIAL_NAMES
 from ..language.diagnostics import Loc, did_you_mean
+from ..language.kinds import ARTICLE, BOOL, NUMBER, TEXT, ZONE
 from ..content.model import Ruleset
 
 __all__ = ["check", "BUILTIN_EVENTS"]
 
 BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_start", "round_end", "game_end"}
 
-# value kinds the checker can be sure of; None means "could be anything"
-ZONE, NUMBER, BOOL, TEXT = "zone", "number", "true/false value", "text"
-_ARTICLE = {ZONE: "a zone", NUMBER: "a number", BOOL: "a true/false value", TEXT: "a text"}
-_COLLECTION_BUILTINS = {"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
-                        "min", "random", "top", "bottom", "rows", "ends", "adjacent", "cards_in", "values"}
-_NUMBER_BUILTINS = {"count", "sum", "max", "min"}
-_BOOL_BUILTINS = {"distinct", "ascending", "covered"}
 _BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
 
 
@@ -130,7 +124,7 @@ class _Checker:
                 if x is not None:
                     kind = self.kind(x, set())
                     if kind in (NUMBER, BOOL, TEXT):
-                        self.type_error("board", f"a board item lists space cards, not {_ARTICLE[kind]}", x.loc,
+                        self.type_error("board", f"a board item lists space cards, not {ARTICLE[kind]}", x.loc,
                                         "e.g. `all_cards() where it is Space`, or `card_named(\"Gate\")`")
                     self.expr(x, set())
 
@@ -362,7 +356,7 @@ class _Checker:
         if name in self.rs.stats and (t.kind != "name" or name not in scope):
             kind = self.kind(s.expr, scope)
             if kind in (ZONE, BOOL, TEXT):
-                self.type_error("assign", f"stat `{name}` holds a number, not {_ARTICLE[kind]}", s.expr.loc,
+                self.type_error("assign", f"stat `{name}` holds a number, not {ARTICLE[kind]}", s.expr.loc,
                                 f"`count({_src(s.expr)})` is how many cards it holds" if kind == ZONE else None)
 
     # ---- kinds of values -------------------------------------------------------------------
@@ -397,7 +391,7 @@ class _Checker:
                 return None
             return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
         if k == "call":
-            return NUMBER if n.func in _NUMBER_BUILTINS else BOOL if n.func in _BOOL_BUILTINS else None
+            return BUILTINS[n.func].result if n.func in BUILTINS else None
         if k == "arith":
             if n.op != "+":
                 return NUMBER
@@ -420,20 +414,20 @@ class _Checker:
         self.expr(n, scope)
         kind = self.kind(n, scope)
         if kind in (NUMBER, BOOL, TEXT):
-            self.type_error("cards", f"{message}, not {_ARTICLE[kind]}", n.loc, "name a card, a list of cards or a zone")
+            self.type_error("cards", f"{message}, not {ARTICLE[kind]}", n.loc, "name a card, a list of cards or a zone")
 
     def zone_arg(self, n: Node, scope: set[str], message: str) -> None:
         self.expr(n, scope)
         kind = self.kind(n, scope)
         if kind in (NUMBER, BOOL, TEXT):
-            self.type_error("zone", f"{message}, not {_ARTICLE[kind]}", n.loc,
+            self.type_error("zone", f"{message}, not {ARTICLE[kind]}", n.loc,
                             did_you_mean(_src(n), self.rs.zones) if n.kind == "name" else None)
 
     def number_arg(self, n: Node, scope: set[str], message: str) -> None:
         self.expr(n, scope)
         kind = self.kind(n, scope)
         if kind in (ZONE, BOOL, TEXT):
-            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc,
+            self.type_error("number", f"{message}, not {ARTICLE[kind]}", n.loc,
                             f"`count({_src(n)})` is how many cards it holds" if kind == ZONE else None)
 
     def cond(self, n: Node, scope: set[str]) -> None:
@@ -562,7 +556,7 @@ class _Checker:
                              f"{n.func}: {b.doc}")
         for a in n.args:
             self.expr(a, scope)
-        if n.func in _COLLECTION_BUILTINS and n.args and n.func not in self.rs.procedures:
+        if n.func in BUILTINS and BUILTINS[n.func].collection and n.args and n.func not in self.rs.procedures:
             self.collection_arg(n, scope)
 
     def collection_arg(self, n: Node, scope: set[str]) -> None:
@@ -570,7 +564,7 @@ class _Checker:
         arg = n.args[0]
         kind = self.kind(arg, scope)
         if kind in (NUMBER, BOOL, TEXT):
-            self.type_error("argument", f"`{n.func}` needs a zone or a list, not {_ARTICLE[kind]}", arg.loc,
+            self.type_error("argument", f"`{n.func}` needs a zone or a list, not {ARTICLE[kind]}", arg.loc,
                             f"{n.func}: {BUILTINS[n.func].doc}")
         elif kind == ZONE and n.func in ("rows", "ends"):
             zone = self.rs.zones.get(arg.id if arg.kind == "name" else getattr(arg, "name", ""))
@@ -583,7 +577,7 @@ class _Checker:
     def number_arg_kind(self, n: Node, scope: set[str], message: str) -> None:
         kind = self.kind(n, scope)
         if kind in (ZONE, BOOL, TEXT):
-            self.type_error("number", f"{message}, not {_ARTICLE[kind]}", n.loc)
+            self.type_error("number", f"{message}, not {ARTICLE[kind]}", n.loc)
 
     def arith(self, n: Node, scope: set[str]) -> None:
         """`deck + 1`: arithmetic needs numbers (`+` also joins two lists or zones)."""
@@ -594,7 +588,7 @@ class _Checker:
                                 f"`count({_src(side)})` is how many cards it holds")
                 return
             if kind in (BOOL,) or (kind == TEXT and n.op != "+"):
-                self.type_error("arith", f"arithmetic on {_ARTICLE[kind]}", side.loc, "arithmetic needs numbers")
+                self.type_error("arith", f"arithmetic on {ARTICLE[kind]}", side.loc, "arithmetic needs numbers")
                 return
 
     def compare(self, n: Node, scope: set[str]) -> None:

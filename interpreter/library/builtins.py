@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..content.model import CardData
+from ..language.kinds import BOOL, NUMBER
 from ..runtime.errors import RuleError
 from ..runtime.values import RowRef, Seat, Space, ZoneRef
 from ..runtime.zones import row_ids, zone_cards
@@ -13,8 +14,16 @@ __all__ = ["CORE_BUILTINS", "Builtin"]
 
 
 class Builtin:
-    def __init__(self, fn: Callable, lo: int, hi: int, doc: str):
+    """A function rules may call: `fn(g, env, *args)`, between `lo` and `hi` arguments, its doc;
+    the kind of value it gives when always the same (`result`, see language/kinds.py), and whether
+    its first argument must be a collection (a zone, row or list) — what the checker reads."""
+
+    __slots__ = ("fn", "lo", "hi", "doc", "result", "collection")
+
+    def __init__(self, fn: Callable, lo: int, hi: int, doc: str, *, result: str | None = None,
+                 collection: bool = False):
         self.fn, self.lo, self.hi, self.doc = fn, lo, hi, doc
+        self.result, self.collection = result, collection
 
 
 def _distinct(g, e, xs):
@@ -247,23 +256,40 @@ def _cards_around(g, e, x):
 
 
 CORE_BUILTINS: dict[str, Builtin] = {
-    "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)"),
-    "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)"),
-    "distinct_values": Builtin(_distinct_values, 1, 1, "the different known values, in first-seen order"),
-    "ascending": Builtin(_ascending, 1, 1, "true when the known values rise strictly"),
-    "first": Builtin(_first, 1, 2, "the first item, or the first n items"),
-    "last": Builtin(_last, 1, 2, "the last item, or the last n items"),
-    "rest": Builtin(_rest, 1, 1, "all items but the first"),
-    "sum": Builtin(_sum, 1, 1, "the sum of the known values"),
-    "max": Builtin(_max, 1, 1, "the largest known value (0 when none)"),
-    "min": Builtin(_min, 1, 1, "the smallest known value (0 when none)"),
-    "random": Builtin(_random, 1, 1, "one item at random, from the game's seeded RNG"),
-    "top": Builtin(_top, 1, 1, "the top card of a pile"),
-    "bottom": Builtin(_bottom, 1, 1, "the bottom card of a pile"),
-    "rows": Builtin(_rows, 1, 1, "the rows of a `rows` zone"),
-    "ends": Builtin(_ends, 1, 1, "the cards at either end of every row of a `rows` zone"),
-    "adjacent": Builtin(_adjacent, 1, 1, "the pairs of neighbouring items, left to right"),
-    "cards_in": Builtin(_cards_in, 1, 1, "the cards of a zone or row (top cards only)"),
+    "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)",
+                       result=NUMBER, collection=True),
+    "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)",
+                          result=BOOL, collection=True),
+    "distinct_values": Builtin(_distinct_values, 1, 1, "the different known values, in first-seen order",
+                                 collection=True),
+    "ascending": Builtin(_ascending, 1, 1, "true when the known values rise strictly",
+                           result=BOOL, collection=True),
+    "first": Builtin(_first, 1, 2, "the first item, or the first n items",
+                       collection=True),
+    "last": Builtin(_last, 1, 2, "the last item, or the last n items",
+                      collection=True),
+    "rest": Builtin(_rest, 1, 1, "all items but the first",
+                      collection=True),
+    "sum": Builtin(_sum, 1, 1, "the sum of the known values",
+                     result=NUMBER, collection=True),
+    "max": Builtin(_max, 1, 1, "the largest known value (0 when none)",
+                     result=NUMBER, collection=True),
+    "min": Builtin(_min, 1, 1, "the smallest known value (0 when none)",
+                     result=NUMBER, collection=True),
+    "random": Builtin(_random, 1, 1, "one item at random, from the game's seeded RNG",
+                        collection=True),
+    "top": Builtin(_top, 1, 1, "the top card of a pile",
+                     collection=True),
+    "bottom": Builtin(_bottom, 1, 1, "the bottom card of a pile",
+                        collection=True),
+    "rows": Builtin(_rows, 1, 1, "the rows of a `rows` zone",
+                      collection=True),
+    "ends": Builtin(_ends, 1, 1, "the cards at either end of every row of a `rows` zone",
+                      collection=True),
+    "adjacent": Builtin(_adjacent, 1, 1, "the pairs of neighbouring items, left to right",
+                          collection=True),
+    "cards_in": Builtin(_cards_in, 1, 1, "the cards of a zone or row (top cards only)",
+                          collection=True),
     "cards_under": Builtin(_cards_under, 1, 1, "the cards lying under a card (or under each card of a list)"),
     "all_cards": Builtin(_all_cards, 0, 0, "every card of the game"),
     "other_players": Builtin(_other_players, 0, 0, "the other players, clockwise from you, then dummy players"),
@@ -272,8 +298,10 @@ CORE_BUILTINS: dict[str, Builtin] = {
     "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in"),
     "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)"),
     "position": Builtin(_position, 1, 1, "how many cards lie before a card in its zone (0: first, a pile's bottom)"),
-    "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card"),
-    "values": Builtin(_values, 1, 1, "the items of a list or zone as a list"),
+    "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card",
+                         result=BOOL),
+    "values": Builtin(_values, 1, 1, "the items of a list or zone as a list",
+                        collection=True),
     "spaces": Builtin(_spaces, 1, 1, "every space of a grid zone, row by row"),
     "empty_spaces": Builtin(_empty_spaces, 1, 1, "the spaces of a grid zone with no card on them"),
     "space": Builtin(_space, 3, 3, "the space of a grid zone at column x, row y (from 1)"),
