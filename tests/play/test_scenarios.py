@@ -5,10 +5,10 @@ import pytest
 
 from interpreter.play.scenario import run_scenario
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios").rglob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[str(p.relative_to(Path(__file__).parent)) for p in SCENARIOS])
+@pytest.mark.parametrize("path", SCENARIOS, ids=[str(p.relative_to(Path(__file__).resolve().parents[1])) for p in SCENARIOS])
 def test_scenario(path: Path) -> None:
     result = run_scenario(path)
     assert result.passed, result.format()

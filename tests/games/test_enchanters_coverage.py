@@ -1,5 +1,5 @@
 """Enchanters: every in-scope rule of the inventory is cited by a test or listed as not modelled
-(rulesets/enchanters/NOTES.md), as tests/test_talisman.py does for Talisman."""
+(rulesets/enchanters/NOTES.md), as tests/games/test_talisman.py does for Talisman."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "rulesets" / "enchanters" / "NOTES.md"
 SCENARIOS = [ROOT / "tests" / "scenarios" / "enchanters", ROOT / "tests" / "scenarios" / "enchanters_overlords"]
 # EN-001..EN-210: components, base game, Overlords rules, keywords, FAQ, base decks;
@@ -40,7 +40,7 @@ def cited() -> set[str]:
     for folder in SCENARIOS:
         for f in folder.glob("*.yaml"):
             ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    for f in (ROOT / "tests").glob("test_enchanters*.py"):
+    for f in (ROOT / "tests").rglob("test_enchanters*.py"):
         if f.name == Path(__file__).name:
             continue
         for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):

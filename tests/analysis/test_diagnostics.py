@@ -19,8 +19,8 @@ import pytest
 from interpreter.api import check_path
 from interpreter.language.diagnostics import Diagnostic
 
-ROOT = Path(__file__).resolve().parent.parent
-BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = Path(__file__).resolve().parents[1] / "fixtures" / "broken"
 GAME = ROOT / "rulesets" / "toil_and_troublez"
 GAME_CARDS = ROOT / "cards" / "toil_and_troublez"
 

@@ -15,7 +15,7 @@ from interpreter.runtime.state import GameState
 from interpreter.runtime.values import Position
 from interpreter.runtime.zones import cover, put, take_out
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
 ROWS = frozenset({"board"})
 

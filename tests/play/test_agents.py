@@ -79,7 +79,7 @@ def test_registered():
 
 
 def test_legal_and_deterministic_on_a_reference_ruleset():
-    program = load_program(Path(__file__).resolve().parent.parent / "rulesets" / "tutorial_fireflies")
+    program = load_program(Path(__file__).resolve().parents[2] / "rulesets" / "tutorial_fireflies")
     for kind in (GreedyAgent, lambda s: MCTSAgent(s, iterations=6, max_playout=20),
                  lambda s: MCTSAgent(s, iterations=6, max_playout=20, tree=False)):
         runs = []

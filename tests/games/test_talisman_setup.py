@@ -11,7 +11,7 @@ from interpreter.api import load_program
 from interpreter.library.boards import graph
 from interpreter.engine.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TALISMAN = ROOT / "rulesets" / "talisman"
 
 

@@ -15,7 +15,7 @@ from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "talisman"
 SCENARIOS = ROOT / "tests" / "scenarios" / "talisman"
 IN_SCOPE = range(1, 407)  # TA-001..TA-406: the base game; TA-407 on are the expansions (issue 6)
@@ -35,7 +35,7 @@ def cited() -> set[str]:
     ids: set[str] = set()
     for f in SCENARIOS.glob("*.yaml"):
         ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    for f in (ROOT / "tests").glob("test_talisman*.py"):
+    for f in (ROOT / "tests").rglob("test_talisman*.py"):
         if f.name == Path(__file__).name:
             continue
         for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):

@@ -9,7 +9,7 @@ import pytest
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "rulesets" / "enchanters"
 
 

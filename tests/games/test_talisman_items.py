@@ -11,7 +11,7 @@ from interpreter.engine.game import Game
 from interpreter.play.scenario import run_scenario
 from interpreter.runtime.values import ZoneRef
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "talisman"
 
 

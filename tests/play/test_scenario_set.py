@@ -6,7 +6,7 @@ from pathlib import Path
 
 from interpreter.play.scenario import run_scenario
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 SCENARIO = """name: a constant set by the scenario
 covers: [X-001]

@@ -19,7 +19,7 @@ from interpreter.api import load_program
 from interpreter.engine.game import Game
 from interpreter.runtime.zones import cover, take_out
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
 SCENARIOS = ROOT / "tests" / "scenarios" / "toil_and_troublez"
 KINDS = ["Toad", "Flower", "Crystal", "Mushroom", "Raven"]

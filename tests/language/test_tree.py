@@ -11,7 +11,7 @@ from interpreter.content.loader import load
 from interpreter.language.parser import parse_effect, parse_rules
 from interpreter.language.tree import CONSTRUCTS, Node, walk
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if list(p.glob("*.rules")))
 
 

@@ -17,7 +17,7 @@ from ruamel.yaml import YAML
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "magical_treehouse"
 SCENARIOS = ROOT / "tests" / "scenarios" / "magical_treehouse"
 COLOURS = {"Red", "Blue", "Yellow", "Purple", "Green"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from interpreter.play.scenario import run_scenario
 
-RULESET = Path(__file__).resolve().parent.parent / "rulesets" / "talisman"
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
 
 def _run(tmp_path: Path, body: str) -> None:

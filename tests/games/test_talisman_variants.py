@@ -14,7 +14,7 @@ from interpreter.engine.game import Game
 from interpreter.runtime.values import ZoneRef
 from interpreter.play.variants import load_variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "talisman"
 AUTHORED_ADVENTURES = {"Lucky Charm", "Silver Locket", "Cursed Mirror", "Cursed Idol", "Cave Troll",
                        "Succubus", "Eagle King", "Ambush"}

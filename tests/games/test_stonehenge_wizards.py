@@ -15,7 +15,7 @@ from interpreter.play.agents import make_agent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
-RULESET = Path(__file__).resolve().parent.parent / "rulesets" / "stonehenge_wizards"
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "stonehenge_wizards"
 
 
 @pytest.fixture(scope="module")
