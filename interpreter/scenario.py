@@ -204,6 +204,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
         try:
             if sc.setup.model_fields_set:
                 _apply_setup(g, sc.setup)
+                observer.reset()  # what the rules' setup shuffled, the scenario's setup replaced
             g.forced_rolls = list(sc.rolls)
         except _Fail as e:
             setup_failures.append(e)

@@ -26,6 +26,7 @@ stat shuffles: 0..9 = 0
 
 setup:
     move all_cards() to pool
+    shuffle pool
 
 turn:
     you choose c from pool "Take which"
@@ -129,6 +130,15 @@ def test_shuffled_lists_exactly_the_zones_shuffled_since_the_last_checkpoint(tmp
     assert _run(scen, body % "pool, pool") != []
 
 
+def test_the_first_window_starts_after_the_scenarios_setup(tmp_path):
+    """The rules' setup shuffled the pool; a scenario `setup` replaced what that shuffle made,
+    so it is not counted; without a `setup` it is."""
+    scen = _tally(tmp_path)
+    assert _run(scen, "choices: [{expect: {shuffled: [pool]}}]\n") == []
+    assert _run(scen, "setup: {zones: {pool: [One, Two, Three]}}\nchoices: [{expect: {shuffled: []}}]\n") == []
+    assert _run(scen, "choices: [{expect: {shuffled: []}}]\n") != []
+
+
 def test_shuffled_fails_when_the_rules_do_not_shuffle(tmp_path):
     rules = ruleset(tmp_path, RULES.replace("        shuffle pool\n", "        pass\n"), CARDS)
     (rules / "scenarios").mkdir()
@@ -157,10 +167,10 @@ def test_values_evaluate_rule_expressions_on_the_state_at_that_point(tmp_path):
                 "count(pool) == 2": true
                 "first(won of players[0])": "Three"
         """
-    assert _run(scen, body % "One, Two") == []
-    wrong = _run(scen, body % "Two, One")
-    assert wrong == ["checkpoint (entry 2 of `choices`): value `pool`: expected ['Two', 'One'], "
-                     "got ['One:1', 'Two:2']"]
+    assert _run(scen, body % "Two, One") == []          # (as the seeded shuffle left it)
+    wrong = _run(scen, body % "One, Two")
+    assert wrong == ["checkpoint (entry 2 of `choices`): value `pool`: expected ['One', 'Two'], "
+                     "got ['Two:2', 'One:1']"]
 
 
 def test_a_wrong_value_and_bad_expressions_are_clear_failures(tmp_path):

@@ -447,6 +447,14 @@ def main(argv: list[str] | None = None) -> int:
     per_line = None if args.every else args.per_line
     outcomes: list[Outcome] = []
     start = time.time()
+
+    def report(o: Outcome) -> None:  # as it comes: a long run shows its progress
+        outcomes.append(o)
+        if not args.quiet or o.status == "survived":
+            print(f"{o.status.upper():12} {o.where:26} {','.join(o.ids) or '-':16} {o.mutation}"
+                  + (f"  | {o.line}" if o.status in ("survived", "invalid") else f"  <- {o.killed_by[0]}"),
+                  flush=True)
+
     print(f"{rules_dir.name}: {len(sites)} rule lines, {len(all_scenarios)} scenarios, "
           f"test files {[t.name for t in tests]}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
@@ -488,17 +496,12 @@ def main(argv: list[str] | None = None) -> int:
                     status, by = "killed-other", failing
                 elif dest is not None and tests_fail(dest, tests, args.test_timeout):
                     status, by = "killed-tests", [t.name for t in tests]
-                outcomes.append(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
-                                        split_comment(lines[site.first])[0].strip()))
+                report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
+                               split_comment(lines[site.first])[0].strip()))
             target.write_text(original, encoding="utf-8")
             if not tried:
-                outcomes.append(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
-                                        split_comment(lines[site.first])[0].strip()))
-    for o in outcomes:
-        if args.quiet and o.status != "survived":
-            continue
-        print(f"{o.status.upper():12} {o.where:26} {','.join(o.ids) or '-':16} {o.mutation}"
-              + (f"  | {o.line}" if o.status in ("survived", "invalid") else f"  <- {o.killed_by[0]}"))
+                report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
+                               split_comment(lines[site.first])[0].strip()))
     counts = {s: sum(o.status == s for o in outcomes)
               for s in ("killed", "killed-other", "killed-tests", "survived", "invalid")}
     mutants = sum(counts[s] for s in ("killed", "killed-other", "killed-tests", "survived"))
@@ -507,7 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     lines_run = len({o.where for o in outcomes})
     share = f" = {100 * counts['survived'] / mutants:.1f}%" if mutants else ""
     print(f"\n{rules_dir.name}: {lines_run} of {len(sites)} rule lines; {mutants} mutants: {caught} caught "
-          f"({counts['killed']} by a scenario citing the line's rules, {counts['killed-other']} only by another "
+          f"({counts['killed']} by a scenario citing the line's rules (any, for a line citing none), "
+          f"{counts['killed-other']} only by another "
           f"scenario, {counts['killed-tests']} only by the test files), {counts['survived']} survived"
           f"{f' ({unseen} only change what players see)' if unseen else ''}"
           f"{share}; "
