@@ -330,6 +330,7 @@ class Game:
         new.log, new.choices, new.digests = list(self.log), list(self.choices), list(self.digests)
         new.forced_rolls = list(self.forced_rolls)
         new._placement_cache = None  # a clone's state may be rearranged (determinisation) without `touch`
+        new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
         return new
 
     def _run(self) -> None:

@@ -110,6 +110,8 @@ def test_the_observer_does_not_change_play(tmp_path):
             g.answer(0)
         runs.append((g.result, g.state.digest(), g.choices))
     assert runs[0] == runs[1] and Watch.seen  # it did see something
+    g = Game(program, 2, 5, observer=Watch())
+    assert g.clone().observer is None          # a search agent's what-ifs are not reported
 
 
 # ---- shuffled ----------------------------------------------------------------------------------
