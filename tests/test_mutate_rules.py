@@ -1,6 +1,9 @@
-"""tools/mutate_rules.py: a cited rule whose line can be broken without any citing scenario
-failing is reported as a survivor; and the scenario runner reports score rules that fail mid-game
-as a scenario failure, never a traceback (found by the mutation run)."""
+"""tools/mutate_rules.py: a rule line that can be broken without any of the ruleset's rule tests
+failing is reported as a survivor, with its line; a mutant is met by the scenarios citing the
+line's rules, then the ruleset's other scenarios, then its own pytest files, and the report says
+which caught it. And the scenario runner reports score rules that fail mid-game as a scenario
+failure, never a traceback (found by the mutation run). Tiny rulesets: the whole file runs in
+seconds (docs/testing.md has the real runs)."""
 from __future__ import annotations
 
 import importlib.util
@@ -63,18 +66,91 @@ def _tool():
     return mod
 
 
+def _lines(out: str, status: str) -> list[str]:
+    return [line for line in out.splitlines() if line.split(" ", 1)[0] == status]
+
+
 def test_a_rule_cited_but_not_asserted_survives(tmp_path, capsys):
     rules = ruleset(tmp_path, RULES, CARDS)
     scen = rules / "scenarios"
     scen.mkdir()
     _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}}")   # never checks pts
-    code = _tool().main([str(rules), str(scen), "TT"])
+    args = [str(rules), "--scenarios", str(scen), "--prefix", "TT", "--cited-only", "--no-tests"]
+    code = _tool().main(args)
     out = capsys.readouterr().out
     assert code == 1
-    assert any(line.startswith("KILLED") and "TT-001" in line for line in out.splitlines())
-    assert any(line.startswith("SURVIVED") and "TT-002" in line for line in out.splitlines())
+    assert any("TT-001" in line for line in _lines(out, "KILLED"))
+    survivors = _lines(out, "SURVIVED")
+    assert survivors and all("TT-002" in line and "pts of you += c.value" in line for line in survivors)
+    assert "game.rules:17" in survivors[0]                      # where the line is
     _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
-    assert _tool().main([str(rules), str(scen), "TT"]) == 0
+    assert _tool().main(args) == 0
+
+
+def test_each_line_is_broken_in_several_ways_and_every_line_counts(tmp_path, capsys):
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    _tool().main([str(rules), "--scenarios", str(scen), "--prefix", "TT", "--no-tests"])
+    out = capsys.readouterr().out
+    pts_line = [line for line in out.splitlines() if "game.rules:17 " in line]
+    assert len(pts_line) == 2                                    # every valid one (up to `--per-line` 3)
+    assert {line.split("TT-002", 1)[1].split("<-")[0].strip() for line in pts_line} == {"statement -> pass",
+                                                                                       "`+=` -> `-=`"}
+    # lines citing nothing are mutated too: the score line, which no scenario checks, survives
+    assert any("score p: pts of p" in line for line in _lines(out, "SURVIVED"))
+    assert "rule lines;" in out.splitlines()[-1] and "survived" in out.splitlines()[-1]
+
+
+def test_a_mutant_caught_only_by_another_scenario_or_by_the_test_file_is_reported_so(tmp_path, capsys):
+    home = tmp_path / "rulesets"
+    home.mkdir()
+    rules = ruleset(home, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}}")
+    _scenario(scen, "other", ["TT-001"], "{stats: {pts of 1: 1}}")          # asserts TT-002, cites it not
+    tool = _tool()
+    args = [str(rules), "--scenarios", str(scen), "--prefix", "TT", "--cited-only", "--per-line", "1"]
+    tool.main(args + ["--no-tests"])
+    assert any("TT-002" in line for line in _lines(capsys.readouterr().out, "KILLED-OTHER"))
+    (scen / "other.yaml").unlink()
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_tally.py").write_text(textwrap.dedent(f"""\
+        from pathlib import Path
+        from interpreter.api import load_program
+        from interpreter.engine.game import Game
+
+        def test_points():
+            g = Game(load_program(Path(__file__).resolve().parent.parent / "rulesets" / "{rules.name}"), 2, 0)
+            g.answer(0)
+            assert g.state.pstats[0]["pts"] > 0
+        """), encoding="utf-8")
+    assert tool.main(args + ["--tests", str(tests / "test_tally.py")]) == 0
+    assert any("TT-002" in line for line in _lines(capsys.readouterr().out, "KILLED-TESTS"))
+
+
+def test_card_effects_are_rule_lines_and_limit_caps_the_run(tmp_path, capsys):
+    cards = CARDS + textwrap.dedent("""\
+        - name: Four
+          type: Token
+          value: 3
+          effect: &four |
+            when drawn:
+                log "four"          # TT-003
+        """)
+    rules = ruleset(tmp_path, RULES, cards)
+    tool = _tool()
+    sites = tool.card_sites(rules / "cards", "TT")
+    assert [(s.first + 1, s.ids) for s in sites] == [(8, []), (9, ["TT-003"])]
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001"], "{count: {won of 1: 1}}")
+    assert tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--limit", "4", "--seed", "3"]) != 2, \
+        capsys.readouterr().err
+    assert "4 mutants:" in capsys.readouterr().out.splitlines()[-1]
 
 
 def test_failing_score_rules_fail_the_scenario_without_a_traceback(tmp_path):

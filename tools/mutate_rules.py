@@ -1,24 +1,39 @@
-"""Mutation testing of rule citations: does a scenario that cites a rule really assert it?
+"""Mutation testing of a ruleset's rule tests: can a rule line be broken without a test failing?
 
-    python tools/mutate_rules.py rulesets/magical_treehouse tests/scenarios/magical_treehouse MT
-    python tools/mutate_rules.py RULESET SCENARIOS PREFIX --every --json out.json
+    python tools/mutate_rules.py rulesets/tutorial_fireflies
+    python tools/mutate_rules.py rulesets/toil_and_troublez --prefix TT --json tt.json
+    python tools/mutate_rules.py rulesets/talisman --prefix TA --limit 300 --seed 1   # a sample
 
-Every code line of the ruleset's .rules files that cites rule IDs (`# MT-014`, `# MT-127..MT-133`,
-in a comment at the end of the line or in a comment block right above it) gets one plausible
-breaking mutation: a statement becomes `pass`, a condition is negated, a score or tie-break is
-reversed, a comparison, `and`/`or`, an arithmetic operator or `+=` is flipped, a number or a
-visibility changes, a block's body becomes `pass` or its first line gets one of the flips —
-the first of these that still validates (mutants the checker rejects are skipped). The mutant
-is compiled once, and only the scenarios whose `covers:` cite one of the line's IDs are run on
-it, in-process. A mutant SURVIVES when none of them fails: the line's rules are cited but the
-scenarios would not notice them broken. `--every` tries every valid mutation of each line.
+Every rule line of the ruleset — each code line of its .rules files and of its cards' `effect: |`
+blocks — is broken in up to `--per-line` (default 3) ways, the first ones that still validate:
+a statement becomes `pass`; an `if`/`elif`/`while` condition is negated; a score or tie-break is
+reversed; a comparison, `and`/`or`, an arithmetic operator or `+=` is flipped; the last number
+changes by one; a zone's visibility changes; a block's body becomes `pass` or its first line
+gets one of the flips (mutants the checker rejects are skipped; `--every`: all of them).
+
+Each mutant is written into a copy of the repository's rulesets/ and cards/ (so `extends` and
+card folders resolve as in the real tree), compiled once, and met by ONLY that ruleset's rule
+tests, cheapest first, stopping at the first failure:
+  1. the scenarios whose `covers:` cite a rule ID of the line (`# TT-047` at the end of the line
+     or in the comment block above it; `--prefix` names the IDs), in-process;
+  2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process;
+  3. its own pytest files (test_NAME.py, test_NAME_*.py under tests/; `--tests` to choose),
+     copied beside the mutant copy and run in a subprocess — not the golden-game hashes.
+A mutant that none of them notices SURVIVES, listed with its line. One killed only by step 2
+or 3 shows a line whose citing scenarios do not assert it (KILLED-OTHER, KILLED-TESTS).
+`--limit N` runs at most N mutants, visiting the lines in a seeded random order; `--minutes M`
+stops after M minutes (both for the big rulesets on a shared machine; see docs/testing.md).
+Exit status 1 when a mutant survived, 2 when the tests fail before any mutation.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +56,12 @@ DECLARATION = re.compile(r"^(game|card|zone|stat|player|constant|function|placem
 COMPARISONS = [("==", "!="), ("!=", "=="), (">=", ">"), ("<=", "<"), (">", ">="), ("<", "<=")]
 VISIBILITY = [("owner", "public"), ("hidden", "public"), ("public", "hidden")]
 VISIBILITY_MUTATIONS = {f"`{a}` -> `{b}`" for a, b in VISIBILITY}
+SWAPS = [(r"\bfirst\(", "last("), (r"\blast\(", "first("), (r"\bmin\(", "max("), (r"\bmax\(", "min("),
+         (r"\bevery\b", "some"), (r"\bsome\b", "every"), (r"\bbreak\b", "continue"),
+         (r"\bcontinue\b", "break"),
+         (r"\btrue\b", "false"), (r"\bfalse\b", "true"), (r"\bis empty\b", "is not empty"),
+         (r"\bis not empty\b", "is empty")]
+EFFECT = re.compile(r"^(\s*(?:-\s+)?)effect:\s*(?:&\w+\s*)?\|[-+]?\s*$")  # a card's `effect: |` block
 
 
 @dataclass
@@ -62,8 +83,9 @@ class Outcome:
     ids: list[str]
     mutation: str
     scenarios: list[str]
-    status: str  # killed | survived | invalid (no valid mutant) | uncited (no scenario cites it)
+    status: str  # killed | killed-other | killed-tests | survived | invalid (no valid mutant)
     killed_by: list[str] = field(default_factory=list)
+    line: str = ""  # the line's code, as written
 
 
 def ids_in(comment: str, prefix: str) -> list[str]:
@@ -116,8 +138,9 @@ def _masked(code: str) -> str:
     return STRING.sub(lambda m: "_" * len(m.group()), code)
 
 
-def mutations(lines: list[str], site: Site) -> list[tuple[str, list[str]]]:
-    """Candidate mutants of a site, most telling first: (description, replacement lines)."""
+def mutations(lines: list[str], site: Site, zones: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
+    """Candidate mutants of a site, most telling first: (description, replacement lines).
+    `zones`: the ruleset's zone names, in declaration order (a zone is swapped for the next)."""
     block = lines[site.first:site.last + 1]
     first_code, _ = split_comment(block[0])
     indent = first_code[:len(first_code) - len(first_code.lstrip())]
@@ -133,22 +156,27 @@ def mutations(lines: list[str], site: Site) -> list[tuple[str, list[str]]]:
     if m:  # a score or tie-break: the order reversed
         out.append((f"negate the {m.group(1)}", [f"{m.group(1)}{m.group(2)}0 - ({m.group(3)})"]))
     for k, line in enumerate(block):
-        for desc, new in operator_mutations(line, stripped.startswith("zone ")):
+        for desc, new in operator_mutations(line, stripped.startswith("zone "), zones):
             out.append((desc, block[:k] + [new] + block[k + 1:]))
+    if indent and len(block) == 1 and not stripped.endswith(":") and not stripped.startswith("else"):
+        out.append(("negate the line", [f"{indent}not ({stripped})"]))  # a placement test, say
     if stripped.endswith(":"):  # a block header: its whole body becomes `pass`
         end = _block_end(lines, site.last, len(indent))
         if end > site.last + 1:
             body_indent = next(ln[:len(ln) - len(ln.lstrip())] for ln in lines[site.last + 1:end] if ln.strip())
             out.append(("block body -> pass", block + [body_indent + "pass"] + [""] * (end - site.last - 2)))
             first = next(i for i in range(site.last + 1, end) if split_comment(lines[i])[0].strip())
-            for desc, line in operator_mutations(lines[first], False):  # e.g. a placement rule's test
+            for desc, line in operator_mutations(lines[first], False, zones):  # e.g. a placement rule's test
                 out.append((f"first line of the body: {desc}", lines[site.first:first] + [line]))
     return out
 
 
-def operator_mutations(line: str, is_zone: bool) -> list[tuple[str, str]]:
+def operator_mutations(line: str, is_zone: bool, zones: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """One-line mutants: the first comparison, `and`/`or`, arithmetic operator and `+=` of each
-    kind flipped, the last number changed, a zone's visibility changed."""
+    kind flipped, the last number changed, a zone's visibility changed; then the first number
+    and a range's upper bound changed, a builtin swapped for its opposite (`first`/`last`,
+    `min`/`max`, `every`/`some`, `break`/`continue`, `true`/`false`, `is empty`), the first zone
+    named swapped for the next one declared."""
     code, comment = split_comment(line)
     masked = _masked(code)
     out: list[tuple[str, str]] = []
@@ -174,6 +202,25 @@ def operator_mutations(line: str, is_zone: bool) -> list[tuple[str, str]]:
             if re.search(rf"\b{a}\b", masked):
                 out.append((f"`{a}` -> `{b}`", re.sub(rf"\b{a}\b", b, code, count=1) + comment))
                 break
+        return out
+    if len(nums) > 1 or (nums and not out):  # the first number, up by one
+        mm = nums[0]
+        out.append((f"number {mm.group()} -> {int(mm.group()) + 1}", code[:mm.start()] + str(int(mm.group()) + 1)
+                    + code[mm.end():] + comment))
+    mm = re.search(r"\.\.\s*(\d+)", masked)
+    if mm and int(mm.group(1)) > 0:  # a range's upper bound, down by one
+        n = int(mm.group(1))
+        out.append((f"bound ..{n} -> ..{n - 1}", code[:mm.start(1)] + str(n - 1) + code[mm.end(1):] + comment))
+    for a, b in SWAPS:
+        mm = re.search(a, masked)
+        if mm:
+            out.append((f"`{mm.group().strip()}` -> `{b.strip()}`", code[:mm.start()] + b + code[mm.end():] + comment))
+    if zones and not masked.lstrip().startswith(("zone ", "placement ")):
+        names = "|".join(re.escape(z) for z in zones)
+        mm = re.search(rf"(?<![\w.]){names}(?!\w)", masked)
+        if mm and len(zones) > 1:
+            other = zones[(zones.index(mm.group()) + 1) % len(zones)]
+            out.append((f"zone `{mm.group()}` -> `{other}`", code[:mm.start()] + other + code[mm.end():] + comment))
     return out
 
 
@@ -190,26 +237,99 @@ def _block_end(lines: list[str], header: int, indent: int) -> int:
     return i
 
 
-def scenario_index(scen_dir: Path, rules_dir: Path) -> dict[str, list[Path]]:
+def rule_lines(path: Path) -> list[int] | None:
+    """Indexes of the lines written in the rule language: every line of a .rules file (None), the
+    lines of the `effect: |` blocks of a card file."""
+    if path.suffix == ".rules":
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out: list[int] = []
+    i = 0
+    while i < len(lines):
+        m = EFFECT.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        key_indent = len(m.group(1))
+        while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > key_indent):
+            out.append(i)
+            i += 1
+    return out
+
+
+def card_sites(cards_dir: Path, prefix: str) -> list[Site]:
+    """Every code line of the cards' `effect: |` blocks (citing rule IDs or not)."""
+    sites: list[Site] = []
+    for f in sorted(cards_dir.glob("*.yaml")) if cards_dir.is_dir() else []:
+        lines = f.read_text(encoding="utf-8").splitlines()
+        for i in rule_lines(f) or []:
+            code, comment = split_comment(lines[i])
+            if code.strip() and not code.rstrip().endswith("\\"):
+                sites.append(Site(f, i, i, ids_in(comment, prefix) if prefix else []))
+    return sites
+
+
+def every_rule_line(rules_dir: Path, prefix: str) -> list[Site]:
+    """Every code line of the ruleset's .rules files and card effects, with the rule IDs it cites."""
+    cited = {(s.file, s.first): s for s in (find_sites(rules_dir, prefix) if prefix else [])}
+    out: list[Site] = []
+    for f in sorted(rules_dir.glob("*.rules")):
+        lines = f.read_text(encoding="utf-8").splitlines()
+        i = 0
+        while i < len(lines):
+            code, _ = split_comment(lines[i])
+            if not code.strip():
+                i += 1
+                continue
+            j = i
+            while split_comment(lines[j])[0].rstrip().endswith("\\") and j + 1 < len(lines):
+                j += 1
+            out.append(cited.get((f, i)) or Site(f, i, j, []))
+            i = j + 1
+    return out + card_sites(find_cards_dir(rules_dir), prefix)
+
+
+def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
+    """The scenarios (in `dirs`) that play this very ruleset."""
+    out = []
+    for d in dirs:
+        for f in sorted(d.glob("*.yaml")):
+            try:
+                sc = scenario_mod.load_scenario(f)
+            except Exception:  # not a scenario: the scenario tests report it
+                continue
+            if (f.parent / sc.ruleset).resolve() == rules_dir.resolve():
+                out.append(f)
+    return out
+
+
+def scenario_index(scen_dir: Path | list[Path], rules_dir: Path) -> dict[str, list[Path]]:
     """Rule ID -> the scenarios of this ruleset whose `covers:` cite it."""
     index: dict[str, list[Path]] = {}
-    for f in sorted(scen_dir.glob("*.yaml")):
-        sc = scenario_mod.load_scenario(f)
-        if (f.parent / sc.ruleset).resolve() != rules_dir.resolve():
-            continue
-        for rid in sc.covers:
+    for f in scenario_files(rules_dir, scen_dir if isinstance(scen_dir, list) else [scen_dir]):
+        for rid in scenario_mod.load_scenario(f).covers:
             index.setdefault(rid, []).append(f)
     return index
 
 
 def work_copy(rules_dir: Path, tmp: Path) -> Path:
-    """A copy of the ruleset folder (with its cards) to write mutants into."""
-    work = tmp / rules_dir.name
-    shutil.copytree(rules_dir, work)
-    cards = find_cards_dir(rules_dir)
-    if cards.is_dir() and not (work / "cards").exists():
-        shutil.copytree(cards, work / "cards")
-    return work
+    """A copy of the ruleset's home folder (every ruleset, so `extends` resolves) and of the cards
+    folder beside it, to write mutants into; returns the ruleset's folder in the copy."""
+    home = rules_dir.resolve().parent
+    shutil.copytree(home, tmp / "rulesets", ignore=shutil.ignore_patterns("__pycache__"))
+    cards = home.parent / "cards"
+    if find_cards_dir(rules_dir).resolve().parent == cards.resolve():
+        shutil.copytree(cards, tmp / "cards")
+    return tmp / "rulesets" / rules_dir.name
+
+
+def in_copy(path: Path, rules_dir: Path, work: Path) -> Path:
+    """Where a file of the real tree lies in the copy that `work_copy` made."""
+    home = rules_dir.resolve().parent
+    path = path.resolve()
+    if path.is_relative_to(home):
+        return work.parent / path.relative_to(home)
+    return work.parent.parent / "cards" / path.relative_to(home.parent / "cards")
 
 
 def compile_mutant(work: Path) -> Program | None:
@@ -222,8 +342,10 @@ def compile_mutant(work: Path) -> Program | None:
         return None
 
 
-def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_steps: int) -> list[str]:
-    """Names of the scenarios that fail on `program` (run in-process, the program loaded once)."""
+def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_steps: int,
+                  first_only: bool = False) -> list[str]:
+    """Names of the scenarios that fail on `program` (run in-process, the program loaded once);
+    with `first_only`, stop at the first."""
     real_load, real_game = scenario_mod.load_program, scenario_mod.Game
 
     def load(path):
@@ -233,74 +355,176 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
         return real_game(prog, players, seed, limits=Limits(max_steps=max_steps, max_turns=500), **kw)
 
     scenario_mod.load_program, scenario_mod.Game = load, game
+    failing: list[str] = []
     try:
-        return [f.name for f in files if not scenario_mod.run_scenario(f).passed]
+        for f in files:
+            if not scenario_mod.run_scenario(f).passed:
+                failing.append(f.name)
+                if first_only:
+                    break
+        return failing
     finally:
         scenario_mod.load_program, scenario_mod.Game = real_load, real_game
+
+
+def own_tests(rules_dir: Path) -> list[Path]:
+    """The ruleset's own pytest files: test_NAME.py and test_NAME_*.py anywhere under tests/."""
+    tests = ROOT / "tests"
+    name = rules_dir.name
+    return sorted(list(tests.rglob(f"test_{name}.py")) + list(tests.rglob(f"test_{name}_*.py")))
+
+
+def copy_tests(tests: list[Path], rules_dir: Path, work: Path) -> Path:
+    """The test files, their helper modules and the ruleset's scenario folder, beside the copy."""
+    dest = work.parent.parent / "tests"
+    dest.mkdir(exist_ok=True)
+    for t in tests:  # at the same place under tests/ (test files find the repository from there)
+        (dest / _under_tests(t)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(t, dest / _under_tests(t))
+    for helper in (ROOT / "tests").glob("*.py"):  # conftest and the shared helper modules
+        if not helper.name.startswith("test_") and not (dest / helper.name).exists():
+            shutil.copy(helper, dest / helper.name)
+    scen = ROOT / "tests" / "scenarios" / rules_dir.name
+    if tests and scen.is_dir() and not (dest / "scenarios" / rules_dir.name).exists():
+        shutil.copytree(scen, dest / "scenarios" / rules_dir.name)
+    return dest
+
+
+def _under_tests(t: Path) -> Path:
+    """A test file's path under tests/ (its own name for a file given from elsewhere)."""
+    try:
+        return t.resolve().relative_to(ROOT / "tests")
+    except ValueError:
+        return Path(t.name)
+
+
+def tests_fail(dest: Path, tests: list[Path], timeout: int) -> bool:
+    """Whether the copied pytest files fail on the mutant (run from the copy, this interpreter)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--rootdir", str(dest.parent),
+           *[str(dest / _under_tests(t)) for t in tests]]
+    try:
+        r = subprocess.run(cmd, cwd=dest.parent, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return True  # a mutant that makes the tests run away is noticed
+    return r.returncode != 0
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ruleset", type=Path)
-    ap.add_argument("scenarios", type=Path)
-    ap.add_argument("prefix", help="rule-ID prefix, e.g. MT")
-    ap.add_argument("--every", action="store_true", help="try every valid mutation of each line")
+    ap.add_argument("legacy", nargs="*", help=argparse.SUPPRESS)  # old form: SCENARIOS PREFIX
+    ap.add_argument("--prefix", default="", help="rule-ID prefix of the ruleset, e.g. TT")
+    ap.add_argument("--scenarios", type=Path, action="append",
+                    help="scenario folder (default: tests/scenarios/NAME and NAME/scenarios)")
+    ap.add_argument("--tests", type=Path, action="append", help="pytest file (default: test_NAME*.py under tests/)")
+    ap.add_argument("--no-tests", action="store_true", help="run the scenarios only")
+    ap.add_argument("--cited-only", action="store_true", help="only the lines that cite rule IDs")
+    ap.add_argument("--per-line", type=int, default=3, help="valid mutants per line (default 3)")
+    ap.add_argument("--every", action="store_true", help="every valid mutation of each line")
+    ap.add_argument("--limit", type=int, help="run at most this many mutants (lines in a seeded random order)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the line order with --limit / --minutes")
+    ap.add_argument("--minutes", type=float, help="stop starting mutants after this many minutes")
     ap.add_argument("--max-steps", type=int, default=300_000)
+    ap.add_argument("--test-timeout", type=int, default=300, help="seconds for one pytest run")
     ap.add_argument("--json", type=Path, help="write every outcome here")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
+    if args.legacy:  # `RULESET SCENARIOS PREFIX`, as before: cited lines, their scenarios first
+        args.scenarios = (args.scenarios or []) + [Path(args.legacy[0])]
+        args.prefix = args.prefix or (args.legacy[1] if len(args.legacy) > 1 else "")
     rules_dir = args.ruleset.resolve()
-    index = scenario_index(args.scenarios, rules_dir)
+    dirs = args.scenarios or [d for d in (ROOT / "tests" / "scenarios" / rules_dir.name, rules_dir / "scenarios")
+                              if d.is_dir()]
+    all_scenarios = scenario_files(rules_dir, dirs)
+    index = scenario_index(dirs, rules_dir)
+    tests = [] if args.no_tests else [t.resolve() for t in (args.tests or own_tests(rules_dir))]
     baseline = compile_mutant(rules_dir)
     if baseline is None:
-        print("the ruleset itself does not validate", file=sys.stderr)
+        _, content = check_path(rules_dir)
+        print("the ruleset itself does not validate:\n" + "\n".join(d.format() for d in content.diagnostics
+                                                                     if d.severity == "error"), file=sys.stderr)
         return 2
-    broken = run_scenarios(baseline, rules_dir, sorted({f for fs in index.values() for f in fs}), args.max_steps)
+    broken = run_scenarios(baseline, rules_dir, all_scenarios, args.max_steps)
     if broken:
         print(f"scenarios failing before any mutation: {broken}", file=sys.stderr)
         return 2
-    sites = find_sites(rules_dir, args.prefix)
+    zones = tuple(baseline.rs.zones)
+    sites = find_sites(rules_dir, args.prefix) if args.cited_only else every_rule_line(rules_dir, args.prefix)
+    if args.limit is not None or args.minutes is not None:
+        random.Random(args.seed).shuffle(sites)
+    per_line = None if args.every else args.per_line
     outcomes: list[Outcome] = []
     start = time.time()
+
+    def report(o: Outcome) -> None:  # as it comes: a long run shows its progress
+        outcomes.append(o)
+        if not args.quiet or o.status == "survived":
+            print(f"{o.status.upper():12} {o.where:26} {','.join(o.ids) or '-':16} {o.mutation}"
+                  + (f"  | {o.line}" if o.status in ("survived", "invalid") else f"  <- {o.killed_by[0]}"),
+                  flush=True)
+
+    print(f"{rules_dir.name}: {len(sites)} rule lines, {len(all_scenarios)} scenarios, "
+          f"test files {[t.name for t in tests]}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         work = work_copy(rules_dir, Path(tmp))
+        dest = copy_tests(tests, rules_dir, work) if tests else None
+        if dest is not None and tests_fail(dest, tests, args.test_timeout):
+            print(f"{[t.name for t in tests]} fail before any mutation", file=sys.stderr)
+            return 2
+        ran = 0
         for site in sites:
+            if args.limit is not None and ran >= args.limit:
+                break
+            if args.minutes is not None and time.time() - start > 60 * args.minutes:
+                break
             where = f"{site.file.name}:{site.first + 1}"
-            files = sorted({f for rid in site.ids for f in index.get(rid, [])})
-            if not files:
-                outcomes.append(Outcome(where, site.ids, "", [], "uncited"))
-                continue
+            # a line citing no rule ID is every scenario's business; one citing IDs, its citers' first
+            citing = sorted({f for rid in site.ids for f in index.get(rid, [])}) if site.ids else all_scenarios
+            others = [f for f in all_scenarios if f not in citing]
             original = site.file.read_text(encoding="utf-8")
             lines = original.splitlines()
-            target = work / site.file.name
+            target = in_copy(site.file, rules_dir, work)
             tried = 0
-            for desc, repl in mutations(lines, site):
+            for desc, repl in mutations(lines, site, zones):
+                if desc.startswith("first line of the body") and not args.cited_only:
+                    continue  # every line is a site of its own: that line's mutants are run there
+                if (per_line is not None and tried >= per_line) or (args.limit is not None and ran >= args.limit):
+                    break
                 mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
                 target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
                 program = compile_mutant(work)
                 if program is None:
                     continue
                 tried += 1
-                failing = run_scenarios(program, rules_dir, files, args.max_steps)
-                outcomes.append(Outcome(where, site.ids, desc, [f.name for f in files],
-                                        "killed" if failing else "survived", failing))
-                if not args.every:
-                    break
+                ran += 1
+                status, by = "survived", []
+                if failing := run_scenarios(program, rules_dir, citing, args.max_steps, first_only=True):
+                    status, by = "killed", failing
+                elif failing := run_scenarios(program, rules_dir, others, args.max_steps, first_only=True):
+                    status, by = "killed-other", failing
+                elif dest is not None and tests_fail(dest, tests, args.test_timeout):
+                    status, by = "killed-tests", [t.name for t in tests]
+                report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
+                               split_comment(lines[site.first])[0].strip()))
             target.write_text(original, encoding="utf-8")
             if not tried:
-                outcomes.append(Outcome(where, site.ids, "", [f.name for f in files], "invalid"))
-    for o in outcomes:
-        if args.quiet and o.status != "survived":
-            continue
-        print(f"{o.status.upper():9} {o.where:18} {','.join(o.ids):22} {o.mutation}"
-              + (f"  [{', '.join(o.scenarios)}]" if o.status == "survived" else ""))
-    counts = {s: sum(o.status == s for o in outcomes) for s in ("killed", "survived", "invalid", "uncited")}
-    tried = counts["killed"] + counts["survived"]
+                report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
+                               split_comment(lines[site.first])[0].strip()))
+    counts = {s: sum(o.status == s for o in outcomes)
+              for s in ("killed", "killed-other", "killed-tests", "survived", "invalid")}
+    mutants = sum(counts[s] for s in ("killed", "killed-other", "killed-tests", "survived"))
+    caught = mutants - counts["survived"]
     unseen = sum(o.status == "survived" and o.mutation in VISIBILITY_MUTATIONS for o in outcomes)
-    print(f"\n{len(sites)} citing lines; {tried} mutants run: {counts['killed']} killed, "
-          f"{counts['survived']} survived ({unseen} of them only change what players see, which "
-          f"scenarios cannot state); {counts['invalid']} lines without a valid mutant; "
-          f"{counts['uncited']} lines whose rules no scenario cites ({time.time() - start:.0f}s)")
+    lines_run = len({o.where for o in outcomes})
+    share = f" = {100 * counts['survived'] / mutants:.1f}%" if mutants else ""
+    print(f"\n{rules_dir.name}: {lines_run} of {len(sites)} rule lines; {mutants} mutants: {caught} caught "
+          f"({counts['killed']} by a scenario citing the line's rules (any, for a line citing none), "
+          f"{counts['killed-other']} only by another "
+          f"scenario, {counts['killed-tests']} only by the test files), {counts['survived']} survived"
+          f"{f' ({unseen} only change what players see)' if unseen else ''}"
+          f"{share}; "
+          f"{counts['invalid']} lines without a valid mutant ({time.time() - start:.0f}s)")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
     return 1 if counts["survived"] else 0

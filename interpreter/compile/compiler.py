@@ -532,6 +532,8 @@ class Compiler:
             if not opts:
                 raise RuleError("there is nothing to choose from", loc)
             if len(opts) == 1:
+                if g.observer is not None:  # a scenario asserts the decision it was not asked
+                    g.ask(player(g, e), "choose", prompt, opts, loc)
                 e[name] = opts[0]
                 return None
             return AskTask(player(g, e), "choose", prompt, opts, None, name, e, loc)

@@ -13,7 +13,7 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
-from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer
+from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -533,8 +533,8 @@ class Runtime:
         """A trigger's label when the active player orders several (as `Game.fire_task`)."""
         cards = self.info["card_triggers"]
         if subject is not None and any(node is h[3] for t in cards.values() for h in t.get(subject, ())):
-            return f"{self.rs.cards[subject].name}: {node.loc}"
-        return str(node.loc)
+            return trigger_label(self.rs.cards[subject].name, node.loc)
+        return trigger_label(None, node.loc)
 
 
 _NO_TABLE: dict = {}

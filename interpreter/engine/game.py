@@ -216,6 +216,13 @@ def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | 
     return tuple(sorted(names))
 
 
+def trigger_label(source: str | None, loc: Loc | None) -> str:
+    """A trigger's option when the active player orders several: its card and its rule's file
+    name and line — not the path, which depends on where the game was started from."""
+    where = f"{loc.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{loc.line}" if loc is not None else "?"
+    return f"{source}: {where}" if source else where
+
+
 def record_answer(g: Any, index: int) -> Decision:
     """Check an answer to `g`'s pending decision and note it (both engines' `answer`)."""
     d = g.decision
@@ -265,9 +272,16 @@ class Game:
     mid-decision in time proportional to its state, with no replay.
     """
 
+    # told what the state does not show (scenarios assert it): `only_option(decision)` for each
+    # decision taken without asking, `shuffled(zone)` for each shuffle; None in play (no cost)
+    observer: Any = None
+
     def __init__(self, program: Program, players: int, seed: Any = 0, limits: Limits | None = None,
-                 record_digests: bool = True, after_setup: Callable[["Game"], None] | None = None):
+                 record_digests: bool = True, after_setup: Callable[["Game"], None] | None = None,
+                 observer: Any = None):
         rs = program.rs
+        if observer is not None:
+            self.observer = observer
         if not rs.min_players <= players <= rs.max_players:
             raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
         self.program, self.rs = program, rs
@@ -315,6 +329,7 @@ class Game:
         new.log, new.choices, new.digests = list(self.log), list(self.choices), list(self.digests)
         new.forced_rolls = list(self.forced_rolls)
         new._placement_cache = None  # a clone's state may be rearranged (determinisation) without `touch`
+        new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
         return new
 
     def _run(self) -> None:
@@ -461,6 +476,9 @@ class Game:
             labels: list[str] | None = None) -> Decision | None:
         """A decision for `player`, or None when there is only one option (taken without asking)."""
         if len(options) == 1:
+            if self.observer is not None:
+                who = player if isinstance(player, int) and int(player) < self.state.players else self.state.active
+                self.observer.only_option(Decision(int(who), kind, prompt, options, labels or None, loc, self.label))
             return None
         if player is None:
             player = self.state.active
@@ -606,7 +624,7 @@ class Game:
                     raise
                 except Exception as ex:  # a content bug in the condition: name the rule
                     raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
-            pending.append((node, body, env, f"{source}: {node.loc}" if source else str(node.loc)))
+            pending.append((node, body, env, trigger_label(source, node.loc)))
         return FireTask(event, pending, loc) if pending else None
 
     def fire_tasks(self, event: str, subjects: list, actor: Any, loc: Loc | None) -> list | None:
@@ -925,6 +943,8 @@ class Game:
             raise RuleError("only a pile or set zone can be shuffled", loc)
         self.state.rng.shuffle(self.state.zones[zone.key])
         self.touch(zone.key)
+        if self.observer is not None:
+            self.observer.shuffled(zone)
 
     # ---- results -------------------------------------------------------------------------
     def scores(self) -> dict:

@@ -36,6 +36,9 @@
       decision: {player: 2, prompt: "Take which", options: ["Alpha:Red", "Beta:Blue"]}
       error: "for 2 to 6 players"                 # the game (or its creation) failed with this text
       log: ["some text"]                          # lines the rules logged
+      offered: [{player: 1, options: ["Beta:Blue"]}]  # a decision offered since the last checkpoint
+      shuffled: [deck]                            # exactly the zones shuffled since the last checkpoint
+      values: {"your coins + 1": 4, "player 2: count(hand of you)": 1}   # rule-language expressions
 
 Cards are named `Name` or `Name:value:value` (values of the card's fields, in any order);
 `"Gamma:Red on Beta:Blue"` is a card lying on another. Every zone named under `setup.zones`
@@ -46,7 +49,8 @@ them all in the draw pile), so listing the draw pile makes the listed cards the 
 A choice is matched against the pending decision's options in this order: `yes`/`no`, an
 integer index (0-based), an exact label, a card spec, the option's text, `player N`, and last
 a label prefix (`"row 2"` for `"row 2 of table: ..."`). Decisions with a single option are
-taken by the engine without asking, so they get no entry in `choices`. A `- expect: {...}`
+taken by the engine without asking, so they get no entry in `choices`; `offered` still sees
+them (the engine tells the scenario through `Game.observer`). A `- expect: {...}`
 entry in `choices` is a checkpoint: the same checks as the final `expect`, made at that point.
 A list inside `choices` answers as many decisions in a row (handy for `choose any`, which asks
 yes/no once per option). `rolls` scripts dice: each die rolled after the rules' setup shows the
@@ -56,6 +60,8 @@ See docs/scenarios.md for the full format.
 """
 from __future__ import annotations
 
+import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
@@ -66,11 +72,13 @@ from ruamel.yaml.error import YAMLError
 
 from .agents import make_agent
 from ..api import load_program
+from ..compile.compiler import Compiler
+from ..language.parser import parse_rules
 from ..language.diagnostics import ContentError
 from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
-from ..runtime.values import ZoneRef
+from ..runtime.values import RowRef, Seat, ZoneRef
 from ..runtime.zones import cover, put, take_out
 from ..library.boards import is_space, move_onto
 from .variants import VariantError, load_variant
@@ -103,6 +111,9 @@ class _Expect(BaseModel):
     active: Optional[int] = None
     log: list[str] = []
     on_spaces: dict[str, list[Any]] = {}  # board space spec → exactly the cards lying on it
+    offered: list[dict[str, Any]] = []  # decisions offered since the last checkpoint, one option or more
+    shuffled: Optional[list[str]] = None  # exactly the zones shuffled since the last checkpoint, in order
+    values: dict[str, Any] = {}  # rule-language expression (`player N:` prefix: as that player) → value
 
 
 class Scenario(BaseModel):
@@ -164,6 +175,30 @@ class _Fail(Exception):
     pass
 
 
+class _Observer:
+    """What happened since the last checkpoint that the state does not show: the decisions
+    offered (answered, or taken without asking because they had one option) and the shuffles.
+    The engine tells it through `Game.observer`; it never changes how the game plays."""
+
+    def __init__(self) -> None:
+        self.decisions: list = []  # Decision objects, their labels made when offered
+        self.shuffles: list[str] = []
+
+    def only_option(self, d) -> None:
+        d.labels  # the labels describe the state now, before the option is taken
+        self.decisions.append(d)
+
+    def answered(self, d) -> None:
+        d.labels
+        self.decisions.append(d)
+
+    def shuffled(self, zone: ZoneRef) -> None:
+        self.shuffles.append(zone.name if zone.owner is None else f"{zone.name} of {zone.owner + 1}")
+
+    def reset(self) -> None:
+        self.decisions, self.shuffles = [], []
+
+
 def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
     if sc.set:  # a variant: the same overrides `simulate --set` applies, so a scenario can pin one
@@ -179,13 +214,15 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
         try:
             if sc.setup.model_fields_set:
                 _apply_setup(g, sc.setup)
+                observer.reset()  # what the rules' setup shuffled, the scenario's setup replaced
             g.forced_rolls = list(sc.rolls)
         except _Fail as e:
             setup_failures.append(e)
 
+    observer = _Observer()
     try:
         game = Game(program, sc.players, sc.seed,
-                    after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None)
+                    after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None, observer=observer)
     except ValueError as e:  # the ruleset refuses this game (e.g. the player count)
         if sc.expect.error is None:
             raise _Fail(f"the game cannot start: {e}") from None
@@ -199,7 +236,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     choices = [c for item in sc.choices for c in (item if isinstance(item, list) else [item])]
     for i, choice in enumerate(choices):
         if isinstance(choice, dict):  # a checkpoint: `- expect: {...}` between choices
-            _checkpoint(game, choice, i, res)
+            _checkpoint(game, choice, i, res, observer)
             continue
         if game.over:
             raise _Fail(f"choice {i + 1} ({choice!r}): the game is already over"
@@ -209,6 +246,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
         if idx is None:
             raise _Fail(f"choice {i + 1}: {choice!r} is not an option for player {d.player + 1} at "
                         f"“{d.prompt}” ({d.loc}); options: {d.labels}")
+        observer.answered(d)
         game.answer(idx)
         if setup_failures:  # the arrangement runs once the rules' setup has had its answers
             raise setup_failures[0]
@@ -216,10 +254,10 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
         agents = [make_agent(sc.then, f"{sc.seed}/{p}") for p in range(sc.players)]
         while not game.over:
             game.answer(agents[game.decision.player].choose(game, game.decision))
-    _check(game, sc.expect, res)
+    _check(game, sc.expect, res, observer)
 
 
-def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult) -> None:
+def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult, observer: _Observer) -> None:
     if set(item) != {"expect"}:
         raise _Fail(f"entry {i + 1} of `choices`: a mapping there must be a checkpoint `- expect: {{...}}`")
     try:
@@ -228,7 +266,8 @@ def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult) -> None:
         raise _Fail("; ".join(f"bad checkpoint (entry {i + 1} of `choices`): {'.'.join(map(str, err['loc']))}: {err['msg']}"
                               for err in e.errors())) from None
     found: list[str] = []
-    _check(game, ex, ScenarioResult(res.file, res.name, True, found))
+    _check(game, ex, ScenarioResult(res.file, res.name, True, found), observer)
+    observer.reset()
     res.failures += [f"checkpoint (entry {i + 1} of `choices`): {f}" for f in found]
 
 
@@ -445,7 +484,7 @@ def _matches_stack(game: Game, cid: int, spec: str) -> bool:
     return len(parts) == len(stack) and all(_matches(game.cards[c], p) for c, p in zip(stack, parts))
 
 
-def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
+def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | None = None) -> None:
     f = res.failures
     st = game.state
     f += _check_spaces(game, ex.on_spaces)
@@ -518,20 +557,12 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult) -> None:
         if d is None:
             f.append(f"decision: expected one pending, but none is (game over: {game.over})")
         else:
-            want = ex.decision
-            if "player" in want and d.player + 1 != want["player"]:
-                f.append(f"decision player: expected {want['player']}, got {d.player + 1}")
-            if "prompt" in want and want["prompt"] not in d.prompt:
-                f.append(f"decision prompt: expected {want['prompt']!r}, got {d.prompt!r}")
-            if "kind" in want and d.kind != want["kind"]:
-                f.append(f"decision kind: expected {want['kind']!r}, got {d.kind!r}")
-            if "options" in want:
-                exp = want["options"]
-                if isinstance(exp, int):
-                    if len(d.options) != exp:
-                        f.append(f"decision options: expected {exp}, got {len(d.options)}: {d.labels}")
-                elif not _same_options(game, d, list(exp)):
-                    f.append(f"decision options: expected {exp}, got {d.labels}")
+            f += _decision_failures(game, d, ex.decision)
+    if observer is not None:
+        f += _check_offered(game, ex.offered, observer)
+        if ex.shuffled is not None and observer.shuffles != ex.shuffled:
+            f.append(f"shuffled: expected {ex.shuffled}, got {observer.shuffles} (since the last checkpoint)")
+    f += _check_values(game, ex.values)
     for text in ex.log:
         if not any(text in line for line in game.log):
             f.append(f"log: expected a line containing {text!r}")
@@ -581,3 +612,131 @@ def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
         if left or len(ids) != len(want):
             out.append(f"space {spec}: expected {want}, got {[_spec_of(game.cards[i]) for i in ids]}")
     return out
+
+
+# ---- decisions offered, expressions' values ----------------------------------------------------
+def _decision_failures(game: Game, d, want: dict[str, Any]) -> list[str]:
+    """How decision `d` differs from `want` (keys player, kind, prompt, options; see docs)."""
+    f: list[str] = []
+    unknown = set(want) - {"player", "kind", "prompt", "options"}
+    if unknown:
+        f.append(f"decision: unknown key(s) {sorted(unknown)} (player, kind, prompt, options)")
+    if "player" in want and d.player + 1 != want["player"]:
+        f.append(f"decision player: expected {want['player']}, got {d.player + 1}")
+    if "prompt" in want and str(want["prompt"]) not in d.prompt:
+        f.append(f"decision prompt: expected {want['prompt']!r}, got {d.prompt!r}")
+    if "kind" in want and d.kind != want["kind"]:
+        f.append(f"decision kind: expected {want['kind']!r}, got {d.kind!r}")
+    if "options" in want:
+        exp = want["options"]
+        if isinstance(exp, int) and not isinstance(exp, bool):
+            if len(d.options) != exp:
+                f.append(f"decision options: expected {exp}, got {len(d.options)}: {d.labels}")
+        elif not isinstance(exp, list):
+            f.append(f"decision options: write a number or a list, not {exp!r}")
+        elif not _same_options(game, d, list(exp)):
+            f.append(f"decision options: expected {exp}, got {d.labels}")
+    return f
+
+
+def _check_offered(game: Game, wanted: list[dict[str, Any]], observer: _Observer) -> list[str]:
+    """Each expected decision matches one offered since the last checkpoint: answered by
+    `choices`, taken without asking (one option), or pending now."""
+    seen = observer.decisions + ([game.decision] if game.decision is not None else [])
+    out = []
+    for want in wanted:
+        if not isinstance(want, dict):
+            out.append(f"offered: each entry is a mapping like `decision`, not {want!r}")
+            continue
+        if not any(not _decision_failures(game, d, want) for d in seen):
+            found = [f"player {d.player + 1} “{d.prompt}” {d.labels}" for d in seen]
+            out.append(f"offered: no decision like {want} since the last checkpoint; offered: {found}")
+    return out
+
+
+_PLAYER_PREFIX = re.compile(r"^\s*player\s+(\d+)\s*:\s*(.*)$", re.S)
+
+
+def _check_values(game: Game, values: dict[str, Any]) -> list[str]:
+    """Each expression, in the rule language, has the expected value now (`you`: the active
+    player, or N with a `player N:` prefix)."""
+    out = []
+    for key, want in values.items():
+        m = _PLAYER_PREFIX.match(key)
+        who, text = (int(m.group(1)) - 1, m.group(2)) if m else (game.state.active, key)
+        if not 0 <= who < game.state.players + game.state.dummies:
+            out.append(f"value `{key}`: there is no player {who + 1}")
+            continue
+        try:
+            got = game.evaluate(_expression(game, text), {"you": Seat(who), "this": None}, None)
+        except _Fail as e:
+            out.append(f"value `{key}`: {e}")
+            continue
+        except RuleError as e:
+            out.append(f"value `{key}`: the rules cannot evaluate it: {e.message}")
+            continue
+        if not _same_value(game, got, want):
+            out.append(f"value `{key}`: expected {want!r}, got {_show(game, got)!r}")
+    return out
+
+
+_EXPRESSIONS: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
+
+
+def _expression(game: Game, text: str) -> Any:
+    """`text` compiled as an expression of the game's rules (cached per program)."""
+    cache = _EXPRESSIONS.setdefault(game.program, {})
+    if text not in cache:
+        try:
+            module = parse_rules(f"function __value__() = {text}\n", "<scenario value>")
+        except ContentError as e:
+            d = e.diagnostics[0]
+            raise _Fail(f"not an expression of the rule language: {d.message}") from None
+        decls = module.decls
+        if len(decls) != 1 or decls[0].kind != "function" or "\n" in text.strip():
+            raise _Fail("write one expression on one line")
+        try:
+            cache[text] = Compiler(game.rs).expr(decls[0].expr)
+        except RuleError as e:
+            raise _Fail(f"the rules cannot evaluate it: {e.message}") from None
+    return cache[text]
+
+
+def _same_value(game: Game, got: Any, want: Any) -> bool:
+    """A value as a scenario writes it: cards by spec, players as `player N`, zones and rows as
+    the list of their cards (a pile top first), lists item by item."""
+    if isinstance(got, (ZoneRef, RowRef)):
+        got = _zone_cards_top_first(game, got)
+    if isinstance(got, bool) or isinstance(want, bool):
+        return isinstance(got, bool) and isinstance(want, bool) and got is want
+    if isinstance(got, Seat):
+        return str(got) == str(want)
+    if isinstance(got, CardData):
+        return isinstance(want, str) and _matches(got, want)
+    if isinstance(got, (list, tuple)):
+        return isinstance(want, list) and len(got) == len(want) and all(
+            _same_value(game, g, w) for g, w in zip(got, want))
+    if isinstance(got, dict):  # keys and values as `_show` writes them
+        return _show(game, got) == want
+    return got == want
+
+
+def _zone_cards_top_first(game: Game, ref: Any) -> list:
+    cards = game.listify(ref)
+    if isinstance(ref, ZoneRef) and game.rs.zones[ref.name].kind == "pile":
+        return list(reversed(cards))
+    return cards
+
+
+def _show(game: Game, v: Any) -> Any:
+    if isinstance(v, (ZoneRef, RowRef)):
+        v = _zone_cards_top_first(game, v)
+    if isinstance(v, CardData):
+        return _spec_of(v)
+    if isinstance(v, Seat):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return [_show(game, x) for x in v]
+    if isinstance(v, dict):
+        return {_show(game, k): _show(game, x) for k, x in v.items()}
+    return v

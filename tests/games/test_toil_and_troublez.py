@@ -138,6 +138,17 @@ def test_draw_pile_is_face_down(program):
         assert game.view(seat)["draw_pile"] == pile  # a count, never the cards
 
 
+def test_discard_pile_and_drawn_card_are_face_up(program):
+    """The rulebook hides only the draw pile ("Place it face down") and what lies under a Cloak:
+    a card just drawn is placed face up into the Forest, and cards are discarded from the
+    Forest, face up. Every player and a spectator see both (the ruleset's reading)."""
+    game = Game(program, 3, seed=1)
+    assert game.state.zones["drawn"] or game.state.zones["forest"]  # the first card is out
+    for seat in (0, 1, 2, None):
+        view = game.view(seat)
+        assert isinstance(view["discard"], list) and isinstance(view["drawn"], list)
+
+
 def test_start_player_is_any_player(program):
     """TT-015: "the person who last ate mushrooms" starts — any player may; modelled as a
     random start player. Over many seeds every seat starts some game, and the first turn is
