@@ -23,6 +23,10 @@ BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_
 _BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
 
 
+# statements after which nothing else of their block runs (`end game after this turn` is not one)
+_ENDERS = {"break": "break", "continue": "continue", "end_game": "end game"}
+
+
 class _Checker:
     def __init__(self, rs: Ruleset):
         self.rs = rs
@@ -103,6 +107,13 @@ class _Checker:
                     self.action(t)
                 else:
                     self.trigger(t)
+        if rs.card_types and not rs.cards and not rs.partial and not self.lost_types \
+                and not any(d.code.startswith(("yaml/", "cards/", "limit/")) for d in self.c.diagnostics):
+            first = next(iter(rs.card_types.values()))
+            names = ", ".join(f"`{n}`" for n in rs.card_types)
+            self.c.warn("cards/none", f"no card file gives any card, though the rules declare card types ({names})",
+                        getattr(first, "name_loc", None) or first.loc,
+                        "write the cards in a YAML file in the ruleset's card folder (docs/language.md, Card files)")
         if not rs.partial:  # a declaration may look unused only because its user did not parse
             self.unused()
             self.kept_parts(effects.values())
@@ -180,8 +191,17 @@ class _Checker:
 
     # ---- statements ------------------------------------------------------------------------
     def block(self, stmts: list[Node], scope: set[str], loops: int) -> None:
+        ender, told = None, False
         for s in stmts:
+            if ender is not None and not told:  # the first line after it, once per block
+                word = _ENDERS[ender.kind]
+                self.c.warn("flow/unreachable", f"this line never runs: `{word}` above it "
+                            f"{'ends the game' if ender.kind == 'end_game' else 'leaves this pass of the loop'}",
+                            s.loc, f"remove it, or move it above `{word}`")
+                told = True
             self.stmt(s, scope, loops)
+            if ender is None and s.kind in _ENDERS and not (s.kind == "end_game" and s.after):
+                ender = s
 
     def bind(self, name: str, loc: Loc | None, scope: set[str]) -> None:
         rs = self.rs
