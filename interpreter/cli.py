@@ -1,4 +1,4 @@
-"""The `grimoire` command: validate, play, simulate, scenario, replay."""
+"""The `grimoire` command: validate, explain, play, simulate, sweep, scenario, replay."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +12,7 @@ __all__ = ["main"]
 
 EPILOG = """examples:
   grimoire validate rulesets/my_game
+  grimoire explain rulesets/my_game "Card name"
   grimoire simulate rulesets/my_game -n 500 --players 4 --seed 7
   grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
   grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
@@ -34,6 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset folders or .rules files")
     v.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    x = sub.add_parser("explain", help="print the rules, a card or a named rule in plain English",
+                       description="Print what the rules say, in plain English, as a designer would read them: "
+                                   "the whole ruleset, one card (by name: its fields and its effect), or one "
+                                   "named rule (a procedure, phase, zone, stat, constant, event, card type...). "
+                                   "The words come from the rules themselves, so they cannot drift from the game.")
+    x.add_argument("ruleset", help="ruleset folder")
+    x.add_argument("subject", nargs="?", help="a card name or the name of a rule (default: everything)")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
                        description="Play N games with agents and report win rates by seat (with 95% intervals), "
@@ -122,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return {"validate": _validate, "simulate": _simulate, "play": _play, "scenario": _scenario,
+        return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
                 "replay": _replay, "sweep": _sweep}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
@@ -156,6 +165,21 @@ def _validate(args) -> int:
     else:
         print(format_all(all_diags))
     return 1 if errors else 0
+
+
+def _explain(args) -> int:
+    from .analysis.explain import UnknownSubject, explain
+    from .api import check_path
+    rs, content = check_path(args.ruleset)
+    errors = [d for d in content.diagnostics if d.severity == "error"]
+    if rs is None or errors:
+        raise ContentError(errors or content.diagnostics)
+    try:
+        print(explain(rs, args.subject))
+    except UnknownSubject as e:
+        print(f"grimoire: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _positive_int(text: str) -> int:

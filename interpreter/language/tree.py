@@ -1063,7 +1063,14 @@ class NotExpr(Expr):
     expr: Node
 
     def describe(self) -> str:
-        return f"not {_d(self.expr)}"
+        e = self.expr  # "held is not empty" reads better than "not held is empty"
+        if isinstance(e, IsExpr):
+            return f"{_d(e.expr)} is {'' if e.negate else 'not '}{_article(e.what)}{_words(e.what)}"
+        if isinstance(e, InExpr):
+            return f"{_d(e.item)} is not in {_d(e.coll)}"
+        if isinstance(e, Compare) and e.op in _NEGATED:
+            return f"{_d(e.left)} {_COMPARE[_NEGATED[e.op]]} {_d(e.right)}"
+        return f"not ({_d(e)})" if isinstance(e, (AndExpr, OrExpr)) else f"not {_d(e)}"
 
 
 @_node
@@ -1108,8 +1115,7 @@ class IsExpr(Expr):
     what_loc: Loc | None
 
     def describe(self) -> str:
-        art = "" if self.what in ("empty", "dummy") else "a "
-        return f"{_d(self.expr)} is {'not ' if self.negate else ''}{art}{_words(self.what)}"
+        return f"{_d(self.expr)} is {'not ' if self.negate else ''}{_article(self.what)}{_words(self.what)}"
 
 
 @_node
@@ -1323,6 +1329,14 @@ _SPECIAL = {"you": "you", "this": "this card", "it": "it", "players": "every pla
             "none": "nothing", "active_player": "the active player", "start_player": "the start player",
             "player_count": "the number of players", "turn_number": "the turn number",
             "round_number": "the round number"}
+
+
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _article(what: str) -> str:
+    """`is empty`, `is dummy`, but `is a Spell`."""
+    return "" if what in ("empty", "dummy") else "a "
 
 
 def _words(name: str) -> str:
