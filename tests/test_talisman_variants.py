@@ -92,3 +92,18 @@ def test_starting_spells_are_hidden_from_the_others():
     held = names(g, "spells", holder)
     assert g.view(other)[key] == len(held)
     assert isinstance(g.view(holder)[key], list) and len(g.view(holder)[key]) == len(held)
+
+
+def test_race_ending_is_opt_in():
+    """Issue 24: the assumed Ending "Race to the Crown" (the first to reach the Crown wins) decided
+    about a quarter of games though the rulebook names no base Ending but the Command Spell
+    (TA-001). By default it stays in the box; `--set race_ending=1` deals it like the others."""
+    base = load_program(RULESET)
+    variant = load_variant(str(RULESET), (("race_ending", 1),))
+    dealt = 0
+    for seed in range(24):
+        assert "Race to the Crown" in names(Game(base, 2, seed), "box")
+        g = Game(variant, 2, seed)
+        if "Race to the Crown" not in names(g, "box"):
+            dealt += 1
+    assert 0 < dealt < 24
