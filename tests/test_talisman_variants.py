@@ -107,3 +107,26 @@ def test_race_ending_is_opt_in():
         if "Race to the Crown" not in names(g, "box"):
             dealt += 1
     assert 0 < dealt < 24
+
+
+@pytest.mark.parametrize("players,dealt", [(2, 3), (4, 3), (6, 2)])
+def test_deal_three_characters_pick_one(players, dealt):
+    """TA-017 the optional setup (`--set deal_three=1`): each player is dealt three character cards
+    (two each at five or six players: 14 cards go round), picks one, and the others go back among
+    the unused characters for later. By default each player draws one at random, unasked."""
+    base = Game(load_program(RULESET), players, 5)
+    assert "character will you play" not in (base.decision.prompt if base.decision else "")
+    g = Game(load_variant(str(RULESET), (("deal_three", 1),)), players, 5)
+    rejected = []
+    for p in range(players):
+        d = g.decision
+        assert d.player == p and d.prompt == "Which character will you play?"
+        assert len(d.options) == dealt
+        offered = names(g, "dealt", p)
+        g.answer(len(d.options) - 1)
+        (hero,) = names(g, "hero", p)
+        assert hero in offered
+        rejected += [n for n in offered if n != hero]
+        assert names(g, "dealt", p) == []
+    pool = names(g, "heroes")
+    assert len(pool) == 14 - players and set(rejected) <= set(pool)
