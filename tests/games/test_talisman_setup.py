@@ -82,3 +82,22 @@ def test_first_player_is_the_highest_roller(program, players):
             rollers, i = [r[0] for r in round_ if int(r[2]) == best], i + len(rollers)
         assert i == len(rolls)
         assert f"player {g.state.active + 1}" == rollers[0]
+
+
+def test_starting_objects_come_from_the_purchase_deck():
+    """TA-032 "Any player whose character starts the game with any Objects, as detailed in the
+    character's special abilities, now takes the designated Object Cards from the Purchase deck."
+    No base character starts with an Object (the Hero field `kit` is empty), so the rule is shown
+    with a variant giving every character a Sword: each takes one from the Purchase deck while
+    one is left (it holds two), and a character given none keeps empty hands."""
+    from interpreter.play.variants import load_variant
+    heroes = {c.name for c in load_program(TALISMAN).rs.cards if c.type == "Hero"}
+    armed = load_variant(str(TALISMAN), tuple((f"{h}.kit", "Sword") for h in sorted(heroes)))
+    for players in (2, 3):
+        g = Game(armed, players, 4)
+        held = [[g.cards[c].name for c in g.state.zones[f"objects#{p}"]] for p in range(players)]
+        assert sorted(map(tuple, held)) == sorted([("Sword",)] * 2 + [()] * (players - 2))
+        assert "Sword" not in _names(g, "purchase_deck")
+    plain = Game(load_program(TALISMAN), 3, 4)
+    assert all(plain.state.zones[f"objects#{p}"] == [] for p in range(3))
+    assert _names(plain, "purchase_deck").count("Sword") == 2

@@ -92,3 +92,41 @@ def test_starting_spells_are_hidden_from_the_others():
     held = names(g, "spells", holder)
     assert g.view(other)[key] == len(held)
     assert isinstance(g.view(holder)[key], list) and len(g.view(holder)[key]) == len(held)
+
+
+def test_race_ending_is_opt_in():
+    """Issue 24: the assumed Ending "Race to the Crown" (the first to reach the Crown wins) decided
+    about a quarter of games though the rulebook names no base Ending but the Command Spell
+    (TA-001). By default it stays in the box; `--set race_ending=1` deals it like the others."""
+    base = load_program(RULESET)
+    variant = load_variant(str(RULESET), (("race_ending", 1),))
+    dealt = 0
+    for seed in range(24):
+        assert "Race to the Crown" in names(Game(base, 2, seed), "box")
+        g = Game(variant, 2, seed)
+        if "Race to the Crown" not in names(g, "box"):
+            dealt += 1
+    assert 0 < dealt < 24
+
+
+@pytest.mark.parametrize("players,dealt", [(2, 3), (4, 3), (6, 2)])
+def test_deal_three_characters_pick_one(players, dealt):
+    """TA-017 the optional setup (`--set deal_three=1`): each player is dealt three character cards
+    (two each at five or six players: 14 cards go round), picks one, and the others go back among
+    the unused characters for later. By default each player draws one at random, unasked."""
+    base = Game(load_program(RULESET), players, 5)
+    assert "character will you play" not in (base.decision.prompt if base.decision else "")
+    g = Game(load_variant(str(RULESET), (("deal_three", 1),)), players, 5)
+    rejected = []
+    for p in range(players):
+        d = g.decision
+        assert d.player == p and d.prompt == "Which character will you play?"
+        assert len(d.options) == dealt
+        offered = names(g, "dealt", p)
+        g.answer(len(d.options) - 1)
+        (hero,) = names(g, "hero", p)
+        assert hero in offered
+        rejected += [n for n in offered if n != hero]
+        assert names(g, "dealt", p) == []
+    pool = names(g, "heroes")
+    assert len(pool) == 14 - players and set(rejected) <= set(pool)
