@@ -40,18 +40,24 @@ class Diagnostic:
     source_line: str | None = field(default=None, repr=False)
 
     def format(self) -> str:
-        """`file:line:col: severity: message [code]`, the source line, a caret under the spot, the hint."""
-        where = f"{self.loc}: " if self.loc else ""
-        text = f"{where}{self.severity}: {self.message} [{self.code}]"
+        """`file:line:col: severity: message [code]`, the source line, a caret under the spot, the hint.
+        Control characters from content (in names, lines, file names) are shown escaped, so a
+        diagnostic cannot steer the terminal it is printed on."""
+        from .untrusted import printable
+        where = f"{printable(self.loc)}: " if self.loc else ""
+        text = f"{where}{self.severity}: {printable(self.message)} [{self.code}]"
         if self.loc and self.source_line is not None:
             line = self.source_line.rstrip("\r\n")
             col = max(1, self.loc.col)
             end = self.loc.end_col if self.loc.end_col and self.loc.end_col > col else col + 1
             end = min(end, max(len(line) + 1, col + 1))
-            pad = "".join(ch if ch == "\t" else " " for ch in line[:col - 1])  # keep tabs so the caret lines up
-            text += f"\n    {line}\n    {pad}{' ' * (col - 1 - len(pad))}{'^' * (end - col)}"
+            before = printable(line[:col - 1], keep="\t")  # escapes before the spot move the caret
+            spanned = printable(line[col - 1:end - 1], keep="\t")
+            pad = "".join(ch if ch == "\t" else " " for ch in before)  # keep tabs so the caret lines up
+            pad += " " * (col - 1 - len(line[:col - 1]))  # a spot past the end of the line
+            text += f"\n    {printable(line, keep=chr(9))}\n    {pad}{'^' * max(len(spanned), end - col if not spanned else 1)}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {printable(self.hint)}"
         return text
 
     def to_json(self) -> dict:
