@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
+from .untrusted import printable
 
 __all__ = ["main"]
 
@@ -169,6 +170,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    """An argparse type for a time limit: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
+    return value
+
+
 def _players(args) -> int:
     from .api import load_program
     return args.players or load_program(args.ruleset).rs.min_players
@@ -179,7 +191,8 @@ def _simulate(args) -> int:
     players = _players(args)
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
-                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
+                                ("max_seconds", args.max_seconds)) if v}
     from .variants import parse_override
     overrides = tuple(parse_override(o) for o in args.set)
     with _progress_bar(args.games, args.quiet) as advance:
@@ -214,6 +227,9 @@ def _add_batch_args(p: argparse.ArgumentParser) -> None:
                            ("--max-depth", "nesting limit per game (default 64)"),
                            ("--max-decisions", "answered decisions limit per game")):
             p.add_argument(flag, type=_positive_int, default=None, help=text)
+    p.add_argument("--max-seconds", type=_positive_float, default=None,
+                   help="wall-clock limit per game in seconds (default 300): a game past it is reported "
+                        "as an error with its seed and the batch goes on")
 
 
 def _emit_report(report: dict, json_to: str | None, readable) -> None:
@@ -263,7 +279,8 @@ def _sweep(args) -> int:
         counts = sorted({load_program(r).rs.min_players for r in args.rulesets})
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
-                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
+                                ("max_seconds", args.max_seconds)) if v}
     batches = len(args.rulesets) * len(counts)
     for _, values in params:
         batches *= len(values)
@@ -282,11 +299,14 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
     from .api import load_program
     program = load_program(args.ruleset)
+    limits = {k: v for k, v in limits.items() if k != "max_seconds"}
     for e in report["errors"]:
-        if e.get("choices") is None:
+        if e.get("choices") is None:  # its worker died, or it overran before its first answer
+            print(f"  no replay log of game {e['index']}: no answers were recorded ({printable(e['error'])})")
             continue
         path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
-        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits)))
+        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
+                                    e["error"], args.max_seconds or 300.0))
         print(f"  replay log of game {e['index']}: {path}")
 
 

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from .agents import Agent, make_agent
 from .api import load_program
 from .engine import Game, Limits, Program
+from .untrusted import GameTimeout, wall_clock
 
 __all__ = ["play", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
 
@@ -82,9 +83,14 @@ def _header(program: Program, players: int, seed: int, ruleset_path: str | None)
 
 
 def write_log(path: str | Path, lines: list[dict]) -> None:
+    """Write JSON lines; a value JSON cannot hold (a card in a result) is written as its text."""
     with open(path, "w", encoding="utf-8") as f:
         for line in lines:
-            f.write(json.dumps(line, sort_keys=True) + "\n")
+            f.write(json.dumps(line, sort_keys=True, default=_as_text) + "\n")
+
+
+def _as_text(v: Any) -> str:
+    return str(getattr(v, "name", None) or repr(v))[:200]
 
 
 class ReplayMismatch(Exception):
@@ -193,19 +199,29 @@ def load_saved(path: str | Path, ruleset: str | None = None,
 
 
 def failure_log(program: Program, ruleset_path: str, players: int, seed: int, choices: list[int],
-                limits: Limits | None = None) -> list[dict]:
+                limits: Limits | None = None, error: str | None = None,
+                seconds: float | None = 300.0) -> list[dict]:
     """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
-    `grimoire replay` shows it step by step and ends on the same error."""
-    g = Game(program, players, seed, limits)
+    `grimoire replay` shows it step by step and ends on the same error. `error` is the batch's
+    word for it (a bad score, an overrun), kept when the game itself ends without one; rebuilding
+    stops after `seconds` (a game that overran its time limit), ending the log where it got to."""
     lines = [_header(program, players, seed, ruleset_path)]
-    for i, choice in enumerate(choices):
-        if g.over:
-            break
-        d = g.decision
-        lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
-                      "label": d.labels[choice], "digest": g.digests[-1]})
-        g.answer(choice)
-    lines.append({"end": True, "result": g.result, "error": _error_text(g), "digest": g.state.digest()})
+    try:
+        with wall_clock(seconds):
+            g = Game(program, players, seed, limits)
+            for i, choice in enumerate(choices):
+                if g.over:
+                    break
+                d = g.decision
+                lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
+                              "label": d.labels[choice], "digest": g.digests[-1]})
+                g.answer(choice)
+            end = {"end": True, "error": _error_text(g) or error, "digest": g.state.digest()}
+            if g.error is not None or error is None:
+                end["result"] = g.result
+    except GameTimeout:
+        end = {"end": True, "error": error or "the game ran past its time limit"}
+    lines.append(end)
     return lines
 
 

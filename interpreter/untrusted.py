@@ -12,14 +12,17 @@ cannot clear the screen, move the cursor or fake a line of output.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import stat
+import threading
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 __all__ = ["FileRefused", "read_bytes", "read_text", "inside", "printable", "bad_unicode",
-           "MAX_FILE_BYTES"]
+           "MAX_FILE_BYTES", "GameTimeout", "wall_clock"]
 
 MAX_FILE_BYTES = 1_000_000  # rule and card files; saves, logs and scenarios pass their own bound
 
@@ -145,3 +148,30 @@ def bad_unicode(text: str) -> int | None:
     """The index of the first lone surrogate in `text` (which no output can encode), or None."""
     m = _SURROGATE.search(text)
     return m.start() if m else None
+
+
+# ---- time ------------------------------------------------------------------------------------
+
+class GameTimeout(BaseException):
+    """Raised into a game that ran past its wall-clock bound. A BaseException, so no `except
+    Exception` in an engine or an agent can swallow it: the game stops where it is."""
+
+
+@contextlib.contextmanager
+def wall_clock(seconds: float | None) -> Iterator[bool]:
+    """Raise GameTimeout into the body after `seconds` (a SIGALRM timer). Yields whether the timer
+    is armed: only the main thread of a process can take signals, so elsewhere (and on systems
+    without `setitimer`) the caller must check a deadline itself."""
+    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+
+    def expire(*_):
+        raise GameTimeout()
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
