@@ -358,14 +358,16 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 def _play(args) -> int:
     from .agents import make_agent
     from .engine import Game
-    from .session import ReplayMismatch, _header, end_line, load_saved, save_game, step_line, write_log
+    from .session import (ReplayMismatch, _header, end_line, load_saved, restore_agent, save_game, step_line,
+                          write_log)
     from .tui import HumanAgent, QuitGame, show_result
     lines: list[dict] = []  # the event log, from the first step even when resuming
+    saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
         try:
-            game, rpath = load_saved(args.resume, args.ruleset, lines)
+            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True)
         except ReplayMismatch as e:
-            print(f"grimoire: {e}", file=sys.stderr)
+            print(f"grimoire: {printable(e)}", file=sys.stderr)
             return 1
         program = game.program
     else:
@@ -376,13 +378,23 @@ def _play(args) -> int:
         rpath = args.ruleset
         game = Game(program, _players(args), args.seed)
     players = game.state.players
-    kinds = ["random"] * players
+    # a resumed game keeps its bot seats (a seat saved as human plays as a bot unless --seat says human)
+    kinds = [saved[i]["kind"] if i < len(saved) and saved[i]["kind"] != "human" else "random"
+             for i in range(players)]
     for s in args.seat:
         seat, _, kind = s.rpartition("=")
         if not (seat or "1").isdigit() or not 1 <= int(seat or 1) <= players:
             raise ValueError(f"--seat {s}: seats are numbered 1 to {players}")
         kinds[int(seat or 1) - 1] = kind
-    agents = [HumanAgent() if k == "human" else make_agent(k, f"{args.seed}/{i}") for i, k in enumerate(kinds)]
+    seed = game.state.seed if args.resume else args.seed  # bots are seeded from the game's seed
+    agents = [HumanAgent() if k == "human" else make_agent(k, f"{seed}/{i}") for i, k in enumerate(kinds)]
+    for i, agent in enumerate(agents):  # a bot resumes in the random state it was saved in
+        if i < len(saved) and saved[i]["kind"] == kinds[i]:
+            try:
+                restore_agent(agent, saved[i].get("rng"))
+            except ReplayMismatch as e:
+                print(f"grimoire: {args.resume}: seat {i + 1}: {e}", file=sys.stderr)
+                return 1
     try:
         while not game.over:
             d = game.decision
@@ -391,7 +403,7 @@ def _play(args) -> int:
             game.answer(i)
     except QuitGame:
         if args.save:
-            save_game(game, args.save, str(rpath))
+            save_game(game, args.save, str(rpath), agents, kinds)
             print(f"saved to {args.save}; resume with: grimoire play --resume {args.save}")
         else:
             print("quit without saving (use --save FILE to keep the game)")
@@ -417,9 +429,9 @@ def _scenario(args) -> int:
 def _replay(args) -> int:
     from .session import ReplayMismatch, replay
     try:
-        g = replay(args.log, args.ruleset)
+        g = replay(args.log, args.ruleset, confine=True)
     except ReplayMismatch as e:
-        print(f"replay: {e}", file=sys.stderr)
+        print(f"replay: {printable(e)}", file=sys.stderr)
         return 1
     end = f"the same error: {g.error} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
             else f"the same end: {g.result}"
