@@ -133,14 +133,14 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, OSError) as e:
-        print(f"grimoire: {e}", file=sys.stderr)
+        print(f"grimoire: {printable(e, keep=chr(10))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # an internal error: say so plainly, traceback only on request
         if args.traceback:
             raise
-        print(f"grimoire: internal error: {type(e).__name__}: {e} (run with --traceback for details)",
+        print(f"grimoire: internal error: {type(e).__name__}: {printable(e)} (run with --traceback for details)",
               file=sys.stderr)
         return 3
 
@@ -329,10 +329,11 @@ def _summary(r: dict) -> str:
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
     if r.get("end_reasons"):  # `end game "reason"`: how many games ended for each reason
-        lines.append("end reasons: " + ", ".join(f"{k or '(no reason given)'} {v}" for k, v in r["end_reasons"].items()))
+        lines.append("end reasons: " + ", ".join(f"{printable(k) or '(no reason given)'} {v}"
+                                                 for k, v in r["end_reasons"].items()))
     lines += _card_lines(r)
     for e in r["errors"][:5]:
-        lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
+        lines.append(f"  error in game {e['index']} (seed {e['seed']}): {printable(e['error'])}")
     t = r["timing"]
     workers = t.get("workers", 1)
     lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {workers} "
@@ -350,7 +351,7 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
     out = [f"most taken cards (of {len(cards)}; --json has all): seat-games taking it, win rate of takers / players"]
     for c in taken:
         x = cards[c]
-        out.append(f"  {c}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
+        out.append(f"  {printable(c)}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
                    f"played {x['players']} (win {rate(x['player_win_rate'])})")
     return out
 
@@ -415,12 +416,15 @@ def _play(args) -> int:
 
 
 def _scenario(args) -> int:
-    from .scenario import run_scenario
+    from .scenario import ScenarioResult, run_scenario
     failed = 0
     for f in args.files:
-        res = run_scenario(f)
+        try:
+            res = run_scenario(f)
+        except Exception as e:  # noqa: BLE001 - one scenario the runner cannot follow stops nothing
+            res = ScenarioResult(str(f), "?", False, [f"internal error: {type(e).__name__}: {e}"])
         if not res.passed or args.verbose:
-            print(res.format())
+            print(printable(res.format(), keep="\n"))
         failed += not res.passed
     print(f"{len(args.files) - failed} passed, {failed} failed")
     return 1 if failed else 0
@@ -433,7 +437,7 @@ def _replay(args) -> int:
     except ReplayMismatch as e:
         print(f"replay: {printable(e)}", file=sys.stderr)
         return 1
-    end = f"the same error: {g.error} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
-            else f"the same end: {g.result}"
+    end = f"the same error: {printable(g.error)} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
+            else f"the same end: {printable(g.result)}"
     print(f"replayed {len(g.choices)} decisions: same states, {end}")
     return 0
