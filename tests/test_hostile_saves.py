@@ -175,3 +175,22 @@ def test_resumed_game_goes_on_exactly_as_the_uninterrupted_one(tmp_path, monkeyp
     assert len(json.loads(saved.read_text())["choices"]) > 4  # bot answers came between the human's
     assert [(x.get("choice"), x.get("digest")) for x in a] == [(x.get("choice"), x.get("digest")) for x in b]
     assert a[-1]["result"] == b[-1]["result"]
+
+
+def test_play_log_of_a_game_scored_with_a_card_is_written_and_replays(tmp_path, capsys):
+    """`play --log` once died encoding a result that `simulate` played fine (a card as a score)."""
+    folder = tmp_path / "cardscore"
+    (folder / "cards").mkdir(parents=True)
+    (folder / "game.rules").write_text(
+        'game "Card score":\n    players 2\n\ncard type Thing:\n    value: 0..9 = 1\n\n'
+        'zone deck: pile, shared, hidden\nzone hand: set, per player, public\n\nsetup:\n'
+        '    move all_cards() to deck\n\nturn:\n    you choose c from deck "Take which?"\n'
+        '    move c to your hand\n    if deck is empty:\n        end game\n\n'
+        'score p: first(all_cards())\n', encoding="utf-8")
+    (folder / "cards" / "c.yaml").write_text("- {name: Coin, type: Thing, copies: 4}\n", encoding="utf-8")
+    log = tmp_path / "g.jsonl"
+    assert main(["play", str(folder), "--log", str(log)]) == 0
+    end = json.loads(log.read_text().splitlines()[-1])
+    assert end["result"]["scores"] == ["Coin", "Coin"]
+    assert main(["replay", str(log)]) == 0
+    assert "same states" in capsys.readouterr().out
