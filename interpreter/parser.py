@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
 from .ast import Node
@@ -27,6 +27,10 @@ GRAMMAR_PATH = Path(__file__).resolve().parent.parent / "grammar" / "grimoire.la
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
 MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
+MAX_NUMBER_DIGITS = 18  # a number literal stays below the arithmetic bound (2 ** 63)
+MAX_BINDING_NESTING = 8  # `where`, `for`, `some/every/no` inside each other (the rulesets use 2);
+                         # compiling them costs more than linear in their depth
+_BINDING = frozenset({"where", "comprehension", "quantified"})
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
                  "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
@@ -385,23 +389,37 @@ def _raw_parse(text: str, start: str) -> Tree:
 
 
 def _to_ast(tree: Tree, place: Place) -> Node:
-    node = _ToAst(place).transform(tree)  # not recursive: any depth transforms
+    try:
+        node = _ToAst(place).transform(tree)  # not recursive: any depth transforms
+    except VisitError as e:  # a limit found while building the tree (a number too long)
+        if isinstance(e.orig_exc, ContentError):
+            raise e.orig_exc from None
+        raise
     deep = _too_deep(node)
+    if deep is not None and deep[1]:
+        raise ContentError([Diagnostic("error", "limit/depth", f"more than {MAX_BINDING_NESTING} `where`, `for`, "
+                                       "`some`, `every` or `no` inside each other", deep[0].loc,
+                                       "name the inner ones with `let` or a `function`")])
     if deep is not None:
-        raise ContentError([Diagnostic("error", "limit/depth", "this is nested too deeply", deep.loc,
+        raise ContentError([Diagnostic("error", "limit/depth", "this is nested too deeply", deep[0].loc,
                                        "split long expressions with `let`; keep nesting under "
                                        f"{MAX_AST_DEPTH} levels")])
     return node
 
 
-def _too_deep(root: Node) -> Node | None:
-    """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree)."""
-    stack = [(root, 0)]
+def _too_deep(root: Node) -> tuple[Node, bool] | None:
+    """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
+    the first binding expression inside MAX_BINDING_NESTING others (True)."""
+    stack = [(root, 0, 0)]
     while stack:
-        n, d = stack.pop()
+        n, d, b = stack.pop()
         if d > MAX_AST_DEPTH:
-            return n
-        stack.extend((c, d + 1) for c in n.children())
+            return n, False
+        if n.kind in _BINDING:
+            b += 1
+            if b > MAX_BINDING_NESTING:
+                return n, True
+        stack.extend((c, d + 1, b) for c in n.children())
     return None
 
 
@@ -531,6 +549,15 @@ class _ToAst(Transformer_NonRecursive):
     def _n(self, kind, meta, **kw) -> Node:
         return Node(kind, self._loc(meta), **kw)
 
+    def _int(self, tok: Token) -> int:
+        """A number token's value; more than MAX_NUMBER_DIGITS digits is a diagnostic (Python
+        refuses to convert very long ones at all, and arithmetic is bounded below 2 ** 63)."""
+        text = str(tok).split()[0]
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise ContentError([Diagnostic("error", "limit/number", f"a number of {len(text)} digits",
+                                           self._tok(tok), f"numbers have at most {MAX_NUMBER_DIGITS} digits")])
+        return int(text)
+
     # -- top level
     def start(self, meta, items):
         return self._n("module", meta, decls=[i for i in items if isinstance(i, Node)], unparsed=[])
@@ -553,7 +580,7 @@ class _ToAst(Transformer_NonRecursive):
                        name_loc=self._tok(c[0]))
 
     def range_type(self, meta, c):
-        return self._n("range_type", meta, lo=int(c[0]), hi=int(c[1]))
+        return self._n("range_type", meta, lo=self._int(c[0]), hi=self._int(c[1]))
 
     def enum_type(self, meta, c):
         names = [str(t) for t in c]
@@ -566,11 +593,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def zone_prop(self, meta, c):
         words = [str(t) for t in c if t is not None and t.type == "NAME"]
-        num = [int(t) for t in c if t is not None and t.type == "INT"]
+        num = [self._int(t) for t in c if t is not None and t.type == "INT"]
         return self._n("zone_prop", meta, words=" ".join(words), number=num[0] if num else None)
 
     def grid_prop(self, meta, c):
-        return self._n("zone_prop", meta, words="grid", number=None, width=int(c[0]), height=int(c[1]))
+        return self._n("zone_prop", meta, words="grid", number=None, width=self._int(c[0]), height=self._int(c[1]))
 
     def stat_decl(self, meta, c):
         per_player, name, bounds, init = c
@@ -582,7 +609,7 @@ class _ToAst(Transformer_NonRecursive):
         return True
 
     def stat_bounds(self, meta, c):
-        return (int(c[0]), int(c[1]))
+        return (self._int(c[0]), self._int(c[1]))
 
     def const_decl(self, meta, c):
         return self._n("constant", meta, name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
@@ -790,7 +817,7 @@ class _ToAst(Transformer_NonRecursive):
         return list(c)
 
     def int_lit(self, meta, c):
-        return self._n("lit", meta, value=int(c[0]))
+        return self._n("lit", meta, value=self._int(c[0]))
 
     def str_lit(self, meta, c):
         return self._n("lit", meta, value=_unquote(c[0]))
@@ -812,7 +839,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # -- version 2: dice, counted choices, actions, gains and losses, whenever
     def die_type(self, meta, c):
-        return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
+        return self._n("die_type", meta, name=str(c[0]), faces=c[1], count=self._int(c[2]) if c[2] is not None else 0)
 
     def whenever(self, meta, c):
         return self._n("trigger", meta, event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
@@ -827,7 +854,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def use_limit(self, meta, c):
         word = str(c[0]).split()[0]
-        return ({"once": 1, "twice": 2}.get(word) or int(word), str(c[1]))
+        return ({"once": 1, "twice": 2}.get(word) or self._int(c[0]), str(c[1]))
 
     def count_any(self, meta, c):
         return self._n("count", meta, mode="any", n=None)
@@ -838,7 +865,7 @@ class _ToAst(Transformer_NonRecursive):
     def count_exactly(self, meta, c):
         n = c[0]
         if isinstance(n, Token):
-            n = Node("lit", self._loc(meta), value=int(n))
+            n = Node("lit", self._loc(meta), value=self._int(n))
         return self._n("count", meta, mode="exactly", n=n)
 
     def roll_stmt(self, meta, c):

@@ -240,3 +240,41 @@ def test_diagnostic_escapes_control_characters_and_keeps_the_caret(tmp_path):
     text = "\n".join(e.format() for e in errs)
     assert "\x1b" not in text
     assert printable("a\x1b[2Jb\nc\u202e") == "a\\x1b[2Jb\\nc\\u202e"
+
+
+# ---- static bounds the parser keeps (compilation stays linear in the content's size) ----------
+
+def test_a_5000_digit_number_is_a_diagnostic_not_an_internal_error(tmp_path):
+    folder = _tree(tmp_path)
+    text = (folder / "game.rules").read_text().replace("you gain 1 gold", "you gain " + "9" * 5000 + " gold")
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    with bounded(20):
+        errs = _diags(folder)
+    assert [(e.code, e.loc.line, e.loc.col) for e in errs] == [("limit/number", 15, 14)]
+    assert "5000 digits" in errs[0].message and "18 digits" in errs[0].hint
+    text = text.replace("9" * 5000, "9" * 18)  # the largest allowed still checks clean
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    assert _diags(folder) == []
+
+
+def test_70_nested_quantifiers_are_a_diagnostic_not_exponential_compilation(tmp_path):
+    """70 nested `some ... has` once validated clean, then took exponential time to compile."""
+    q = "true"
+    for i in range(70):
+        q = f"(some x{i} in [1, 2] has {q})"
+    folder = _tree(tmp_path)
+    text = (folder / "game.rules").read_text().replace("    you gain 1 gold\n", f"    if {q}:\n        you gain 1 gold\n")
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    with bounded(20):
+        errs = _diags(folder)
+    assert [e.code for e in errs] == ["limit/depth"] and "more than 8" in errs[0].message and errs[0].hint
+    # 8 deep is fine, and plays at once
+    q = "true"
+    for i in range(8):
+        q = f"(some x{i} in [1, 2] has {q})"
+    (folder / "game.rules").write_text(textwrap.dedent(RULES).lstrip().replace(
+        "    you gain 1 gold\n", f"    if {q}:\n        you gain 1 gold\n"), encoding="utf-8")
+    from interpreter.simulate import simulate
+    with bounded(30):
+        assert _diags(folder) == []
+        assert simulate(str(folder), 2, 2, 1, ["random"])["completed"] == 2
