@@ -35,7 +35,7 @@ def run_chunks(fn: Callable[..., list[dict]], args: tuple, chunks: Sequence[list
     if backend == "local":
         return _local(fn, args, chunks, workers, progress, lost, stats)
     if backend == "ray":
-        return _ray(fn, args, chunks, workers, address, progress)
+        return _ray(fn, args, chunks, workers, address, progress, lost)
     raise BackendError(f"unknown backend `{backend}` (known: {', '.join(BACKENDS)})")
 
 
@@ -101,7 +101,7 @@ def _pool(fn, args, chunks: list[list[int]], workers: int, rows: list[dict],
             return 1, set(range(len(chunks))) - done
 
 
-def _ray(fn, args, chunks, workers, address: str | None, progress: Progress) -> list[dict]:
+def _ray(fn, args, chunks, workers, address: str | None, progress: Progress, lost: Lost = None) -> list[dict]:
     try:
         import ray
     except ImportError:
@@ -111,12 +111,26 @@ def _ray(fn, args, chunks, workers, address: str | None, progress: Progress) -> 
     if started:
         _ray_init(ray, workers, address)
     try:
-        remote = ray.remote(fn)
-        pending = [remote.remote(*args, c) for c in chunks]
+        remote = ray.remote(fn)  # Ray itself re-runs a task whose worker died (3 times)
+        chunk_of = {remote.remote(*args, c): list(c) for c in chunks}
+        pending = list(chunk_of)
         rows: list[dict] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            part = ray.get(done[0])
+            try:
+                part = ray.get(done[0])
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError,
+                    ray.exceptions.NodeDiedError):  # its worker kept dying, even after Ray's retries
+                chunk = chunk_of[done[0]]
+                if lost is None:
+                    raise
+                if len(chunk) > 1:  # run its games one by one, so only the guilty one is lost
+                    again = {remote.remote(*args, [i]): [i] for i in chunk}
+                    chunk_of.update(again)
+                    pending += list(again)
+                    continue
+                part = [lost(chunk[0], "the worker process playing this game died each time it ran "
+                                       "(killed, or out of memory)")]
             rows += part
             if progress:
                 progress(len(part))

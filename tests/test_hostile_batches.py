@@ -5,10 +5,12 @@ writes a log even for a deeply nested state; the same seed gives the same report
 Each test states its time bound."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import multiprocessing
 import os
 import signal
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -173,3 +175,15 @@ def test_failed_log_of_a_bad_score_game_is_written_and_replays(tmp_path):
     end = json.loads(logs[0].read_text().splitlines()[-1])
     assert "is none, not a number" in end["error"]
     assert replay(logs[0]).over
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
+def test_ray_backend_reports_a_game_that_always_kills_its_worker():
+    import ray.cloudpickle
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray workers cannot import tests/
+    start = time.perf_counter()
+    rows = run_chunks(_kill_always, (5,), [[i, i + 1, i + 2] for i in range(0, 12, 3)], workers=2, backend="ray",
+                      lost=lambda i, why: {"index": i, "error": why})
+    assert time.perf_counter() - start < 240
+    assert sorted(r["index"] for r in rows) == list(range(12))
+    assert [r["index"] for r in rows if "error" in r] == [5]
