@@ -95,13 +95,27 @@ def write_log(path: str | Path, lines: list[dict]) -> None:
     chain = ""
     with open(path, "w", encoding="utf-8") as f:
         for line in lines:
-            body = json.loads(json.dumps({k: v for k, v in line.items() if k != "chain"}, default=_as_text))
+            body = _jsonable({k: v for k, v in line.items() if k != "chain"})
             chain = _chain(chain, body)
             f.write(json.dumps({**body, "chain": chain}, sort_keys=True) + "\n")
 
 
 def _as_text(v: Any) -> str:
     return str(getattr(v, "name", None) or repr(v))[:200]
+
+
+def _jsonable(v: Any, depth: int = 0) -> Any:
+    """A log line's value as JSON data: a card by its name, a number too long to write as text
+    (over about 3,000 digits) by its size, anything deeper than 20 levels as text."""
+    if v is None or isinstance(v, (bool, str, float)):
+        return v
+    if isinstance(v, int):
+        return v if v.bit_length() <= 10_000 else printable(v)
+    if isinstance(v, dict) and depth < 20:
+        return {str(k): _jsonable(x, depth + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)) and depth < 20:
+        return [_jsonable(x, depth + 1) for x in v]
+    return _as_text(v)
 
 
 def _chain(previous: str, body: dict) -> str:
@@ -226,7 +240,7 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) 
                 raise ReplayMismatch(f"{printable(path)}:{n}: the end line has no state digest")
             if line["digest"] != g.state.digest():
                 raise ReplayMismatch(f"the final state differs from the logged one after step {len(g.choices) - 1}")
-            if "result" in line and line["result"] != json.loads(json.dumps(g.result, default=_as_text)):
+            if "result" in line and line["result"] != _jsonable(g.result):
                 raise ReplayMismatch(f"the result differs: logged {printable(line['result'])}, replayed {g.result}")
             if chain is None:
                 chain = _check_chain(head, "", f"{printable(path)}:1")

@@ -29,7 +29,6 @@ ENGINES = ("auto", "tasks", "direct")
 MAX_GAME_SECONDS = 300.0  # per-game wall clock in batches: one runaway game cannot stall the rest
 
 
-
 def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
               overrides: Overrides = (), card_stats: bool = True, engine: str = "auto",
               indices: Sequence[int] = ()) -> list[dict]:
@@ -82,11 +81,8 @@ def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence
             return row
     g = games[0] if games else None
     steps = len(g.choices) if g is not None else 0
-    row = lost_row(index, seed, why)
-    row["error"] = f"{why} (seed {seed}, step {steps})"
-    row["decisions"] = steps
-    row["choices"] = list(g.choices) if g is not None else None
-    return row
+    return {"index": index, "seed": seed, "error": f"{why} (seed {seed}, step {steps})", "decisions": steps,
+            "steps": 0, "choices": list(g.choices) if g is not None else None}
 
 
 def _bad_score(scores: Any) -> str | None:
@@ -100,7 +96,8 @@ def _bad_score(scores: Any) -> str | None:
             if not math.isfinite(float(s)):
                 raise OverflowError
         except OverflowError:
-            return f"the score of player {p + 1} is a number too large to report ({len(str(abs(int(s)))) if isinstance(s, int) else 'inf'} digits)"
+            size = f"about {int(s.bit_length() * math.log10(2)) + 1} digits" if isinstance(s, int) else "infinite"
+            return f"the score of player {p + 1} is a number too large to report ({size})"
     return None
 
 

@@ -73,12 +73,19 @@ class GameState:
 
 
 MAX_PLAIN_DEPTH = 100  # deeper values are digested without recursion (a hostile rule can nest lists)
+MAX_PLAIN_BITS = 10_000  # larger numbers (over about 3,000 digits) are digested from their bytes
+
+
+def _big_hash(v: int) -> str:
+    return hashlib.sha256(v.to_bytes((v.bit_length() + 8) // 8, "big", signed=True)).hexdigest()[:16]
 
 
 def _plain(v: Any, depth: int = 0) -> Any:
     """Rule values as JSON data: cards by id, maps as sorted pairs (stats may hold any value).
     A value nested deeper than MAX_PLAIN_DEPTH becomes `{"deep": hash}`, so digests and logs of any
     state can be made (the structure decides, not how deep the caller's stack happens to be)."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > MAX_PLAIN_BITS:
+        return {"bigint": _big_hash(v)}  # Python cannot write such a number as text
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if depth > MAX_PLAIN_DEPTH:
@@ -110,6 +117,8 @@ def _deep_hash(root: Any) -> str:
         elif isinstance(v, (list, tuple)):
             h.update(b"[%d" % len(v))
             stack.extend(reversed(v))
+        elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > MAX_PLAIN_BITS:
+            h.update(f"bigint:{_big_hash(v)};".encode())
         elif v is None or isinstance(v, (bool, int, float, str)):
             h.update(f"{type(v).__name__}:{v!s};".encode("utf-8", "backslashreplace"))
         elif isinstance(getattr(v, "id", None), int):

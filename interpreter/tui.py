@@ -47,5 +47,5 @@ def show_result(game: Game) -> None:
         print(f"the game stopped: {printable(game.error)}")
         return
     r = game.result
-    print("final scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(r["scores"])))
+    print("final scores: " + ", ".join(f"player {i + 1}: {printable(s)}" for i, s in enumerate(r["scores"])))
     print("winner(s): " + ", ".join(f"player {w + 1}" for w in r["winners"]))

@@ -135,10 +135,33 @@ def printable(text: object, keep: str = "") -> str:
     """`text` with every character that could steer a terminal written as a visible escape
     (`\\x1b`, `\\n`, `\\u202e`); characters in `keep` (e.g. "\\n" for a message whose lines are
     ours) stay as they are."""
-    s = text if isinstance(text, str) else str(text)
+    try:
+        s = text if isinstance(text, str) else str(text)
+    except ValueError:  # a number over 4,300 digits, which Python will not write as text
+        s = str(_shorten_numbers(text))
     if keep:
         return _UNSAFE.sub(lambda m: m.group(0) if m.group(0) in keep else _escape(m), s)
     return _UNSAFE.sub(_escape, s)
+
+
+class _Big:
+    """Stands for a number too long to write, in `printable`'s fallback."""
+
+    def __init__(self, v: int):
+        self.digits = int(v.bit_length() * 0.30103) + 1
+
+    def __repr__(self) -> str:
+        return f"a number of about {self.digits} digits"
+
+
+def _shorten_numbers(v: object, depth: int = 0) -> object:
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 10_000:
+        return _Big(v)
+    if isinstance(v, dict) and depth < 20:
+        return {k: _shorten_numbers(x, depth + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)) and depth < 20:
+        return [_shorten_numbers(x, depth + 1) for x in v]
+    return v
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

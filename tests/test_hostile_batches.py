@@ -187,3 +187,28 @@ def test_ray_backend_reports_a_game_that_always_kills_its_worker():
     assert time.perf_counter() - start < 240
     assert sorted(r["index"] for r in rows) == list(range(12))
     assert [r["index"] for r in rows if "error" in r] == [5]
+
+
+def test_a_score_too_long_to_write_as_text_is_reported_logged_and_replayed(tmp_path, capsys):
+    """A stat doubled 20,000 times (6,000 digits: more than Python writes as text) used to break
+    the report, the state digest, `--failed-logs`, `play --log` and the result line."""
+    folder = _ruleset(tmp_path, "gold of p", extra="if v == \"bad\":\n        set gold of 1 to 1\n"
+                      "        repeat 20000 times:\n            set gold of 1 to gold of 1 + gold of 1")
+    out = tmp_path / "logs"
+    start = time.perf_counter()
+    assert main(["simulate", str(folder), "-n", "4", "--seed", "2", "--quiet", "--failed-logs", str(out)]) == 1
+    text = capsys.readouterr().out
+    assert "too large to report (about 6021 digits)" in text
+    logs = sorted(out.glob("*.jsonl"))
+    assert logs and replay(logs[0]).over
+    log = tmp_path / "play.jsonl"
+    for seed in range(10):  # a game where the first player picks "bad"
+        assert main(["play", str(folder), "--seed", str(seed), "--log", str(log)]) == 0
+        shown = capsys.readouterr().out
+        if "about 6021 digits" in shown:
+            break
+    else:
+        pytest.fail("no seed picked the bad option")
+    assert "a number of about 6021 digits" in log.read_text()
+    assert main(["replay", str(log)]) == 0
+    assert time.perf_counter() - start < 120
