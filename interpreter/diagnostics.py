@@ -13,6 +13,7 @@ from typing import Iterable, Literal
 __all__ = ["Loc", "Diagnostic", "ContentError", "Severity", "did_you_mean", "format_all"]
 
 Severity = Literal["error", "warning"]
+SHOWN_WIDTH = 160  # characters of a long source line shown under a diagnostic
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,12 @@ class Diagnostic:
             col = max(1, self.loc.col)
             end = self.loc.end_col if self.loc.end_col and self.loc.end_col > col else col + 1
             end = min(end, max(len(line) + 1, col + 1))
+            if len(line) > SHOWN_WIDTH:  # show a window around the spot, not a whole 1 MB line
+                start = max(0, min(col - 1 - SHOWN_WIDTH // 3, len(line) - SHOWN_WIDTH))
+                stop = start + SHOWN_WIDTH
+                shift = start - (1 if start else 0)  # "…" stands for what is cut on the left
+                line = ("…" if start else "") + line[start:stop] + ("…" if stop < len(line) else "")
+                col, end = col - shift, max(col - shift + 1, min(end, stop + 1) - shift)
             before = printable(line[:col - 1], keep="\t")  # escapes before the spot move the caret
             spanned = printable(line[col - 1:end - 1], keep="\t")
             pad = "".join(ch if ch == "\t" else " " for ch in before)  # keep tabs so the caret lines up

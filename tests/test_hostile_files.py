@@ -278,3 +278,18 @@ def test_70_nested_quantifiers_are_a_diagnostic_not_exponential_compilation(tmp_
     with bounded(30):
         assert _diags(folder) == []
         assert simulate(str(folder), 2, 2, 1, ["random"])["completed"] == 2
+
+
+def test_a_diagnostic_on_a_huge_line_shows_a_window_around_the_spot(tmp_path):
+    folder = _tree(tmp_path)
+    (folder / "long.rules").write_text("procedure p():\n    log " + "x" * 500_000 + " + \x1b[2J nonsense\n",
+                                       encoding="utf-8")
+    with bounded(20):
+        errs = _diags(folder)
+    text = errs[0].format()
+    assert len(text) < 1_000 and "\x1b" not in text
+    line, caret = text.splitlines()[1:3]
+    assert line.startswith("    …") and caret.strip().startswith("^")
+    # the caret sits under the character the location names
+    shown_col = caret.index("^")
+    assert line[shown_col] == errs[0].source_line[errs[0].loc.col - 1] or line[shown_col] == "\\"
