@@ -62,9 +62,9 @@ def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence
     for `--failed-logs`), and the batch goes on."""
     games: list = []  # the game being played, for its answers when it fails
     try:
-        with wall_clock(seconds):
+        with wall_clock(seconds) as armed:  # not armed off the main thread: checked at each decision
             row = _play_one(program, players, seed, index, agents, limits, card_stats, engine, games,
-                            time.monotonic() + seconds)
+                            None if armed else time.monotonic() + seconds)
     except GameTimeout:
         why = f"the game ran longer than {seconds:g} s (the per-game time limit)"
     except RecursionError:
@@ -145,7 +145,14 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
-        g.play_out(seats, tracker.update if card_stats else None)
+        look = tracker.update if card_stats else None
+        if deadline is not None:
+            def look(game, update=look):
+                if time.monotonic() > deadline:
+                    raise GameTimeout()
+                if update is not None:
+                    update(game)
+        g.play_out(seats, look)
     while not g.over:
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()

@@ -212,3 +212,24 @@ def test_a_score_too_long_to_write_as_text_is_reported_logged_and_replayed(tmp_p
     assert "a number of about 6021 digits" in log.read_text()
     assert main(["replay", str(log)]) == 0
     assert time.perf_counter() - start < 120
+
+
+def test_the_wall_clock_holds_off_the_main_thread_too(tmp_path):
+    """Where no timer signal can be used (a batch run from a thread), the bound is checked at
+    every decision: a game that keeps asking forever still stops near its limit."""
+    import threading
+    folder = tmp_path / "endless"
+    folder.mkdir()
+    (folder / "game.rules").write_text('game "Endless":\n    players 2\n\nplayer stat gold = 0\n\nturn:\n'
+                                       '    you choose v from ["a", "b"] "Which?"\n\nscore p: gold of p\n',
+                                       encoding="utf-8")
+    out: dict = {}
+    for engine in ("direct", "tasks"):
+        t = threading.Thread(target=lambda e=engine: out.__setitem__(e, simulate(
+            str(folder), 2, 2, 1, ["random"], max_seconds=1, max_turns=10 ** 9, max_decisions=10 ** 9,
+            max_steps=10 ** 9, engine=e)))
+        start = time.perf_counter()
+        t.start()
+        t.join(30)
+        assert not t.is_alive() and time.perf_counter() - start < 10
+        assert all("longer than 1 s" in e["error"] for e in out[engine]["errors"]) and len(out[engine]["errors"]) == 2
