@@ -17,7 +17,7 @@ from .direct import Unsupported, compile_direct
 from .directgame import DirectGame
 from .engine import Game, Limits
 from .session import agents_for, game_seed
-from .untrusted import GameTimeout, wall_clock
+from .untrusted import GameTimeout, alarm_handler, timer
 from .variants import load_variant
 
 Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
@@ -45,8 +45,9 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     for name, value in limits.items():
         if value:
             setattr(lim, name, value)
-    return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine, seconds)
-            for i in indices]
+    with alarm_handler() as armed:  # one handler per chunk; a timer per game
+        return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine,
+                              seconds, armed) for i in indices]
 
 
 def lost_row(index: int, seed: int, why: str) -> dict:
@@ -56,13 +57,13 @@ def lost_row(index: int, seed: int, why: str) -> dict:
 
 
 def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-                  card_stats: bool, engine: str, seconds: float) -> dict:
+                  card_stats: bool, engine: str, seconds: float, armed: bool) -> dict:
     """`_play_one` that always returns a row: a game that overruns its wall clock, breaks the
     interpreter or ends with scores that are not numbers is an error row (seed, answers so far,
     for `--failed-logs`), and the batch goes on."""
     games: list = []  # the game being played, for its answers when it fails
     try:
-        with wall_clock(seconds) as armed:  # not armed off the main thread: checked at each decision
+        with timer(seconds, armed):  # not armed off the main thread: checked at each decision instead
             row = _play_one(program, players, seed, index, agents, limits, card_stats, engine, games,
                             None if armed else time.monotonic() + seconds)
     except GameTimeout:

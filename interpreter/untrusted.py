@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 __all__ = ["FileRefused", "read_bytes", "read_text", "inside", "printable", "bad_unicode",
-           "MAX_FILE_BYTES", "GameTimeout", "wall_clock"]
+           "MAX_FILE_BYTES", "GameTimeout", "wall_clock", "alarm_handler", "timer"]
 
 MAX_FILE_BYTES = 1_000_000  # rule and card files; saves, logs and scenarios pass their own bound
 
@@ -181,20 +181,43 @@ class GameTimeout(BaseException):
 
 
 @contextlib.contextmanager
-def wall_clock(seconds: float | None) -> Iterator[bool]:
-    """Raise GameTimeout into the body after `seconds` (a SIGALRM timer). Yields whether the timer
-    is armed: only the main thread of a process can take signals, so elsewhere (and on systems
-    without `setitimer`) the caller must check a deadline itself."""
-    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+def alarm_handler() -> Iterator[bool]:
+    """Install the handler that turns the timer signal into GameTimeout (once for many games);
+    yields whether timers can be used here: only the main thread of a process takes signals, so
+    elsewhere (and on systems without `setitimer`) the caller must check a deadline itself."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield False
         return
 
     def expire(*_):
         raise GameTimeout()
     old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield True
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+@contextlib.contextmanager
+def timer(seconds: float | None, armed: bool = True) -> Iterator[None]:
+    """Raise GameTimeout into the body after `seconds`, inside `alarm_handler` (when `armed`)."""
+    if not seconds or not armed:
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextlib.contextmanager
+def wall_clock(seconds: float | None) -> Iterator[bool]:
+    """Raise GameTimeout into the body after `seconds`; yields whether the timer is armed (see
+    `alarm_handler`)."""
+    if not seconds:
+        yield False
+        return
+    with alarm_handler() as armed, timer(seconds, armed):
+        yield armed
