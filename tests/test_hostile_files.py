@@ -293,3 +293,53 @@ def test_a_diagnostic_on_a_huge_line_shows_a_window_around_the_spot(tmp_path):
     # the caret sits under the character the location names
     shown_col = caret.index("^")
     assert line[shown_col] == errs[0].source_line[errs[0].loc.col - 1] or line[shown_col] == "\\"
+
+
+def test_random_hostile_trees_give_only_diagnostics_and_read_nothing_outside(tmp_path, secret, monkeypatch):
+    """A seeded slice of the file fuzzing: 40 ruleset trees sprinkled with links (inside, outside,
+    dangling, looping, to devices), FIFOs, folders named like files and random bytes. Loading
+    gives diagnostics only, within a bound, and opens no file outside the ruleset's folders."""
+    import random
+    import shutil
+    import interpreter.untrusted as untrusted
+    opened: list[str] = []
+    real_open = os.open
+    monkeypatch.setattr(untrusted.os, "open", lambda p, *a, **k: (opened.append(str(p)), real_open(p, *a, **k))[1])
+    rng = random.Random(25)
+    for trial in range(40):
+        root = tmp_path / f"t{trial}"
+        folder = _tree(root)
+        cards = root / "cards" / "tiny"
+        for _ in range(rng.randint(1, 4)):
+            where = rng.choice([folder, cards])
+            name = f"x{rng.randrange(1000)}{rng.choice(['.rules', '.yaml'])}"
+            f = where / name
+            if f.exists() or f.is_symlink():
+                continue
+            kind = rng.choice(["outside", "inside", "dangling", "loop", "device", "fifo", "folder", "bytes"])
+            if kind == "outside":
+                f.symlink_to(secret)
+            elif kind == "inside":
+                f.symlink_to(folder / "game.rules")
+            elif kind == "dangling":
+                f.symlink_to(where / "nothing-here")
+            elif kind == "loop":
+                f.symlink_to(f)
+            elif kind == "device":
+                f.symlink_to("/dev/zero")
+            elif kind == "fifo":
+                os.mkfifo(f)
+            elif kind == "folder":
+                f.mkdir()
+            else:
+                f.write_bytes(bytes(rng.randrange(256) for _ in range(rng.randint(0, 300))))
+        opened.clear()
+        with bounded(20):
+            _, content = check_path(folder)
+        roots = (folder.resolve(), cards.resolve())
+        assert any(p.endswith("game.rules") for p in opened)  # the recording sees the loader's reads
+        assert all(Path(p).resolve().is_relative_to(roots[0]) or Path(p).resolve().is_relative_to(roots[1])
+                   for p in opened), opened
+        text = "\n".join(d.format() for d in content.diagnostics)
+        assert SECRET not in text and "Traceback" not in text
+        shutil.rmtree(root)
