@@ -5,7 +5,7 @@ A log's header names the ruleset, player count and seed; each decision line reco
 answer and the state digest before it; the last line records the result and final digest.
 Replaying re-runs the answers and stops at the first step whose digest differs.
 
-Logs and saves come from strangers too: both carry a format version (compared on reading), the
+Logs and saves may come from anyone too: both carry a format version (compared on reading), the
 state digests are required, and a chained digest (each line's hash covers the one before it; a
 save's covers the whole file) makes any edited field, not only an edited answer, a named
 refusal. Malformed files are ReplayMismatch messages, never internal errors. A save keeps each
@@ -197,7 +197,7 @@ def _is_int(v: Any) -> bool:
 def _confined(named: Any, beside: Path, what: str) -> str:
     """The ruleset a log or save names, accepted without the user naming it only when it lies in
     the working folder, or the folder holding the file or the one above it (`--failed-logs DIR`
-    beside the ruleset): a stranger's save may name any folder."""
+    beside the ruleset): a save from someone else may name any folder."""
     if not isinstance(named, str) or not named:
         raise ReplayMismatch(f"{printable(beside)}: the {what} names no ruleset; give one with --ruleset")
     path = Path(_ruleset_path(named, beside))

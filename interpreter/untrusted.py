@@ -1,7 +1,7 @@
 """Untrusted files and text: the one place content files are opened and content text is made safe
 to print.
 
-Rule, card, scenario, save and log files may come from strangers. `read_text` reads one only if
+Rule, card, scenario, save and log files may come from anyone. `read_text` reads one only if
 it is a regular file (never a FIFO, device or folder, which could hang or never end), inside the
 folders it may come from (a symbolic link that leaves them, points nowhere or loops is refused),
 and counts the bytes it actually reads (a FIFO or `/proc` file reports size 0). It decodes
@@ -61,7 +61,7 @@ def _resolve(path: Path) -> Path:
 
 
 def _kind(mode: int) -> str:
-    return ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "not a regular file")
 
@@ -78,7 +78,7 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, roots: Iterable[Pa
                           code="load/link")
     try:
         mode = os.stat(real).st_mode
-        if not stat.S_ISREG(mode):  # never opened: opening a device or a FIFO may block or act
+        if not stat.S_ISREG(mode):  # a device or a FIFO is never opened: that may block, or act
             raise FileRefused(f"is {_kind(mode)}, not a file", "give a regular file", code="load/not-a-file")
         fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
                      | getattr(os, "O_BINARY", 0))
@@ -86,7 +86,7 @@ def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES, roots: Iterable[Pa
         raise FileRefused(f"cannot read file: {e.strerror or e}") from None
     try:
         mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # checked on the open file itself: no race with a swapped path
+        if not stat.S_ISREG(mode):  # checked again on the open file: a path swapped meanwhile is caught
             raise FileRefused(f"is {_kind(mode)}, not a file", "give a regular file", code="load/not-a-file")
         chunks, total = [], 0
         while total <= limit:
