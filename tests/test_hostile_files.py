@@ -343,3 +343,21 @@ def test_random_hostile_trees_give_only_diagnostics_and_read_nothing_outside(tmp
         text = "\n".join(d.format() for d in content.diagnostics)
         assert SECRET not in text and "Traceback" not in text
         shutil.rmtree(root)
+
+
+def test_an_oversized_file_costs_at_most_its_limit_in_memory(tmp_path):
+    """A 200 MB (sparse) rule file is refused after reading 1 MB + 1 byte: memory stays near the
+    limit, not the file's size."""
+    import tracemalloc
+    folder = _tree(tmp_path)
+    with open(folder / "huge.rules", "wb") as f:
+        f.truncate(200_000_000)
+    tracemalloc.start()
+    try:
+        with bounded(10):
+            errs = _diags(folder)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [e.code for e in errs] == ["limit/size"] and errs[0].loc.file.endswith("huge.rules")
+    assert peak < 8_000_000, peak
