@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .language.diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
+from .language.untrusted import printable
 
 __all__ = ["main"]
 
@@ -141,14 +142,14 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, OSError) as e:
-        print(f"grimoire: {e}", file=sys.stderr)
+        print(f"grimoire: {printable(e, keep=chr(10))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # an internal error: say so plainly, traceback only on request
         if args.traceback:
             raise
-        print(f"grimoire: internal error: {type(e).__name__}: {e} (run with --traceback for details)",
+        print(f"grimoire: internal error: {type(e).__name__}: {printable(e)} (run with --traceback for details)",
               file=sys.stderr)
         return 3
 
@@ -193,6 +194,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    """An argparse type for a time limit: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
+    return value
+
+
 def _players(args) -> int:
     from .api import load_program
     return args.players or load_program(args.ruleset).rs.min_players
@@ -203,7 +215,8 @@ def _simulate(args) -> int:
     players = _players(args)
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
-                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
+                                ("max_seconds", args.max_seconds)) if v}
     from .play.variants import parse_override
     overrides = tuple(parse_override(o) for o in args.set)
     with _progress_bar(args.games, args.quiet) as advance:
@@ -238,6 +251,9 @@ def _add_batch_args(p: argparse.ArgumentParser) -> None:
                            ("--max-depth", "nesting limit per game (default 64)"),
                            ("--max-decisions", "answered decisions limit per game")):
             p.add_argument(flag, type=_positive_int, default=None, help=text)
+    p.add_argument("--max-seconds", type=_positive_float, default=None,
+                   help="wall-clock limit per game in seconds (default 300): a game past it is reported "
+                        "as an error with its seed and the batch goes on")
 
 
 def _emit_report(report: dict, json_to: str | None, readable) -> None:
@@ -287,7 +303,8 @@ def _sweep(args) -> int:
         counts = sorted({load_program(r).rs.min_players for r in args.rulesets})
     agents = [a.strip() for a in args.agents.split(",")]
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
-                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions)) if v}
+                                ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
+                                ("max_seconds", args.max_seconds)) if v}
     batches = len(args.rulesets) * len(counts)
     for _, values in params:
         batches *= len(values)
@@ -306,11 +323,14 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
     from .api import load_program
     program = load_program(args.ruleset)
+    limits = {k: v for k, v in limits.items() if k != "max_seconds"}
     for e in report["errors"]:
-        if e.get("choices") is None:
+        if e.get("choices") is None:  # its worker died, or it overran before its first answer
+            print(f"  no replay log of game {e['index']}: no answers were recorded ({printable(e['error'])})")
             continue
         path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
-        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits)))
+        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
+                                    e["error"], args.max_seconds or 300.0))
         print(f"  replay log of game {e['index']}: {path}")
 
 
@@ -333,10 +353,11 @@ def _summary(r: dict) -> str:
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
     if r.get("end_reasons"):  # `end game "reason"`: how many games ended for each reason
-        lines.append("end reasons: " + ", ".join(f"{k or '(no reason given)'} {v}" for k, v in r["end_reasons"].items()))
+        lines.append("end reasons: " + ", ".join(f"{printable(k) or '(no reason given)'} {v}"
+                                                 for k, v in r["end_reasons"].items()))
     lines += _card_lines(r)
     for e in r["errors"][:5]:
-        lines.append(f"  error in game {e['index']} (seed {e['seed']}): {e['error']}")
+        lines.append(f"  error in game {e['index']} (seed {e['seed']}): {printable(e['error'])}")
     t = r["timing"]
     workers = t.get("workers", 1)
     lines.append(f"{t['games_per_second']} games/s ({t.get('backend', 'local')}, {workers} "
@@ -354,7 +375,7 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
     out = [f"most taken cards (of {len(cards)}; --json has all): seat-games taking it, win rate of takers / players"]
     for c in taken:
         x = cards[c]
-        out.append(f"  {c}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
+        out.append(f"  {printable(c)}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
                    f"played {x['players']} (win {rate(x['player_win_rate'])})")
     return out
 
@@ -362,14 +383,16 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 def _play(args) -> int:
     from .play.agents import make_agent
     from .engine.game import Game
-    from .play.session import ReplayMismatch, header, end_line, load_saved, save_game, step_line, write_log
+    from .play.session import (ReplayMismatch, header, end_line, load_saved, restore_agent, save_game, step_line,
+                          write_log)
     from .play.tui import HumanAgent, QuitGame, show_result
     lines: list[dict] = []  # the event log, from the first step even when resuming
+    saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
         try:
-            game, rpath = load_saved(args.resume, args.ruleset, lines)
+            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True)
         except ReplayMismatch as e:
-            print(f"grimoire: {e}", file=sys.stderr)
+            print(f"grimoire: {printable(e)}", file=sys.stderr)
             return 1
         program = game.program
     else:
@@ -380,13 +403,23 @@ def _play(args) -> int:
         rpath = args.ruleset
         game = Game(program, _players(args), args.seed)
     players = game.state.players
-    kinds = ["random"] * players
+    # a resumed game keeps its bot seats (a seat saved as human plays as a bot unless --seat says human)
+    kinds = [saved[i]["kind"] if i < len(saved) and saved[i]["kind"] != "human" else "random"
+             for i in range(players)]
     for s in args.seat:
         seat, _, kind = s.rpartition("=")
         if not (seat or "1").isdigit() or not 1 <= int(seat or 1) <= players:
             raise ValueError(f"--seat {s}: seats are numbered 1 to {players}")
         kinds[int(seat or 1) - 1] = kind
-    agents = [HumanAgent() if k == "human" else make_agent(k, f"{args.seed}/{i}") for i, k in enumerate(kinds)]
+    seed = game.state.seed if args.resume else args.seed  # bots are seeded from the game's seed
+    agents = [HumanAgent() if k == "human" else make_agent(k, f"{seed}/{i}") for i, k in enumerate(kinds)]
+    for i, agent in enumerate(agents):  # a bot resumes in the random state it was saved in
+        if i < len(saved) and saved[i]["kind"] == kinds[i]:
+            try:
+                restore_agent(agent, saved[i].get("rng"))
+            except ReplayMismatch as e:
+                print(f"grimoire: {args.resume}: seat {i + 1}: {e}", file=sys.stderr)
+                return 1
     try:
         while not game.over:
             d = game.decision
@@ -395,7 +428,7 @@ def _play(args) -> int:
             game.answer(i)
     except QuitGame:
         if args.save:
-            save_game(game, args.save, str(rpath))
+            save_game(game, args.save, str(rpath), agents, kinds)
             print(f"saved to {args.save}; resume with: grimoire play --resume {args.save}")
         else:
             print("quit without saving (use --save FILE to keep the game)")
@@ -407,12 +440,15 @@ def _play(args) -> int:
 
 
 def _scenario(args) -> int:
-    from .play.scenario import run_scenario
+    from .play.scenario import ScenarioResult, run_scenario
     failed = 0
     for f in args.files:
-        res = run_scenario(f)
+        try:
+            res = run_scenario(f)
+        except Exception as e:  # noqa: BLE001 - one scenario the runner cannot follow stops nothing
+            res = ScenarioResult(str(f), "?", False, [f"internal error: {type(e).__name__}: {e}"])
         if not res.passed or args.verbose:
-            print(res.format())
+            print(printable(res.format(), keep="\n"))
         failed += not res.passed
     print(f"{len(args.files) - failed} passed, {failed} failed")
     return 1 if failed else 0
@@ -421,11 +457,11 @@ def _scenario(args) -> int:
 def _replay(args) -> int:
     from .play.session import ReplayMismatch, replay
     try:
-        g = replay(args.log, args.ruleset)
+        g = replay(args.log, args.ruleset, confine=True)
     except ReplayMismatch as e:
-        print(f"replay: {e}", file=sys.stderr)
+        print(f"replay: {printable(e)}", file=sys.stderr)
         return 1
-    end = f"the same error: {g.error} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
-            else f"the same end: {g.result}"
+    end = f"the same error: {printable(g.error)} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
+            else f"the same end: {printable(g.result)}"
     print(f"replayed {len(g.choices)} decisions: same states, {end}")
     return 0

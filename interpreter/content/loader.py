@@ -21,12 +21,14 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
+from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 
 __all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
 
 MAX_CARDS = 20_000
 MAX_YAML_VALUES = 200_000  # after alias expansion: a "billion laughs" file stops here
 MAX_YAML_DEPTH = 50
+MAX_EXTENDS = 32  # bases in one `extends` chain: a longer chain is a diagnostic, not a RecursionError
 
 
 @dataclass
@@ -82,9 +84,11 @@ class Content:
 
 
 def _display(path: Path) -> str:
+    """A file's name for messages: relative to the working folder; a final link is not followed
+    (its target is neither shown nor needed, and may loop)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
@@ -93,7 +97,8 @@ def find_cards_dir(ruleset_dir: Path) -> Path:
     own = ruleset_dir / "cards"
     if own.is_dir():
         return own
-    return ruleset_dir.resolve().parent.parent / "cards" / ruleset_dir.name
+    real = ruleset_dir.resolve()  # `.` inside the folder has no name of its own: use the real one
+    return real.parent.parent / "cards" / real.name
 
 
 def load(path: str | Path) -> Content:
@@ -113,22 +118,29 @@ def load(path: str | Path) -> Content:
 
 
 def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
-    """Load one ruleset of an extends chain: its bases' modules and cards come first."""
+    """Load one ruleset of an extends chain: its bases' modules and cards come first. Files are
+    read only from inside the ruleset's folder and its cards folder (see `untrusted.read_text`)."""
     if path.is_file():
         rule_files, cards_dir = [path], None
+        roots = [path.absolute().parent.resolve()]  # a single file: its own folder
     else:
         rule_files = sorted(path.glob("*.rules"))
-        cards_dir = find_cards_dir(path)
+        cards_dir = _own_cards_dir(content, find_cards_dir(path))
+        roots = [path.resolve()]
         if not rule_files:
             content.error("load/empty", f"no .rules files in {_display(path)}", None,
                           "a ruleset is a folder of *.rules files")
     first = len(content.modules)
     for f in rule_files:
-        _load_rules(content, f)
+        _load_rules(content, f, roots)
     mine = content.modules[first:]
     del content.modules[first:]
     layer = path.resolve().name if path.is_dir() else path.stem
     for base_item in _extends_items(mine):
+        if len(chain) >= MAX_EXTENDS:
+            content.error("limit/extends", f"`extends` chain is longer than {MAX_EXTENDS} rulesets", base_item.value.loc,
+                          "a mod extends a base game, or another mod: flatten the chain")
+            break
         base = _resolve_base(content, path, base_item, chain + [path.resolve()])
         if base is not None:
             _load_layer(content, base, chain + [path.resolve()])
@@ -137,7 +149,23 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
     content.layers.append(layer)
     if cards_dir is not None and cards_dir.is_dir():
         for f in sorted(cards_dir.glob("*.y*ml")):
-            _load_cards_raw(content, f)
+            _load_cards_raw(content, f, [cards_dir.resolve()])
+
+
+def _own_cards_dir(content: Content, cards_dir: Path) -> Path | None:
+    """The cards folder, unless it is a link that leaves the folder it sits in (reported)."""
+    if not cards_dir.is_symlink():
+        return cards_dir
+    try:
+        real = cards_dir.resolve(strict=True)
+    except (OSError, RuntimeError):
+        real = None
+    if real is None or not inside(real, [cards_dir.parent.resolve()]):
+        content.error("load/link", f"the cards folder {_display(cards_dir)} is a symbolic link "
+                      f"{'that leads nowhere' if real is None else 'to a folder outside ' + _display(cards_dir.parent)}",
+                      Loc(_display(cards_dir), 1, 1), "put the card files in the folder itself")
+        return None
+    return cards_dir
 
 
 def _extends_items(modules: list[Node]) -> list[Node]:
@@ -160,6 +188,10 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
         content.error("mod/extends", f"no ruleset `{v.value}` to extend in {_display(home)}", v.loc,
                       did_you_mean(v.value, names) or "name a folder beside this ruleset")
         return None
+    if not inside(base.resolve(), [home.resolve()]):
+        content.error("load/link", f"ruleset `{v.value}` is a symbolic link to a folder outside {_display(home)}", v.loc,
+                      "a base ruleset is a folder beside its mods, not a link elsewhere")
+        return None
     if base.resolve() in chain:
         cycle = " → ".join(p.name for p in chain[chain.index(base.resolve()):] + [base.resolve()])
         content.error("mod/cycle", f"`extends` goes round in a circle: {cycle}", v.loc,
@@ -168,32 +200,22 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
     return base
 
 
-def _read(content: Content, f: Path) -> str | None:
+def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
+    """A content file's text (a byte-order mark dropped: columns ignore it), or None with a
+    diagnostic: too big, not UTF-8, not a regular file, or a link leaving `roots`."""
     name = _display(f)
     try:
-        if f.stat().st_size > MAX_SOURCE_BYTES:
-            content.error("limit/size", f"file is larger than {MAX_SOURCE_BYTES} bytes", Loc(name, 1, 1),
-                          "split it into several files")
-            return None
-        data = f.read_bytes()
-    except OSError as e:
-        content.error("load/read", f"cannot read file: {e.strerror or e}", Loc(name, 1, 1))
+        text = read_text(f, MAX_SOURCE_BYTES, roots)
+    except FileRefused as e:
+        content.error(e.code, f"{name} {e.message}" if e.code in ("load/link", "load/not-a-file") else e.message,
+                      Loc(name, e.line, e.col), e.hint)
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        content.error("load/encoding", f"byte 0x{data[e.start]:02x} is not UTF-8 text", Loc(name, line, col),
-                      "save the file as UTF-8")
-        return None
-    text = text.removeprefix("\ufeff")  # a byte-order mark is invisible to authors: columns ignore it
     content.sources[name] = text
     return text
 
 
-def _load_rules(content: Content, f: Path) -> None:
-    text = _read(content, f)
+def _load_rules(content: Content, f: Path, roots: list[Path]) -> None:
+    text = _read(content, f, roots)
     if text is None:
         return
     module, diagnostics = parse_rules_partial(text, _display(f))
@@ -248,9 +270,9 @@ def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
     content.error(code, f"YAML: {problem}", loc, hint)
 
 
-def _load_cards_raw(content: Content, f: Path) -> None:
+def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
     """Parse YAML now; field validation waits for the card types (see `validate_cards`)."""
-    text = _read(content, f)
+    text = _read(content, f, roots)
     if text is None:
         return
     name = _display(f)
@@ -329,9 +351,13 @@ def _not_plain_data(root: Any, name: str) -> tuple | None:
                 for k in node:
                     if not isinstance(k, _PLAIN_SCALARS):
                         return "yaml/key", "a key must be a plain text or number", _item_loc(name, parent, key), None
+                    if isinstance(k, str) and bad_unicode(k) is not None:
+                        return _surrogate(_item_loc(name, parent, key))
                     stack.append((node[k], node, k, False))
             else:
                 stack.extend((v, node, i, False) for i, v in enumerate(node))
+        elif isinstance(node, str) and bad_unicode(node) is not None:
+            return _surrogate(_item_loc(name, parent, key))
         elif not isinstance(node, _PLAIN_SCALARS) or isinstance(node, str) and type(node).__module__ != "builtins" \
                 and not type(node).__module__.startswith("ruamel.yaml.scalarstring"):
             tag = getattr(getattr(node, "tag", None), "value", None)
@@ -340,6 +366,11 @@ def _not_plain_data(root: Any, name: str) -> tuple | None:
             return ("yaml/value", f"a {type(node).__name__} value is not allowed in a card file", _item_loc(name, parent, key),
                     "use text, numbers, true/false, lists and mappings only")
     return None
+
+
+def _surrogate(where: Loc) -> tuple:
+    return ("load/encoding", "a text holds a lone surrogate (a `\\ud800`-`\\udfff` escape), which is no character",
+            where, "write the character itself, or its full `\\U0001xxxx` escape")
 
 
 def _item_loc(file: str, parent: Any, key: Any) -> Loc:

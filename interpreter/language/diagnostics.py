@@ -10,9 +10,12 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
+from .untrusted import printable
+
 __all__ = ["Loc", "Diagnostic", "ContentError", "Severity", "did_you_mean", "format_all"]
 
 Severity = Literal["error", "warning"]
+SHOWN_WIDTH = 160  # characters of a long source line shown under a diagnostic
 
 
 @dataclass(frozen=True)
@@ -40,18 +43,29 @@ class Diagnostic:
     source_line: str | None = field(default=None, repr=False)
 
     def format(self) -> str:
-        """`file:line:col: severity: message [code]`, the source line, a caret under the spot, the hint."""
-        where = f"{self.loc}: " if self.loc else ""
-        text = f"{where}{self.severity}: {self.message} [{self.code}]"
+        """`file:line:col: severity: message [code]`, the source line, a caret under the spot, the hint.
+        Control characters from content (in names, lines, file names) are shown escaped, so a
+        diagnostic cannot steer the terminal it is printed on."""
+        where = f"{printable(self.loc)}: " if self.loc else ""
+        text = f"{where}{self.severity}: {printable(self.message)} [{self.code}]"
         if self.loc and self.source_line is not None:
             line = self.source_line.rstrip("\r\n")
             col = max(1, self.loc.col)
             end = self.loc.end_col if self.loc.end_col and self.loc.end_col > col else col + 1
             end = min(end, max(len(line) + 1, col + 1))
-            pad = "".join(ch if ch == "\t" else " " for ch in line[:col - 1])  # keep tabs so the caret lines up
-            text += f"\n    {line}\n    {pad}{' ' * (col - 1 - len(pad))}{'^' * (end - col)}"
+            if len(line) > SHOWN_WIDTH:  # show a window around the spot, not a whole 1 MB line
+                start = max(0, min(col - 1 - SHOWN_WIDTH // 3, len(line) - SHOWN_WIDTH))
+                stop = start + SHOWN_WIDTH
+                shift = start - (1 if start else 0)  # "…" stands for what is cut on the left
+                line = ("…" if start else "") + line[start:stop] + ("…" if stop < len(line) else "")
+                col, end = col - shift, max(col - shift + 1, min(end, stop + 1) - shift)
+            before = printable(line[:col - 1], keep="\t")  # escapes before the spot move the caret
+            spanned = printable(line[col - 1:end - 1], keep="\t")
+            pad = "".join(ch if ch == "\t" else " " for ch in before)  # keep tabs so the caret lines up
+            pad += " " * (col - 1 - len(line[:col - 1]))  # a spot past the end of the line
+            text += f"\n    {printable(line, keep=chr(9))}\n    {pad}{'^' * max(len(spanned), end - col if not spanned else 1)}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {printable(self.hint)}"
         return text
 
     def to_json(self) -> dict:

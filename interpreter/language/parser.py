@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
 from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, Watcher, WhereExpr, ZoneDecl, ZoneProp)
@@ -28,6 +28,10 @@ GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
 MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
+MAX_NUMBER_DIGITS = 18  # a number literal stays below the arithmetic bound (2 ** 63)
+MAX_BINDING_NESTING = 8  # `where`, `for`, `some/every/no` inside each other (the rulesets use 2);
+                         # compiling them costs more than linear in their depth
+_BINDING = frozenset({"where", "comprehension", "quantified"})
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
                  "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
@@ -386,23 +390,37 @@ def _raw_parse(text: str, start: str) -> Tree:
 
 
 def _to_ast(tree: Tree, place: Place) -> Node:
-    node = _ToAst(place).transform(tree)  # not recursive: any depth transforms
+    try:
+        node = _ToAst(place).transform(tree)  # not recursive: any depth transforms
+    except VisitError as e:  # a limit found while building the tree (a number too long)
+        if isinstance(e.orig_exc, ContentError):
+            raise e.orig_exc from None
+        raise
     deep = _too_deep(node)
+    if deep is not None and deep[1]:
+        raise ContentError([Diagnostic("error", "limit/depth", f"more than {MAX_BINDING_NESTING} `where`, `for`, "
+                                       "`some`, `every` or `no` inside each other", deep[0].loc,
+                                       "name the inner ones with `let` or a `function`")])
     if deep is not None:
-        raise ContentError([Diagnostic("error", "limit/depth", "this is nested too deeply", deep.loc,
+        raise ContentError([Diagnostic("error", "limit/depth", "this is nested too deeply", deep[0].loc,
                                        "split long expressions with `let`; keep nesting under "
                                        f"{MAX_AST_DEPTH} levels")])
     return node
 
 
-def _too_deep(root: Node) -> Node | None:
-    """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree)."""
-    stack = [(root, 0)]
+def _too_deep(root: Node) -> tuple[Node, bool] | None:
+    """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
+    the first binding expression inside MAX_BINDING_NESTING others (True)."""
+    stack = [(root, 0, 0)]
     while stack:
-        n, d = stack.pop()
+        n, d, b = stack.pop()
         if d > MAX_AST_DEPTH:
-            return n
-        stack.extend((c, d + 1) for c in n.children())
+            return n, False
+        if n.kind in _BINDING:
+            b += 1
+            if b > MAX_BINDING_NESTING:
+                return n, True
+        stack.extend((c, d + 1, b) for c in n.children())
     return None
 
 
@@ -535,6 +553,15 @@ class _ToAst(Transformer_NonRecursive):
     def _tok(self, tok: Token) -> Loc:
         return self.place.loc(tok.line, tok.column, tok.column + len(tok))
 
+    def _int(self, tok: Token) -> int:
+        """A number token's value; more than MAX_NUMBER_DIGITS digits is a diagnostic (Python
+        refuses to convert very long ones at all, and arithmetic is bounded below 2 ** 63)."""
+        text = str(tok).split()[0]
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise ContentError([Diagnostic("error", "limit/number", f"a number of {len(text)} digits",
+                                           self._tok(tok), f"numbers have at most {MAX_NUMBER_DIGITS} digits")])
+        return int(text)
+
     # -- top level
     def start(self, meta, items):
         return Module(loc=self._loc(meta), decls=[i for i in items if isinstance(i, Node)], unparsed=[])
@@ -557,7 +584,7 @@ class _ToAst(Transformer_NonRecursive):
                        name_loc=self._tok(c[0]))
 
     def range_type(self, meta, c):
-        return RangeType(loc=self._loc(meta), lo=int(c[0]), hi=int(c[1]))
+        return RangeType(loc=self._loc(meta), lo=self._int(c[0]), hi=self._int(c[1]))
 
     def enum_type(self, meta, c):
         names = [str(t) for t in c]
@@ -570,11 +597,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def zone_prop(self, meta, c):
         words = [str(t) for t in c if t is not None and t.type == "NAME"]
-        num = [int(t) for t in c if t is not None and t.type == "INT"]
+        num = [self._int(t) for t in c if t is not None and t.type == "INT"]
         return ZoneProp(loc=self._loc(meta), words=" ".join(words), number=num[0] if num else None)
 
     def grid_prop(self, meta, c):
-        return ZoneProp(loc=self._loc(meta), words="grid", number=None, width=int(c[0]), height=int(c[1]))
+        return ZoneProp(loc=self._loc(meta), words="grid", number=None, width=self._int(c[0]), height=self._int(c[1]))
 
     def stat_decl(self, meta, c):
         per_player, name, bounds, init = c
@@ -586,7 +613,7 @@ class _ToAst(Transformer_NonRecursive):
         return True
 
     def stat_bounds(self, meta, c):
-        return (int(c[0]), int(c[1]))
+        return (self._int(c[0]), self._int(c[1]))
 
     def const_decl(self, meta, c):
         return ConstDecl(loc=self._loc(meta), name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
@@ -794,7 +821,7 @@ class _ToAst(Transformer_NonRecursive):
         return list(c)
 
     def int_lit(self, meta, c):
-        return Lit(loc=self._loc(meta), value=int(c[0]))
+        return Lit(loc=self._loc(meta), value=self._int(c[0]))
 
     def str_lit(self, meta, c):
         return Lit(loc=self._loc(meta), value=_unquote(c[0]))
@@ -816,7 +843,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # -- version 2: dice, counted choices, actions, gains and losses, whenever
     def die_type(self, meta, c):
-        return DieType(loc=self._loc(meta), name=str(c[0]), faces=c[1], count=int(c[2]) if c[2] is not None else 0)
+        return DieType(loc=self._loc(meta), name=str(c[0]), faces=c[1], count=self._int(c[2]) if c[2] is not None else 0)
 
     def whenever(self, meta, c):
         return Trigger(loc=self._loc(meta), event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
@@ -831,7 +858,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def use_limit(self, meta, c):
         word = str(c[0]).split()[0]
-        return ({"once": 1, "twice": 2}.get(word) or int(word), str(c[1]))
+        return ({"once": 1, "twice": 2}.get(word) or self._int(c[0]), str(c[1]))
 
     def count_any(self, meta, c):
         return Count(loc=self._loc(meta), mode="any", n=None)
@@ -842,7 +869,7 @@ class _ToAst(Transformer_NonRecursive):
     def count_exactly(self, meta, c):
         n = c[0]
         if isinstance(n, Token):
-            n = Lit(loc=self._loc(meta), value=int(n))
+            n = Lit(loc=self._loc(meta), value=self._int(n))
         return Count(loc=self._loc(meta), mode="exactly", n=n)
 
     def roll_stmt(self, meta, c):

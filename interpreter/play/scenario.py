@@ -72,16 +72,13 @@ from ruamel.yaml.error import YAMLError
 
 from .agents import make_agent
 from ..api import load_program
-from ..compile.compiler import Compiler
-from ..language.parser import parse_rules
 from ..language.diagnostics import ContentError
 from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
-from ..runtime.values import RowRef, Seat, ZoneRef
-from ..runtime.zones import cover, put, take_out
-from ..library.boards import is_space, move_onto
-from .variants import VariantError, load_variant
+from ..language.untrusted import FileRefused, read_text
+from ..runtime.values import ZoneRef
+from ..runtime.zones import put, take_out
 
 __all__ = ["run_scenario", "ScenarioResult", "load_scenario"]
 
@@ -145,18 +142,32 @@ class ScenarioResult:
         return head + "".join(f"\n    {f}" for f in self.failures)
 
 
+MAX_SCENARIO_BYTES = 1_000_000
+
+
 def load_scenario(path: str | Path) -> Scenario:
-    text = Path(path).read_text(encoding="utf-8")
-    data = YAML(typ="safe").load(text)
+    """Read a scenario file as untrusted input: a regular file of bounded size (FileRefused),
+    YAML nested at most 50 deep (YAMLError), then the model's shape (ValidationError)."""
+    text = read_text(path, MAX_SCENARIO_BYTES)
+    y = YAML(typ="safe")
+    y.max_depth = 50  # a fresh loader each time: ruamel keeps its depth count between loads
+    data = y.load(text)
     return Scenario.model_validate(data)
 
 
 def run_scenario(path: str | Path) -> ScenarioResult:
+    """Run one scenario file. Whatever the file holds, this returns a result (a bad file is a
+    failed scenario with the reason), so a run over many files goes on to the next."""
     path = Path(path)
     try:
         sc = load_scenario(path)
-    except (OSError, YAMLError) as e:
-        return ScenarioResult(str(path), "?", False, [f"cannot read scenario: {e}".splitlines()[0]])
+    except FileRefused as e:
+        return ScenarioResult(str(path), "?", False, [f"cannot read scenario: {e.message}"])
+    except (OSError, YAMLError, RecursionError) as e:
+        first = str(e).splitlines()[0] if str(e) else "nested too deeply"
+        if "maximum depth" in first or isinstance(e, RecursionError):
+            first = "values are nested more than 50 levels deep"
+        return ScenarioResult(str(path), "?", False, [f"cannot read scenario: {first}"])
     except ValidationError as e:
         return ScenarioResult(str(path), "?", False,
                               [f"bad scenario: {'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()])
@@ -167,6 +178,10 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         res.failures.append("the ruleset does not load:\n" + str(e))
     except _Fail as e:
         res.failures.append(str(e))
+    except RecursionError:
+        res.failures.append("the scenario's values are nested too deeply")
+    except Exception as e:  # noqa: BLE001 - a scenario the runner cannot follow: say so, go on
+        res.failures.append(f"this scenario could not be run: {type(e).__name__}: {str(e)[:300]}")
     res.passed = not res.failures
     return res
 

@@ -4,6 +4,12 @@ and saving a game at a decision to resume it later (in another process).
 A log's header names the ruleset, player count and seed; each decision line records the
 answer and the state digest before it; the last line records the result and final digest.
 Replaying re-runs the answers and stops at the first step whose digest differs.
+
+Logs and saves may come from anyone too: both carry a format version (compared on reading), the
+state digests are required, and a chained digest (each line's hash covers the one before it; a
+save's covers the whole file) makes any edited field, not only an edited answer, a named
+refusal. Malformed files are ReplayMismatch messages, never internal errors. A save keeps each
+bot seat's kind and random state, so a resumed game goes on exactly as the uninterrupted one.
 """
 from __future__ import annotations
 
@@ -15,10 +21,12 @@ from typing import Any, Sequence
 from .agents import Agent, make_agent
 from ..api import load_program
 from ..engine.game import Game, Limits, Program
+from ..language.untrusted import FileRefused, GameTimeout, inside, printable, read_text, wall_clock
 
 __all__ = ["play", "header", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
 
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: chained digests, digests required, bot seats' random state in saves
+MAX_LOG_BYTES = 64_000_000  # a log or save read from disk (about 300,000 decisions)
 
 
 def game_seed(master: int, index: int) -> int:
@@ -82,9 +90,60 @@ def header(program: Program, players: int, seed: int, ruleset_path: str | None) 
 
 
 def write_log(path: str | Path, lines: list[dict]) -> None:
+    """Write JSON lines, each with its chained digest; a value JSON cannot hold (a card in a
+    result) is written as its text."""
+    chain = ""
     with open(path, "w", encoding="utf-8") as f:
         for line in lines:
-            f.write(json.dumps(line, sort_keys=True) + "\n")
+            body = _jsonable({k: v for k, v in line.items() if k != "chain"})
+            chain = _chain(chain, body)
+            f.write(json.dumps({**body, "chain": chain}, sort_keys=True) + "\n")
+
+
+def _as_text(v: Any) -> str:
+    return str(getattr(v, "name", None) or repr(v))[:200]
+
+
+def _jsonable(v: Any, depth: int = 0) -> Any:
+    """A log line's value as JSON data: a card by its name, a number too long to write as text
+    (over about 3,000 digits) by its size, anything deeper than 20 levels as text."""
+    if v is None or isinstance(v, (bool, str, float)):
+        return v
+    if isinstance(v, int):
+        return v if v.bit_length() <= 10_000 else printable(v)
+    if isinstance(v, dict) and depth < 20:
+        return {str(k): _jsonable(x, depth + 1) for k, x in v.items()}
+    if isinstance(v, (list, tuple)) and depth < 20:
+        return [_jsonable(x, depth + 1) for x in v]
+    return _as_text(v)
+
+
+def _chain(previous: str, body: dict) -> str:
+    """The chained digest of a log line (or a save): its content and the previous line's chain."""
+    import hashlib
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()[:32]
+
+
+def _version(found: Any, what: str, path: str | Path) -> None:
+    """Refuse a log or save of another format version, saying which way it differs."""
+    if isinstance(found, bool) or not isinstance(found, int):
+        raise ReplayMismatch(f"{path}: not a Grimoire {what} (its version is not a number)")
+    if found > LOG_VERSION:
+        raise ReplayMismatch(f"{path}: a {what} of format {found}, written by a newer Grimoire "
+                             f"(this one reads format {LOG_VERSION})")
+    if found < LOG_VERSION:
+        raise ReplayMismatch(f"{path}: a {what} of format {found}, without chained digests "
+                             f"(this Grimoire reads format {LOG_VERSION}): record the game again")
+
+
+def _read_json_file(path: str | Path, what: str) -> str:
+    """A log or save's text, read as untrusted (regular file, bounded size, UTF-8)."""
+    try:
+        return read_text(path, MAX_LOG_BYTES)
+    except FileRefused as e:
+        where = f":{e.line}:{e.col}" if e.code == "load/encoding" else ""
+        raise ReplayMismatch(f"cannot read {what} {printable(path)}{where}: {e.message}") from None
 
 
 class ReplayMismatch(Exception):
@@ -92,13 +151,35 @@ class ReplayMismatch(Exception):
 
 
 def read_log(path: str | Path) -> list[dict]:
-    try:
-        lines = [json.loads(l) for l in Path(path).read_text(encoding="utf-8").splitlines() if l.strip()]
-    except (OSError, json.JSONDecodeError) as e:
-        raise ReplayMismatch(f"cannot read log {path}: {e}") from None
+    """A log's lines, its version and chain checked (which line was edited is named)."""
+    text = _read_json_file(path, "log")
+    lines = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except (ValueError, RecursionError) as e:  # JSONDecodeError, too many digits, too deep
+            raise ReplayMismatch(f"{printable(path)}:{n}: not a JSON line ({printable(str(e)[:100])})") from None
+        if not isinstance(line, dict):
+            raise ReplayMismatch(f"{printable(path)}:{n}: not a line of a game log")
+        lines.append(line)
     if not lines or "grimoire_log" not in lines[0]:
-        raise ReplayMismatch(f"{path} is not a Grimoire game log (no header line)")
+        raise ReplayMismatch(f"{printable(path)} is not a Grimoire game log (no header line)")
+    _version(lines[0]["grimoire_log"], "game log", path)
     return lines
+
+
+def _check_chain(line: dict, previous: str, where: str) -> str:
+    """The line's chain, checked against its content and the line before it."""
+    chain = line.get("chain")
+    body = {k: v for k, v in line.items() if k != "chain"}
+    want = _chain(previous, body)
+    if not isinstance(chain, str):
+        raise ReplayMismatch(f"{where}: the line has no chained digest (the log was edited)")
+    if chain != want:
+        raise ReplayMismatch(f"{where}: the line was edited after the log was written (its chained digest differs)")
+    return chain
 
 
 def _ruleset_path(named: str, beside: Path) -> str:
@@ -109,37 +190,76 @@ def _ruleset_path(named: str, beside: Path) -> str:
     return str(other) if other.exists() else named
 
 
-def replay(path: str | Path, ruleset: str | None = None) -> Game:
-    """Re-run a logged game; raise ReplayMismatch naming the first step that differs."""
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _confined(named: Any, beside: Path, what: str) -> str:
+    """The ruleset a log or save names, accepted without the user naming it only when it lies in
+    the working folder, or the folder holding the file or the one above it (`--failed-logs DIR`
+    beside the ruleset): a save from someone else may name any folder."""
+    if not isinstance(named, str) or not named:
+        raise ReplayMismatch(f"{printable(beside)}: the {what} names no ruleset; give one with --ruleset")
+    path = Path(_ruleset_path(named, beside))
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        real = None
+    homes = [Path.cwd().resolve(), beside.resolve().parent, beside.resolve().parent.parent]
+    if real is None or not inside(real, homes):
+        raise ReplayMismatch(f"the {what} names the ruleset {printable(named)}, outside this folder and the "
+                             f"{what}'s own (or the one above); if you trust it, name it yourself: --ruleset {printable(named)}")
+    return str(path)
+
+
+def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) -> Game:
+    """Re-run a logged game; raise ReplayMismatch naming the first step that differs. With
+    `confine` (the command line), a ruleset the log names is used only inside the working folder
+    or the log's own folder: elsewhere the user must name it."""
     lines = read_log(path)
     head = lines[0]
+    chain = None  # the header's chain is checked after the first step (which names an edited seed better)
+    if ruleset is None and confine:
+        ruleset = _confined(head.get("ruleset"), Path(path), "log")
     try:
         program = load_program(ruleset or _ruleset_path(head["ruleset"], Path(path)))
-        g = Game(program, head["players"], head["seed"])
+        players, seed = head["players"], head["seed"]
+        if not _is_int(players) or not (_is_int(seed) or isinstance(seed, str)):
+            raise TypeError("players and seed must be numbers")
+        g = Game(program, players, seed)
     except (KeyError, TypeError) as e:
-        raise ReplayMismatch(f"{path}: a bad header line ({e})") from None
+        raise ReplayMismatch(f"{printable(path)}: a bad header line ({printable(e)})") from None
     except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
         raise ReplayMismatch(f"step 0: this ruleset cannot replay the logged game: {e}") from None
     for n, line in enumerate(lines[1:], 2):
-        if line.get("end"):
+        if line.get("end") is True:
             if not g.over:
                 raise ReplayMismatch(f"step {len(g.choices)}: the log ends here, but the game asks player "
                                      f"{g.decision.player + 1}: {g.decision.prompt}")
-            if line.get("digest") and line["digest"] != g.state.digest():
+            if not isinstance(line.get("digest"), str):
+                raise ReplayMismatch(f"{printable(path)}:{n}: the end line has no state digest")
+            if line["digest"] != g.state.digest():
                 raise ReplayMismatch(f"the final state differs from the logged one after step {len(g.choices) - 1}")
-            if "result" in line and line["result"] != g.result:
-                raise ReplayMismatch(f"the result differs: logged {line['result']}, replayed {g.result}")
+            if "result" in line and line["result"] != _jsonable(g.result):
+                raise ReplayMismatch(f"the result differs: logged {printable(line['result'])}, replayed {g.result}")
+            if chain is None:
+                chain = _check_chain(head, "", f"{printable(path)}:1")
+            _check_chain(line, chain, f"{printable(path)}:{n} (the end)")
+            if n != len(lines):
+                raise ReplayMismatch(f"{printable(path)}:{n + 1}: lines after the end line")
             return g
         step = line.get("step")
-        if not isinstance(step, int) or not isinstance(line.get("choice"), int):
-            raise ReplayMismatch(f"{path}:{n}: not a step line of a game log")
+        if not _is_int(step) or not _is_int(line.get("choice")):
+            raise ReplayMismatch(f"{printable(path)}:{n}: not a step line of a game log")
         if step != len(g.choices):
             raise ReplayMismatch(f"step {step}: expected step {len(g.choices)} at line {n} of the log")
         if g.over:
             raise ReplayMismatch(f"step {step}: the game is already over, but the log goes on")
-        if line.get("digest") and line["digest"] != g.digests[-1]:
+        if not isinstance(line.get("digest"), str):
+            raise ReplayMismatch(f"step {step}: the line has no state digest (the log was edited)")
+        if line["digest"] != g.digests[-1]:
             raise ReplayMismatch(f"step {step}: the state differs from the logged one "
-                                 f"(logged {line['digest']}, replayed {g.digests[-1]})")
+                                 f"(logged {printable(line['digest'])}, replayed {g.digests[-1]})")
         d = g.decision
         if d.player != line.get("player") or not 0 <= line["choice"] < len(d.options):
             raise ReplayMismatch(f"step {step}: the log answers player {line.get('player', -1) + 1} with choice "
@@ -147,65 +267,137 @@ def replay(path: str | Path, ruleset: str | None = None) -> Game:
                                  f"{len(d.options)}: {d.prompt}")
         if "label" in line and line["label"] != d.labels[line["choice"]]:
             raise ReplayMismatch(f"step {step}: the log's choice {line['choice']} is “{d.labels[line['choice']]}” "
-                                 f"here, but the log says it was “{line['label']}”")
+                                 f"here, but the log says it was “{printable(line['label'])}”")
+        if chain is None:
+            chain = _check_chain(head, "", f"{printable(path)}:1")
+        chain = _check_chain(line, chain, f"step {step}")
         g.answer(line["choice"])
     raise ReplayMismatch(f"step {len(g.choices)}: the log has no end line (cut short?)")
 
 
-def save_game(g: Game, path: str | Path, ruleset_path: str) -> None:
-    """Save a game at its pending decision: ruleset, players, seed, answers and digest."""
+def save_game(g: Game, path: str | Path, ruleset_path: str, agents: Sequence[Any] = (),
+              kinds: Sequence[str] = ()) -> None:
+    """Save a game at its pending decision: ruleset, players, seed, answers, the state digest
+    before each answer and at the end, each seat's agent kind and random state (`agents`,
+    `kinds`), and a chained digest over all of it."""
     data = {"grimoire_save": LOG_VERSION, "ruleset": ruleset_path, "players": g.state.players,
-            "seed": g.state.seed, "choices": g.choices, "digest": g.state.digest(),
-            "digests": g.digests[:len(g.choices)] if len(g.digests) >= len(g.choices) else None}
+            "seed": g.state.seed, "choices": list(g.choices), "digest": g.state.digest(),
+            "digests": _digests_before_each_answer(g)}
+    if agents:
+        data["agents"] = [{"kind": k, "rng": _rng_state(a)} for k, a in zip(kinds, agents)]
+    data = json.loads(json.dumps(data))
+    data["chain"] = _chain("", data)
     Path(path).write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
-def load_saved(path: str | Path, ruleset: str | None = None,
-               log_lines: list[dict] | None = None) -> tuple[Game, str]:
-    """Resume a saved game (replays its answers, then checks the state digest). With `log_lines`,
-    the replayed steps are appended to it as event-log lines, so a resumed game logs in full."""
+def _digests_before_each_answer(g: Game) -> list[str]:
+    """The state digest before each answer (games made without digests are replayed for them)."""
+    if len(g.digests) >= len(g.choices):
+        return g.digests[:len(g.choices)]
+    again = Game(g.program, g.state.players, g.state.seed, g.limits)
+    for choice in g.choices:
+        again.answer(choice)
+    return again.digests[:len(g.choices)]
+
+
+def _rng_state(agent: Any) -> Any:
+    rng = getattr(agent, "rng", None)
+    return rng.getstate() if rng is not None else None
+
+
+def restore_agent(agent: Any, state: Any) -> None:
+    """Put a bot back in the random state it was saved in (a resumed game goes on as the
+    uninterrupted one); a malformed state is refused."""
+    rng = getattr(agent, "rng", None)
+    if rng is None or state is None:
+        return
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or "grimoire_save" not in data:
-            raise ValueError("not a Grimoire saved game")
-        rpath = ruleset or _ruleset_path(data["ruleset"], Path(path))
-        players, seed, choices = data["players"], data["seed"], list(data["choices"])
-        digests = data.get("digests") or []  # the state before each answer: names the first step that differs
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ReplayMismatch(f"cannot read saved game {path}: {e}") from None
+        version, internal, gauss = state
+        rng.setstate((version, tuple(internal), gauss))
+    except (TypeError, ValueError, OverflowError):
+        raise ReplayMismatch("the saved random state of a bot seat is malformed") from None
+
+
+def load_saved(path: str | Path, ruleset: str | None = None,
+               log_lines: list[dict] | None = None, agents: list[dict] | None = None,
+               confine: bool = False) -> tuple[Game, str]:
+    """Resume a saved game (replays its answers, checking the state digest before each and at the
+    end, then the chained digest). With `log_lines`, the replayed steps are appended to it as
+    event-log lines, so a resumed game logs in full; with `agents`, the saved seats (`kind`,
+    `rng`) are appended to it. `confine`: see `replay`."""
+    text = _read_json_file(path, "saved game")
+    where = printable(path)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ReplayMismatch(f"cannot read saved game {where}: not JSON ({printable(str(e)[:100])})") from None
+    if not isinstance(data, dict) or "grimoire_save" not in data:
+        raise ReplayMismatch(f"cannot read saved game {where}: not a Grimoire saved game")
+    _version(data["grimoire_save"], "saved game", path)
+    players, seed, choices = data.get("players"), data.get("seed"), data.get("choices")
+    digests, final, seats = data.get("digests"), data.get("digest"), data.get("agents", [])
+    if not _is_int(players) or not (_is_int(seed) or isinstance(seed, str)):
+        raise ReplayMismatch(f"{where}: a saved game needs a player count and a seed")
+    if not isinstance(choices, list) or not isinstance(digests, list) or not isinstance(final, str):
+        raise ReplayMismatch(f"{where}: a saved game needs its answers, the state digest before each "
+                             "and the final digest")
+    if not isinstance(seats, list) or not all(isinstance(a, dict) and isinstance(a.get("kind"), str) for a in seats):
+        raise ReplayMismatch(f"{where}: the saved seats are malformed")
+    if ruleset is None and confine:
+        ruleset = _confined(data.get("ruleset"), Path(path), "saved game")
+    if ruleset is None and not isinstance(data.get("ruleset"), str):
+        raise ReplayMismatch(f"{where}: the saved game names no ruleset")
+    rpath = ruleset or _ruleset_path(data["ruleset"], Path(path))
     try:
         g = Game(load_program(rpath), players, seed)
     except ValueError as e:  # e.g. a player count this ruleset does not allow
         raise ReplayMismatch(f"the saved game does not fit this ruleset: {e}") from None
     for i, choice in enumerate(choices):
-        if g.over or not isinstance(choice, int) or not 0 <= choice < len(g.decision.options):
+        if g.over or not _is_int(choice) or not 0 <= choice < len(g.decision.options):
             raise ReplayMismatch(f"step {i}: the saved answers do not fit this ruleset")
-        if i < len(digests) and digests[i] != g.digests[-1]:
+        if i >= len(digests) or not isinstance(digests[i], str):
+            raise ReplayMismatch(f"step {i}: the save has no state digest for this step (edited?)")
+        if digests[i] != g.digests[-1]:
             raise ReplayMismatch(f"step {i}: the resumed state differs from the saved one (the rules changed?)")
         if log_lines is not None:
             d = g.decision
             log_lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
                               "label": d.labels[choice], "digest": g.digests[-1]})
         g.answer(choice)
-    if g.state.digest() != data.get("digest", g.state.digest()):
+    if g.state.digest() != final:
         raise ReplayMismatch("the resumed state differs from the saved one (the rules changed?)")
+    body = {k: v for k, v in data.items() if k != "chain"}
+    if len(digests) != len(choices) or data.get("chain") != _chain("", body):
+        raise ReplayMismatch(f"{where}: the save was edited after it was written (its chained digest differs)")
+    if agents is not None:
+        agents.extend(seats)
     return g, rpath
 
 
 def failure_log(program: Program, ruleset_path: str, players: int, seed: int, choices: list[int],
-                limits: Limits | None = None) -> list[dict]:
+                limits: Limits | None = None, error: str | None = None,
+                seconds: float | None = 300.0) -> list[dict]:
     """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
-    `grimoire replay` shows it step by step and ends on the same error."""
-    g = Game(program, players, seed, limits)
+    `grimoire replay` shows it step by step and ends on the same error. `error` is the batch's
+    word for it (a bad score, an overrun), kept when the game itself ends without one; rebuilding
+    stops after `seconds` (a game that overran its time limit), ending the log where it got to."""
     lines = [header(program, players, seed, ruleset_path)]
-    for i, choice in enumerate(choices):
-        if g.over:
-            break
-        d = g.decision
-        lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
-                      "label": d.labels[choice], "digest": g.digests[-1]})
-        g.answer(choice)
-    lines.append({"end": True, "result": g.result, "error": _error_text(g), "digest": g.state.digest()})
+    try:
+        with wall_clock(seconds):
+            g = Game(program, players, seed, limits)
+            for i, choice in enumerate(choices):
+                if g.over:
+                    break
+                d = g.decision
+                lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
+                              "label": d.labels[choice], "digest": g.digests[-1]})
+                g.answer(choice)
+            end = {"end": True, "error": _error_text(g) or error, "digest": g.state.digest()}
+            if g.error is not None or error is None:
+                end["result"] = g.result
+    except GameTimeout:
+        end = {"end": True, "error": error or "the game ran past its time limit"}
+    lines.append(end)
     return lines
 
 

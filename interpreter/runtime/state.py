@@ -72,20 +72,60 @@ class GameState:
         return copy.deepcopy(self)
 
 
-def _plain(v: Any) -> Any:
-    """Rule values as JSON data: cards by id, maps as sorted pairs (stats may hold any value)."""
+MAX_PLAIN_DEPTH = 100  # deeper values are digested without recursion (a hostile rule can nest lists)
+MAX_PLAIN_BITS = 10_000  # larger numbers (over about 3,000 digits) are digested from their bytes
+
+
+def _big_hash(v: int) -> str:
+    return hashlib.sha256(v.to_bytes((v.bit_length() + 8) // 8, "big", signed=True)).hexdigest()[:16]
+
+
+def _plain(v: Any, depth: int = 0) -> Any:
+    """Rule values as JSON data: cards by id, maps as sorted pairs (stats may hold any value).
+    A value nested deeper than MAX_PLAIN_DEPTH becomes `{"deep": hash}`, so digests and logs of any
+    state can be made (the structure decides, not how deep the caller's stack happens to be)."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > MAX_PLAIN_BITS:
+        return {"bigint": _big_hash(v)}  # Python cannot write such a number as text
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
+    if depth > MAX_PLAIN_DEPTH:
+        return {"deep": _deep_hash(v)}
     if isinstance(v, dict):
         if all(isinstance(k, str) for k in v):
-            return {k: _plain(x) for k, x in v.items()}
-        return {"map": sorted(([_plain(k), _plain(x)] for k, x in v.items()), key=repr)}
+            return {k: _plain(x, depth + 1) for k, x in v.items()}
+        return {"map": sorted(([_plain(k, depth + 1), _plain(x, depth + 1)] for k, x in v.items()), key=repr)}
     if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
+        return [_plain(x, depth + 1) for x in v]
     cid = getattr(v, "id", None)
     if isinstance(cid, int):
         return {"card": cid}
     return repr(v)
+
+
+def _deep_hash(root: Any) -> str:
+    """A digest of a value of any depth, walked with an explicit stack (map items in key order)."""
+    h = hashlib.sha256()
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            items = sorted(v.items(), key=lambda kv: (type(kv[0]).__name__, str(kv[0]) if isinstance(
+                kv[0], (str, int, float, bool)) or kv[0] is None else str(getattr(kv[0], "id", "?"))))
+            h.update(b"{%d" % len(items))
+            for k, x in reversed(items):
+                stack += [x, k]
+        elif isinstance(v, (list, tuple)):
+            h.update(b"[%d" % len(v))
+            stack.extend(reversed(v))
+        elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > MAX_PLAIN_BITS:
+            h.update(f"bigint:{_big_hash(v)};".encode())
+        elif v is None or isinstance(v, (bool, int, float, str)):
+            h.update(f"{type(v).__name__}:{v!s};".encode("utf-8", "backslashreplace"))
+        elif isinstance(getattr(v, "id", None), int):
+            h.update(b"card:%d;" % v.id)
+        else:
+            h.update(type(v).__name__.encode())
+    return h.hexdigest()[:16]
 
 
 def _rng_digest(rng: random.Random) -> str:

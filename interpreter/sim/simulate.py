@@ -17,6 +17,7 @@ from ..engine.direct import Unsupported, compile_direct
 from ..engine.directgame import DirectGame
 from ..engine.game import Game, Limits
 from ..play.session import agents_for, game_seed
+from ..language.untrusted import GameTimeout, alarm_handler, timer
 from ..play.variants import load_variant
 
 Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
@@ -25,6 +26,7 @@ __all__ = ["simulate", "summarize", "run_chunk"]
 
 
 ENGINES = ("auto", "tasks", "direct")
+MAX_GAME_SECONDS = 300.0  # per-game wall clock in batches: one runaway game cannot stall the rest
 
 
 def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
@@ -38,11 +40,80 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     `engine`: see `new_game`."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
-    for name, value in (limits or {}).items():
+    limits = dict(limits or {})
+    seconds = limits.pop("max_seconds", None) or MAX_GAME_SECONDS
+    for name, value in limits.items():
         if value:
             setattr(lim, name, value)
-    return [_play_one(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine)
-            for i in indices]
+    with alarm_handler() as armed:  # one handler per chunk; a timer per game
+        return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine,
+                              seconds, armed) for i in indices]
+
+
+def lost_row(index: int, seed: int, why: str) -> dict:
+    """The row of a game that produced no result of its own (its worker died, it overran)."""
+    return {"index": index, "seed": seed, "error": f"{why} (seed {seed})", "decisions": 0, "steps": 0,
+            "choices": None}
+
+
+def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
+                  card_stats: bool, engine: str, seconds: float, armed: bool) -> dict:
+    """`_play_one` that always returns a row: a game that overruns its wall clock, breaks the
+    interpreter or ends with scores that are not numbers is an error row (seed, answers so far,
+    for `--failed-logs`), and the batch goes on."""
+    games: list = []  # the game being played, for its answers when it fails
+    try:
+        with timer(seconds, armed):  # not armed off the main thread: checked at each decision instead
+            row = _play_one(program, players, seed, index, agents, limits, card_stats, engine, games,
+                            None if armed else time.monotonic() + seconds)
+    except GameTimeout:
+        why = f"the game ran longer than {seconds:g} s (the per-game time limit)"
+    except RecursionError:
+        why = "the game's values are nested too deeply to handle"
+    except MemoryError:
+        why = "the game ran out of memory"
+    except Exception as e:  # noqa: BLE001 - an interpreter fault: report it with the seed, go on
+        why = f"internal error: {type(e).__name__}: {str(e)[:300]}"
+    else:
+        if row["error"] or "scores" not in row:
+            return row
+        why = _bad_score(row["scores"])
+        if why is None:
+            return row
+    g = games[0] if games else None
+    steps = len(g.choices) if g is not None else 0
+    return {"index": index, "seed": seed, "error": f"{why} (seed {seed}, step {steps})", "decisions": steps,
+            "steps": 0, "choices": list(g.choices) if g is not None else None}
+
+
+def _bad_score(scores: Any) -> str | None:
+    """Why a game's scores cannot be reported (none, a list, a card, beyond float range), or None."""
+    if not isinstance(scores, list):
+        return f"the scores are {_what(scores)}, not a list of numbers"
+    for p, s in enumerate(scores):
+        if isinstance(s, bool) or not isinstance(s, (int, float)):
+            return f"the score of player {p + 1} is {_what(s)}, not a number"
+        try:
+            if not math.isfinite(float(s)):
+                raise OverflowError
+        except OverflowError:
+            size = f"about {int(s.bit_length() * math.log10(2)) + 1} digits" if isinstance(s, int) else "infinite"
+            return f"the score of player {p + 1} is a number too large to report ({size})"
+    return None
+
+
+def _what(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "a list"
+    if isinstance(v, dict):
+        return "a map"
+    if isinstance(v, str):
+        return "a text"
+    return "a card" if hasattr(v, "id") and hasattr(v, "name") else f"a {type(v).__name__}"
 
 
 def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
@@ -64,14 +135,28 @@ def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Lim
 
 
 def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-              card_stats: bool = True, engine: str = "auto") -> dict:
-    """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off."""
+              card_stats: bool = True, engine: str = "auto", games: list | None = None,
+              deadline: float | None = None) -> dict:
+    """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off.
+    The game is appended to `games` as soon as it exists (its answers, should it fail); past
+    `deadline` (time.monotonic) it stops with GameTimeout at its next decision."""
     tracker = MoveTracker(program)
     seats = agents_for(agents, players, seed)
     g = new_game(program, players, seed, seats, limits, engine, tracker.start if card_stats else None)
+    if games is not None:
+        games.append(g)
     if isinstance(g, DirectGame):
-        g.play_out(seats, tracker.update if card_stats else None)
+        look = tracker.update if card_stats else None
+        if deadline is not None:
+            def look(game, update=look):
+                if time.monotonic() > deadline:
+                    raise GameTimeout()
+                if update is not None:
+                    update(game)
+        g.play_out(seats, look)
     while not g.over:
+        if deadline is not None and time.monotonic() > deadline:
+            raise GameTimeout()
         if card_stats:
             tracker.update(g)
         d = g.decision
@@ -108,7 +193,9 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
     batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
     args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats, engine)
-    rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress)
+    restarts: dict[str, int] = {}
+    rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress,
+                      lost=lambda i, why: lost_row(i, game_seed(seed, i), why), stats=restarts)
     rows.sort(key=lambda r: r["index"])
     elapsed = time.perf_counter() - start
     report = summarize(rows, players)
@@ -118,7 +205,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     if per_game:
         report["per_game"] = rows
     report["timing"] = {"seconds": round(elapsed, 3), "games_per_second": round(n / elapsed, 1) if elapsed else None,
-                        "workers": workers, "backend": backend}
+                        "workers": workers, "backend": backend, **restarts}
     return report
 
 
