@@ -13,12 +13,12 @@ from typing import Any, Callable
 from ..language.tree import Node
 from ..library import BUILTINS
 from ..library.names import SPECIAL_NAMES
-from ..runtime.errors import Break, Continue, LimitExceeded, RuleError, explain
+from ..runtime.errors import Break, Continue, LimitExceeded, RuleError
 from ..runtime.fields import read_field
-from .tasks import (run_inline, ActionsTask, AskTask, Block, BlockTask, ChooseManyTask, ForTask, IfMayTask, PlaceTask,
-                    RepeatTask, RoundTask, SimultaneousTask, TurnTask)
+from .tasks import (ActionsTask, AskTask, Block, ChooseManyTask, ForTask, IfMayTask, PlaceTask, RepeatTask,
+                    RoundTask, SimultaneousTask, TurnTask, run_inline)
 from ..content.model import CardData, Ruleset
-from ..runtime.values import RowRef, Seat, Space, TypeRef, ZoneRef
+from ..runtime.values import Seat, TypeRef, ZoneRef
 from .fastpaths import item_predicate
 from . import codegen as _codegen
 from .codegen import generate, generate_statement

@@ -2,7 +2,7 @@
 draws from the game's one seeded RNG. Nothing here reaches files, the network or Python."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from ..content.model import CardData
 from ..language.kinds import BOOL, NUMBER

@@ -72,13 +72,17 @@ from ruamel.yaml.error import YAMLError
 
 from .agents import make_agent
 from ..api import load_program
+from ..compile.compiler import Compiler
+from ..language.parser import parse_rules
 from ..language.diagnostics import ContentError
 from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
 from ..language.untrusted import FileRefused, read_text
-from ..runtime.values import ZoneRef
-from ..runtime.zones import put, take_out
+from ..runtime.values import RowRef, Seat, ZoneRef
+from ..runtime.zones import cover, put, take_out
+from ..library.boards import is_space, move_onto
+from .variants import VariantError, load_variant
 
 __all__ = ["run_scenario", "ScenarioResult", "load_scenario"]
 
