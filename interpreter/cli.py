@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--agents", default="random", help="agent per seat, comma-separated (one name: all seats)")
     w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
+                                                 "intervals, against the fair share")
     _add_batch_args(w)
 
     p = sub.add_parser("play", help="play a game in the terminal",
@@ -271,6 +273,9 @@ def _sweep(args) -> int:
         result = sweep(args.rulesets, counts, params, args.games, args.seed, agents, args.workers,
                        backend=args.backend, address=args.address, progress=advance, **limits)
     _emit_report(result, args.json, format_table)
+    if args.plot:
+        from .plots import write_sweep_plot
+        print(f"chart: {write_sweep_plot(result, args.plot)}")
     return 1 if any(b["report"]["errors"] for b in result["batches"]) else 0
 
 
