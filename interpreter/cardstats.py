@@ -27,8 +27,8 @@ __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
 
 
 def card_keys(cards: list[Any]) -> list[str]:
-    """Per card id, the card's identity for statistics: its name, followed by the fields in which
-    cards of that name differ (`Sun (number 3)`); identical copies share a key."""
+    """Per card id, the card's identity for statistics: its name, followed by each field in which
+    cards of that name differ (`Gem (value 3)`); identical copies share a key."""
     by_name: dict[str, list[Any]] = {}
     for c in cards:
         by_name.setdefault(c.name, []).append(c)
