@@ -369,12 +369,16 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
             return f"{label} 0"
         lo, hi = x[f"{who[:-1]}_win_rate_ci95"]
         return f"{label} {n} (win {x[f'{who[:-1]}_win_rate']:.2f}, 95% {lo:.2f}-{hi:.2f})"
-    out = [f"cards moved in most games (of {len(cards)}; --json has all): seat-games taking / playing / moving "
-           "it, and their win rate"]
+    played = any(x.get("players") for x in cards.values())
+    out = [f"cards moved in most games (of {len(cards)}; --json has all): seat-games taking / "
+           f"{'playing / ' if played else ''}moving it, and their win rate"]
     for c in order:
         x = cards[c]
         out.append(f"  {c}: in {x['games_moved']} of {x['games']} games; {fig(x, 'takers', 'taken')}, "
-                   f"{fig(x, 'players', 'played')}, {fig(x, 'movers', 'moved')}")
+                   + (f"{fig(x, 'players', 'played')}, " if played else "") + fig(x, "movers", "moved"))
+    if not played:
+        out.append("  (no card left a player's hidden zone for a public one, nor moved between a player's own "
+                   "zones: nothing is 'played' in these games)")
     return out
 
 
