@@ -118,3 +118,14 @@ def test_wilson_interval_matches_scipy():
     for k, n in ((0, 10), (3, 10), (17, 40), (40, 40), (123, 1000)):
         lo, hi = binomtest(k, n).proportion_ci(method="wilson")
         assert wilson(k, n) == [round(lo, 4), round(hi, 4)]
+
+
+def test_summary_cards_show_sample_sizes_and_leave_out_nothing_played(tmp_path, capsys):
+    """Nothing is ever played in this game (cards go from a shared pile to a public hand): the
+    summary says so instead of printing "played 0"; every win rate comes with its seat-games."""
+    from interpreter.cli import main
+    main(["simulate", str(ruleset(tmp_path, RULES, CARDS)), "-n", "20", "--players", "3", "--quiet"])
+    out = capsys.readouterr().out
+    assert "nothing is 'played'" in out and "played 0" not in out
+    gold = next(line for line in out.splitlines() if line.strip().startswith("Gold:"))
+    assert "in 20 of 20 games; taken 20 (win 1.00, 95% 0.84-1.00)" in gold
