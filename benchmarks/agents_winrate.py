@@ -4,12 +4,12 @@
 
 Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere.
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
-fair share (1/players), and the mean decision time of the MCTS agent.
+fair share (1/players), a one-sided binomial test that it beats the fair share (shared wins
+rounded), and the mean decision time of the MCTS agent.
 """
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -21,16 +21,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+from interpreter.sim.reports import wilson  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
@@ -84,8 +75,10 @@ def main() -> None:
         played = args.n - errors
         lo, hi = wilson(wins, played)
         rate = wins / played if played else 0.0
+        from scipy.stats import binomtest
+        p = binomtest(round(wins), played, 1 / args.players, alternative="greater").pvalue if played else 1.0
         print(f"{Path(path).name} {args.players}p: mcts win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
-              f"vs fair share {1 / args.players:.3f}; {played} games ({errors} errors), "
+              f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g}); {played} games ({errors} errors), "
               f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
               f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)

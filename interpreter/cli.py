@@ -100,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--agents", default="random", help="agent per seat, comma-separated (one name: all seats)")
     w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
+    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
+                                                 "intervals, against the fair share")
     _add_batch_args(w)
 
     p = sub.add_parser("play", help="play a game in the terminal",
@@ -312,6 +314,9 @@ def _sweep(args) -> int:
         result = sweep(args.rulesets, counts, params, args.games, args.seed, agents, args.workers,
                        backend=args.backend, address=args.address, progress=advance, **limits)
     _emit_report(result, args.json, format_table)
+    if args.plot:
+        from .sim.plots import write_sweep_plot
+        print(f"chart: {write_sweep_plot(result, args.plot)}")
     return 1 if any(b["report"]["errors"] for b in result["batches"]) else 0
 
 
@@ -352,9 +357,8 @@ def _summary(r: dict) -> str:
         lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "
                      f"decisions per turn: mean {r['decisions_per_turn'].get('mean')}")
-    if r.get("end_reasons"):  # `end game "reason"`: how many games ended for each reason
-        lines.append("end reasons: " + ", ".join(f"{printable(k) or '(no reason given)'} {v}"
-                                                 for k, v in r["end_reasons"].items()))
+    lines += _ending_lines(r)
+    lines += _fairness_lines(r)
     lines += _card_lines(r)
     for e in r["errors"][:5]:
         lines.append(f"  error in game {e['index']} (seed {e['seed']}): {printable(e['error'])}")
@@ -365,18 +369,60 @@ def _summary(r: dict) -> str:
     return "\n".join(lines)
 
 
-def _card_lines(r: dict, top: int = 6) -> list[str]:
-    """The most taken cards, with the win rate of the seats that took / played them."""
-    cards = r.get("cards") or {}
-    taken = sorted((c for c in cards if cards[c]["takers"]), key=lambda c: (-cards[c]["takers"], c))[:top]
-    if not taken:
+def _ending_lines(r: dict) -> list[str]:
+    """How the games ended: by the rules, at a cap the rules declare, at an engine limit (reports.py),
+    per `end game "reason"`, and a warning when too many did not end by the rules."""
+    e = r.get("endings")
+    if not e:
         return []
-    rate = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
-    out = [f"most taken cards (of {len(cards)}; --json has all): seat-games taking it, win rate of takers / players"]
-    for c in taken:
+    reasons = ", ".join(f"{printable(x['reason']) or '(no reason given)'}{' [cap]' if x['cap'] else ''} {x['games']}"
+                        for x in e["reasons"])
+    out = [f"endings: {e['natural']} by the rules, {e['capped']} at a cap, {e['engine_limit']} at an engine limit"
+           + (f" (reasons: {reasons})" if any(x["reason"] for x in e["reasons"]) else "")]
+    if e.get("warning"):
+        out.append(f"WARNING: {e['warning']}")
+    return out
+
+
+def _fairness_lines(r: dict) -> list[str]:
+    """The seat and first-player tests (reports.fairness), in words."""
+    f = r.get("fairness") or {}
+    out = []
+    verdict = lambda x: "unlikely to be chance" if x["unfair"] else "no evidence of a difference"  # noqa: E731
+    if "seats" in f:
+        x = f["seats"]
+        out.append(f"fairness of seats: chi-square p = {x['p_value']:.3f} over {x['games']} games ({verdict(x)})")
+    if "first_player" in f:
+        x = f["first_player"]
+        lo, hi = x["win_rate_ci95"]
+        out.append(f"first-player advantage: {x['wins']} of {x['games']} outright wins ({x['win_rate']:.3f}, 95% "
+                   f"{lo:.3f}-{hi:.3f}) against {x['fair_share']:.3f}: binomial p = {x['p_value']:.3f} ({verdict(x)})")
+    return out
+
+
+def _card_lines(r: dict, top: int = 6) -> list[str]:
+    """The cards moved in most games, with the seat-games behind each win rate and its 95% interval."""
+    cards = r.get("cards") or {}
+    if not cards:
+        return []
+    order = sorted(cards, key=lambda c: (-cards[c].get("games_moved", 0), -cards[c]["takers"], c))[:top]
+
+    def fig(x: dict, who: str, label: str) -> str:
+        n = x[who]
+        if not n:
+            return f"{label} 0"
+        lo, hi = x[f"{who[:-1]}_win_rate_ci95"]
+        return f"{label} {n} (win {x[f'{who[:-1]}_win_rate']:.2f}, 95% {lo:.2f}-{hi:.2f})"
+    played = any(x.get("players") for x in cards.values())
+    out = [f"cards moved in most games (of {len(cards)}; --json has all): seat-games taking / "
+           f"{'playing / ' if played else ''}moving it, and their win rate"]
+    for c in order:
         x = cards[c]
-        out.append(f"  {printable(c)}: taken {x['takers']} (win {rate(x['taker_win_rate'])}), "
-                   f"played {x['players']} (win {rate(x['player_win_rate'])})")
+        out.append(f"  {printable(c)}: in {x['games_moved']} of {x['games']} games; {fig(x, 'takers', 'taken')}, "
+                   + (f"{fig(x, 'players', 'played')}, " if played else "") + fig(x, "movers", "moved"))
+    if not played:
+        out.append("  (no card left a player's hidden zone for a public one, nor moved between a player's own "
+                   "zones: nothing is 'played' in these games)")
     return out
 
 

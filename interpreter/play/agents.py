@@ -66,31 +66,38 @@ def _estimate(game: Game, seat: int) -> float:
 def determinize(game: Game, seat: int, rng: random.Random) -> None:
     """Make `game` (a clone) one possible world consistent with what `seat` may see.
 
-    The game's RNG is reseeded from `rng` (future draws and dice are unknown), and the cards
-    `seat` cannot see — in hidden zones and in other players' `owner` zones — are shuffled
-    together, each zone keeping its size (a rows zone keeps every row's size, a grid its occupied
-    spaces). Cards are only
-    exchanged with cards of the same type: a card's back (its type) is taken as visible.
-    Visible zones and cards lying under other cards stay put.
+    Look-ahead agents search only such worlds, so their choices cannot depend on what their seat
+    may not see. The game's RNG is reseeded from `rng` (future draws and dice are unknown), and the
+    cards `seat` cannot see — in hidden zones, in other players' `owner` zones, and under other
+    cards (a covered card is hidden from everyone, as `Game.view` shows it) — are dealt again among
+    the places they occupy, each place keeping its size (a rows zone keeps every row's size, a grid
+    its occupied spaces). Cards are only exchanged with cards of the same type: a card's back (its
+    type) is taken as visible. Visible cards stay put. The deal forgets the actual arrangement
+    (ids are sorted first), so two games that look the same to `seat` become the same world.
     """
     st = game.state
     st.rng.seed(rng.getrandbits(64))
-    slots: dict[str, list[tuple[list, int, str]]] = {}  # card type → (container, index, zone key)
+    slots: dict[str, list[tuple[list, int, str]]] = {}  # card type → (container, index, where-key)
     players = len(game.seats)
+    cards = game.cards
+
+    def add(row: list, key: str) -> None:
+        for i, cid in enumerate(row):
+            if cid not in st.under:  # a card with cards under it stays: its stack keeps its shape
+                slots.setdefault(cards[cid].type, []).append((row, i, key))
+
     for name, zd in game.rs.zones.items():
         owners = range(players) if zd.per_player else [None]
+        visible = zd.visibility == "public" or zd.visibility == "owner"
         for o in owners:
-            if zd.visibility == "public" or (zd.visibility == "owner" and o == seat):
-                continue
             key = ZoneRef(name, o).key
             raw = st.zones.get(key)
-            if not raw:
+            if not raw or (visible and (zd.visibility == "public" or o == seat)):
                 continue
-            rows = raw if zd.kind == "rows" else [raw]
-            for row in rows:
-                for i, cid in enumerate(row):
-                    slots.setdefault(game.cards[cid].type, []).append((row, i, key))
-    changed = False
+            for row in (raw if zd.kind == "rows" else [raw]):
+                add(row, key)
+    for top in sorted(st.under):  # cards lying under others (whatever the zone of the top card)
+        add(st.under[top], f"^{top}")
     spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
     for group in slots.values():
         if len(group) < 2:
@@ -99,48 +106,56 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
         rng.shuffle(ids)
         slot_spaces = [spaces.get(row[i]) for row, i, _ in group] if spaces else None
         for (row, i, key), cid in zip(group, ids):
-            if row[i] != cid:
-                row[i] = cid
-                st.where[cid] = key
-                changed = True
+            row[i] = cid
+            st.where[cid] = key
         if slot_spaces is not None:
             for (row, i, _), space in zip(group, slot_spaces):
                 if space is None:
                     spaces.pop(row[i], None)
                 else:
                     spaces[row[i]] = space
-    if changed:
-        game.touched = None  # anything may have changed for `as soon as` conditions
+    game.touched = None  # anything may have changed for `as soon as` conditions (the same for every world)
 
 
 class GreedyAgent:
     """One-step look-ahead: the option after which the deciding player's score leads the best
-    other score by most (ties broken by its own seeded RNG)."""
+    other score by most, on average over `samples` determinised copies of the game (see
+    `determinize`: it never looks at cards its seat may not see, nor at the dice to come). The
+    same worlds judge every option; ties are broken by its own seeded RNG."""
 
-    def __init__(self, seed: object = 0):
+    def __init__(self, seed: object = 0, samples: int = 4):
         self.rng = random.Random(str(seed))
+        self.samples = max(1, samples)
 
     def choose(self, game: Game, decision: Decision) -> int:
         seat = decision.player
-        best: list[int] = []
-        best_value = -math.inf
-        for i in range(len(decision.options)):
-            value = -math.inf
-            try:
-                g = game.clone()
-                g.record_digests = False
-                g.answer(i)
-                if g.error is None:
-                    value = _margin(g, seat)
-                    if g.over and g.result:  # a finished game: winning beats any margin
-                        value += 1e9 * _outcome(g.result, seat)
-            except Exception:  # noqa: BLE001 - a failing option is simply the worst one
-                value = -math.inf
-            if value > best_value:
-                best, best_value = [i], value
-            elif value == best_value:
-                best.append(i)
-        return self.rng.choice(best) if best else self.rng.randrange(len(decision.options))
+        n = len(decision.options)
+        if n <= 1:
+            return 0
+        totals = [0.0] * n
+        for _ in range(self.samples):
+            world = game.clone()
+            world.record_digests = False
+            determinize(world, seat, self.rng)
+            for i in range(n):
+                totals[i] += self._value(world, i, seat)
+        best = max(totals)
+        return self.rng.choice([i for i in range(n) if totals[i] == best])
+
+    @staticmethod
+    def _value(world: Game, i: int, seat: int) -> float:
+        """The margin after answering `i` in `world`; winning beats any margin, failing is worst."""
+        try:
+            g = world.clone()
+            g.answer(i)
+            if g.error is not None:
+                return -math.inf
+            value = _margin(g, seat)
+            if g.over and g.result:
+                value += 1e9 * _outcome(g.result, seat)
+            return value
+        except Exception:  # noqa: BLE001 - a failing option is simply the worst one
+            return -math.inf
 
 
 class _Node:

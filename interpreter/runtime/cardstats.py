@@ -1,125 +1,186 @@
-"""Which cards players take and play in a game, read from where cards lie — for per-card reports.
+"""Which cards players take, play and move in a game, read from where cards lie — for per-card reports.
 
-The tracker compares where every card lies (its zone, or for a covered card the zone of the card
-on top) at the end of setup, before each decision and at the end of the game. Between two looks:
+The tracker follows every change of a card's place (the state's `where` map notes each one, see
+`ChangeLog`), from the end of setup to the end of the game, so a card that comes and goes within
+one rule (drawn and discarded, taken and spent) is seen too. A covered card lies where the card
+on top of it does. A card that moves counts:
 
-* a card is **taken** by player P when it arrives in a zone of P's own (a per-player zone) from
-  anywhere that is not P's: a shared zone, another player's zone, or out of play;
-* a card is **played** by player P when it leaves a zone of P's that others may not see (an
-  `owner` or `hidden` per-player zone: a hand, a face-down deck) for a `public` zone.
+* **moved** in the game, whoever moved it; and **moved by** player P when the move happens while
+  P's answer is being carried out (the rules run on from P's decision until the next one);
+* **taken** by player P when it arrives in a zone of P's own (a per-player zone) from anywhere
+  that is not P's: a shared zone, another player's zone, or out of play;
+* **played** by player P when it leaves a zone of P's that others may not see (an `owner` or
+  `hidden` per-player zone: a hand, a face-down deck) for a `public` zone, or leaves one of P's
+  public zones for another of P's zones (a hand laid open moved to a tableau).
 
-Cards dealt during setup are not counted as taken: setup ends before the first look. A card that
-comes and goes between two decisions (drawn and discarded by the same rule) is not seen; what
-the rules do on an answer is seen as a whole. The definitions use only zone ownership and
-visibility, which every ruleset declares, so they mean the same thing in every game.
+Cards dealt during setup are not counted: setup ends before the tracker starts. The definitions
+use only zone ownership and visibility, which every ruleset declares, so they mean the same thing
+in every game. Cards are counted by identity (`card_keys`): copies that differ in a field are
+different cards, identical copies are one.
 """
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Callable
 
-__all__ = ["MoveTracker", "ChangeLog"]
+__all__ = ["MoveTracker", "ChangeLog", "card_keys"]
+
+
+def card_keys(cards: list[Any]) -> list[str]:
+    """Per card id, the card's identity for statistics: its name, followed by each field in which
+    cards of that name differ (`Gem (value 3)`); identical copies share a key."""
+    by_name: dict[str, list[Any]] = {}
+    for c in cards:
+        by_name.setdefault(c.name, []).append(c)
+    varying: dict[str, list[str]] = {}
+    for name, group in by_name.items():
+        fields = sorted({f for c in group for f in c.fields}, key=str)
+        varying[name] = [f for f in fields if len({repr(c.fields.get(f)) for c in group}) > 1]
+    keys = []
+    for c in cards:
+        parts = [f"{f} {c.fields.get(f)}" for f in varying[c.name]]
+        keys.append(f"{c.name} ({', '.join(parts)})" if parts else c.name)
+    return keys
 
 
 class ChangeLog(dict):
-    """A `where` map (card id → zone key) that notes which cards' entries were set or removed, so
-    that a look need not compare every card (the direct engine uses it when cards are tracked)."""
+    """A `where` map (card id → zone key) that notes which cards' entries were set or removed and,
+    when a `listener` is attached, tells it of each change as it happens (the card tracker)."""
 
-    __slots__ = ("changed",)
+    __slots__ = ("changed", "listener")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.changed: set[int] = set()
+        self.listener: Callable[[int, bool], None] | None = None
 
     def __setitem__(self, key, value) -> None:
         self.changed.add(key)
         dict.__setitem__(self, key, value)
+        if self.listener is not None:
+            self.listener(key, True)
 
     def __delitem__(self, key) -> None:
         self.changed.add(key)
         dict.__delitem__(self, key)
+        if self.listener is not None:
+            self.listener(key, False)
+
+    def __deepcopy__(self, memo) -> dict:
+        """A copy of the game (a search agent's look-ahead) is not tracked: a plain map."""
+        return {k: copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
 
 
 class MoveTracker:
-    """Collects, per seat, the names of the cards it took and played during one game."""
+    """Collects, per seat, the cards it took, played and moved during one game, and the cards that
+    moved at all (by `card_keys` identity)."""
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
+        self.keys = card_keys(program.rs.cards)
         self.visibility = {name: zd.visibility for name, zd in program.rs.zones.items()}
-        self.last: dict[int, str] | None = None
+        self.rows_zones = frozenset(n for n, zd in program.rs.zones.items() if zd.kind == "rows")
+        self.game: Any = None
+        self.pos: dict[int, str | None] = {}  # card id → the zone it was last seen in
+        self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
+        self.decider: int | None = None  # whose answer the rules are carrying out
         self.taken: dict[int, set[str]] = {}
         self.played: dict[int, set[str]] = {}
+        self.movers: dict[int, set[str]] = {}
+        self.moved: set[str] = set()
         self._zones: dict[str | None, tuple[int | None, bool]] = {}
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
-        self.last = dict(game.state.where)
-        if isinstance(game.state.where, ChangeLog):
-            game.state.where.changed.clear()
+        st = game.state
+        if not isinstance(st.where, ChangeLog):
+            st.where = ChangeLog(st.where)
+        st.where.changed.clear()
+        st.where.listener = self._changed
+        self.game = game
+        self.pos = {cid: _resolve(st.where, cid) for cid in st.where}
 
     def update(self, game: Any) -> None:
-        """Note the cards that moved since the last look."""
-        where = game.state.where
-        last = self.last
-        if last is not None and isinstance(where, ChangeLog):
-            self._update_from_log(game, where, last)
-            return
-        if last is None:
-            self.last = dict(where)
-            return
-        if last == where:
-            return
-        now = dict(where)
-        get = last.get
-        moved = {cid for cid, at in now.items() if get(cid) != at}
-        if last.keys() != now.keys():  # some left play altogether
-            moved |= last.keys() - now.keys()
-        under = game.state.under
-        for cid in list(moved):  # cards lying under a moved card moved with it
-            moved.update(under.get(cid, ()))
-        for cid in sorted(moved):
-            was, to = _resolve(last, cid), _resolve(now, cid)
-            if was != to:
-                self._moved(cid, was, to)
-        self.last = now
+        """A look before a decision (or at the end): settle cards that left play, and note whose
+        answer the rules carry out next."""
+        if self.game is None:  # no `after_setup` hook ran: start from here
+            self.start(game)
+        self._settle()
+        d = game.decision
+        self.decider = None if game.over or d is None else d.player
 
-    def _update_from_log(self, game: Any, where: ChangeLog, last: dict[int, str]) -> None:
-        """`update` for a map that logs its changes: only the logged cards can have moved (the
-        same comparison as `update` makes over every card)."""
-        changed = where.changed
-        if not changed:
+    def _changed(self, cid: int, present: bool) -> None:
+        if not present:
+            self.pending.add(cid)
             return
-        get = where.get
-        moved = [cid for cid in changed if last.get(cid) != get(cid)]
-        changed.clear()
-        if not moved:
+        self.pending.discard(cid)
+        where = self.game.state.where
+        self._follow(cid, _resolve(where, cid))
+        below = self.game.state.under.get(cid)
+        if below:  # cards lying under a moved card moved with it
+            for b in below:
+                self._follow(b, _resolve(where, b))
+
+    def _follow(self, cid: int, to: str | None) -> None:
+        if to is None:  # the card on top is itself between two places: wait until it lands
             return
-        under = game.state.under
-        below = [b for cid in moved for b in under.get(cid, ())]  # cards under a moved card moved with it
-        order = sorted(set(moved).union(below)) if below else sorted(moved)
-        was = [_resolve(last, cid) for cid in order]  # before the snapshot catches up
-        for cid in moved:
-            at = get(cid)
-            if at is None:
-                last.pop(cid, None)
-            else:
-                last[cid] = at
-        for cid, before in zip(order, was):
-            to = _resolve(last, cid)
-            if before != to:
-                self._moved(cid, before, to)
+        was = self.pos.get(cid)
+        if was != to:
+            self.pos[cid] = to
+            self._moved(cid, was, to)
+
+    def _settle(self) -> None:
+        """Cards taken out and never put back have left play."""
+        if self.pending:
+            where = self.game.state.where
+            for cid in sorted(self.pending):
+                if cid not in where and self.pos.get(cid) is not None:
+                    self._moved(cid, self.pos[cid], None)
+                    self.pos[cid] = None
+            self.pending.clear()
 
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
-        """(taken, played): per seat, the sorted names of the cards it took / played."""
+        """(taken, played): per seat, the sorted keys of the cards it took / played."""
         return ([sorted(self.taken.get(s, ())) for s in range(seats)],
                 [sorted(self.played.get(s, ())) for s in range(seats)])
 
+    def moved_by(self, seats: int) -> list[list[str]]:
+        """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
+        return [sorted(self.movers.get(s, ())) for s in range(seats)]
+
+    def moved_cards(self) -> list[str]:
+        """The keys of the cards that moved at all after setup."""
+        return sorted(self.moved)
+
+    def held(self, game: Any, seats: int) -> list[list[str]]:
+        """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
+        st = game.state
+        out: list[list[str]] = [[] for _ in range(seats)]
+        for key, z in st.zones.items():
+            name, _, owner = key.partition("#")
+            if not owner or int(owner) >= seats:
+                continue
+            ids = [c for row in z for c in row] if name in self.rows_zones else list(z)
+            for cid in ids:
+                out[int(owner)].append(self.keys[cid])
+                out[int(owner)] += [self.keys[u] for u in st.under.get(cid, ())]
+        return out
+
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:
+        key = self.keys[cid]
+        self.moved.add(key)
+        if self.decider is not None:
+            self.movers.setdefault(self.decider, set()).add(key)
         was_owner, was_public = self._zone(was)
         to_owner, to_public = self._zone(to)
         if to_owner is not None and to_owner != was_owner:
-            self.taken.setdefault(to_owner, set()).add(self.cards[cid].name)
-        if was_owner is not None and not was_public and to is not None and to_public:
-            self.played.setdefault(was_owner, set()).add(self.cards[cid].name)
+            self.taken.setdefault(to_owner, set()).add(key)
+        if was_owner is not None and to is not None and (
+                (not was_public and to_public) or (was_public and to_owner == was_owner)):
+            self.played.setdefault(was_owner, set()).add(key)
 
     def _zone(self, key: str | None) -> tuple[int | None, bool]:
         """A zone key's owner (None: shared, or out of play) and whether it is public; kept per key."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_plots", "CHARTS"]
+__all__ = ["write_plots", "write_sweep_plot", "CHARTS"]
 
 CHARTS = ("win_rates.png", "scores.png", "lengths.png", "cards.png")
 
@@ -65,28 +65,48 @@ def _win_rates(plt: Any, r: dict):
     return fig
 
 
-def _hist(ax: Any, counts: dict, label: str, **kw: Any) -> None:
-    """One bar per whole number over a short range, else 30 bins (JSON makes the keys text)."""
+SCORE_COLOURS = ("#4c72b0", "#dd8452")  # all players, winners: distinct, and readable when they overlap
+
+
+def _bins(values: list[float]) -> tuple[bool, Any]:
+    """One binning for every series of a chart: whole numbers over a short range get one bar per
+    value; anything else 30 equal bins over the whole range of all series."""
+    import numpy as np
+    lo, hi = min(values), max(values)
+    if hi - lo <= 40 and all(float(v).is_integer() for v in values):
+        return True, None
+    return False, np.histogram_bin_edges(values, bins=30)
+
+
+def _hist(ax: Any, counts: dict, label: str, binning: tuple[bool, Any] | None = None, offset: float = 0.0,
+          width: float = 0.9, **kw: Any) -> None:
+    """A histogram of value → count (JSON makes the keys text) with the given binning (see `_bins`)."""
     from matplotlib.ticker import MaxNLocator
     xs = sorted(counts, key=float)
     values, weights = [float(x) for x in xs], [counts[x] for x in xs]
+    whole, edges = binning or _bins(values)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    if values[-1] - values[0] <= 40 and all(v.is_integer() for v in values):
-        ax.bar(values, weights, width=0.9, alpha=0.6, label=label, **kw)
+    if whole:
+        ax.bar([v + offset for v in values], weights, width=width, alpha=0.85, label=label, **kw)
     else:
-        ax.hist(values, bins=30, weights=weights, alpha=0.6, label=label, **kw)
+        ax.hist(values, bins=edges, weights=weights, alpha=0.6, label=label, **kw)
 
 
 def _scores(plt: Any, r: dict):
-    """Final scores of every player, and the winning score, as histograms."""
+    """Final scores of every player, and the winning score, as histograms with the same bins and
+    distinct colours (side by side for whole-number scores)."""
     h = r.get("histograms", {})
     if not h.get("score"):
         return None
+    series = [("all players", h["score"])] + ([("winner", h["winning_score"])] if h.get("winning_score") else [])
+    binning = _bins([float(x) for _, c in series for x in c])
     fig, ax = plt.subplots(figsize=(7, 4))
-    _hist(ax, h["score"], "all players")
-    if h.get("winning_score"):
-        _hist(ax, h["winning_score"], "winner")
-    ax.set_xlabel("final score")
+    width = 0.9 / len(series)
+    for k, (label, counts) in enumerate(series):
+        n = sum(counts.values())
+        _hist(ax, counts, f"{label} (n={n})", binning, offset=(k - (len(series) - 1) / 2) * width if binning[0] else 0,
+              width=width, color=SCORE_COLOURS[k])
+    ax.set_xlabel("final score" + ("" if binning[0] else f" (bins of {binning[1][1] - binning[1][0]:.3g})"))
     ax.set_ylabel("count")
     ax.legend()
     return fig
@@ -107,23 +127,85 @@ def _lengths(plt: Any, r: dict):
     return fig
 
 
+_CARD_FIGURES = (("taker", "takers", "#4c72b0"), ("player", "players", "#dd8452"),
+                 ("mover", "movers", "#8172b3"), ("holder", "holders", "#55a868"))
+
+
 def _cards(plt: Any, r: dict, top: int = 30):
-    """Per card: the win rate of the seats that took, played and ended holding it."""
+    """Per card: the win rate of the seats that took, played, moved and ended holding it, with its
+    95% interval; each bar is labelled with its sample size (seat-games)."""
     cards = r.get("cards") or {}
     if not cards:
         return None
-    names = sorted(cards, key=lambda n: -max(cards[n].get("takers", 0), cards[n].get("holders", 0)))[:top]
+    names = sorted(cards, key=lambda n: (-max(cards[n].get("takers", 0), cards[n].get("holders", 0),
+                                              cards[n].get("movers", 0)), n))[:top]
     names.reverse()
-    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.3 * len(names) + 1.5)))
+    fig, ax = plt.subplots(figsize=(9, max(3.0, 0.45 * len(names) + 1.5)))
     ys = range(len(names))
-    for k, (who, colour) in enumerate((("taker", "#4c72b0"), ("player", "#dd8452"), ("holder", "#55a868"))):
+    h = 0.8 / len(_CARD_FIGURES)
+    for k, (who, count, colour) in enumerate(_CARD_FIGURES):
+        pos = [y + (k - (len(_CARD_FIGURES) - 1) / 2) * h for y in ys]
         vals = [cards[n].get(f"{who}_win_rate") or 0.0 for n in names]
-        ax.barh([y + (k - 1) * 0.27 for y in ys], vals, height=0.27, color=colour, label=f"{who}s")
+        cis = [cards[n].get(f"{who}_win_rate_ci95") or [v, v] for n, v in zip(names, vals)]
+        err = [[max(0.0, v - lo) for v, (lo, _) in zip(vals, cis)], [max(0.0, hi - v) for v, (_, hi) in zip(vals, cis)]]
+        ax.barh(pos, vals, height=h, color=colour, xerr=err, error_kw={"elinewidth": 0.6, "capsize": 1.5},
+                label=count)
+        for y, n, v in zip(pos, names, vals):
+            size = cards[n].get(count, 0)
+            if size:
+                ax.text(min(v, 0.9) + 0.01, y, f"n={size}", va="center", fontsize=5)
     playing = r.get("players") or 2
     ax.axvline(1 / playing, color="grey", linestyle="--", label="fair share")
     ax.set_yticks(list(ys))
-    ax.set_yticklabels(names, fontsize=8)
-    ax.set_xlabel("win rate of the seats that took / played / ended holding the card")
+    ax.set_yticklabels([f"{n} ({cards[n].get('games_moved', 0)}/{cards[n].get('games', r.get('completed', 0))} games)"
+                        for n in names], fontsize=7)
+    ax.set_xlabel("win rate (95% interval) of the seat-games that took / played / moved / ended holding the card; "
+                  "n = seat-games", fontsize=8)
     ax.set_xlim(0, 1)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     return fig
+
+
+def write_sweep_plot(result: dict, out: str | Path) -> Path:
+    """`sweep --plot DIR`: one chart of every batch's seat win rates (and the first player's) with
+    their 95% intervals, each batch against its fair share; written as `sweep.png`."""
+    import matplotlib
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    batches = result["batches"]
+    several = len({b["ruleset"] for b in batches}) > 1
+    labels = [", ".join(([Path(b["ruleset"]).name] if several else []) + [f"{b['players']}p"]
+                        + [f"{k}={v}" for k, v in b["params"].items()]) for b in batches]
+    width_seats = max((len(b["report"]["seats"]) for b in batches), default=1) + 1
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(batches) + 2), 4.5))
+    bar = 0.8 / width_seats
+    cmap = plt.get_cmap("tab10")
+    for i, b in enumerate(batches):
+        rep = b["report"]
+        items = [(f"seat {s['seat']}", s["win_rate"], s["win_rate_ci95"], cmap((s["seat"] - 1) % 10))
+                 for s in rep["seats"]]
+        fp = rep.get("first_player")
+        if fp:
+            items.append(("first player", fp["win_rate"], fp["win_rate_ci95"], "black"))
+        for k, (label, rate, (lo, hi), colour) in enumerate(items):
+            x = i + (k - (len(items) - 1) / 2) * bar
+            ax.bar(x, rate, width=bar, color=colour, yerr=[[max(0.0, rate - lo)], [max(0.0, hi - rate)]], capsize=2,
+                   label=label if label not in ax.get_legend_handles_labels()[1] else None,
+                   alpha=0.5 if label == "first player" else 1.0)
+        ax.hlines(1 / b["players"], i - 0.45, i + 0.45, colors="grey", linestyles="--",
+                  label="fair share" if i == 0 else None)
+    ax.set_xticks(list(range(len(batches))))
+    ax.set_xticklabels(labels, fontsize=8, rotation=20 if len(batches) > 6 else 0)
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, ncol=2)
+    fig.suptitle(f"sweep: {result['games_per_batch']} games per batch, seed {result['seed']}, agents "
+                 f"{','.join(result['agents'])}", fontsize=9)
+    fig.tight_layout()
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sweep.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

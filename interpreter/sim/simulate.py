@@ -16,6 +16,7 @@ from ..runtime.cardstats import MoveTracker
 from ..engine.direct import Unsupported, compile_direct
 from ..engine.directgame import DirectGame
 from ..engine.game import Game, Limits
+from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows, wilson
 from ..play.session import agents_for, game_seed
 from ..language.untrusted import GameTimeout, alarm_handler, timer
 from ..play.variants import load_variant
@@ -170,8 +171,9 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
         taken, played = tracker.per_seat(len(res["scores"]))
         row.update(scores=res["scores"], winners=res["winners"], turns=res["turns"], rounds=res["rounds"],
                    first_player=res["first_player"], taken=taken, played=played)
-        if card_stats:  # which cards each seat ended with: a per-card statistic too
-            row["held"] = g.held()
+        if card_stats:  # which cards each seat ended with, moved, and which moved at all (cardstats.py)
+            row.update(held=tracker.held(g, len(res["scores"])), movers=tracker.moved_by(len(res["scores"])),
+                       moved=tracker.moved_cards())
         row["reason"] = res.get("reason")  # `end game "reason"` (None: the rules' ordinary end)
     if error:  # keep what is needed to replay the failing game
         row["choices"] = list(g.choices)
@@ -203,7 +205,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     if overrides:
         report["overrides"] = {k: v for k, v in overrides}
     if per_game:
-        report["per_game"] = rows
+        report["per_game"] = public_rows(rows)
     report["timing"] = {"seconds": round(elapsed, 3), "games_per_second": round(n / elapsed, 1) if elapsed else None,
                         "workers": workers, "backend": backend, **restarts}
     return report
@@ -218,14 +220,7 @@ def _dist(values: list[float]) -> dict:
             "min": values[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": values[-1]}
 
 
-def _wilson(wins: float, n: int, z: float = 1.96) -> list[float]:
-    if n == 0:
-        return [0.0, 0.0]
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+_wilson = wilson  # the 95% Wilson interval (reports.py)
 
 
 def summarize(rows: list[dict], players: int) -> dict:
@@ -261,12 +256,15 @@ def summarize(rows: list[dict], players: int) -> dict:
         "decisions": _dist([r["decisions"] for r in rows]),
         "decisions_per_turn": _dist([round(r["decisions"] / r["turns"], 3) for r in ok if r["turns"]]),
         "first_player": _first_player(ok, playing),
-        "cards": _card_stats(ok),
+        "cards": card_stats(ok),
         "histograms": {"score": _counts(s for r in ok for s in r["scores"][:playing]),
                        "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
                        "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
     }
     report["end_reasons"] = _end_reasons(ok)
+    report["endings"] = endings(rows)  # natural endings apart from caps and limits (reports.py)
+    report["fairness"] = fairness(ok, playing)
+    report["schema_version"] = SCHEMA_VERSION
     return report
 
 
@@ -296,33 +294,3 @@ def _first_player(ok: list[dict], playing: int) -> dict:
     n = len(ok)
     return {"win_rate": round(wins / n, 4) if n else 0.0, "win_rate_ci95": _wilson(wins, n),
             "fair_share": round(1 / playing, 4)}
-
-
-def _card_stats(ok: list[dict]) -> dict:
-    """Per card name: in how many games some seat ended holding / took / played it (see `cardstats`
-    for the definitions), how many seat-games did, and how often those seats won (a shared win
-    counts 1/k)."""
-    tally: dict[str, dict[str, float]] = {}
-    for what in ("held", "taken", "played"):
-        for r in ok:
-            seen: set[str] = set()
-            share = 1 / len(r["winners"]) if r["winners"] else 0.0
-            for seat, names in enumerate(r.get(what, [])):
-                for name in set(names):
-                    t = tally.setdefault(name, {})
-                    t[what] = t.get(what, 0) + 1
-                    if seat in r["winners"]:
-                        t[what + "_wins"] = t.get(what + "_wins", 0) + share
-                    seen.add(name)
-            for name in seen:
-                tally[name]["games_" + what] = tally[name].get("games_" + what, 0) + 1
-    out: dict[str, dict] = {}
-    for name in sorted(tally):
-        t, row = tally[name], {}
-        for what, who in (("held", "holder"), ("taken", "taker"), ("played", "player")):
-            seats = int(t.get(what, 0))
-            row[f"games_{what}"] = int(t.get("games_" + what, 0))
-            row[f"{who}s"] = seats
-            row[f"{who}_win_rate"] = round(t.get(what + "_wins", 0) / seats, 4) if seats else None
-        out[name] = row
-    return out

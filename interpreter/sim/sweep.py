@@ -40,11 +40,20 @@ def sweep(rulesets: Sequence[str], players: Sequence[int], params: Sequence[tupl
     return {"games_per_batch": n, "seed": seed, "agents": list(agents), "swept": names, "batches": rows}
 
 
+def _rate(rate: float, ci: list[float] | None) -> str:
+    """A win rate and its 95% interval: `0.52 (0.40-0.63)`."""
+    return f"{rate:.2f} ({ci[0]:.2f}-{ci[1]:.2f})" if ci else f"{rate:.2f}"
+
+
 def _cell(rep: dict) -> dict[str, str]:
-    seats = " ".join(f"{s['win_rate']:.2f}" for s in rep["seats"])
+    seats = " ".join(_rate(s["win_rate"], s.get("win_rate_ci95")) for s in rep["seats"])
     fp = rep["first_player"]
-    return {"errors": str(len(rep["errors"])), "seat win rates": seats,
-            "1st player": f"{fp['win_rate']:.2f}/{fp['fair_share']:.2f}",
+    fair = rep.get("fairness", {}).get("seats")
+    ends = rep.get("endings") or {}
+    return {"errors": str(len(rep["errors"])), "seat win rates (95%)": seats,
+            "seats p": f"{fair['p_value']:.3f}" if fair else "-",
+            "1st player": f"{_rate(fp['win_rate'], fp.get('win_rate_ci95'))}/{fp['fair_share']:.2f}",
+            "capped": f"{ends['capped_share']:.0%}" if ends else "-",
             "mean score": f"{rep['score'].get('mean', '-')}", "win score": f"{rep['winning_score'].get('mean', '-')}",
             "turns": f"{rep['turns'].get('mean', '-')}",
             "decisions per turn": f"{rep['decisions_per_turn'].get('mean', '-')}"}
@@ -66,5 +75,6 @@ def format_table(result: dict) -> str:
     out = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in lines]
     out.append(f"{result['games_per_batch']} games per batch, seed {result['seed']}, agents "
-               f"{','.join(result['agents'])}; 1st player: win rate / fair share")
+               f"{','.join(result['agents'])}; win rates with 95% intervals; seats p: chi-square test of equal "
+               "seat win rates; 1st player: win rate / fair share; capped: games that hit a cap or a limit")
     return "\n".join(out)

@@ -225,3 +225,39 @@ def test_determinize_keeps_grid_spaces(tmp_path):
         assert sorted(c.state.zones["board"]) == sorted(board)
         assert sorted(c.state.spaces[x] for x in c.state.zones["board"]) == occupied
         assert all(c.state.where[x] == "board" for x in c.state.zones["board"])
+
+
+COVER = """
+    card type Tok:
+        value: 1..9
+    zone deck: pile, shared, hidden
+    zone table: set, shared, public
+    setup:
+        move all_cards() to deck
+        shuffle deck
+        move top(deck) to table
+        move top(deck) to table
+        place top(deck) on first(table)
+    turn:
+        you choose x from [1, 2] "x?"
+        end game
+    score p: 0
+    """
+
+
+def test_determinize_redeals_covered_cards(tmp_path):
+    """A card under another is hidden from everyone (`Game.view` shows only "on 1 hidden"): the deal
+    exchanges it with the deck's cards, and the stack keeps its shape and its place."""
+    program = tiny(tmp_path, "cover", COVER)
+    g = Game(program, 2, 0)
+    (top, below), = g.state.under.items()
+    seen_below = set()
+    for s in range(12):
+        c = g.clone()
+        determinize(c, 0, random.Random(s))
+        assert c.view(0) == g.view(0)
+        assert c.state.zones["table"] == g.state.zones["table"] and list(c.state.under) == [top]
+        (b,) = c.state.under[top]
+        assert c.state.where[b] == f"^{top}" and all(c.state.where[x] == "deck" for x in c.state.zones["deck"])
+        seen_below.add(b)
+    assert len(seen_below) >= 3

@@ -52,3 +52,52 @@ def test_taken_and_played_follow_zone_ownership_and_visibility(tmp_path):
     assert cards["Red"]["players"] == showed and 0 < showed < 80
     assert cards["Red"]["player_win_rate"] > 0.5  # showing wins outright or ties: never loses
     assert cards["Green"]["games_played"] == 0
+
+
+PASSING = """
+game "Pass through":
+    players 2..2
+card type Gem:
+    value: 1..9
+zone bag: pile, shared, hidden
+zone hand: set, per player, public
+zone table: set, per player, public
+zone gone: pile, shared, public
+setup:
+    move all_cards() to bag
+turn:
+    if you may "Take a gem?":
+        move top(bag) to your hand
+        if top(your hand).value == 1:
+            move top(your hand) to gone
+        else:
+            move top(your hand) to your table
+    if turn_number == 4:
+        end game after this turn
+score p: sum((table of p).value)
+"""
+GEMS = """
+- {name: Gem, type: Gem, value: 1, copies: 2}
+- {name: Gem, type: Gem, value: 5, copies: 2}
+"""
+
+
+def test_every_move_counts_cards_by_identity_and_public_play(tmp_path):
+    """A value-1 Gem passes through the taker's hand and leaves within the same answer: it is still
+    taken and moved by that seat. The two kinds of Gem share a name and are told apart by value;
+    copies with the same value are one card. Moving a Gem from a public hand to one's own table is
+    playing it, though nothing in this game is hidden."""
+    report = simulate(str(ruleset(tmp_path, PASSING, GEMS)), 30, 2, 5, ["random"], per_game=True)
+    assert report["completed"] == 30 and not report["errors"]
+    cards = report["cards"]
+    assert set(cards) == {"Gem (value 1)", "Gem (value 5)"}
+    one, five = cards["Gem (value 1)"], cards["Gem (value 5)"]
+    assert one["takers"] > 0 and one["movers"] >= one["takers"] and one["games_moved"] > 0
+    assert one["players"] == 0 and one["holders"] == 0  # it went to a shared zone: not played, not held
+    assert five["players"] == five["takers"] > 0  # every value-5 taken went on to its taker's table
+    for x in (one, five):
+        assert x["games"] == 30 and x["taker_win_rate_ci95"][0] <= x["taker_win_rate"] <= x["taker_win_rate_ci95"][1]
+    for g in report["per_game"]:
+        took_one = any("Gem (value 1)" in t for t in g["taken"])
+        assert took_one == ("Gem (value 1)" in g["moved"])
+        assert all(set(t) <= set(m) for t, m in zip(g["taken"], g["movers"]))  # you take what your answer moves
