@@ -75,8 +75,8 @@ def test_simulate_summary_escapes_card_names_and_end_reasons(hostile, capsys):
     assert main(["simulate", str(hostile), "-n", "3", "--quiet"]) == 0
     out = capsys.readouterr().out
     _clean(out)
-    assert "end reasons: \\x1b]0;pwned\\x07done 3" in out
-    assert "Evil\\x1b[2J\\n  2) Fake option\\u202e: taken" in out
+    assert "(reasons: \\x1b]0;pwned\\x07done 3)" in out
+    assert "Evil\\x1b[2J\\n  2) Fake option\\u202e: in 3 of 3 games" in out
 
 
 def test_diagnostics_and_errors_escape_content_text(tmp_path, capsys):
