@@ -87,3 +87,35 @@ def ok(g: Game) -> Game:
     """`g`, failing the test with the rule error if it stopped on one."""
     assert g.error is None, g.error
     return g
+
+
+# ---- tiny games for agents (tests/play) ------------------------------------------------------------
+TOKS = "".join(f"- {{name: T{v}, type: Tok, value: {v}}}\n" for v in range(1, 7))
+
+# Guess the value of the hidden top card: the right answer depends only on a hidden card.
+GUESS = """
+    card type Tok:
+        value: 1..9
+    zone deck: pile, shared, hidden
+    zone hand: set, per player, owner
+    zone won: set, per player, public
+    setup:
+        move all_cards() to deck
+        shuffle deck
+        draw 2 from deck to hand of 1
+    turn:
+        you choose x from [1, 2, 3, 4, 5, 6] "guess"
+        if x == top(deck).value:
+            move top(deck) to your won
+        end game
+    score p: count(won of p)
+    """
+
+
+def tiny(tmp_path: Path, name: str, rules: str):
+    """A two- or three-player ruleset `name` made of `rules` and six tokens valued 1..6 (TOKS)."""
+    d = tmp_path / name
+    (d / "cards").mkdir(parents=True)
+    (d / "game.rules").write_text(f'game "{name}":\n    players 2..3\n' + textwrap.dedent(rules))
+    (d / "cards" / "c.yaml").write_text(TOKS)
+    return load_program(d)

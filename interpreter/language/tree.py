@@ -1335,7 +1335,7 @@ _NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
 def _article(what: str) -> str:
-    """`is empty`, `is dummy`, but `is a Spell`."""
+    """`is empty`, `is dummy`, but `is a` before a card type."""
     return "" if what in ("empty", "dummy") else "a "
 
 

@@ -5,33 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-import textwrap
 from pathlib import Path
 
 from interpreter.play.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, make_agent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
+from rulekit import GUESS, tiny
 
-TOKS = "".join(f"- {{name: T{v}, type: Tok, value: {v}}}\n" for v in range(1, 7))
 
-# Guess the value of the hidden top card: the right answer depends only on a hidden card.
-GUESS = """
-    card type Tok:
-        value: 1..9
-    zone deck: pile, shared, hidden
-    zone hand: set, per player, owner
-    zone won: set, per player, public
-    setup:
-        move all_cards() to deck
-        shuffle deck
-        draw 2 from deck to hand of 1
-    turn:
-        you choose x from [1, 2, 3, 4, 5, 6] "guess"
-        if x == top(deck).value:
-            move top(deck) to your won
-        end game
-    score p: count(won of p)
-    """
 
 # Take a card (option 1) or not (2, 3), six turns: taking is always right.
 TAKE = """
@@ -54,12 +35,6 @@ TAKE = """
     """
 
 
-def tiny(tmp_path: Path, name: str, rules: str):
-    d = tmp_path / name
-    (d / "cards").mkdir(parents=True)
-    (d / "game.rules").write_text(f'game "{name}":\n    players 2..3\n' + textwrap.dedent(rules))
-    (d / "cards" / "c.yaml").write_text(TOKS)
-    return load_program(d)
 
 
 def play(program, agents, seed):

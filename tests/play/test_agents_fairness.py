@@ -117,7 +117,7 @@ def test_look_ahead_is_blind_to_hidden_cards_and_future_dice(ruleset):
 def test_the_twin_would_fool_a_peeking_bot(tmp_path):
     """The check has teeth: an agent that looks ahead on the real game (no determinisation) answers
     the two games differently where the right answer depends on the hidden card."""
-    from test_agents import GUESS, tiny  # a guess of the hidden top card's value
+    from rulekit import GUESS, tiny  # a guess of the hidden top card's value
     program = tiny(tmp_path, "guess", GUESS)
     differs = 0
     for seed in range(12):
