@@ -177,7 +177,8 @@ class CardType(Decl):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        return f"A {self.name} card has " + _and([f.describe() for f in self.fields_]) + "." if self.fields_ else f"A {self.name} card has no fields."
+        a = "An" if self.name[:1].upper() in "AEIOU" else "A"
+        return f"{a} {self.name} card has " + (_and([f.describe() for f in self.fields_]) if self.fields_ else "no fields") + "."
 
 
 @_node
@@ -248,7 +249,7 @@ class DieType(Decl):
     count: int
 
     def describe(self) -> str:
-        return f"A {self.name} die has the faces {_d(self.faces)}" + (f"; there are {self.count} of them" if self.count else "") + "."
+        return f"{'An' if self.name[:1].upper() in 'AEIOU' else 'A'} {self.name} die has the faces {_d(self.faces)}" + (f"; there are {self.count} of them" if self.count else "") + "."
 
 
 @_node
@@ -297,9 +298,9 @@ class StatDecl(Decl):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        bounds = f" from {self.lo} to {self.hi}" if self.lo is not None else ""
+        bounds = f" ({self.lo} to {self.hi})" if self.lo is not None else ""
         init = f", starting at {_d(self.init)}" if self.init is not None else ""
-        return f"{'Each player has' if self.per_player else 'The game has'} a {_words(self.name)}{bounds}{init}."
+        return f"{'Each player has' if self.per_player else 'The game keeps'} {_words(self.name)}{bounds}{init}."
 
 
 @_node
@@ -637,7 +638,8 @@ class DrawStmt(Stmt):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        n = f"{_d(self.count)} cards" if self.count is not None else "a card"
+        one = self.count is None or (isinstance(self.count, Lit) and self.count.value == 1)
+        n = "a card" if one else f"{_d(self.count)} cards"
         return f"draw {n} from {_d(self.source)} to {_d(self.dest)}" + _as(self.name)
 
 
@@ -898,7 +900,7 @@ class RepeatStmt(Stmt):
 
     def describe(self) -> str:
         if self.times is not None:
-            return f"{_d(self.times)} times: {_body(self.body)}"
+            return f"repeat {_d(self.times)} times: {_body(self.body)}"
         if self.cond is not None:
             return f"while {_d(self.cond)}: {_body(self.body)}"
         return f"repeat: {_body(self.body)}"

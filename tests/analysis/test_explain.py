@@ -80,7 +80,7 @@ def test_the_whole_ruleset_reads_declaration_by_declaration(rules):
     _, rs = rules
     text = explain(rs)
     assert text.splitlines()[0] == "The game 'Gems': players 2."
-    assert "On a turn: draw 1 cards from bag to your hand; if bag is empty: the game ends." in text
+    assert "On a turn: draw a card from bag to your hand; if bag is empty: the game ends." in text
     assert "A player's score (p) is sum(the worth of the hand of p)." in text
 
 

@@ -39,11 +39,11 @@ def test_a_card_effect_reads_as_card_text():
     ('action "Trade" once per turn if your coins >= 2:\n    you lose 2 coins\n    you gain 1 gems\n',
      "Action \u201cTrade\u201d (once per turn), if your coins is at least 2: you lose 2 coins; you gain 1 gems."),
     ("zone hand: set, per player, owner\n", "The hand is a zone: set, per player, owner."),
-    ("player stat coins: 0..10 = 3\n", "Each player has a coins from 0 to 10, starting at 3."),
+    ("player stat coins: 0..10 = 3\n", "Each player has coins (0 to 10), starting at 3."),
     ("score p: 2 * count(hand of p) - coins of p\n",
      "A player's score (p) is 2 times count(the hand of p) minus the coins of p."),
     ("turn:\n    repeat 2 times:\n        draw 1 from deck to your hand\n    if you may \"Stop?\":\n        end game\n",
-     "On a turn: 2 times: draw 1 cards from deck to your hand; if you agree to \u201cStop?\u201d: the game ends."),
+     "On a turn: repeat 2 times: draw a card from deck to your hand; if you agree to \u201cStop?\u201d: the game ends."),
 ])
 def test_rules_read_as_sentences(rule: str, english: str):
     (decl,) = parse_rules(rule, "x.rules").decls
