@@ -1,0 +1,125 @@
+"""`grimoire lsp`: a language server over stdio (pygls) for `.rules` files and card YAML.
+
+The protocol side only: which ruleset a document belongs to, when to check it (at once on open
+and save, after a pause in typing on change), and which files' diagnostics to publish. What the
+answers say comes from `features.py`.
+"""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from .features import Analysis, analyse, completion, definition, hover, path_of, ruleset_root, to_lsp_diagnostics
+
+__all__ = ["GrimoireServer", "make_server", "DEBOUNCE_S"]
+
+DEBOUNCE_S = 0.3  # a pause in typing this long starts a check: no check per keystroke
+
+
+class GrimoireServer(LanguageServer):
+    """A language server that remembers the last check of each ruleset and the files it published to."""
+
+    def __init__(self, version: str) -> None:
+        super().__init__("grimoire", version, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.analyses: dict[Path, Analysis] = {}
+        self.published: dict[Path, set[Path]] = {}
+        self.edits: dict[Path, int] = {}  # ruleset → edits seen, so a debounced check knows it is stale
+
+    def open_texts(self) -> dict[Path, str]:
+        """The editor's texts of every open document, by resolved path."""
+        out = {}
+        for uri, doc in self.workspace.text_documents.items():
+            fs = to_fs_path(uri)
+            if fs:
+                out[Path(fs).resolve()] = doc.source
+        return out
+
+    def check(self, uri: str) -> Analysis | None:
+        """Check the ruleset `uri` belongs to and publish every file's diagnostics (clearing the
+        ones fixed since the last check)."""
+        fs = to_fs_path(uri)
+        root = ruleset_root(Path(fs)) if fs else None
+        if root is None:
+            return None
+        texts = self.open_texts()
+        analysis = analyse(root, texts)
+        self.analyses[root] = analysis
+        doc_path = Path(fs).resolve()
+        files = dict(analysis.by_file)
+        if analysis.unplaced:
+            files[doc_path] = files.get(doc_path, []) + analysis.unplaced
+        for path in self.published.get(root, set()) - set(files):
+            files[path] = []
+        sources = {path_of(name): text for name, text in analysis.content.sources.items()}
+        for path, diags in files.items():
+            text = texts.get(path, sources.get(path))
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=path.as_uri(), diagnostics=to_lsp_diagnostics(diags, text)))
+        self.published[root] = set(files)
+        return analysis
+
+    def analysis_for(self, uri: str) -> Analysis | None:
+        """The last check of the document's ruleset, made now if there is none yet."""
+        fs = to_fs_path(uri)
+        root = ruleset_root(Path(fs)) if fs else None
+        if root is None:
+            return None
+        return self.analyses.get(root) or self.check(uri)
+
+
+def make_server(version: str) -> GrimoireServer:
+    """A server with the features registered: diagnostics, hover, completion, definition."""
+    server = GrimoireServer(version)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: GrimoireServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: GrimoireServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: GrimoireServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        fs = to_fs_path(uri)
+        root = ruleset_root(Path(fs)) if fs else None
+        if root is None:
+            return
+        ls.edits[root] = seen = ls.edits.get(root, 0) + 1
+        ls.analyses.pop(root, None)
+        await asyncio.sleep(DEBOUNCE_S)
+        if ls.edits.get(root) == seen:  # no newer edit arrived while waiting
+            ls.check(uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: GrimoireServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        if analysis is None:
+            return None
+        doc = ls.workspace.get_text_document(uri)
+        return hover(analysis, Path(to_fs_path(uri)).resolve(), doc.source, params.position)
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
+    def on_completion(ls: GrimoireServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        return completion(ls.analysis_for(params.text_document.uri))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def on_definition(ls: GrimoireServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        if analysis is None:
+            return None
+        return definition(analysis, ls.workspace.get_text_document(uri).source, params.position)
+
+    return server
+
+
+def serve(version: str) -> None:
+    """Speak LSP on stdin/stdout until the client says `exit`."""
+    make_server(version).start_io()
