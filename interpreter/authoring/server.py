@@ -11,6 +11,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from .features import Analysis, analyse, completion, definition, hover, path_of, ruleset_root, to_lsp_diagnostics
@@ -20,11 +21,23 @@ __all__ = ["GrimoireServer", "make_server", "DEBOUNCE_S"]
 DEBOUNCE_S = 0.3  # a pause in typing this long starts a check: no check per keystroke
 
 
+class Utf16Protocol(LanguageServerProtocol):
+    """LSP's default column unit, UTF-16, whatever else the client offers: the features convert
+    Grimoire's character columns to UTF-16 and to nothing else."""
+
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = [lsp.PositionEncodingKind.Utf16]
+        return (yield from super().lsp_initialize(params))
+
+
 class GrimoireServer(LanguageServer):
     """A language server that remembers the last check of each ruleset and the files it published to."""
 
     def __init__(self, version: str) -> None:
-        super().__init__("grimoire", version, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        super().__init__("grimoire", version, text_document_sync_kind=lsp.TextDocumentSyncKind.Full,
+                         protocol_cls=Utf16Protocol)
         self.analyses: dict[Path, Analysis] = {}
         self.published: dict[Path, set[Path]] = {}
         self.edits: dict[Path, int] = {}  # ruleset → edits seen, so a debounced check knows it is stale

@@ -1,0 +1,135 @@
+"""The language server in-process: diagnostics at 0-based UTF-16 positions, hover, completion and
+go to definition across `extends`, on a ruleset made by `grimoire new` (and a mod of it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+
+from interpreter.authoring.features import (analyse, builtin_signature, char_index, completion, definition, hover,
+                                             ruleset_root, utf16_col)
+from interpreter.authoring.scaffold import scaffold
+from interpreter.authoring.server import make_server
+
+BROKEN_LINE = '        log ["🎲é", nosuch]'  # an emoji (2 UTF-16 units) and an accent before the mistake
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    scaffold("pebble_game", tmp_path)
+    return tmp_path / "rulesets" / "pebble_game"
+
+
+def _pos(text: str, needle: str, nth: int = 0) -> lsp.Position:
+    """The LSP position (0-based line, UTF-16 column) of `needle`'s `nth` occurrence in `text`."""
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(needle, start + 1)
+    line = text.count("\n", 0, start)
+    line_text = text.split("\n")[line]
+    return lsp.Position(line, utf16_col(line_text, start - (text.rfind("\n", 0, start) + 1)))
+
+
+def _initialised(offered: list[str]):
+    """A server after `initialize` from a client offering these column units, and its answer."""
+    server = make_server("test")
+    steps = server.protocol.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(
+        general=lsp.GeneralClientCapabilities(position_encodings=offered))))
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return server, done.value
+
+
+def _broken(rules: Path) -> str:
+    text = rules.read_text(encoding="utf-8")
+    return text.replace("        your points += g.value\n", f"        your points += g.value\n{BROKEN_LINE}\n")
+
+
+def test_utf16_columns():
+    assert utf16_col("a🎲b", 2) == 3 and utf16_col("éb", 1) == 1
+    assert char_index("a🎲b", 3) == 2 and char_index("a🎲b", 0) == 0
+
+
+def test_unsaved_mistake_is_reported_at_its_utf16_position(game):
+    rules = game / "game.rules"
+    text = _broken(rules)
+    server, answer = _initialised([lsp.PositionEncodingKind.Utf8, lsp.PositionEncodingKind.Utf16])
+    assert answer.capabilities.position_encoding == lsp.PositionEncodingKind.Utf16  # what the columns are in
+    assert answer.capabilities.hover_provider and answer.capabilities.definition_provider
+    published: list[lsp.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = published.append  # what would go to the client
+    server.workspace.put_text_document(lsp.TextDocumentItem(uri=rules.as_uri(), language_id="grimoire",
+                                                            version=1, text=text))
+    server.check(rules.as_uri())
+    mine = [p for p in published if p.uri == rules.resolve().as_uri()]
+    assert len(mine) == 1
+    (d,) = mine[0].diagnostics
+    assert d.code == "name/undefined" and "nosuch" in d.message
+    line = text.split("\n").index(BROKEN_LINE)
+    # `nosuch` is character 19 of the line, but UTF-16 unit 20: the emoji counts twice
+    assert BROKEN_LINE.index("nosuch") == 19
+    assert d.range == lsp.Range(lsp.Position(line, 20), lsp.Position(line, 26))
+    assert d.severity == lsp.DiagnosticSeverity.Error
+    assert rules.read_text(encoding="utf-8") != text  # checked from the editor's text, not the file
+
+    # fixed in the editor: the next check clears the file's diagnostics
+    server.workspace.put_text_document(lsp.TextDocumentItem(uri=rules.as_uri(), language_id="grimoire",
+                                                            version=2, text=rules.read_text(encoding="utf-8")))
+    published.clear()
+    server.check(rules.as_uri())
+    assert [p.diagnostics for p in published if p.uri == rules.resolve().as_uri()] == [[]]
+
+
+def test_card_file_mistake_is_reported_in_the_card_file(game):
+    cards = game.parent.parent / "cards" / "pebble_game" / "gems.yaml"
+    assert ruleset_root(cards) == game.resolve()
+    text = cards.read_text(encoding="utf-8").replace("value: 3", "value: 7")
+    analysis = analyse(game, {cards: text})
+    (d,) = analysis.by_file[cards.resolve()]
+    assert d.code.startswith("cards/") and "value" in d.message
+
+
+def test_hover_shows_declarations_builtins_and_constructs(game):
+    rules = game / "game.rules"
+    text = rules.read_text(encoding="utf-8")
+    analysis = analyse(game, {})
+    on_zone = hover(analysis, rules.resolve(), text, _pos(text, "bag", 2))  # `move all_cards() to bag`
+    assert "zone bag: deck, shared, hidden" in on_zone.contents.value
+    assert "The bag is a zone" in on_zone.contents.value
+    on_builtin = hover(analysis, rules.resolve(), text, _pos(text, "all_cards"))
+    assert "all_cards()" in on_builtin.contents.value
+    on_move = hover(analysis, rules.resolve(), text, _pos(text, "move g to your kept"))
+    assert on_move.contents.value.startswith("**move**:")
+    assert "kept" in on_move.contents.value
+    on_nothing = hover(analysis, rules.resolve(), text, lsp.Position(0, 0))
+    assert on_nothing is None  # a comment before any construct
+
+
+def test_completion_offers_keywords_names_cards_and_builtins(game):
+    items = {i.label: i for i in completion(analyse(game, {})).items}
+    assert items["move"].kind == lsp.CompletionItemKind.Keyword
+    assert items["bag"].detail == "zone" and items["points"].detail == "stat"
+    assert items["Gem"].detail == "card type"
+    assert items["Ruby"].detail == "card"
+    assert items["first"].detail == builtin_signature("first") == "first(a, [b])"
+    assert items["first"].documentation
+
+
+def test_definition_reaches_the_base_of_an_extends_chain(game):
+    mod = game.parent / "pebble_mod"
+    mod.mkdir()
+    (mod / "mod.rules").write_text('game "Pebble mod":\n    extends "pebble_game"\n\n'
+                                   'after setup:\n    shuffle bag\n', encoding="utf-8")
+    text = (mod / "mod.rules").read_text(encoding="utf-8")
+    analysis = analyse(mod, {})
+    assert not [d for d in analysis.content.diagnostics if d.severity == "error"]
+    where = definition(analysis, text, _pos(text, "bag"))
+    assert where.uri == (game / "game.rules").resolve().as_uri()
+    base = (game / "game.rules").read_text(encoding="utf-8").split("\n")
+    assert base[where.range.start.line][where.range.start.character:where.range.end.character] == "bag"
+    assert base[where.range.start.line].startswith("zone bag")
+    card = definition(analysis, 'move "Ruby"', lsp.Position(0, 7))
+    assert card.uri.endswith("cards/pebble_game/gems.yaml")
