@@ -133,3 +133,16 @@ def test_definition_reaches_the_base_of_an_extends_chain(game):
     assert base[where.range.start.line].startswith("zone bag")
     card = definition(analysis, 'move "Ruby"', lsp.Position(0, 7))
     assert card.uri.endswith("cards/pebble_game/gems.yaml")
+
+
+def test_card_effect_text_has_hover_and_definitions():
+    root = Path(__file__).resolve().parents[2]
+    cards = (root / "cards" / "tutorial_fireflies" / "critters.yaml").resolve()
+    text = cards.read_text(encoding="utf-8")
+    analysis = analyse(root / "rulesets" / "tutorial_fireflies", {})
+    on_move = hover(analysis, cards, text, _pos(text, "move last(jar)"))
+    assert on_move.contents.value == "**move**: move last(jar) to discard"
+    where = definition(analysis, text, _pos(text, "jar)"))  # the zone named in the effect
+    rules = (root / "rulesets" / "tutorial_fireflies" / "game.rules").read_text(encoding="utf-8").split("\n")
+    assert where.uri.endswith("rulesets/tutorial_fireflies/game.rules")
+    assert rules[where.range.start.line].startswith("zone jar:")
