@@ -80,9 +80,10 @@ class Analysis:
     cards: dict[str, Loc] = field(default_factory=dict)
 
 
-def analyse(root: Path, texts: dict[Path, str]) -> Analysis:
-    """Check the ruleset at `root` with the editor's open texts in place of the saved files."""
-    with overlay(texts):
+def analyse(root: Path, texts: dict[Path, str], parsed: dict | None = None) -> Analysis:
+    """Check the ruleset at `root` with the editor's open texts in place of the saved files;
+    `parsed` keeps rule files parsed from one check to the next (see `loader.overlay`)."""
+    with overlay(texts, parsed):
         rs, content = check_path(root)
     result = Analysis(root, rs, content)
     for path in content.sources:

@@ -41,6 +41,7 @@ class GrimoireServer(LanguageServer):
         self.analyses: dict[Path, Analysis] = {}
         self.published: dict[Path, set[Path]] = {}
         self.edits: dict[Path, int] = {}  # ruleset → edits seen, so a debounced check knows it is stale
+        self.parsed: dict = {}  # rule files parsed by earlier checks: an edit re-parses its own file only
 
     def open_texts(self) -> dict[Path, str]:
         """The editor's texts of every open document, by resolved path."""
@@ -59,7 +60,7 @@ class GrimoireServer(LanguageServer):
         if root is None:
             return None
         texts = self.open_texts()
-        analysis = analyse(root, texts)
+        analysis = analyse(root, texts, self.parsed)
         self.analyses[root] = analysis
         doc_path = Path(fs).resolve()
         files = dict(analysis.by_file)

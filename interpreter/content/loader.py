@@ -203,17 +203,36 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
 
 
 _OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
+_PARSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("parsed", default=None)
+MAX_PARSED = 256  # rule files kept parsed between checks of an editing session
 
 
 @contextlib.contextmanager
-def overlay(texts: dict[Path, str]):
+def overlay(texts: dict[Path, str], parsed: dict | None = None):
     """Load with these texts in place of the files' saved contents (an editor's unsaved buffers,
-    keyed by resolved path), so diagnostics follow what the author is typing."""
+    keyed by resolved path), so diagnostics follow what the author is typing. `parsed`, kept by
+    the caller between loads, holds rule files already parsed (by name and text: syntax trees are
+    immutable), so a check after an edit parses only the files that changed."""
     token = _OVERLAY.set({Path(k).resolve(): v for k, v in texts.items()})
+    cached = _PARSED.set(parsed)
     try:
         yield
     finally:
         _OVERLAY.reset(token)
+        _PARSED.reset(cached)
+
+
+def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, from the editing session's cache when there is one."""
+    cache = _PARSED.get()
+    if cache is None:
+        return parse_rules_partial(text, name)
+    hit = cache.get((name, text))
+    if hit is None:
+        if len(cache) >= MAX_PARSED:
+            cache.clear()
+        hit = cache[(name, text)] = parse_rules_partial(text, name)
+    return hit[0], list(hit[1])
 
 
 def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
@@ -238,7 +257,7 @@ def _load_rules(content: Content, f: Path, roots: list[Path]) -> None:
     text = _read(content, f, roots)
     if text is None:
         return
-    module, diagnostics = parse_rules_partial(text, _display(f))
+    module, diagnostics = _parse_rules(text, _display(f))
     content.modules.append(module)
     content.add(diagnostics)
 

@@ -146,3 +146,17 @@ def test_card_effect_text_has_hover_and_definitions():
     rules = (root / "rulesets" / "tutorial_fireflies" / "game.rules").read_text(encoding="utf-8").split("\n")
     assert where.uri.endswith("rulesets/tutorial_fireflies/game.rules")
     assert rules[where.range.start.line].startswith("zone jar:")
+
+
+def test_checks_in_a_session_reuse_parsed_files_and_give_the_same_diagnostics(game):
+    rules = (game / "game.rules").resolve()
+    broken = _broken(rules)
+    cold = analyse(game, {rules: broken})
+    parsed: dict = {}
+    first = analyse(game, {rules: broken}, parsed)
+    again = analyse(game, {rules: broken}, parsed)  # from the cache: the same words at the same places
+    assert [d.to_json() for d in again.content.diagnostics] == [d.to_json() for d in first.content.diagnostics] \
+        == [d.to_json() for d in cold.content.diagnostics]
+    assert len(cold.content.diagnostics) == 1 and list(parsed)[0][1] == broken
+    fixed = analyse(game, {rules: rules.read_text(encoding="utf-8")}, parsed)
+    assert not fixed.content.diagnostics and len(parsed) == 2  # the edit parsed its own text once
