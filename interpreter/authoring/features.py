@@ -24,7 +24,7 @@ from ..language.tree import Decl, Node, Stmt, walk
 from ..library import BUILTINS
 
 __all__ = ["Analysis", "analyse", "ruleset_root", "utf16_col", "char_index", "to_lsp_diagnostics",
-           "hover", "completion", "definition", "keywords", "builtin_signature", "path_of"]
+           "hover", "completion", "definition", "references", "symbols", "keywords", "builtin_signature", "path_of"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -252,3 +252,65 @@ def definition(analysis: Analysis, text: str, pos: lsp.Position) -> lsp.Location
     target = path_of(loc.file)
     source = analysis.content.sources.get(loc.file)
     return lsp.Location(uri=target.as_uri(), range=_range(source, loc))
+
+
+def _mentions(node: Node, word: str) -> bool:
+    """Whether the construct names `word` itself (a name, a called function, a zone or stat written
+    in a statement), not through a child construct."""
+    return any(getattr(node, f, None) == word for f in node.field_names)
+
+
+def _word_loc(analysis: Analysis, node: Node, word: str) -> Loc:
+    """Where `word` is written in the construct: its first whole-word occurrence from the
+    construct's start on its line (the construct's start if the word is on a later line)."""
+    loc = getattr(node, "name_loc", None) or node.loc
+    line = analysis.content.source_line(loc) or ""
+    m = re.compile(rf"\b{re.escape(word)}\b").search(line, max(loc.col - 1, 0))
+    return Loc(loc.file, loc.line, m.start() + 1, m.end() + 1) if m else loc
+
+
+def references(analysis: Analysis, text: str, pos: lsp.Position, include_declaration: bool = True) -> list[lsp.Location]:
+    """Every place the declared name under the cursor is written, in the rules and card effects of
+    the ruleset and the rulesets it extends (the declaration first, if asked for)."""
+    word = _word_at(text, pos)
+    if word not in analysis.declarations:
+        return []
+    decl, decl_loc = analysis.declarations[word]
+    roots: list[Node] = list(analysis.content.modules)
+    roots += [c.effect for c in analysis.content.cards if c.effect is not None]
+    found: list[Loc] = [decl_loc] if include_declaration else []
+    for root in roots:
+        for node in walk(root):
+            if node.loc is not None and _mentions(node, word) and node is not decl:
+                found.append(_word_loc(analysis, node, word))
+    seen, out = set(), []
+    for loc in found:
+        key = (loc.file, loc.line, loc.col)
+        if key not in seen:
+            seen.add(key)
+            out.append(lsp.Location(uri=path_of(loc.file).as_uri(),
+                                    range=_range(analysis.content.sources.get(loc.file), loc)))
+    return out
+
+
+_SYMBOL_KIND = {"card_type": lsp.SymbolKind.Class, "zone": lsp.SymbolKind.Variable, "stat": lsp.SymbolKind.Field,
+                "constant": lsp.SymbolKind.Constant, "event": lsp.SymbolKind.Event,
+                "procedure": lsp.SymbolKind.Function, "function": lsp.SymbolKind.Function,
+                "phase": lsp.SymbolKind.Module, "board": lsp.SymbolKind.Struct}
+
+
+def symbols(analysis: Analysis, file: Path) -> list[lsp.DocumentSymbol]:
+    """The named declarations of one rule file, in order, for an editor's outline."""
+    out = []
+    for m in analysis.content.modules:
+        if m.loc is None or path_of(m.loc.file) != file:
+            continue
+        source = analysis.content.sources.get(m.loc.file)
+        for d in m.decls:
+            name = getattr(d, "name", None)
+            if not isinstance(name, str):
+                continue
+            where = _range(source, getattr(d, "name_loc", None) or d.loc)
+            out.append(lsp.DocumentSymbol(name=name, kind=_SYMBOL_KIND.get(d.kind, lsp.SymbolKind.Object),
+                                          range=where, selection_range=where, detail=d.kind.replace("_", " ")))
+    return out

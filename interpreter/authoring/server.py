@@ -14,7 +14,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
-from .features import Analysis, analyse, completion, definition, hover, path_of, ruleset_root, to_lsp_diagnostics
+from .features import (Analysis, analyse, completion, definition, hover, path_of, references, ruleset_root, symbols,
+                       to_lsp_diagnostics)
 
 __all__ = ["GrimoireServer", "make_server", "DEBOUNCE_S"]
 
@@ -130,6 +131,21 @@ def make_server(version: str) -> GrimoireServer:
         if analysis is None:
             return None
         return definition(analysis, ls.workspace.get_text_document(uri).source, params.position)
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def on_references(ls: GrimoireServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        if analysis is None:
+            return []
+        return references(analysis, ls.workspace.get_text_document(uri).source, params.position,
+                          params.context.include_declaration)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def on_symbols(ls: GrimoireServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        return symbols(analysis, Path(to_fs_path(uri)).resolve()) if analysis is not None else []
 
     return server
 

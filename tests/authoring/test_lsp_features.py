@@ -2,13 +2,14 @@
 go to definition across `extends`, on a ruleset made by `grimoire new` (and a mod of it)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
 
-from interpreter.authoring.features import (analyse, builtin_signature, char_index, completion, definition, hover,
-                                             ruleset_root, utf16_col)
+from interpreter.authoring.features import (analyse, builtin_signature, char_index, completion, definition, hover, references,
+                                             ruleset_root, symbols, utf16_col)
 from interpreter.authoring.scaffold import scaffold
 from interpreter.authoring.server import make_server
 
@@ -160,3 +161,28 @@ def test_checks_in_a_session_reuse_parsed_files_and_give_the_same_diagnostics(ga
     assert len(cold.content.diagnostics) == 1 and list(parsed)[0][1] == broken
     fixed = analyse(game, {rules: rules.read_text(encoding="utf-8")}, parsed)
     assert not fixed.content.diagnostics and len(parsed) == 2  # the edit parsed its own text once
+
+
+def test_references_and_outline():
+    root = Path(__file__).resolve().parents[2]
+    rules = (root / "rulesets" / "tutorial_fireflies" / "game.rules").resolve()
+    text = rules.read_text(encoding="utf-8")
+    analysis = analyse(root / "rulesets" / "tutorial_fireflies", {})
+    found = references(analysis, text, _pos(text, "jar:"))
+    files = {"game.rules": text.split("\n"),
+             "critters.yaml": (root / "cards" / "tutorial_fireflies" / "critters.yaml").read_text().split("\n")}
+    spots = [(loc.uri.rsplit("/", 1)[1], loc.range.start.line) for loc in found]
+    assert spots[0] == ("game.rules", files["game.rules"].index("zone jar: row, shared, public             "
+                                                               "# this turn's catch, in the order it was caught"))
+    for loc in found:  # each range spans the word itself
+        line = files[loc.uri.rsplit("/", 1)[1]][loc.range.start.line]
+        assert line[loc.range.start.character:loc.range.end.character] == "jar"
+    # every line of code that names the zone `jar`, in rules and card effects (not comments, not
+    # `jar_size`, not a card's `text:` prose)
+    expected = [(name, i) for name, lines in files.items() for i, line in enumerate(lines)
+                if re.search(r"\bjar\b", line.split("#")[0]) and "text:" not in line]
+    assert sorted(spots) == sorted(expected) and len(spots) == 10
+    assert references(analysis, text, _pos(text, "jar:"), include_declaration=False)[0].range.start.line != spots[0][1]
+    outline = [(s.name, s.detail) for s in symbols(analysis, rules)]
+    assert outline[:3] == [("Firefly", "card type"), ("Critter", "card type"), ("deck", "zone")]
+    assert ("lanterns", "stat") in outline and ("jar_size", "constant") in outline
