@@ -16,7 +16,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from ..api import check_path
-from ..content.loader import Content, overlay
+from ..content.loader import CardSpec, Content, overlay
 from ..content.model import Ruleset
 from ..language.diagnostics import Diagnostic, Loc
 from ..language.parser import GRAMMAR_PATH
@@ -77,7 +77,7 @@ class Analysis:
     by_file: dict[Path, list[Diagnostic]] = field(default_factory=dict)
     unplaced: list[Diagnostic] = field(default_factory=list)  # no file: shown on the edited document
     declarations: dict[str, tuple[Node, Loc]] = field(default_factory=dict)
-    cards: dict[str, Loc] = field(default_factory=dict)
+    cards: dict[str, CardSpec] = field(default_factory=dict)  # the first card of each name
 
 
 def analyse(root: Path, texts: dict[Path, str], parsed: dict | None = None) -> Analysis:
@@ -96,7 +96,7 @@ def analyse(root: Path, texts: dict[Path, str], parsed: dict | None = None) -> A
     for node in _declarations(content):
         result.declarations.setdefault(node.name, (node, getattr(node, "name_loc", None) or node.loc))
     for spec in content.cards:
-        result.cards.setdefault(spec.name, spec.loc)
+        result.cards.setdefault(spec.name, spec)
     return result
 
 
@@ -195,7 +195,11 @@ def hover(analysis: Analysis, file: Path, text: str, pos: lsp.Position) -> lsp.H
     elif word in BUILTINS:
         parts.append(f"```grimoire\n{builtin_signature(word)}\n```\n{BUILTINS[word].doc}")
     elif word in analysis.cards:
-        parts.append(f"card **{word}**, defined at {analysis.cards[word]}")
+        spec = analysis.cards[word]
+        fields = ", ".join(f"{k}: {v}" for k, v in spec.fields.items() if not k.startswith("__"))
+        effect = f"\n\n{_describe(spec.effect)}" if spec.effect is not None else ""
+        parts.append(f"card **{word}** ({spec.type}{': ' + fields if fields else ''}){effect}"
+                     f"\n\n*defined at {spec.loc}*")
     if not parts:
         lines = text.split("\n")
         line = lines[pos.line] if pos.line < len(lines) else ""
@@ -246,7 +250,7 @@ def definition(analysis: Analysis, text: str, pos: lsp.Position) -> lsp.Location
     if word in analysis.declarations:
         loc = analysis.declarations[word][1]
     elif word in analysis.cards:
-        loc = analysis.cards[word]
+        loc = analysis.cards[word].loc
     else:
         return None
     target = path_of(loc.file)

@@ -61,7 +61,15 @@ class GrimoireServer(LanguageServer):
         if root is None:
             return None
         texts = self.open_texts()
-        analysis = analyse(root, texts, self.parsed)
+        try:
+            analysis = analyse(root, texts, self.parsed)
+        except Exception as e:  # a bug of ours: say so where the author looks, and keep serving
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[lsp.Diagnostic(
+                range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), severity=lsp.DiagnosticSeverity.Error,
+                source="grimoire", code="internal",
+                message=f"grimoire could not check this ruleset (an internal error: {type(e).__name__}: {e}); "
+                        "`grimoire --traceback validate` shows where")]))
+            return None
         self.analyses[root] = analysis
         doc_path = Path(fs).resolve()
         files = dict(analysis.by_file)
@@ -97,6 +105,10 @@ def make_server(version: str) -> GrimoireServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: GrimoireServer, params: lsp.DidSaveTextDocumentParams) -> None:
         ls.check(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: GrimoireServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.check(params.text_document.uri)  # unsaved edits are gone: the saved file speaks again
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: GrimoireServer, params: lsp.DidChangeTextDocumentParams) -> None:

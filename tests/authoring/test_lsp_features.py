@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from interpreter.authoring.features import (analyse, builtin_signature, char_index, completion, definition, hover, references,
                                              ruleset_root, symbols, utf16_col)
+import interpreter.authoring.server as server_module
 from interpreter.authoring.scaffold import scaffold
 from interpreter.authoring.server import make_server
 
@@ -186,3 +187,26 @@ def test_references_and_outline():
     outline = [(s.name, s.detail) for s in symbols(analysis, rules)]
     assert outline[:3] == [("Firefly", "card type"), ("Critter", "card type"), ("deck", "zone")]
     assert ("lanterns", "stat") in outline and ("jar_size", "constant") in outline
+
+
+def test_hover_on_a_card_name_shows_its_fields_and_effect():
+    root = Path(__file__).resolve().parents[2]
+    analysis = analyse(root / "rulesets" / "tutorial_fireflies", {})
+    text = "move Frog to discard"
+    shown = hover(analysis, Path("x.rules"), text, lsp.Position(0, 6)).contents.value
+    assert shown.startswith("card **Frog** (Critter: kind: Frog)")
+    assert "When" in shown or "drawn" in shown  # the effect in English
+    assert "critters.yaml" in shown
+
+
+def test_an_internal_error_is_a_diagnostic_not_a_dead_server(game, monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+    monkeypatch.setattr(server_module, "analyse", broken)
+    server, _ = _initialised([])
+    published: list[lsp.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = published.append
+    uri = (game / "game.rules").as_uri()
+    assert server.check(uri) is None
+    (only,) = published
+    assert only.uri == uri and "could not check this ruleset" in only.diagnostics[0].message
