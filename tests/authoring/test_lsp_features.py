@@ -195,7 +195,7 @@ def test_hover_on_a_card_name_shows_its_fields_and_effect():
     text = "move Frog to discard"
     shown = hover(analysis, Path("x.rules"), text, lsp.Position(0, 6)).contents.value
     assert shown.startswith("card **Frog** (Critter: kind: Frog)")
-    assert "When" in shown or "drawn" in shown  # the effect in English
+    assert "When drawn: if jar is not empty: move last(jar) to discard." in shown  # the effect in English
     assert "critters.yaml" in shown
 
 
