@@ -221,9 +221,27 @@ _KIND_OF = {"zone": lsp.CompletionItemKind.Variable, "stat": lsp.CompletionItemK
             "function": lsp.CompletionItemKind.Function}
 
 
-def completion(analysis: Analysis | None) -> lsp.CompletionList:
-    """Keywords, the ruleset's declared names (zones, stats, card types, ...), card names and
-    builtins with their signatures."""
+def _after_dot(text: str | None, pos: lsp.Position | None) -> bool:
+    """Whether the cursor follows `something.` (a field being written), not a range's `..`."""
+    if text is None or pos is None:
+        return False
+    lines = text.split("\n")
+    line = lines[pos.line] if pos.line < len(lines) else ""
+    before = line[:char_index(line, pos.character)]
+    return bool(re.search(r"(?<![.\d])\.[A-Za-z_]\w*$|(?<![.\d])\.$", before))  # `c.va`, not `2..4`
+
+
+def completion(analysis: Analysis | None, text: str | None = None, pos: lsp.Position | None = None) -> lsp.CompletionList:
+    """After `card.`: the fields of the card types. Elsewhere: keywords, the ruleset's declared
+    names (zones, stats, card types, ...), card names and builtins with their signatures."""
+    if analysis is not None and analysis.ruleset is not None and _after_dot(text, pos):
+        fields: dict[str, list[str]] = {"name": ["every card"], "type": ["every card"]}
+        for tname, node in analysis.ruleset.card_types.items():
+            for f in node.fields_:
+                fields.setdefault(f.name, []).append(tname)
+        return lsp.CompletionList(is_incomplete=False, items=[
+            lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Field, detail=f"field of {', '.join(types)}")
+            for name, types in sorted(fields.items())])
     items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword, detail="keyword") for k in keywords()]
     seen = {k for k in keywords()}
     if analysis is not None:

@@ -134,7 +134,8 @@ def make_server(version: str) -> GrimoireServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
     def on_completion(ls: GrimoireServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        return completion(ls.analysis_for(params.text_document.uri))
+        uri = params.text_document.uri
+        return completion(ls.analysis_for(uri), ls.workspace.get_text_document(uri).source, params.position)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def on_definition(ls: GrimoireServer, params: lsp.DefinitionParams) -> lsp.Location | None:

@@ -210,3 +210,13 @@ def test_an_internal_error_is_a_diagnostic_not_a_dead_server(game, monkeypatch):
     assert server.check(uri) is None
     (only,) = published
     assert only.uri == uri and "could not check this ruleset" in only.diagnostics[0].message
+
+
+def test_completion_after_a_dot_offers_card_fields(game):
+    analysis = analyse(game, {})
+    text = "        your points += g.va"
+    items = {i.label: i for i in completion(analysis, text, lsp.Position(0, len(text))).items}
+    assert set(items) == {"colour", "value", "name", "type"}
+    assert items["value"].detail == "field of Gem" and items["value"].kind == lsp.CompletionItemKind.Field
+    ranged = "    players 2..4"  # a range's `..` is not a field access
+    assert "move" in {i.label for i in completion(analysis, ranged, lsp.Position(0, len(ranged) - 1)).items}
