@@ -1,6 +1,7 @@
 """`grimoire lsp` end to end: a subprocess spoken to over stdio as an editor does (initialize,
-didOpen a broken file, publishDiagnostics, didChange fixing it, hover, shutdown, exit), each
-answer awaited with a time bound so a silent server fails the test instead of hanging it."""
+didOpen a broken file, publishDiagnostics, didChange fixing it, hover, definition, completion,
+shutdown, exit), each answer awaited with a time bound so a silent server fails the test instead
+of hanging it."""
 from __future__ import annotations
 
 import json
@@ -107,6 +108,13 @@ def test_lsp_over_stdio(tmp_path):
         hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                       "position": {"line": line, "character": 26}})
         assert "zone kept" in hover["result"]["contents"]["value"]
+        where = client.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                            "position": {"line": line, "character": 26}})["result"]
+        assert where["uri"] == uri and good.split("\n")[where["range"]["start"]["line"]].startswith("zone kept")
+        offered = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                              "position": {"line": line, "character": 8}})["result"]
+        labels = {i["label"] for i in offered["items"]}
+        assert {"move", "bag", "kept", "Ruby", "count"} <= labels
 
         assert client.request("shutdown", None)["result"] is None
         client.send("exit")
