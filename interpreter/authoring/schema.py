@@ -18,6 +18,11 @@ from ..language.diagnostics import ContentError
 __all__ = ["card_schema"]
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
+_COMMON = {"name": "the card's name (rules and scenarios find cards by it)",
+           "type": "the card type, declared in the rules with `card type NAME:`",
+           "copies": "how many cards of this entry the game has (default 1)",
+           "effect": "the card's triggers and actions, in the rule language (write `effect: |`, lines indented)",
+           "text": "the card's printed text, for people (the rules do not read it)"}
 
 
 def _retarget(value: Any) -> Any:
@@ -39,6 +44,13 @@ def card_schema(ruleset: str | Path) -> dict:
         schema = _retarget(model.model_json_schema(by_alias=True, ref_template="#/definitions/{model}"))
         definitions.update(schema.pop("definitions", {}))
         schema.pop("$defs", None)
+        props = schema.get("properties", {})
+        for f in node.fields_:  # what an editor shows on hover over a card's field
+            if f.name in props:
+                props[f.name]["description"] = f.describe()
+        for key, text in _COMMON.items():
+            if key in props:
+                props[key]["description"] = text
         schema["title"] = f"{name} card"
         schema["description"] = node.describe()
         definitions[f"card_{name}"] = schema

@@ -37,6 +37,9 @@ def test_a_bad_card_fails_the_schema(capsys):
     schema = _schema("tutorial_fireflies", capsys)
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
     assert "discriminator" not in json.dumps(schema)  # ignored by draft-07 editors: matched by if/then
+    firefly = schema["definitions"]["card_Firefly"]["properties"]
+    assert firefly["glow"]["minimum"] == 1 and firefly["glow"]["maximum"] == 3
+    assert firefly["glow"]["description"] == "a glow (a number from 1 to 3)"  # the field's describe(), for editors' hover
     v = jsonschema.Draft7Validator(schema)
     good = {"name": "Firefly", "type": "Firefly", "color": "Red", "glow": 2}
     assert not list(v.iter_errors([good]))
