@@ -46,11 +46,16 @@ class GrimoireServer(LanguageServer):
 
     def open_texts(self) -> dict[Path, str]:
         """The editor's texts of every open document, by resolved path."""
+        return {path: self.workspace.text_documents[uri].source for path, uri in self.open_uris().items()}
+
+    def open_uris(self) -> dict[Path, str]:
+        """Each open document's URI as the editor wrote it, by resolved path (a folder reached
+        through a link has two names: diagnostics go to the one the editor knows)."""
         out = {}
-        for uri, doc in self.workspace.text_documents.items():
+        for uri in self.workspace.text_documents:
             fs = to_fs_path(uri)
             if fs:
-                out[Path(fs).resolve()] = doc.source
+                out[Path(fs).resolve()] = uri
         return out
 
     def check(self, uri: str) -> Analysis | None:
@@ -78,10 +83,11 @@ class GrimoireServer(LanguageServer):
         for path in self.published.get(root, set()) - set(files):
             files[path] = []
         sources = {path_of(name): text for name, text in analysis.content.sources.items()}
+        uris = self.open_uris()
         for path, diags in files.items():
             text = texts.get(path, sources.get(path))
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-                uri=path.as_uri(), diagnostics=to_lsp_diagnostics(diags, text)))
+                uri=uris.get(path, path.as_uri()), diagnostics=to_lsp_diagnostics(diags, text)))
         self.published[root] = set(files)
         return analysis
 

@@ -220,3 +220,17 @@ def test_completion_after_a_dot_offers_card_fields(game):
     assert items["value"].detail == "field of Gem" and items["value"].kind == lsp.CompletionItemKind.Field
     ranged = "    players 2..4"  # a range's `..` is not a field access
     assert "move" in {i.label for i in completion(analysis, ranged, lsp.Position(0, len(ranged) - 1)).items}
+
+
+def test_diagnostics_go_to_the_uri_the_editor_opened(game, tmp_path):
+    linked = tmp_path / "linked_game"
+    linked.symlink_to(game)
+    rules = linked / "game.rules"  # the editor knows the file by the link's name
+    server, _ = _initialised([])
+    published: list[lsp.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = published.append
+    server.workspace.put_text_document(lsp.TextDocumentItem(uri=rules.as_uri(), language_id="grimoire",
+                                                            version=1, text=_broken(game / "game.rules")))
+    server.check(rules.as_uri())
+    mine = [p for p in published if p.diagnostics]
+    assert [p.uri for p in mine] == [rules.as_uri()] and "linked_game" in mine[0].uri
