@@ -181,7 +181,7 @@ def _add_authoring_commands(sub) -> None:
     sm.add_argument("ruleset", help="ruleset folder")
     n = sub.add_parser("new", help="create a tiny playable ruleset to start from",
                        description="Write a small game that validates, plays and passes its scenario: "
-                                   "DIR/rulesets/NAME/game.rules, DIR/cards/NAME/cards.yaml and "
+                                   "DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
                                    "DIR/rulesets/NAME/scenarios/first_turn.yaml.")
     n.add_argument("name", help="the ruleset's folder name (letters, digits, _)")
     n.add_argument("--dir", default=".", help="where to create rulesets/NAME and cards/NAME (default: here)")

@@ -240,7 +240,7 @@ def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
     diagnostic: too big, not UTF-8, not a regular file, or a link leaving `roots`."""
     name = _display(f)
     edited = _OVERLAY.get().get(f.resolve()) if _OVERLAY.get() else None
-    if edited is not None and len(edited) <= MAX_SOURCE_BYTES:
+    if edited is not None and len(edited) <= MAX_SOURCE_BYTES and inside(f.resolve(), roots):  # else refused below
         content.sources[name] = edited.removeprefix("\ufeff")
         return content.sources[name]
     try:
