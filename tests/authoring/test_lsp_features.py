@@ -2,6 +2,7 @@
 go to definition across `extends`, on a ruleset made by `grimoire new` (and a mod of it)."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from interpreter.authoring.features import (analyse, builtin_signature, char_ind
 import interpreter.authoring.server as server_module
 from interpreter.authoring.scaffold import scaffold
 from interpreter.authoring.server import make_server
+from interpreter.cli import main
 
 BROKEN_LINE = '        log ["🎲é", nosuch]'  # an emoji (2 UTF-16 units) and an accent before the mistake
 
@@ -234,3 +236,22 @@ def test_diagnostics_go_to_the_uri_the_editor_opened(game, tmp_path):
     server.check(rules.as_uri())
     mine = [p for p in published if p.diagnostics]
     assert [p.uri for p in mine] == [rules.as_uri()] and "linked_game" in mine[0].uri
+
+
+BROKEN = sorted(p for p in (Path(__file__).resolve().parents[1] / "fixtures" / "broken").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("folder", BROKEN, ids=[p.name for p in BROKEN])
+def test_the_server_reports_what_validate_reports(folder, capsys):
+    """Every diagnostic of `grimoire validate --format json` on the broken-file fixtures reaches the
+    editor, in its file, at its line (0-based in LSP), with its code."""
+    main(["validate", "--format", "json", str(folder)])
+    report = json.loads(capsys.readouterr().out)["diagnostics"]
+    expected = sorted((d["code"], d["line"] - 1 if d["line"] else 0) for d in report)
+    server, _ = _initialised([])
+    published: list[lsp.PublishDiagnosticsParams] = []
+    server.text_document_publish_diagnostics = published.append
+    doc = next(iter(sorted(folder.glob("*.rules"))), folder / "game.rules")
+    server.check(doc.as_uri())
+    got = sorted((d.code, d.range.start.line) for p in published for d in p.diagnostics)
+    assert got == expected
