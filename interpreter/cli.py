@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="grimoire", description="Run, check and simulate tabletop games written in the Grimoire rule language.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--traceback", action="store_true", help="show Python tracebacks of internal errors")
+    parser.add_argument("--version", action="version", version=f"grimoire {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rule and card files; exit 1 on errors",
@@ -129,13 +130,15 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("log")
     r.add_argument("--ruleset", help="override the ruleset path in the log")
 
+    _add_authoring_commands(sub)
+
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay, "sweep": _sweep}[args.command](args)
+                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -154,6 +157,54 @@ def main(argv: list[str] | None = None) -> int:
         print(f"grimoire: internal error: {type(e).__name__}: {printable(e)} (run with --traceback for details)",
               file=sys.stderr)
         return 3
+
+
+# ---- authoring: the language server, the card schema, scaffolds --------------------------------
+def _version() -> str:
+    """The installed package's version (the one in pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("grimoire")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _add_authoring_commands(sub) -> None:
+    """`lsp`, `schema` and `new`: what an author's editor and first steps use (docs/authoring.md)."""
+    sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
+                   description="Speak the Language Server Protocol on stdin/stdout for .rules files and card "
+                               "YAML: diagnostics as you type (the same as `validate`), hover, completion and "
+                               "go to definition across `extends`. Editors start it; see docs/authoring.md.")
+    sm = sub.add_parser("schema", help="print the JSON Schema of a ruleset's card files",
+                        description="Print a JSON Schema (draft-07) of the card files of RULESET, made from its "
+                                    "declared card types, for YAML editors to validate and complete cards with.")
+    sm.add_argument("ruleset", help="ruleset folder")
+    n = sub.add_parser("new", help="create a tiny playable ruleset to start from",
+                       description="Write a small game that validates, plays and passes its scenario: "
+                                   "DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
+                                   "DIR/rulesets/NAME/scenarios/first_turn.yaml.")
+    n.add_argument("name", help="the ruleset's folder name (letters, digits, _)")
+    n.add_argument("--dir", default=".", help="where to create rulesets/NAME and cards/NAME (default: here)")
+
+
+def _lsp(args) -> int:
+    from .authoring.server import serve
+    serve(_version())
+    return 0
+
+
+def _schema(args) -> int:
+    from .authoring.schema import card_schema
+    print(json.dumps(card_schema(args.ruleset), indent=2))
+    return 0
+
+
+def _new(args) -> int:
+    from .authoring.scaffold import scaffold
+    for f in scaffold(args.name, Path(args.dir)):
+        print(f"created {f}")
+    print(f"try: grimoire play {Path(args.dir) / 'rulesets' / args.name}")
+    return 0
 
 
 def _validate(args) -> int:

@@ -5,6 +5,8 @@ and validated by pydantic models generated from the card types the rules declare
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import re
 import warnings
@@ -23,7 +25,7 @@ from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 
-__all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
+__all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards", "overlay", "card_model"]
 
 MAX_CARDS = 20_000
 MAX_YAML_VALUES = 200_000  # after alias expansion: a "billion laughs" file stops here
@@ -200,10 +202,47 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
     return base
 
 
+_OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
+_PARSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("parsed", default=None)
+MAX_PARSED = 256  # rule files kept parsed between checks of an editing session
+
+
+@contextlib.contextmanager
+def overlay(texts: dict[Path, str], parsed: dict | None = None):
+    """Load with these texts in place of the files' saved contents (an editor's unsaved buffers,
+    keyed by resolved path), so diagnostics follow what the author is typing. `parsed`, kept by
+    the caller between loads, holds rule files already parsed (by name and text: syntax trees are
+    immutable), so a check after an edit parses only the files that changed."""
+    token = _OVERLAY.set({Path(k).resolve(): v for k, v in texts.items()})
+    cached = _PARSED.set(parsed)
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+        _PARSED.reset(cached)
+
+
+def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, from the editing session's cache when there is one."""
+    cache = _PARSED.get()
+    if cache is None:
+        return parse_rules_partial(text, name)
+    hit = cache.get((name, text))
+    if hit is None:
+        if len(cache) >= MAX_PARSED:
+            cache.clear()
+        hit = cache[(name, text)] = parse_rules_partial(text, name)
+    return hit[0], list(hit[1])
+
+
 def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
     """A content file's text (a byte-order mark dropped: columns ignore it), or None with a
     diagnostic: too big, not UTF-8, not a regular file, or a link leaving `roots`."""
     name = _display(f)
+    edited = _OVERLAY.get().get(f.resolve()) if _OVERLAY.get() else None
+    if edited is not None and len(edited) <= MAX_SOURCE_BYTES and inside(f.resolve(), roots):  # else refused below
+        content.sources[name] = edited.removeprefix("\ufeff")
+        return content.sources[name]
     try:
         text = read_text(f, MAX_SOURCE_BYTES, roots)
     except FileRefused as e:
@@ -218,7 +257,7 @@ def _load_rules(content: Content, f: Path, roots: list[Path]) -> None:
     text = _read(content, f, roots)
     if text is None:
         return
-    module, diagnostics = parse_rules_partial(text, _display(f))
+    module, diagnostics = _parse_rules(text, _display(f))
     content.modules.append(module)
     content.add(diagnostics)
 
@@ -579,6 +618,12 @@ def _key_loc(content: Content, file: str, entry: Any, key: str | None, value: bo
     m = (_SCALAR_TOKEN if value else _KEY_TOKEN).match(src, col)
     width = len(m.group(0).rstrip()) if m else 0
     return Loc(file, line + 1, col + 1, col + 1 + width) if width else loc
+
+
+def card_model(name: str, node: Node) -> type[BaseModel]:
+    """The pydantic model a card of type `name` (declared by `node`) is validated with; tools
+    read its JSON Schema (`grimoire schema`)."""
+    return _model_for(name, node)
 
 
 def _model_for(name: str, node: Node) -> type[BaseModel]:
