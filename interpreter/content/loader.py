@@ -266,7 +266,8 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
     if not base.is_dir():
         names = [p.name for p in home.iterdir() if p.is_dir() and p.resolve() not in chain]
         content.error("mod/extends", f"no ruleset `{v.value}` to extend in {_display(home)}", v.loc,
-                      did_you_mean(v.value, names) or "name a folder beside this ruleset")
+                      did_you_mean(v.value, names) or "name a folder beside this ruleset, or stack this mod on "
+                      f"its base: `grimoire validate path/to/{v.value} --with {_display(path)}`")
         return None
     if not inside(base.resolve(), [home.resolve()]):
         content.error("load/link", f"ruleset `{v.value}` is a symbolic link to a folder outside {_display(home)}", v.loc,
