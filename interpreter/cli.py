@@ -18,7 +18,7 @@ EPILOG = """examples:
   grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
   grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
   grimoire play rulesets/my_game --players 3 --seat 1=human
-  grimoire simulate rulesets/my_game --with ../mods/odyssey,../mods/overlords -n 200
+  grimoire simulate rulesets/my_game --with ../mods/my_expansion,../mods/house_rules -n 200
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
 """
