@@ -214,3 +214,18 @@ def test_cli_validate_and_simulate_with_mods(tmp_path, base, capsys):
     assert report["completed"] == 3 and report["ruleset"].endswith(f"--with {a}")
     # 3 turns each, 2 gold per turn from the mod's `work` (the base gives 1): 6 + 4 between the seats
     assert report["winning_score"]["mean"] >= 4
+
+
+def test_enchanters_overlords_with_gives_the_same_games_as_its_extends_ruleset():
+    """The real mod: `enchanters --with enchanters_overlords` is the very game `enchanters_overlords`
+    (which `extends` the base) is: same cards in the same order, same games seed by seed."""
+    from interpreter.sim.simulate import simulate
+    root = Path(__file__).resolve().parents[2] / "rulesets"
+    stacked = f"{root / 'enchanters'} --with {root / 'enchanters_overlords'}"
+    extended = str(root / "enchanters_overlords")
+    assert [c.label() for c in load_program(stacked).rs.cards] == [c.label() for c in load_program(extended).rs.cards]
+    for players in (2, 4):
+        runs = [simulate(r, 4, players, 11, ["random"], per_game=True, card_stats=False)["per_game"]
+                for r in (stacked, extended)]
+        assert runs[0] == runs[1] and len(runs[0]) == 4
+        assert len({tuple(row["scores"]) for row in runs[0]}) > 1  # four different games, not one repeated
