@@ -229,3 +229,15 @@ def test_enchanters_overlords_with_gives_the_same_games_as_its_extends_ruleset()
                 for r in (stacked, extended)]
         assert runs[0] == runs[1] and len(runs[0]) == 4
         assert len({tuple(row["scores"]) for row in runs[0]}) > 1  # four different games, not one repeated
+
+
+def test_a_scenario_stacks_mods_with_its_with_key(tmp_path, base, capsys):
+    """`with: [...]` in a scenario file (paths relative to it, like `ruleset:`) plays the stack."""
+    named_ruleset(tmp_path / "mods", "gems", _mod("gems", _worker(4)))
+    sc = tmp_path / "scenarios" / "s.yaml"
+    sc.parent.mkdir()
+    sc.write_text("name: the mod's work pays 4\nruleset: ../rulesets/base\nwith: [../mods/gems]\nplayers: 2\n"
+                  "seed: 1\nexpect: {scores: [8, 4], winners: [1]}\n", encoding="utf-8")
+    assert main(["scenario", str(sc)]) == 0
+    sc.write_text(sc.read_text().replace("[8, 4]", "[2, 1]"), encoding="utf-8")
+    assert main(["scenario", str(sc)]) == 1  # the base alone would score [2, 1]: the mod was played
