@@ -241,3 +241,23 @@ def test_a_scenario_stacks_mods_with_its_with_key(tmp_path, base, capsys):
     assert main(["scenario", str(sc)]) == 0
     sc.write_text(sc.read_text().replace("[8, 4]", "[2, 1]"), encoding="utf-8")
     assert main(["scenario", str(sc)]) == 1  # the base alone would score [2, 1]: the mod was played
+
+
+def test_play_log_of_a_stack_replays_from_anywhere_and_each_mod_is_confined(tmp_path, base, capsys, monkeypatch):
+    """A log names the stack (`BASE --with MOD`); replay finds each folder relative to the log, and
+    refuses a mod outside the log's folders like it refuses a base there."""
+    named_ruleset(tmp_path / "mods", "gems", _mod("gems", _worker(4)))
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "rulesets/base", "--with", "mods/gems", "--log", "g.jsonl"]) == 0
+    head = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
+    assert head["ruleset"] == "rulesets/base --with mods/gems"
+    elsewhere = tmp_path / "rulesets" / "other"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "g.jsonl")]) == 0
+    assert "[8, 4]" in capsys.readouterr().out  # the mod's game, not the base's [2, 1]
+    log = tmp_path / "g.jsonl"
+    log.write_text(log.read_text().replace("mods/gems", "/etc"), encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    assert "/etc, outside" in capsys.readouterr().err
