@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
                                                  "intervals, against the fair share")
     _add_batch_args(w)
+    _add_with(w)
 
     p = sub.add_parser("play", help="play a game in the terminal",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
@@ -177,6 +178,8 @@ def _stack_mods(args) -> None:
     from .content.stack import stack_path
     if getattr(args, "paths", None):
         args.paths = [stack_path(p, mods) for p in args.paths]
+    elif getattr(args, "rulesets", None):  # sweep: every variant folder gets the same mods
+        args.rulesets = [stack_path(p, mods) for p in args.rulesets]
     elif getattr(args, "ruleset", None):
         args.ruleset = stack_path(args.ruleset, mods)
     else:

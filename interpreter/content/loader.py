@@ -22,7 +22,7 @@ from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
-from .stack import apply_card_edits, split_stack
+from .stack import apply_card_edits, check_order, split_stack
 
 __all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
 
@@ -57,6 +57,7 @@ class Content:
     after: dict[str, set[str]] = field(default_factory=dict)  # layer → layers it comes after (stack.py)
     pending: dict[str, Path] = field(default_factory=dict)  # `--with` mods not loaded yet, by name
     card_owner: dict[str, tuple] = field(default_factory=dict)  # card name → (layer, loc, edit) of its last edit
+    after_at: dict[tuple[str, str], Loc] = field(default_factory=dict)  # (layer, x) → its `after "x"`
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -124,6 +125,7 @@ def load(path: str | Path, mods: Iterable[str | Path] = ()) -> Content:
         return content
     _load_layer(content, path, [])
     _load_mods(content, [Path(m) for m in mods])
+    check_order(content)
     return content
 
 
@@ -133,7 +135,8 @@ def _load_mods(content: Content, mods: list[Path]) -> None:
     top = content.layers[-1] if content.layers else ""
     for m in mods:
         if not m.is_dir():
-            content.error("load/missing", f"no such mod: {m}", None, "`--with` takes ruleset folders, comma-separated")
+            content.error("load/missing", f"{'not a ruleset folder' if m.exists() else 'no such mod'}: {m}", None,
+                          "`--with` takes ruleset folders, comma-separated")
             continue
         name = m.resolve().name
         if name in content.layers or name in content.pending:
@@ -226,6 +229,7 @@ def _after_items(content: Content, modules: list[Node], layer: str, chain: list[
                                   "it already, or is it", v.loc, "remove this `after`")
                     continue
                 content.after.setdefault(layer, set()).add(v.value)
+                content.after_at[(layer, v.value)] = v.loc
                 if v.value in content.pending:
                     base = content.pending.pop(v.value)
                     content.after.setdefault(v.value, set()).update(content.after.get(layer, set()) - {v.value})

@@ -13,7 +13,8 @@ from typing import Any, Iterable
 
 from ..language.diagnostics import Loc, did_you_mean
 
-__all__ = ["WITH", "split_stack", "stack_path", "comes_after", "order_hint", "apply_card_edits", "hook_conflicts"]
+__all__ = ["WITH", "split_stack", "stack_path", "comes_after", "order_hint", "apply_card_edits", "hook_conflicts",
+           "check_order"]
 
 WITH = " --with "  # a stack written as one path string: `BASE --with MOD,MOD` (it travels in logs and reports)
 
@@ -55,6 +56,16 @@ def order_hint(late: str, early: str) -> str:
 def _conflict(content: Any, what: str, loc: Loc, layer: str, other: str, other_loc: Any) -> None:
     content.error("mod/conflict", f"{what} here (in `{layer}`) and at {other_loc} (in `{other}`): neither mod "
                   "says which comes first", loc, order_hint(layer, other))
+
+
+def check_order(content: Any) -> None:
+    """`after "x"` where `x` was loaded later all the same (a header's `extends` lines name it after
+    this one): the declared order and the order of the stack disagree."""
+    at = {name: i for i, name in enumerate(content.layers)}
+    for (layer, x), loc in content.after_at.items():
+        if layer in at and x in at and at[x] > at[layer]:
+            content.error("mod/order", f"`{layer}` says it comes after `{x}`, but `{x}` is loaded after it", loc,
+                          f"list `{x}` first (its `extends` line above `{layer}`'s, or first after `--with`)")
 
 
 def hook_conflicts(content: Any, hooks: list[tuple[Any, str]]) -> None:

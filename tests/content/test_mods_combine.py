@@ -261,3 +261,30 @@ def test_play_log_of_a_stack_replays_from_anywhere_and_each_mod_is_confined(tmp_
     log.write_text(log.read_text().replace("mods/gems", "/etc"), encoding="utf-8")
     assert main(["replay", str(log)]) == 1
     assert "/etc, outside" in capsys.readouterr().err
+
+
+def test_after_contradicted_by_the_extends_order_is_reported(tmp_path, base):
+    root = base.parent
+    named_ruleset(root, "a", 'game "A":\n    extends "base"\n    after "b"\n    players 2\n')
+    named_ruleset(root, "b", 'game "B":\n    extends "base"\n    players 2\n')
+    wrong = named_ruleset(root, "wrong", 'game "W":\n    extends "a"\n    extends "b"\n    players 2\n')
+    right = named_ruleset(root, "right", 'game "R":\n    extends "b"\n    extends "a"\n    players 2\n')
+    errs = _errors(wrong)
+    assert [e.code for e in errs] == ["mod/order"] and errs[0].loc.file.endswith("a/game.rules")
+    assert _errors(right) == []
+
+
+def test_cli_sweep_and_explain_take_with(tmp_path, base, capsys):
+    m = named_ruleset(tmp_path / "mods", "gems", _mod("gems", _worker(4)))
+    assert main(["explain", str(base), "work", "--with", str(m)]) == 0
+    assert "4 gold" in capsys.readouterr().out
+    assert main(["sweep", str(base), "--with", str(m), "-n", "2", "--quiet", "--json", "-"]) == 0
+    batch = json.loads(capsys.readouterr().out)["batches"][0]
+    assert batch["report"]["ruleset"].endswith(f"--with {m}") and batch["report"]["completed"] == 2
+
+
+def test_with_a_file_or_a_missing_folder_is_a_clear_error(tmp_path, base, capsys):
+    assert main(["validate", str(base), "--with", str(base / "game.rules")]) == 1
+    assert "not a ruleset folder" in capsys.readouterr().out
+    assert main(["validate", str(base), "--with", str(tmp_path / "nope")]) == 1
+    assert "no such mod" in capsys.readouterr().out
