@@ -326,7 +326,7 @@ def build(content: Content) -> Ruleset:
     return rs
 
 
-_CARD_KEYS = {"name", "type", "copies", "effect", "text"}
+_CARD_KEYS = {"name", "type", "copies", "effect", "text", "remove", "replace"}  # remove/replace: mods' card edits
 
 
 def _card_fields_ok(content: Content, d: Node) -> bool:
@@ -338,7 +338,7 @@ def _card_fields_ok(content: Content, d: Node) -> bool:
             content.error("name/duplicate", f"card type {d.name} declares field `{f.name}` twice", at)
             ok = False
         elif f.name in _CARD_KEYS:
-            content.error("card/field-name", f"`{f.name}` is a key every card has; a field cannot use it", at,
+            content.error("card/field-name", f"`{f.name}` is a key of the card file format; a field cannot use it", at,
                           "pick another field name")
             ok = False
         seen.add(f.name)

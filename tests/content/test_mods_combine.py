@@ -288,3 +288,10 @@ def test_with_a_file_or_a_missing_folder_is_a_clear_error(tmp_path, base, capsys
     assert "not a ruleset folder" in capsys.readouterr().out
     assert main(["validate", str(base), "--with", str(tmp_path / "nope")]) == 1
     assert "no such mod" in capsys.readouterr().out
+
+
+def test_remove_and_replace_cannot_be_card_fields(tmp_path):
+    """A field named `replace` would turn every card of its type into an edit: refused at the field."""
+    rs = named_ruleset(tmp_path, "r", 'game "R":\n    players 2\n\ncard type Thing:\n    replace: 0..9 = 1\n')
+    errs = _errors(rs)
+    assert [(e.code, e.loc.line) for e in errs] == [("card/field-name", 5)]
