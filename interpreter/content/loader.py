@@ -172,7 +172,7 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
     layer = path.resolve().name if path.is_dir() else path.stem
     _after_items(content, mine, layer, chain + [path.resolve()])
     for base_item in _extends_items(mine):
-        if _already_loaded(content, base_item, layer):
+        if _already_loaded(content, base_item, layer, chain + [path.resolve()]):
             continue
         if len(chain) >= MAX_EXTENDS:
             content.error("limit/extends", f"`extends` chain is longer than {MAX_EXTENDS} rulesets", base_item.value.loc,
@@ -201,11 +201,18 @@ def _edited_spec(entry: CommentedMap, loc: Loc, layer: str) -> CardSpec:
     return spec
 
 
-def _already_loaded(content: Content, item: Node, layer: str) -> bool:
+def _already_loaded(content: Content, item: Node, layer: str, chain: list[Path]) -> bool:
     """An `extends "x"` whose `x` is already in the stack (a base given on the command line, or the
-    shared base of two mods): it is not loaded twice, only recorded as coming first."""
+    shared base of two mods): it is not loaded twice, only recorded as coming first. An `x` given
+    later with `--with` is that folder: it is loaded now, ahead of its place in the list."""
     v = item.value
-    if v.kind == "lit" and isinstance(v.value, str) and v.value in content.layers:
+    if v.kind != "lit" or not isinstance(v.value, str):
+        return False
+    if v.value in content.pending:
+        top = content.after.get(layer, set()) - {v.value}
+        _load_layer(content, content.pending.pop(v.value), chain)
+        content.after.setdefault(v.value, set()).update(top)
+    if v.value in content.layers:
         content.after.setdefault(layer, set()).add(v.value)
         return True
     return False

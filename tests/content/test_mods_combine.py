@@ -295,3 +295,15 @@ def test_remove_and_replace_cannot_be_card_fields(tmp_path):
     rs = named_ruleset(tmp_path, "r", 'game "R":\n    players 2\n\ncard type Thing:\n    replace: 0..9 = 1\n')
     errs = _errors(rs)
     assert [(e.code, e.loc.line) for e in errs] == [("card/field-name", 5)]
+
+
+def test_a_mod_extending_a_mod_given_later_loads_that_one_first_and_once(tmp_path, base):
+    """`--with addon,gems` where addon `extends "gems"`: gems is the folder given, loaded first."""
+    gems = named_ruleset(tmp_path / "mods", "gems", _mod("gems", _worker(4)), "- {name: Gem, type: Thing}\n")
+    addon = named_ruleset(tmp_path / "other", "addon", 'game "Addon":\n    extends "gems"\n    players 2\n\n'
+                          + _worker(5))
+    assert _errors(base, [addon, gems]) == []
+    rs = load_program(_stack(base, [addon, gems])).rs
+    assert rs.content.layers == ["base", "gems", "addon"]
+    assert [c.name for c in rs.cards].count("Gem") == 1
+    assert _scores(base, [addon, gems]) == [10, 10]  # 4 cards, 2 turns each at 5 (the addon's work), not 4 (gems')
