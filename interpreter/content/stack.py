@@ -86,17 +86,23 @@ def hook_conflicts(content: Any, hooks: list[tuple[Any, str]]) -> None:
 
 def apply_card_edits(content: Any, first: int, layer: str, make_spec: Any) -> None:
     """Apply the `remove:`/`replace:` entries among `content.cards[first:]` (one layer's cards) to the
-    cards of the layers before; warn about a plain card that repeats an earlier layer's name."""
+    cards of the layers before; warn about a plain card that repeats an earlier layer's name. Linear
+    in the number of cards (an index by name), however many edits a file holds."""
     earlier = content.cards[:first]
-    mine = content.cards[first:]
+    index: dict[str, list[int]] = {}
+    for i, c in enumerate(earlier):
+        if c.layer != layer:
+            index.setdefault(c.name, []).append(i)
+    dead: set[int] = set()
     kept: list = []
-    for spec in mine:
+    for spec in content.cards[first:]:
         entry = spec.fields.get("__node__")
         keys = [k for k in ("remove", "replace") if entry is not None and k in entry]
         if not keys:
-            twin = next((c for c in earlier if c.name == spec.name and c.layer != layer), None)
-            if twin is not None:
-                content.warn("mod/card-twin", f"card `{spec.name}` is also a card of `{twin.layer}` (at {twin.loc}): "
+            twin = index.get(spec.name)
+            if twin:
+                other = earlier[twin[0]]
+                content.warn("mod/card-twin", f"card `{spec.name}` is also a card of `{other.layer}` (at {other.loc}): "
                              "this one is added beside it", spec.loc,
                              f"write `- replace: {spec.name}` to correct that card, or `- remove: {spec.name}` "
                              "to take it out")
@@ -112,22 +118,9 @@ def apply_card_edits(content: Any, first: int, layer: str, make_spec: Any) -> No
             content.error("cards/shape", f"`{key}:` takes the name of a card", spec.loc,
                           f"write `- {key}: Card name`")
             continue
-        hits = [i for i, c in enumerate(earlier) if c.name == target and c.layer != layer]
+        hits = index.get(target)
         if not hits:
-            gone = content.card_owner.get(target)
-            if gone is not None and gone[2] == "remove":
-                if not comes_after(content.after, layer, gone[0]):
-                    _conflict(content, f"card `{target}` is edited", spec.loc, layer, gone[0], gone[1])
-                else:
-                    content.error("mod/dangling", f"`{key}: {target}`: `{gone[0]}` has already removed that card "
-                                  f"(at {gone[1]})", spec.loc, "there is nothing left to edit")
-                continue
-            own = any(c.name == target for c in kept)
-            names = sorted({c.name for c in earlier if c.layer != layer})
-            content.error("mod/dangling", f"`{key}: {target}`: no earlier ruleset of the stack has a card "
-                          f"`{target}`", spec.loc,
-                          "a card of this same ruleset is edited in its own file" if own
-                          else did_you_mean(target, names) or "remove or replace a card of the base")
+            _missing(content, key, target, spec, layer, kept, index)
             continue
         owner = content.card_owner.get(target)
         owner_layer, owner_loc = (owner[0], owner[1]) if owner else (earlier[hits[0]].layer, earlier[hits[0]].loc)
@@ -136,21 +129,39 @@ def apply_card_edits(content: Any, first: int, layer: str, make_spec: Any) -> No
                       owner_layer, owner_loc)
             continue
         content.card_owner[target] = (layer, spec.loc, key)
+        del index[target]
         if key == "remove":
             if len(entry) > 1:
                 others = ", ".join(f"`{k}`" for k in entry if k != "remove")
                 content.error("cards/shape", f"a `remove:` entry has no other fields (it has {others})", spec.loc,
                               "to change the card instead, write `replace:`")
-            earlier = [c for i, c in enumerate(earlier) if i not in hits]
+            dead.update(hits)
             continue
         del entry["replace"]
         old = earlier[hits[0]]
         if "name" not in entry:
             entry["name"] = target
         if "type" not in entry:
-            entry["type"] = old.type or old.fields.get("__node__", {}).get("type", "")
+            entry["type"] = old.type
         if entry["name"] != target:
             content.card_owner[str(entry["name"])] = (layer, spec.loc, key)
-        new = make_spec(entry, spec.loc, layer)
-        earlier = [new if i == hits[0] else c for i, c in enumerate(earlier) if i == hits[0] or i not in hits]
-    content.cards[:] = earlier + kept
+        earlier[hits[0]] = make_spec(entry, spec.loc, layer)  # in the old card's place: the deck order stays
+        dead.update(hits[1:])
+    content.cards[:] = [c for i, c in enumerate(earlier) if i not in dead] + kept
+
+
+def _missing(content: Any, key: str, target: str, spec: Any, layer: str, kept: list, index: dict) -> None:
+    """An edit of a card no earlier layer has (any more): a conflict if an unordered mod removed it,
+    else `mod/dangling` with a did-you-mean."""
+    gone = content.card_owner.get(target)
+    if gone is not None and gone[2] == "remove":
+        if not comes_after(content.after, layer, gone[0]):
+            _conflict(content, f"card `{target}` is edited", spec.loc, layer, gone[0], gone[1])
+        else:
+            content.error("mod/dangling", f"`{key}: {target}`: `{gone[0]}` has already removed that card "
+                          f"(at {gone[1]})", spec.loc, "there is nothing left to edit")
+        return
+    own = any(c.name == target for c in kept)
+    content.error("mod/dangling", f"`{key}: {target}`: no earlier ruleset of the stack has a card `{target}`",
+                  spec.loc, "a card of this same ruleset is edited in its own file" if own
+                  else did_you_mean(target, sorted(index)) or "remove or replace a card of the base")
