@@ -307,3 +307,9 @@ def test_a_mod_extending_a_mod_given_later_loads_that_one_first_and_once(tmp_pat
     assert rs.content.layers == ["base", "gems", "addon"]
     assert [c.name for c in rs.cards].count("Gem") == 1
     assert _scores(base, [addon, gems]) == [10, 10]  # 4 cards, 2 turns each at 5 (the addon's work), not 4 (gems')
+
+
+def test_after_takes_a_quoted_name(tmp_path, base):
+    m = named_ruleset(tmp_path / "mods", "m", _mod("m", header="    after 3\n"))
+    errs = _errors(base, [m])
+    assert [(e.code, e.loc.line) for e in errs] == [("mod/after", 3)]
