@@ -10,6 +10,7 @@ from .engine.game import Program
 from .runtime.errors import RuleError
 from .content.loader import Content, load
 from .content.model import Ruleset, build
+from .content.stack import split_stack, stack_path
 
 __all__ = ["check_path", "load_program"]
 
@@ -39,4 +40,8 @@ def _load_program_cached(path: str) -> Program:
 
 def load_program(path: str | Path) -> Program:
     """A checked, compiled ruleset (cached per path); raises ContentError with diagnostics."""
+    if not Path(path).exists():  # `BASE --with MOD,MOD`: each folder resolved, so the cache sees one stack
+        base, mods = split_stack(str(path))
+        path = stack_path(str(Path(base).resolve()), [str(Path(m).resolve()) for m in mods])
+        return _load_program_cached(path)
     return _load_program_cached(str(Path(path).resolve()))

@@ -18,6 +18,7 @@ EPILOG = """examples:
   grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
   grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
   grimoire play rulesets/my_game --players 3 --seat 1=human
+  grimoire simulate rulesets/my_game --with ../mods/my_expansion,../mods/house_rules -n 200
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
 """
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset folders or .rules files")
     v.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    _add_with(v)
 
     x = sub.add_parser("explain", help="print the rules, a card or a named rule in plain English",
                        description="Print what the rules say, in plain English, as a designer would read them: "
@@ -45,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "The words come from the rules themselves, so they cannot drift from the game.")
     x.add_argument("ruleset", help="ruleset folder")
     x.add_argument("subject", nargs="?", help="a card name or the name of a rule (default: everything)")
+    _add_with(x)
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
                        description="Play N games with agents and report win rates by seat (with 95% intervals), "
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--failed-logs", metavar="DIR", help="write a replayable event log of every failed game here")
     _add_batch_args(s)
+    _add_with(s)
     s.add_argument("--plot", metavar="DIR", help="write PNG charts here: win rates per seat, score and game "
                                                  "length distributions, per-card win rates")
     s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
@@ -104,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
                                                  "intervals, against the fair share")
     _add_batch_args(w)
+    _add_with(w)
 
     p = sub.add_parser("play", help="play a game in the terminal",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
@@ -117,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines)")
     p.add_argument("--save", metavar="FILE", help="on quitting (answer `q`), save the game here to resume later")
     p.add_argument("--resume", metavar="FILE", help="resume a saved game")
+    _add_with(p)
 
     sc = sub.add_parser("scenario", help="run rule scenarios (YAML); exit 1 if any fails",
                         description="Run scenario files: each sets up a game, scripts choices and states "
@@ -136,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    _stack_mods(args)
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
                 "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new}[args.command](args)
@@ -205,6 +212,29 @@ def _new(args) -> int:
         print(f"created {f}")
     print(f"try: grimoire play {Path(args.dir) / 'rulesets' / args.name}")
     return 0
+
+
+def _add_with(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--with", dest="mods", action="append", default=[], metavar="MOD[,MOD...]",
+                   help="stack these mods (ruleset folders, anywhere) on the ruleset, in this order; a mod's "
+                        "`after \"name\"` header moves it after that mod. See docs/modding.md")
+
+
+def _stack_mods(args) -> None:
+    """`--with A,B` turns each ruleset argument into the stack `BASE --with A,B` (one string, so it
+    travels to simulation workers, reports and logs, and `replay` loads the same stack)."""
+    mods = [m.strip() for group in getattr(args, "mods", []) for m in group.split(",") if m.strip()]
+    if not mods:
+        return
+    from .content.stack import stack_path
+    if getattr(args, "paths", None):
+        args.paths = [stack_path(p, mods) for p in args.paths]
+    elif getattr(args, "rulesets", None):  # sweep: every variant folder gets the same mods
+        args.rulesets = [stack_path(p, mods) for p in args.rulesets]
+    elif getattr(args, "ruleset", None):
+        args.ruleset = stack_path(args.ruleset, mods)
+    else:
+        raise ValueError("--with stacks mods on a ruleset: give the ruleset too")
 
 
 def _validate(args) -> int:

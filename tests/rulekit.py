@@ -89,6 +89,17 @@ def ok(g: Game) -> Game:
     return g
 
 
+def named_ruleset(root: Path, name: str, rules: str, cards: str | None = None) -> Path:
+    """A ruleset folder `root/name` (its own `cards/cards.yaml`): mods name each other by folder name."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "game.rules").write_text(textwrap.dedent(rules).lstrip(), encoding="utf-8")
+    if cards is not None:
+        (folder / "cards").mkdir()
+        (folder / "cards" / "cards.yaml").write_text(textwrap.dedent(cards).lstrip(), encoding="utf-8")
+    return folder
+
+
 # ---- tiny games for agents (tests/play) ------------------------------------------------------------
 TOKS = "".join(f"- {{name: T{v}, type: Tok, value: {v}}}\n" for v in range(1, 7))
 

@@ -24,6 +24,7 @@ from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
+from .stack import apply_card_edits, check_order, split_stack
 
 __all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards", "overlay", "card_model"]
 
@@ -43,6 +44,7 @@ class CardSpec:
     copies: int
     effect: Node | None
     loc: Loc
+    layer: str = ""  # the ruleset of the stack whose card file holds it (mod edits, conflicts)
 
 
 @dataclass
@@ -54,6 +56,10 @@ class Content:
     cards: list[CardSpec] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     layers: list[str] = field(default_factory=list)  # the extends chain, base first
+    after: dict[str, set[str]] = field(default_factory=dict)  # layer → layers it comes after (stack.py)
+    pending: dict[str, Path] = field(default_factory=dict)  # `--with` mods not loaded yet, by name
+    card_owner: dict[str, tuple] = field(default_factory=dict)  # card name → (layer, loc, edit) of its last edit
+    after_at: dict[tuple[str, str], Loc] = field(default_factory=dict)  # (layer, x) → its `after "x"`
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -103,9 +109,13 @@ def find_cards_dir(ruleset_dir: Path) -> Path:
     return real.parent.parent / "cards" / real.name
 
 
-def load(path: str | Path) -> Content:
+def load(path: str | Path, mods: Iterable[str | Path] = ()) -> Content:
     """Parse the rule files of a ruleset folder (or a single .rules file) and its cards; a folder
-    whose game header says `extends "base"` loads the base first (and its base, and so on)."""
+    whose game header says `extends "base"` loads the base first (and its base, and so on). `mods`
+    (folders anywhere) are stacked on it in order (`BASE --with A,B` in `path` says the same)."""
+    if not Path(path).exists():
+        path, more = split_stack(str(path))
+        mods = [*more, *mods]
     path = Path(path)
     content = Content(path=path)
     if path.is_file() and path.suffix in (".yaml", ".yml"):
@@ -116,7 +126,31 @@ def load(path: str | Path) -> Content:
         content.error("load/missing", f"no such ruleset: {path}", None, "give a folder under rulesets/ or a .rules file")
         return content
     _load_layer(content, path, [])
+    _load_mods(content, [Path(m) for m in mods])
+    check_order(content)
     return content
+
+
+def _load_mods(content: Content, mods: list[Path]) -> None:
+    """Stack `--with` mods on the loaded base, in order; a mod's `after "x"` loads the mod `x` first
+    when it is one of them (see `_load_layer`)."""
+    top = content.layers[-1] if content.layers else ""
+    for m in mods:
+        if not m.is_dir():
+            content.error("load/missing", f"{'not a ruleset folder' if m.exists() else 'no such mod'}: {m}", None,
+                          "`--with` takes ruleset folders, comma-separated")
+            continue
+        name = m.resolve().name
+        if name in content.layers or name in content.pending:
+            content.error("mod/extends", f"a ruleset named `{name}` is already in the stack", None,
+                          "give each mod once")
+            continue
+        content.pending[name] = m
+    while content.pending:
+        name, m = next(iter(content.pending.items()))
+        del content.pending[name]
+        content.after.setdefault(name, set()).add(top)  # a mod comes after the base it is stacked on
+        _load_layer(content, m, [])
 
 
 def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
@@ -138,7 +172,10 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
     mine = content.modules[first:]
     del content.modules[first:]
     layer = path.resolve().name if path.is_dir() else path.stem
+    _after_items(content, mine, layer, chain + [path.resolve()])
     for base_item in _extends_items(mine):
+        if _already_loaded(content, base_item, layer, chain + [path.resolve()]):
+            continue
         if len(chain) >= MAX_EXTENDS:
             content.error("limit/extends", f"`extends` chain is longer than {MAX_EXTENDS} rulesets", base_item.value.loc,
                           "a mod extends a base game, or another mod: flatten the chain")
@@ -146,12 +183,66 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
         base = _resolve_base(content, path, base_item, chain + [path.resolve()])
         if base is not None:
             _load_layer(content, base, chain + [path.resolve()])
+            content.after.setdefault(layer, set()).add(base.resolve().name)
     # which ruleset of the chain a declaration comes from (conflict messages)
     content.modules.extend(dataclasses.replace(m, layer=layer) for m in mine)
     content.layers.append(layer)
+    first_card = len(content.cards)
     if cards_dir is not None and cards_dir.is_dir():
         for f in sorted(cards_dir.glob("*.y*ml")):
             _load_cards_raw(content, f, [cards_dir.resolve()])
+    for spec in content.cards[first_card:]:
+        spec.layer = layer
+    apply_card_edits(content, first_card, layer, _edited_spec)
+
+
+def _edited_spec(entry: CommentedMap, loc: Loc, layer: str) -> CardSpec:
+    """The card a `replace:` entry makes (validated later, like every card)."""
+    spec = CardSpec(_text(entry.get("name", "")), _text(entry.get("type", "")), dict(entry), 1, None, loc, layer)
+    spec.fields["__node__"] = entry
+    return spec
+
+
+def _already_loaded(content: Content, item: Node, layer: str, chain: list[Path]) -> bool:
+    """An `extends "x"` whose `x` is already in the stack (a base given on the command line, or the
+    shared base of two mods): it is not loaded twice, only recorded as coming first. An `x` given
+    later with `--with` is that folder: it is loaded now, ahead of its place in the list."""
+    v = item.value
+    if v.kind != "lit" or not isinstance(v.value, str):
+        return False
+    if v.value in content.pending:
+        top = content.after.get(layer, set()) - {v.value}
+        _load_layer(content, content.pending.pop(v.value), chain)
+        content.after.setdefault(v.value, set()).update(top)
+    if v.value in content.layers:
+        content.after.setdefault(layer, set()).add(v.value)
+        return True
+    return False
+
+
+def _after_items(content: Content, modules: list[Node], layer: str, chain: list[Path]) -> None:
+    """`after "x"` in a game header: when the mod `x` is in the stack, this one comes after it (its
+    replacements and hooks win); a pending `--with` mod `x` is loaded now, before this one."""
+    for m in modules:
+        for d in m.decls:
+            for item in (d.items if d.kind == "game" else ()):
+                if item.name != "after":
+                    continue
+                v = item.value
+                if v.kind != "lit" or not isinstance(v.value, str) or not v.value:
+                    content.error("mod/after", "`after` takes the name of another mod in quotes", v.loc,
+                                  'write `after "other_mod"`')
+                    continue
+                if any(p.name == v.value for p in chain):
+                    content.error("mod/cycle", f"`{layer}` cannot come after `{v.value}`: that one comes before "
+                                  "it already, or is it", v.loc, "remove this `after`")
+                    continue
+                content.after.setdefault(layer, set()).add(v.value)
+                content.after_at[(layer, v.value)] = v.loc
+                if v.value in content.pending:
+                    base = content.pending.pop(v.value)
+                    content.after.setdefault(v.value, set()).update(content.after.get(layer, set()) - {v.value})
+                    _load_layer(content, base, chain)
 
 
 def _own_cards_dir(content: Content, cards_dir: Path) -> Path | None:
@@ -188,7 +279,8 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
     if not base.is_dir():
         names = [p.name for p in home.iterdir() if p.is_dir() and p.resolve() not in chain]
         content.error("mod/extends", f"no ruleset `{v.value}` to extend in {_display(home)}", v.loc,
-                      did_you_mean(v.value, names) or "name a folder beside this ruleset")
+                      did_you_mean(v.value, names) or "name a folder beside this ruleset, or stack this mod on "
+                      f"its base: `grimoire validate path/to/{v.value} --with {_display(path)}`")
         return None
     if not inside(base.resolve(), [home.resolve()]):
         content.error("load/link", f"ruleset `{v.value}` is a symbolic link to a folder outside {_display(home)}", v.loc,

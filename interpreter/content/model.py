@@ -10,6 +10,7 @@ from typing import Any
 from ..language.tree import CardType, Node, PhaseDecl, ProcDecl
 from ..language.diagnostics import Loc, did_you_mean
 from .loader import Content, validate_cards
+from .stack import comes_after, hook_conflicts, order_hint
 
 __all__ = ["ZoneDef", "StatDef", "CardData", "Ruleset", "build", "ZONE_KINDS"]
 
@@ -155,6 +156,8 @@ def build(content: Content) -> Ruleset:
         if name in seen:
             other_what, other_loc, other_layer = seen[name]
             if replacing and other_what == what and other_layer != layer:
+                if _unordered(content, f"`{name}` is replaced", loc, layer, other_layer, other_loc):
+                    return False
                 seen[name] = (what, loc, layer)
                 return True
             if replacing and other_what == what:
@@ -182,6 +185,7 @@ def build(content: Content) -> Ruleset:
     action_at: dict[str, tuple[int, str]] = {}  # action label → (index in rs.actions, ruleset)
     score_layer = ""
     hooks: list[Node] = []
+    hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
     for module in content.modules:
         rs.unparsed.update(getattr(module, "unparsed", ()))
@@ -207,9 +211,9 @@ def build(content: Content) -> Ruleset:
                                           f"{MAX_PLAYERS}, low to high", item.value.loc,
                                           f"write `players {lo}..{hi}`" if 1 <= lo <= hi <= MAX_PLAYERS else None)
                             rs.min_players, rs.max_players = 2, 2
-                    elif item.name not in ("source", "version", "description", "extends"):
+                    elif item.name not in ("source", "version", "description", "extends", "after"):
                         content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
-                                     "known settings: players, source, version, description, extends")
+                                     "known settings: players, source, version, description, extends, after")
             elif k == "card_type":
                 if claim(d.name, "card type", at, d):
                     if _card_fields_ok(content, d):
@@ -242,6 +246,9 @@ def build(content: Content) -> Ruleset:
                 if replacing and d.name not in rs.phases:
                     _dangling(content, "phase", d.name, d.loc, list(rs.phases), f"`replace {d.name}:`")
                     continue
+                if replacing and _unordered(content, f"`{d.name}:` is replaced", d.loc, layer, phase_layer[d.name],
+                                            rs.phases[d.name].loc):
+                    continue
                 if replacing and phase_layer[d.name] == layer:
                     content.error("mod/replace", f"`replace {d.name}:` replaces the `{d.name}:` of its own ruleset "
                                   f"(at {rs.phases[d.name].loc})", d.loc, "edit the original instead")
@@ -273,6 +280,8 @@ def build(content: Content) -> Ruleset:
                 if d.replace:
                     if not rs.scores:
                         _dangling(content, "score", "rule", d.loc, [], "`replace score`")
+                    elif _unordered(content, "the score rule is replaced", d.loc, layer, score_layer, rs.scores[0].loc):
+                        pass
                     elif score_layer == layer:
                         content.error("mod/replace", f"`replace score` replaces the score rule of its own ruleset "
                                       f"(at {rs.scores[0].loc})", d.loc, "edit the original instead")
@@ -288,12 +297,14 @@ def build(content: Content) -> Ruleset:
                 score_layer = layer
             elif k == "hook":
                 hooks.append(d)
+                hook_layers.append((d, layer))
             elif k == "tiebreak":
                 rs.tiebreaks.append(d)
             elif k == "board":  # a board is also the zone of the cards lying on its spaces
                 if claim(d.name, "board", at):
                     rs.boards[d.name] = d
                     rs.zones[d.name] = ZoneDef(d.name, kind="board", loc=at)
+    hook_conflicts(content, hook_layers)
     for h in hooks:
         _apply_hook(content, rs, h)
     if len(rs.scores) > 1:
@@ -315,7 +326,7 @@ def build(content: Content) -> Ruleset:
     return rs
 
 
-_CARD_KEYS = {"name", "type", "copies", "effect", "text"}
+_CARD_KEYS = {"name", "type", "copies", "effect", "text", "remove", "replace"}  # remove/replace: mods' card edits
 
 
 def _card_fields_ok(content: Content, d: Node) -> bool:
@@ -327,7 +338,7 @@ def _card_fields_ok(content: Content, d: Node) -> bool:
             content.error("name/duplicate", f"card type {d.name} declares field `{f.name}` twice", at)
             ok = False
         elif f.name in _CARD_KEYS:
-            content.error("card/field-name", f"`{f.name}` is a key every card has; a field cannot use it", at,
+            content.error("card/field-name", f"`{f.name}` is a key of the card file format; a field cannot use it", at,
                           "pick another field name")
             ok = False
         seen.add(f.name)
@@ -373,6 +384,16 @@ def _dangling(content, what: str, name: str, loc: Loc, known: list[str], text: s
                   "that has it")
 
 
+def _unordered(content, what: str, loc: Loc, layer: str, other: str, other_loc: Loc | None) -> bool:
+    """Two mods of a stack replacing the same thing, neither saying it comes after the other: which
+    wins would depend on the order they were given in (docs/modding.md). Reported; True then."""
+    if other == layer or comes_after(content.after, layer, other):
+        return False
+    content.error("mod/conflict", f"{what} here (in `{layer}`) and at {other_loc} (in `{other}`): neither mod "
+                  "says which comes first", loc, order_hint(layer, other))
+    return True
+
+
 def _add_action(content, rs: Ruleset, d: Node, layer: str, action_at: dict[str, tuple[int, str]]) -> None:
     """Actions are named by their label: a mod adds new ones or replaces a base's by label."""
     known = action_at.get(d.label)
@@ -380,6 +401,8 @@ def _add_action(content, rs: Ruleset, d: Node, layer: str, action_at: dict[str, 
         if known is None:
             content.error("mod/dangling", f'`replace action "{d.label}"`: there is no action "{d.label}" to replace',
                           d.loc, did_you_mean(d.label, list(action_at)) or "declare a new action without `replace`")
+        elif _unordered(content, f'action "{d.label}" is replaced', d.loc, layer, known[1], rs.actions[known[0]].loc):
+            pass
         elif known[1] == layer:
             content.error("mod/replace", f'`replace action "{d.label}"` replaces an action of its own ruleset '
                           f"(at {rs.actions[known[0]].loc})", d.loc, "edit the original instead")

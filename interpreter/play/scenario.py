@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
@@ -78,6 +78,7 @@ from ..language.diagnostics import ContentError
 from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
+from ..content.stack import stack_path
 from ..language.untrusted import FileRefused, read_text
 from ..runtime.values import RowRef, Seat, ZoneRef
 from ..runtime.zones import cover, put, take_out
@@ -121,6 +122,7 @@ class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
     ruleset: str
+    mods: list[str] = Field([], alias="with")  # mods stacked on the ruleset, in order (docs/modding.md)
     players: int
     seed: Union[int, str] = 0
     covers: list[str] = []
@@ -220,6 +222,8 @@ class _Observer:
 
 def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
+    if sc.mods:  # `with: [mod, ...]`, each relative to this file like `ruleset:`
+        rpath = stack_path(str(rpath), [str((path.parent / m).resolve()) for m in sc.mods])
     if sc.set:  # a variant: the same overrides `simulate --set` applies, so a scenario can pin one
         try:
             program = load_variant(str(rpath), tuple(sc.set.items()))

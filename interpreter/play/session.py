@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from .agents import Agent, make_agent
 from ..api import load_program
+from ..content.stack import split_stack, stack_path
 from ..engine.game import Game, Limits, Program
 from ..language.untrusted import FileRefused, GameTimeout, inside, printable, read_text, wall_clock
 
@@ -200,6 +201,9 @@ def _confined(named: Any, beside: Path, what: str) -> str:
     beside the ruleset): a save from someone else may name any folder."""
     if not isinstance(named, str) or not named:
         raise ReplayMismatch(f"{printable(beside)}: the {what} names no ruleset; give one with --ruleset")
+    base, mods = split_stack(named)
+    if mods:  # a stack of mods (docs/modding.md): every folder of it is found, and confined, alike
+        return stack_path(_confined(base, beside, what), [_confined(m, beside, what) for m in mods])
     path = Path(_ruleset_path(named, beside))
     try:
         real = path.resolve()
