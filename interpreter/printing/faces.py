@@ -179,9 +179,9 @@ def _region_text(r: Region, card: CardData) -> str | None:
         if v is None:
             return None
         return f"{r.field.replace('_', ' ')} {_field_text(v)}" if r.label else _field_text(v)
-    if r.show == "fields":
-        return "\n".join(f"{k.replace('_', ' ')}: {_field_text(v)}" for k, v in card.fields.items()
-                         if not k.startswith("__"))
+    if r.show == "fields":  # flowing text: a flag that is off says nothing, one that is on is its name
+        return " · ".join(k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {_field_text(v)}"
+                          for k, v in card.fields.items() if not k.startswith("__") and v is not False)
     if r.show == "text":
         return card_text(card)
     return None

@@ -41,7 +41,7 @@ class Region(_Strict):
     """One box on the face, in mm from the card's top-left corner, showing one thing."""
 
     show: Literal["name", "type", "field", "fields", "text", "art"]
-    box: tuple[float, float, float, float] = Field(description="x, y, width, height in mm")
+    box: tuple[float, float, float, float] = Field(strict=False, description="x, y, width, height in mm")
     field: str | None = None  # show: field — which field
     label: bool = False  # show: field — write `name value` instead of the bare value
     path: str | None = None  # show: art — an image (PNG/JPEG), `{name}` and `{field}` filled in
@@ -74,7 +74,7 @@ class ColorBy(_Strict):
 class TypeLayout(_Strict):
     """The face of every card of one type."""
 
-    size: tuple[float, float] | None = None  # mm; default: the layout's size
+    size: tuple[float, float] | None = Field(None, strict=False)  # mm; default: the layout's size
     background: str = "#ffffff"
     frame: str = "#333333"  # border colour, unless color_by picks one
     color_by: ColorBy | None = None
@@ -102,7 +102,7 @@ class Back(_Strict):
 class Layout(_Strict):
     """A ruleset's layout file."""
 
-    size: tuple[float, float] = POKER
+    size: tuple[float, float] = Field(POKER, strict=False)  # mm
     types: dict[str, TypeLayout] = Field(default_factory=dict)
     back: Back = Field(default_factory=Back)
     file: str | None = Field(None, exclude=True)  # where it was read from (for diagnostics)
@@ -211,12 +211,11 @@ def _yaml() -> YAML:
 
 
 def _plain(node: Any) -> Any:
-    """ruamel's round-trip values → plain Python (lists for tuples: pydantic's strict mode wants them
-    as lists from JSON-like input, so validate in lax mode for sequences)."""
+    """ruamel's round-trip values → plain Python, as JSON would give them."""
     if isinstance(node, CommentedMap):
         return {str(k): _plain(v) for k, v in node.items()}
     if isinstance(node, CommentedSeq):
-        return tuple(_plain(v) for v in node)
+        return [_plain(v) for v in node]
     if isinstance(node, str):
         return str(node)
     if isinstance(node, bool):
