@@ -246,8 +246,8 @@ def _position(data: Any, path: tuple, key: bool = False) -> tuple[int, int]:
 def _hint(err: dict) -> str | None:
     if err["type"] == "extra_forbidden":
         return "see docs/cards.md for the layout's keys"
-    if err["type"] == "literal_error":
-        return None
-    if "tuple" in err["type"] or err["loc"][-1:] == ("box",):
+    if "size" in err["loc"] and err["loc"][0] != "types" or err["loc"][-1:] == ("size",) and "regions" not in err["loc"]:
+        return "a card size is [width, height] in mm"
+    if "box" in err["loc"]:
         return "a box is [x, y, width, height] in mm"
     return None

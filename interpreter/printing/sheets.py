@@ -51,13 +51,19 @@ class Sheet:
         return self.x0 + c * cw + self.bleed, self.y0 + r * ch + self.bleed
 
 
-def plan_sheet(paper: str, card: tuple[float, float], bleed: float, margin: float = 8.0) -> Sheet:
-    """As many cards as fit inside the margins (3×3 poker cards on A4 and Letter)."""
+def plan_sheet(paper: str, card: tuple[float, float], bleed: float) -> Sheet:
+    """As many cards as fit: 3×3 poker cards on A4 (up to 2 mm bleed) and on Letter (no bleed).
+    The margin shrinks from 8 mm to 3 mm (what home printers leave blank) only when that fits more."""
     pw, ph = PAPERS[paper]
     cw, ch = card[0] + 2 * bleed, card[1] + 2 * bleed
-    cols, rows = int((pw - 2 * margin) // cw), int((ph - 2 * margin) // ch)
+    best = None
+    for margin in (8.0, 5.0, 3.0):
+        cols, rows = int((pw - 2 * margin) // cw), int((ph - 2 * margin) // ch)
+        if best is None or cols * rows > best[0] * best[1]:
+            best = (cols, rows)
+    cols, rows = best
     if cols < 1 or rows < 1:
-        raise ValueError(f"a {card[0]:g}×{card[1]:g} mm card with {bleed:g} mm bleed does not fit on {paper} paper")
+        raise ValueError(f"a {card[0]:g}x{card[1]:g} mm card with {bleed:g} mm bleed does not fit on {paper} paper")
     return Sheet((pw, ph), card, bleed, cols, rows, (pw - cols * cw) / 2, (ph - rows * ch) / 2)
 
 
