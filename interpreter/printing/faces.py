@@ -65,7 +65,7 @@ class Picture:
     w: float
     h: float
     data: bytes | None
-    mime: str = "image/png"
+    fmt: str = "png"  # png or jpeg
     label: str = "art"
 
 
@@ -197,9 +197,9 @@ def _art(r: Region, card: CardData, base: Path, roots: list[Path]) -> Picture:
     except (FileRefused, OSError, ValueError, KeyError, IndexError):
         return Picture(x, y, w, h, None)  # missing or refused art: a placeholder, never a crash
     if data.startswith(b"\x89PNG"):
-        return Picture(x, y, w, h, data, "image/png")
+        return Picture(x, y, w, h, data, "png")
     if data.startswith(b"\xff\xd8"):
-        return Picture(x, y, w, h, data, "image/jpeg")
+        return Picture(x, y, w, h, data, "jpeg")
     return Picture(x, y, w, h, None, label="art: not PNG/JPEG")
 
 

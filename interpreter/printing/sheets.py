@@ -96,7 +96,7 @@ def _draw(ax, face: Face, ox: float, oy: float, bleed: float = 0.0) -> None:
                 ax.text(x + item.w / 2, y + item.h / 2, item.label, fontsize=7, color="#777777",
                         fontfamily=FONT_FAMILY, ha="center", va="center", zorder=4)
                 continue
-            img = mpimg.imread(io.BytesIO(item.data), format="png" if item.mime == "image/png" else "jpg")
+            img = mpimg.imread(io.BytesIO(item.data), format="png" if item.fmt == "png" else "jpg")
             ih, iw = img.shape[0], img.shape[1]
             scale = min(item.w / iw, item.h / ih)  # fit inside the box, keep proportions
             dw, dh = iw * scale, ih * scale

@@ -60,7 +60,7 @@ def face_svg(face: Face) -> str:
                     "font-family": f"{FONT_FAMILY}, sans-serif", "fill": "#777777", "text-anchor": "middle"})
                 label.text = item.label
             else:
-                href = f"data:{item.mime};base64,{base64.b64encode(item.data).decode('ascii')}"
+                href = f"data:image/{item.fmt};base64,{base64.b64encode(item.data).decode('ascii')}"
                 ET.SubElement(root, f"{{{_NS}}}image", {"x": _n(item.x), "y": _n(item.y), "width": _n(item.w),
                                                          "height": _n(item.h), "href": href,
                                                          "preserveAspectRatio": "xMidYMid meet"})
