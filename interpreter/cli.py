@@ -65,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="extend each card's background this many mm past its cut line (default 0)")
     cd.add_argument("--backs", action="store_true",
                     help="follow each page of fronts with a page of backs, mirrored for long-edge duplex")
+    cd.add_argument("--check-text", action="store_true",
+                    help="warn where a card's hand-written text: leaves out a number its effect uses "
+                         "(the printed card may have drifted from the rules)")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
                        description="Play N games with agents and report win rates by seat (with 95% intervals), "
@@ -208,9 +211,10 @@ def _explain(args) -> int:
 
 def _cards(args) -> int:
     from .api import check_path
+    from .analysis.textdrift import text_drift
     from .printing import card_faces, write_pngs, write_sheets, write_svgs
-    if not (args.svg or args.pdf or args.png):
-        print("grimoire cards: say what to write: --svg DIR, --pdf FILE and/or --png DIR", file=sys.stderr)
+    if not (args.svg or args.pdf or args.png or args.check_text):
+        print("grimoire cards: say what to do: --svg DIR, --pdf FILE, --png DIR and/or --check-text", file=sys.stderr)
         return 2
     if not 0 <= args.bleed <= 10:
         print(f"grimoire cards: --bleed is 0 to 10 mm, not {args.bleed:g}", file=sys.stderr)
@@ -219,6 +223,11 @@ def _cards(args) -> int:
     errors = [d for d in content.diagnostics if d.severity == "error"]
     if rs is None or errors:
         raise ContentError(errors or content.diagnostics)
+    if args.check_text:
+        drift = text_drift(content)
+        print(format_all(drift) if drift else "every card's text mentions the numbers its effect uses")
+    if not (args.svg or args.pdf or args.png):
+        return 0
     cf = card_faces(args.ruleset, rs)
     copies = sum(n for _, n in cf.faces)
     if args.svg:

@@ -225,3 +225,22 @@ def test_missing_art_is_a_placeholder(tmp_path: Path) -> None:
 def test_cards_needs_an_output(tmp_path: Path, capsys) -> None:
     assert main(["cards", str(ROOT / "rulesets/toil_and_troublez")]) == 2
     assert "--svg" in capsys.readouterr().err
+
+
+DRIFT_RULES = RULES.replace("    zone deck", "    player stat gems: 0..99 = 0\n    event bought\n    zone deck")
+
+
+@pytest.mark.parametrize("text, warned", [
+    ("Immediately: gain 2 gems.", True),  # the effect was changed to 3, the text was not
+    ("Immediately: gain 3 gems.", False),
+    ("Immediately: gain three gems.", False),  # a number as a word counts
+])
+def test_check_text_warns_when_the_text_drifts_from_the_effect(tmp_path: Path, capsys, text: str,
+                                                               warned: bool) -> None:
+    folder = ruleset(tmp_path, DRIFT_RULES, "cards:\n  - name: Treasure\n    type: Spell\n    cost: 1\n"
+                     f"    school: Fire\n    text: \"{text}\"\n    effect: |\n      when bought:\n"
+                     "          you gain 3 gems\n")
+    assert main(["cards", str(folder), "--check-text"]) == 0
+    out = capsys.readouterr().out
+    assert ("cards.yaml:2:5: warning: the text of `Treasure` does not mention 3" in out) == warned, out
+    assert ("[cards/text-drift]" in out) == warned
