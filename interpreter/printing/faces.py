@@ -10,6 +10,7 @@ with the card's name.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,6 +81,14 @@ class Face:
     overflow: list[str] = field(default_factory=list)  # regions whose text was cut
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """Control characters (a card file may hold them) print as U+FFFD, which the font has."""
+    return _CONTROL.sub("\ufffd", text.replace("\t", " "))
+
+
 def card_text(card: CardData) -> str:
     """What the card says: its hand-written `text:`, or its effect in English."""
     if card.text:
@@ -111,32 +120,49 @@ def _font(bold: bool) -> FontProperties:
 
 
 @functools.lru_cache(maxsize=65536)
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """Width in mm of `text` set in DejaVu Sans at `size` points."""
+def _word_width(word: str, bold: bool) -> float:
+    """Width in mm of one word at 1 pt (words repeat: each is measured once)."""
     font = _font(bold)
-    w, _, _ = _MEASURE.get_text_width_height_descent(text, font, ismath=False)
-    return w * size / font.get_size_in_points() * PT
+    w, _, _ = _MEASURE.get_text_width_height_descent(word, font, ismath=False)
+    return w / font.get_size_in_points() * PT
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width in mm of `text` set in DejaVu Sans at `size` points: its words' widths and the spaces
+    between them (kerning across a space is nil)."""
+    words = text.split(" ")
+    return size * (sum(_word_width(w, bold) for w in words if w) + (len(words) - 1) * _word_width("a a", bold)
+                   - (len(words) - 1) * 2 * _word_width("a", bold))
+
+
+def _break(word: str, width: float, size: float, bold: bool) -> tuple[list[str], str]:
+    """The hyphenated pieces of a word wider than the box, and what is left of it."""
+    pieces = []
+    while text_width(word, size, bold) > width and len(word) > 1:
+        cut = len(word) - 1
+        while cut > 1 and text_width(word[:cut] + "-", size, bold) > width:
+            cut -= 1
+        pieces.append(word[:cut] + "-")
+        word = word[cut:]
+    return pieces, word
 
 
 def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
     """Greedy word wrap by measured width; a word longer than the line is broken."""
     lines: list[str] = []
+    space = text_width("a a", size, bold) - 2 * text_width("a", size, bold)
     for para in text.splitlines() or [""]:
-        line = ""
+        line, used = "", 0.0
         for word in para.split():
-            trial = f"{line} {word}" if line else word
-            if text_width(trial, size, bold) <= width:
-                line = trial
+            ww = text_width(word, size, bold)
+            if line and used + space + ww <= width:
+                line, used = f"{line} {word}", used + space + ww
                 continue
             if line:
                 lines.append(line)
-            line = word
-            while text_width(line, size, bold) > width and len(line) > 1:  # a word wider than the box
-                cut = len(line) - 1
-                while cut > 1 and text_width(line[:cut] + "-", size, bold) > width:
-                    cut -= 1
-                lines.append(line[:cut] + "-")
-                line = line[cut:]
+            pieces, word = _break(word, width, size, bold)
+            lines += pieces
+            line, used = word, text_width(word, size, bold)
         lines.append(line)
     return lines
 
@@ -217,7 +243,7 @@ def build_face(card: CardData, layout: Layout, base: Path, roots: list[Path]) ->
     frame = t.frame
     if t.color_by is not None:
         frame = t.color_by.values.get(_field_text(card.fields.get(t.color_by.field)), frame)
-    face = Face(card.name, w, h)
+    face = Face(visible(card.name), w, h)
     face.items.append(Rect(0, 0, w, h, fill=t.background, stroke=frame, stroke_width=1.6, radius=3))
     for r in t.regions:
         x, y, bw, bh = r.box
@@ -229,6 +255,7 @@ def build_face(card: CardData, layout: Layout, base: Path, roots: list[Path]) ->
         text = _region_text(r, card)
         if not text:
             continue
+        text = visible(text)
         pad = 1.0 if r.fill else 0.0
         lines, size, cut = fit(text, bw - 2 * pad, bh - pad, r.size, r.bold)
         if cut:

@@ -92,6 +92,17 @@ def test_hostile_card_name_is_escaped_in_svg_and_file_name(tmp_path: Path) -> No
     assert "<script>" not in svg.read_text(encoding="utf-8")
 
 
+def test_control_characters_in_a_name_still_give_xml_and_a_clean_drawing(tmp_path: Path, recwarn) -> None:
+    folder = ruleset(tmp_path, RULES, _cards('{name: "Bad\\x01\\x1b[31mName", type: Spell, cost: 1, school: Ice, '
+                                             'text: "tab\\there\\x02"}'))
+    _, cf = _faces(folder)
+    [svg] = write_svgs(cf, tmp_path / "out")
+    text = _svg_text(svg)  # parses: XML 1.0 cannot hold \x01 even escaped
+    assert "Bad\ufffd\ufffd[31mName" in text and "tab here\ufffd" in text
+    write_sheets(cf, tmp_path / "c.pdf")
+    assert not [w for w in recwarn if "missing from font" in str(w.message)]
+
+
 def test_long_text_wraps_inside_its_box(tmp_path: Path) -> None:
     long = "Every player draws a card, then discards a card of their choice. " * 4
     folder = ruleset(tmp_path, RULES, _cards(
