@@ -13,7 +13,7 @@ from ..content.loader import find_cards_dir
 from ..content.model import Ruleset
 from ..language.diagnostics import ContentError, Diagnostic
 from .faces import Face, back_face, build_face, card_text, distinct_cards
-from .layout import Layout, art_roots, load_layout
+from .layout import LAYOUT_FILE, Layout, art_roots, load_layout
 from .sheets import pages_needed, plan_sheet, write_pdf, write_png
 from .svg import face_svg
 
@@ -35,13 +35,24 @@ class CardFaces:
 def card_faces(ruleset_dir: str | Path, rs: Ruleset) -> CardFaces:
     """Every distinct card's face by the ruleset's layout. Raises ContentError for a bad layout."""
     ruleset_dir = Path(ruleset_dir)
-    roots = art_roots(ruleset_dir, find_cards_dir(ruleset_dir))
-    layout, diags = load_layout(ruleset_dir, rs, roots)
+    home = _layout_home(ruleset_dir, rs)
+    roots = art_roots(ruleset_dir, find_cards_dir(ruleset_dir)) + art_roots(home, find_cards_dir(home))
+    layout, diags = load_layout(home, rs, roots)
     if any(d.severity == "error" for d in diags):
         raise ContentError(diags)
-    faces = [(build_face(c, layout, ruleset_dir, roots), n) for c, n in distinct_cards(rs)]
+    faces = [(build_face(c, layout, home, roots), n) for c, n in distinct_cards(rs)]
     overflow = [f"{f.name}: {what}" for f, _ in faces for what in f.overflow]
     return CardFaces(layout, faces, back_face(layout, rs.title), overflow, diags)
+
+
+def _layout_home(ruleset_dir: Path, rs: Ruleset) -> Path:
+    """The folder whose layout.yaml applies: the ruleset's own, else the nearest base's it `extends`
+    (bases lie beside it, as `extends` finds them), else its own (the default faces)."""
+    for name in reversed(rs.content.layers[:-1]):
+        base = ruleset_dir.parent / name
+        if not (ruleset_dir / LAYOUT_FILE).exists() and (base / LAYOUT_FILE).is_file():
+            return base
+    return ruleset_dir
 
 
 def slug(name: str) -> str:

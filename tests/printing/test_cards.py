@@ -12,6 +12,7 @@ import pypdf
 import pypdfium2
 import pytest
 
+from interpreter.analysis.explain import explain_card
 from interpreter.api import check_path
 from interpreter.cli import main
 from interpreter.language.diagnostics import ContentError
@@ -255,3 +256,22 @@ def test_check_text_warns_when_the_text_drifts_from_the_effect(tmp_path: Path, c
     out = capsys.readouterr().out
     assert ("cards.yaml:2:5: warning: the text of `Treasure` does not mention 3" in out) == warned, out
     assert ("[cards/text-drift]" in out) == warned
+
+
+def test_a_mod_uses_its_bases_layout() -> None:
+    _, cf = _faces(ROOT / "rulesets/enchanters_overlords")
+    assert cf.layout.file and Path(cf.layout.file).parent.name == "enchanters"
+    assert "Item" in cf.layout.types
+
+
+def test_printed_words_are_what_grimoire_explain_says() -> None:
+    """No second English: a card without `text:` prints explain_card's effect text, word for word."""
+    rs, _ = _faces(ROOT / "rulesets/stonehenge_wizards")
+    checked = 0
+    for card in rs.cards:
+        if card.effect is not None and not card.text:
+            assert card_text(card) == explain_card(card).split("\n", 1)[1]
+            checked += 1
+        elif card.text:
+            assert card_text(card) == card.text
+    assert checked > 10
