@@ -1,4 +1,4 @@
-"""The `grimoire` command: validate, explain, play, simulate, sweep, scenario, replay."""
+"""The `grimoire` command: validate, explain, cards, play, simulate, sweep, scenario, replay."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +14,7 @@ __all__ = ["main"]
 EPILOG = """examples:
   grimoire validate rulesets/my_game
   grimoire explain rulesets/my_game "Card name"
+  grimoire cards rulesets/my_game --pdf sheets.pdf --backs
   grimoire simulate rulesets/my_game -n 500 --players 4 --seed 7
   grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
   grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
@@ -48,6 +49,29 @@ def main(argv: list[str] | None = None) -> int:
     x.add_argument("ruleset", help="ruleset folder")
     x.add_argument("subject", nargs="?", help="a card name or the name of a rule (default: everything)")
     _add_with(x)
+
+    cd = sub.add_parser("cards", help="draw the cards: SVG per card, print-and-play PDF, PNG previews",
+                        description="Draw every card of a ruleset by its layout (layout.yaml in the ruleset "
+                                    "folder; a readable default face when there is none). The text on each card "
+                                    "is its hand-written `text:` or its effect in English, from the rules. "
+                                    "See docs/cards.md.",
+                        epilog="examples:\n  grimoire cards rulesets/my_game --svg faces/\n"
+                               "  grimoire cards rulesets/my_game --pdf sheets.pdf --backs --bleed 3\n"
+                               "  grimoire cards rulesets/my_game --pdf sheets.pdf --paper letter --png previews/",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    cd.add_argument("ruleset", help="ruleset folder")
+    cd.add_argument("--svg", metavar="DIR", help="write one SVG per distinct card (and back.svg) here")
+    cd.add_argument("--pdf", metavar="FILE", help="write print-and-play sheets: every copy of every card, in a "
+                                                  "grid with crop marks")
+    cd.add_argument("--png", metavar="DIR", help="write one PNG preview per distinct card here")
+    cd.add_argument("--paper", choices=("a4", "letter"), default="a4", help="sheet size (default a4: 3x3 poker cards)")
+    cd.add_argument("--bleed", type=float, default=0.0, metavar="MM",
+                    help="extend each card's background this many mm past its cut line (default 0)")
+    cd.add_argument("--backs", action="store_true",
+                    help="follow each page of fronts with a page of backs, mirrored for long-edge duplex")
+    cd.add_argument("--check-text", action="store_true",
+                    help="warn where a card's hand-written text: leaves out a number its effect uses "
+                         "(the printed card may have drifted from the rules)")
 
     s = sub.add_parser("simulate", help="play many games with bots and summarise them",
                        description="Play N games with agents and report win rates by seat (with 95% intervals), "
@@ -145,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     _stack_mods(args)
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new}[args.command](args)
+                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -263,6 +287,39 @@ def _explain(args) -> int:
     except UnknownSubject as e:
         print(f"grimoire: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _cards(args) -> int:
+    from .api import check_path
+    from .analysis.textdrift import text_drift
+    from .printing import card_faces, write_pngs, write_sheets, write_svgs
+    if not (args.svg or args.pdf or args.png or args.check_text):
+        print("grimoire cards: say what to do: --svg DIR, --pdf FILE, --png DIR and/or --check-text", file=sys.stderr)
+        return 2
+    if not 0 <= args.bleed <= 10:
+        print(f"grimoire cards: --bleed is 0 to 10 mm, not {args.bleed:g}", file=sys.stderr)
+        return 2
+    rs, content = check_path(args.ruleset)
+    errors = [d for d in content.diagnostics if d.severity == "error"]
+    if rs is None or errors:
+        raise ContentError(errors or content.diagnostics)
+    if args.check_text:
+        drift = text_drift(content)
+        print(format_all(drift) if drift else "every card's text mentions the numbers its effect uses")
+    if not (args.svg or args.pdf or args.png):
+        return 0
+    cf = card_faces(args.ruleset, rs)
+    copies = sum(n for _, n in cf.faces)
+    if args.svg:
+        print(f"{len(write_svgs(cf, Path(args.svg)))} SVG files in {args.svg}")
+    if args.png:
+        print(f"{len(write_pngs(cf, Path(args.png)))} PNG previews in {args.png}")
+    if args.pdf:
+        pages = write_sheets(cf, Path(args.pdf), args.paper, args.bleed, args.backs)
+        print(f"{copies} cards on {pages} pages in {args.pdf}")
+    for where in cf.overflow:
+        print(f"warning: text cut to fit: {printable(where)}", file=sys.stderr)
     return 0
 
 

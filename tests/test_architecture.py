@@ -16,7 +16,7 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "interpreter"
 
 # Lowest first: a module may import from its own stage or any stage listed before it.
-STAGES = ["language", "content", "runtime", "library", "analysis", "compile", "engine", "api", "authoring", "play", "sim",
+STAGES = ["language", "content", "runtime", "library", "analysis", "compile", "engine", "api", "authoring", "printing", "play", "sim",
           "cli", "__main__", "__init__"]
 LAZY_ALLOWED = {"cli", "__init__"}
 

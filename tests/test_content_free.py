@@ -13,6 +13,7 @@ SOURCE = {p: p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").rglob
 # words common in English that a game may also use as a value; they say nothing about a game
 GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom", "red", "blue", "green",
            "shadow",  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
+           "patches",  # matplotlib's drawing module (printing/sheets.py); Stonehenge Wizards has a Patches card
            "item"}  # the elements of a list; Enchanters also calls a card type `Item`
 
 

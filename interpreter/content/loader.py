@@ -45,6 +45,7 @@ class CardSpec:
     effect: Node | None
     loc: Loc
     layer: str = ""  # the ruleset of the stack whose card file holds it (mod edits, conflicts)
+    text: str | None = None  # the card's hand-written `text:` (printed on its face; see docs/cards.md)
 
 
 @dataclass
@@ -555,6 +556,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
             continue
         spec.type = tname
         spec.copies = card.copies
+        spec.text = card.text
         spec.fields = {info.alias: getattr(card, k) for k, info in type(card).model_fields.items()
                        if info.alias not in _RESERVED}
         if card.effect and card.effect in effects:

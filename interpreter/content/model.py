@@ -59,6 +59,7 @@ class CardData:
     type: str
     fields: dict[str, Any]
     effect: Node | None = None
+    text: str | None = None  # hand-written card text, if the card file gives one
 
     def __repr__(self) -> str:
         return f"{self.name}#{self.id}"
@@ -321,7 +322,7 @@ def build(content: Content) -> Ruleset:
         if spec.type not in rs.card_types and spec.type not in rs.die_types:
             continue
         for _ in range(spec.copies):
-            rs.cards.append(CardData(next_id, spec.name, spec.type, spec.fields, spec.effect))
+            rs.cards.append(CardData(next_id, spec.name, spec.type, spec.fields, spec.effect, spec.text))
             next_id += 1
     return rs
 
