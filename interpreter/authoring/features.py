@@ -232,7 +232,7 @@ def _after_dot(text: str | None, pos: lsp.Position | None) -> bool:
 
 
 def completion(analysis: Analysis | None, text: str | None = None, pos: lsp.Position | None = None) -> lsp.CompletionList:
-    """After `card.`: the fields of the card types. Elsewhere: keywords, the ruleset's declared
+    """After `card.`: each field the card types declare. Elsewhere: keywords, the ruleset's declared
     names (zones, stats, card types, ...), card names and builtins with their signatures."""
     if analysis is not None and analysis.ruleset is not None and _after_dot(text, pos):
         fields: dict[str, list[str]] = {"name": ["every card"], "type": ["every card"]}
