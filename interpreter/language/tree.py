@@ -836,7 +836,10 @@ class CallStmt(Stmt):
     expr: Node
 
     def describe(self) -> str:
-        return _d(self.expr)
+        e = self.expr  # a procedure called on its own line reads as a command: "tidy p", "blizzard"
+        if isinstance(e, Call):
+            return " ".join([_words(e.func)] + ([", ".join(_d(a) for a in e.args)] if e.args else []))
+        return _d(e)
 
 
 @_node
@@ -1236,6 +1239,11 @@ class Call(Expr):
     name_loc: Loc | None
 
     def describe(self) -> str:
+        if not self.args:  # `other_players()` reads "other players"
+            return _words(self.func)
+        if len(self.args) == 1:  # `count(hand)` reads "count of hand"
+            words = _words(self.func)
+            return f"{words} {_d(self.args[0])}" if words.endswith(" of") else f"{words} of {_d(self.args[0])}"
         return f"{_words(self.func)}(" + ", ".join(_d(a) for a in self.args) + ")"
 
 
@@ -1337,8 +1345,8 @@ _NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
 def _article(what: str) -> str:
-    """`is empty`, `is dummy`, but `is a` before a card type."""
-    return "" if what in ("empty", "dummy") else "a "
+    """`is empty`, `is dummy`, but `is a` (or `is an`) before a card type."""
+    return "" if what in ("empty", "dummy") else "an " if what[:1].upper() in "AEIOU" else "a "
 
 
 def _words(name: str) -> str:

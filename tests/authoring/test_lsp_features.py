@@ -145,7 +145,7 @@ def test_card_effect_text_has_hover_and_definitions():
     text = cards.read_text(encoding="utf-8")
     analysis = analyse(root / "rulesets" / "tutorial_fireflies", {})
     on_move = hover(analysis, cards, text, _pos(text, "move last(jar)"))
-    assert on_move.contents.value == "**move**: move last(jar) to discard"
+    assert on_move.contents.value == "**move**: move last of jar to discard"
     where = definition(analysis, text, _pos(text, "jar)"))  # the zone named in the effect
     rules = (root / "rulesets" / "tutorial_fireflies" / "game.rules").read_text(encoding="utf-8").split("\n")
     assert where.uri.endswith("rulesets/tutorial_fireflies/game.rules")
@@ -197,7 +197,7 @@ def test_hover_on_a_card_name_shows_its_fields_and_effect():
     text = "move Frog to discard"
     shown = hover(analysis, Path("x.rules"), text, lsp.Position(0, 6)).contents.value
     assert shown.startswith("card **Frog** (Critter: kind: Frog)")
-    assert "When drawn: if jar is not empty: move last(jar) to discard." in shown  # the effect in English
+    assert "When drawn: if jar is not empty: move last of jar to discard." in shown  # the effect in English
     assert "critters.yaml" in shown
 
 

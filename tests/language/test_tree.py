@@ -30,7 +30,7 @@ def test_a_card_effect_reads_as_card_text():
         '            p chooses c from held\n'
         '            move c to discard\n', "card.yaml")
     assert effect.describe() == (
-        "When picked up: you choose k from values(the kind of Gem); for each p in other players(): "
+        "When picked up: you choose k from values of the kind of Gem; for each p in other players: "
         "let held be the trove of p where the kind of it is k; if held is not empty: p chooses c from held; "
         "move c to discard.")
 
@@ -41,7 +41,7 @@ def test_a_card_effect_reads_as_card_text():
     ("zone hand: set, per player, owner\n", "The hand is a zone: set, per player, owner."),
     ("player stat coins: 0..10 = 3\n", "Each player has coins (0 to 10), starting at 3."),
     ("score p: 2 * count(hand of p) - coins of p\n",
-     "A player's score (p) is 2 times count(the hand of p) minus the coins of p."),
+     "A player's score (p) is 2 times count of the hand of p minus the coins of p."),
     ("turn:\n    repeat 2 times:\n        draw 1 from deck to your hand\n    if you may \"Stop?\":\n        end game\n",
      "On a turn: repeat 2 times: draw a card from deck to your hand; if you agree to \u201cStop?\u201d: the game ends."),
 ])
