@@ -110,10 +110,10 @@ def main() -> None:
         split = {v: {s: statistics.median(d.get(s, 0.0) for d in splits[v]) for s in STAGES} for v in versions}
         print(f"grimoire validate rulesets/* ({len(rulesets)} rulesets), CPU seconds (user+sys), "
               f"median of {args.n} fresh processes each")
-        print(f"{'':10} {'total':>7}  " + " ".join(f"{s:>7}" for s in STAGES))
+        print(f"{'':20} {'total':>7}  " + " ".join(f"{s:>7}" for s in STAGES))
         for v in versions:
             label = f"{v} ({args.baseline})" if v == "baseline" else v
-            print(f"{label:10} {med[v]:7.3f}  " + " ".join(f"{split[v][s]:7.3f}" for s in STAGES))
+            print(f"{label:20} {med[v]:7.3f}  " + " ".join(f"{split[v][s]:7.3f}" for s in STAGES))
         print(f"ratio baseline/new: {med['baseline'] / med['new']:.2f}x  "
               f"(per round: {', '.join(f'{b / n:.2f}' for b, n in zip(totals['baseline'], totals['new']))})")
         if args.json:
