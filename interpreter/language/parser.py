@@ -129,8 +129,18 @@ def _build_while_parsing(lark: Lark) -> None:
     callbacks = lark.parser.parser.parser.callbacks
     for rule, callback in list(callbacks.items()):
         name = rule.alias or rule.options.template_source or rule.origin.name
+        if rule.options.expand1 and not rule.alias and not rule.options.empty_indices and len(rule.expansion) == 1 \
+                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_"):
+            # `?sum: product`: Lark would pass the one child on and mark its positions as its own
+            # container, which they already are; a third of all reductions are these
+            callbacks[rule] = _pass_on
+            continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
         callbacks[rule] = _reducer(callback, name, method)
+
+
+def _pass_on(children: list) -> object:
+    return children[0]
 
 
 def _reducer(callback, name: str, method):
