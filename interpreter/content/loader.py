@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from ruamel.yaml import YAML
 from ruamel.yaml import nodes as rt_nodes
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.docinfo import DocInfo, version as yaml_version
 from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
@@ -26,9 +25,10 @@ from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partia
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 
 try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
-    from yaml import YAMLError as _CYAMLError, events as _c_events
+    from yaml import events as _c_events
     from yaml._yaml import CParser as _CParser
-except ImportError:  # PyYAML without libyaml: every file takes ruamel's pure-Python path
+    from ruamel.yaml.docinfo import DocInfo, version as yaml_version  # ruamel >= 0.18.7
+except ImportError:  # PyYAML without libyaml, or an older ruamel: every file takes ruamel's own parser
     _CParser = None
 
 __all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards"]
@@ -264,9 +264,9 @@ def _fast_load(text: str) -> Any:
     if _CParser is None or "\t" in text:
         return _SLOW
     y = _yaml()
-    y.doc_infos.append(DocInfo(requested_version=yaml_version(y.version)))  # as `YAML.load` does
-    y.tags = {}
     try:
+        y.doc_infos.append(DocInfo(requested_version=yaml_version(y.version)))  # as `YAML.load` does
+        y.tags = {}
         events = _CParser(text)
         get = events.get_event
         get()  # stream start
