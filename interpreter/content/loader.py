@@ -16,8 +16,9 @@ from typing import Any, Iterable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from ruamel.yaml import YAML
+from ruamel.yaml import nodes as rt_nodes
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from ..language.tree import Node
@@ -25,6 +26,13 @@ from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .stack import apply_card_edits, check_order, split_stack
+
+try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
+    from yaml import events as _c_events
+    from yaml._yaml import CParser as _CParser
+    from ruamel.yaml.docinfo import DocInfo, version as yaml_version  # ruamel >= 0.18.7
+except ImportError:  # PyYAML without libyaml, or an older ruamel: every file takes ruamel's own parser
+    _CParser = None
 
 __all__ = ["Content", "CardSpec", "load", "find_cards_dir", "validate_cards", "overlay", "card_model"]
 
@@ -371,6 +379,102 @@ def _yaml() -> YAML:
     return y
 
 
+_SLOW = object()  # `_fast_load` could not take this file
+
+
+class _Unusual(Exception):
+    """A card file the fast path leaves to ruamel's own parser."""
+
+
+def _fast_load(text: str) -> Any:
+    """A card file's data as `_yaml().load(text)` gives it, about ten times faster: libyaml (C) scans
+    and parses, `_compose` builds ruamel's nodes as ruamel's composer would, and ruamel's own
+    round-trip constructor makes the values, positions (`.lc`), quote styles and duplicate-key
+    errors. `_SLOW` for a file with any error or anything ruamel might read differently (tabs,
+    tags, directives, empty values, which ruamel places at the next token), so that ruamel's own
+    parser reads it and words its errors; tests/content/test_fast_yaml.py compares the two."""
+    if _CParser is None or "\t" in text:
+        return _SLOW
+    y = _yaml()
+    try:
+        y.doc_infos.append(DocInfo(requested_version=yaml_version(y.version)))  # as `YAML.load` does
+        y.tags = {}
+        events = _CParser(text)
+        get = events.get_event
+        get()  # stream start
+        start = get()
+        if type(start) is not _c_events.DocumentStartEvent or start.version or start.tags:
+            raise _Unusual
+        node = _Composer(get, y.resolver, y.max_depth).compose(1)
+        if type(get()) is not _c_events.DocumentEndEvent or type(get()) is not _c_events.StreamEndEvent:
+            raise _Unusual
+        return y.constructor.construct_document(node)
+    except Exception:  # noqa: BLE001 - any problem: read it again the slow way, which words it
+        return _SLOW
+
+
+class _Composer:
+    """ruamel's `Composer.compose_node`, over libyaml's events (see `_fast_load`)."""
+
+    def __init__(self, get: Any, resolver: Any, max_depth: int):
+        self.get, self.resolver, self.max_depth = get, resolver, max_depth
+        self.anchors: dict[str, Any] = {}
+        self.tags: dict[Any, Any] = {}  # resolved tags, per (value, implicit)
+
+    def _tag(self, kind: Any, value: Any, implicit: Any) -> Any:
+        key = (kind, value, implicit)
+        tag = self.tags.get(key)
+        if tag is None:
+            tag = self.tags[key] = self.resolver.resolve(kind, value, implicit)
+        return tag
+
+    def compose(self, depth: int, event: Any = None) -> Any:
+        e = self.get() if event is None else event
+        cls = type(e)
+        if cls is _c_events.AliasEvent:
+            return self.anchors[e.anchor]  # an undefined one: KeyError, the slow path words it
+        if depth > self.max_depth or getattr(e, "tag", None) is not None:
+            raise _Unusual
+        m = e.start_mark
+        start = StreamMark(None, m.index, m.line, m.column)
+        m = e.end_mark
+        if cls is _c_events.ScalarEvent:
+            if not e.value and not e.style:
+                raise _Unusual
+            node = rt_nodes.ScalarNode(self._tag(rt_nodes.ScalarNode, e.value, e.implicit), e.value, start,
+                                       StreamMark(None, m.index, m.line, m.column), style=e.style or None,
+                                       anchor=e.anchor)
+            if e.anchor is not None:
+                self.anchors[e.anchor] = node
+            return node
+        if cls is _c_events.SequenceStartEvent:
+            node = rt_nodes.SequenceNode(self._tag(rt_nodes.SequenceNode, None, e.implicit), [], start, None,
+                                         flow_style=e.flow_style, anchor=e.anchor)
+            if e.anchor is not None:
+                self.anchors[e.anchor] = node
+            while True:
+                item = self.get()
+                if type(item) is _c_events.SequenceEndEvent:
+                    break
+                node.value.append(self.compose(depth + 1, item))
+        elif cls is _c_events.MappingStartEvent:
+            node = rt_nodes.MappingNode(self._tag(rt_nodes.MappingNode, None, e.implicit), [], start, None,
+                                        flow_style=e.flow_style, anchor=e.anchor)
+            if e.anchor is not None:
+                self.anchors[e.anchor] = node
+            while True:
+                item = self.get()
+                if type(item) is _c_events.MappingEndEvent:
+                    break
+                key = self.compose(depth + 1, item)
+                node.value.append((key, self.compose(depth + 1)))
+        else:
+            raise _Unusual
+        m = item.end_mark
+        node.end_mark = StreamMark(None, m.index, m.line, m.column)
+        return node
+
+
 def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
     """A YAML syntax error, worded for a card author, at the problem's position."""
     mark = e.problem_mark or e.context_mark
@@ -411,7 +515,9 @@ def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
-            data = _yaml().load(text)
+            data = _fast_load(text)
+            if data is _SLOW:
+                data = _yaml().load(text)
     except MarkedYAMLError as e:
         _yaml_error(content, name, e)
         return
