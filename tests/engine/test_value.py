@@ -4,6 +4,7 @@ The construct is content for bots (docs/language.md, "what a player should value
 each seat a number on demand and must never change how a game plays."""
 from __future__ import annotations
 
+from interpreter.api import load_program
 from interpreter.engine.game import Game
 from interpreter.language.parser import parse_rules
 from interpreter.language.tree import ValueDecl
@@ -68,3 +69,15 @@ def test_the_rule_never_changes_a_game(tmp_path):
     with_value = run(build(tmp_path / "a", RACE + "value p: pos of p\n"))
     without = run(build(tmp_path / "b", RACE))
     assert with_value == without
+
+
+def test_a_mods_value_takes_the_place_of_its_bases(tmp_path):
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "game.rules").write_text('game "B":\n    players 2\n' + RACE + "value p: pos of p\n", encoding="utf-8")
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "game.rules").write_text('game "M":\n    players 2\n    extends "base"\nvalue p: 7 - pos of p\n',
+                                    encoding="utf-8")
+    assert Game(load_program(base), 2, 0).values() == [0.0, 0.0]
+    assert Game(load_program(mod), 2, 0).values() == [7.0, 7.0]
