@@ -506,7 +506,7 @@ class TiebreakDecl(Decl):
 
 @_node
 class ValueDecl(Decl):
-    """`value p: expr`: how good an unfinished game is for a player (higher is better).
+    """`value p: expr`: what an unfinished game is worth to a player (higher is better).
 
     Content for bots, not a rule: look-ahead agents judge moves and cut playouts by it, so a
     ruleset can say what progress means (like Ludii's heuristics) without game code."""
@@ -1352,7 +1352,7 @@ _NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
 def _article(what: str) -> str:
-    """`is empty`, `is dummy`, but `is a Spell`."""
+    """`is empty`, `is dummy`, but `is a TYPE`."""
     return "" if what in ("empty", "dummy") else "a "
 
 
