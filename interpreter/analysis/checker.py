@@ -92,7 +92,7 @@ class _Checker:
                 self.used.add(zone)
             for x in p.conds:
                 self.cond(x, {"you", p.binder, "card"})
-        for s in rs.scores + rs.tiebreaks:
+        for s in rs.scores + rs.tiebreaks + rs.values:
             self.expr(s.expr, {"you", s.binder})
         for b in rs.boards.values():
             self.board(b)

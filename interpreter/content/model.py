@@ -98,6 +98,7 @@ class Ruleset:
     placements: dict[str, Node] = field(default_factory=dict)
     scores: list[Node] = field(default_factory=list)
     tiebreaks: list[Node] = field(default_factory=list)
+    values: list[Node] = field(default_factory=list)  # `value p: expr`: what bots should value (at most one)
     boards: dict[str, Node] = field(default_factory=dict)  # name → `board` node (a graph of space cards)
     cards: list[CardData] = field(default_factory=list)
     unparsed: set[tuple[str, str]] = field(default_factory=set)  # (kind, name) lost to syntax errors
@@ -185,6 +186,7 @@ def build(content: Content) -> Ruleset:
     phase_layer: dict[str, str] = {}
     action_at: dict[str, tuple[int, str]] = {}  # action label → (index in rs.actions, ruleset)
     score_layer = ""
+    value_layer = ""
     hooks: list[Node] = []
     hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
@@ -301,6 +303,11 @@ def build(content: Content) -> Ruleset:
                 hook_layers.append((d, layer))
             elif k == "tiebreak":
                 rs.tiebreaks.append(d)
+            elif k == "value":  # a mod's `value` takes the place of its base's: it only guides bots
+                if rs.values and value_layer != layer:
+                    rs.values = []
+                rs.values.append(d)
+                value_layer = layer
             elif k == "board":  # a board is also the zone of the cards lying on its spaces
                 if claim(d.name, "board", at):
                     rs.boards[d.name] = d
@@ -308,6 +315,9 @@ def build(content: Content) -> Ruleset:
     hook_conflicts(content, hook_layers)
     for h in hooks:
         _apply_hook(content, rs, h)
+    if len(rs.values) > 1:
+        content.error("name/duplicate", "more than one `value` rule", rs.values[1].loc,
+                      "combine them in one expression")
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
     lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")

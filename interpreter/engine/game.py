@@ -133,6 +133,8 @@ class Program:
         self.stat_inits = {name: (c.expr(s.init) if s.init is not None else None) for name, s in rs.stats.items()}
         self.score = (rs.scores[0].binder, c.expr(rs.scores[0].expr)) if rs.scores else None
         self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
+        # `value p: expr` (bots only): None when the ruleset declares none
+        self.value = (rs.values[0].binder, c.expr(rs.values[0].expr)) if rs.values else None
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
         self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
         self.boards = compile_boards(c, rs)  # board graphs: built per game on first use (boards.py)
@@ -963,6 +965,25 @@ class Game:
             scores.append(s)
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
+
+    def values(self) -> list[float] | None:
+        """Every seat's `value` now (what the ruleset says a player should value, higher better),
+        or None when the ruleset declares none. For look-ahead bots: it changes nothing."""
+        prog = self.program
+        if prog.value is None:
+            return None
+        binder, f = prog.value
+        out = []
+        for p in self.seats:
+            env = self._env(p)
+            env[binder] = p
+            v = f(self, env)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                what = "none" if v is None else "a truth value" if isinstance(v, bool) else "not a number"
+                raise RuleError(f"the value of player {int(p) + 1} is {what}: `value` must give a number",
+                                self.rs.values[0].loc)
+            out.append(float(v))
+        return out
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (cards under others included)."""

@@ -55,10 +55,36 @@ def _margin(game: Game, seat: int) -> float:
     return float(scores[seat] - (max(others) if others else 0))
 
 
+def _value_margin(values: list[float], seat: int) -> float:
+    """`seat`'s declared value minus the best other seat's."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - (max(others) if others else 0.0)
+
+
+def _value_shares(values: list[float]) -> list[float]:
+    """An unfinished game's worth to each seat from its declared values, on the scale of outcomes:
+    the leader 1, the last 0, the others in proportion (all equal: 1/seats each). Unlike "who would
+    win if it ended now", a step forward counts even when it does not change the lead."""
+    lo, hi = min(values), max(values)
+    if hi <= lo:
+        return [1.0 / len(values)] * len(values)
+    return [(v - lo) / (hi - lo) for v in values]
+
+
+def _cut_values(game: Game) -> list[float]:
+    """Each seat's worth in a playout cut before the end: by the ruleset's `value` when it declares
+    one, else the game's result as if it ended here."""
+    values = game.values()
+    if values is not None:
+        return _value_shares(values)
+    result = game.scores()
+    return [_outcome(result, p) for p in range(len(game.seats))]
+
+
 def _estimate(game: Game, seat: int) -> float:
-    """Value of an unfinished (cut) playout: the game's result if it ended here."""
+    """Value of an unfinished (cut) playout for `seat` (see `_cut_values`)."""
     try:
-        return _outcome(game.scores(), seat)
+        return _cut_values(game)[seat]
     except Exception:  # noqa: BLE001 - a score that cannot be evaluated yet is worth nothing
         return 0.0
 
@@ -120,8 +146,10 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
 class GreedyAgent:
     """One-step look-ahead: the option after which the deciding player's score leads the best
     other score by most, on average over `samples` determinised copies of the game (see
-    `determinize`: it never looks at cards its seat may not see, nor at the dice to come). The
-    same worlds judge every option; ties are broken by its own seeded RNG."""
+    `determinize`: it never looks at cards its seat may not see, nor at the dice to come). When the
+    ruleset declares `value p: ...`, that value is compared instead of the score: what the
+    designer says a player should strive for mid-game. The same worlds judge every option; ties
+    are broken by its own seeded RNG."""
 
     def __init__(self, seed: object = 0, samples: int = 4):
         self.rng = random.Random(str(seed))
@@ -150,7 +178,8 @@ class GreedyAgent:
             g.answer(i)
             if g.error is not None:
                 return -math.inf
-            value = _margin(g, seat)
+            values = None if g.over else g.values()
+            value = _value_margin(values, seat) if values is not None else _margin(g, seat)
             if g.over and g.result:
                 value += 1e9 * _outcome(g.result, seat)
             return value
@@ -192,7 +221,9 @@ class MCTSAgent:
     node, and plays on with uniformly random choices; with `tree=False` it is flat Monte Carlo: UCB1
     over the root options only, then random play. Playouts stop after `max_playout` decisions.
     A finished playout scores 1 for a win (1/k for a win shared by k) and 0 otherwise for each
-    seat; a cut one scores as if the game ended there; a playout whose game fails scores 0 for all.
+    seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, the last
+    0, the others in proportion), else as if the game ended there; a playout whose game fails
+    scores 0 for all.
     The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
     """
 
@@ -266,8 +297,7 @@ class MCTSAgent:
                 if g.error is None:
                     values = [_outcome(g.result, p) for p in range(len(g.seats))]
             else:
-                result = g.scores()
-                values = [_outcome(result, p) for p in range(len(g.seats))]
+                values = _cut_values(g)
         except Exception:  # noqa: BLE001 - a playout that breaks counts as a loss for everyone
             values = None
         for n in path:

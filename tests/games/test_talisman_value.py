@@ -1,0 +1,31 @@
+"""Talisman's `value` (what the bots strive for) ranks positions as the rulebook's goal does: the
+Crown of Command above everything, the Inner Region above the Middle above the Outer, nearer the
+way in better, a character out of the game worth nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.api import load_program
+from interpreter.engine.game import Game
+
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
+
+
+def _value_at(game: Game, n: int) -> float:
+    """Seat 1's value with its character standing on board space `n` (all else unchanged)."""
+    g = game.clone()
+    g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
+    return g.values()[0]
+
+
+def test_the_value_follows_the_way_to_the_crown():
+    game = Game(load_program(RULESET), 4, 3)
+    assert game.values() is not None and len(game.values()) == 4
+    far, sentinel = _value_at(game, 5), _value_at(game, 17)          # Outer Region
+    middle, portal = _value_at(game, 25), _value_at(game, 33)        # Middle Region
+    plain, valley, crown = _value_at(game, 41), _value_at(game, 48), _value_at(game, 49)
+    assert far < sentinel < middle < portal < plain < valley < crown
+    assert crown >= 1000
+    out = game.clone()
+    out.state.pstats[0]["out"] = 1
+    assert out.values()[0] == 0

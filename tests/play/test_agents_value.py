@@ -1,0 +1,60 @@
+"""Look-ahead bots follow a ruleset's `value`: greedy judges one step by it, mcts scores its cut
+playouts by it. A race scored only at the finish shows the difference: its score says nothing
+until the last step, its value (how far each runner got) says which move is progress."""
+from __future__ import annotations
+
+from interpreter.engine.game import Game
+from interpreter.play.agents import GreedyAgent, MCTSAgent, RandomAgent
+from tests.rulekit import build
+
+RACE = """
+player stat pos: 0..99
+turn:
+    you chooses x from ["rest", "walk", "sit"]
+    if x == "walk":
+        set pos of you to pos of you + 1
+    if pos of you >= 6 or turn_number >= 40:
+        end game
+score p: 1 if pos of p >= 6 else 0
+"""
+VALUE = "value p: pos of p\n"
+
+
+def first_choices(program, make, seeds=range(8)) -> list[int]:
+    """The option each agent (one per seed) picks at the first decision of the race."""
+    return [make(s).choose(g, g.decision) for s in seeds for g in [Game(program, 2, 0)]]
+
+
+def test_greedy_walks_when_the_value_says_walking_is_progress(tmp_path):
+    valued = build(tmp_path / "a", RACE + VALUE)
+    plain = build(tmp_path / "b", RACE)
+    assert first_choices(valued, GreedyAgent) == [1] * 8
+    # without the rule every option looks alike one step ahead: the choice is a coin toss
+    assert set(first_choices(plain, GreedyAgent)) != {1}
+
+
+def test_mcts_cut_playouts_are_scored_by_the_value(tmp_path):
+    valued = build(tmp_path / "a", RACE + VALUE)
+    plain = build(tmp_path / "b", RACE)
+    # playouts cut after 2 decisions never see the finish: only the value tells the moves apart
+    for tree in (True, False):
+        def make(s, tree=tree):
+            return MCTSAgent(s, iterations=30, max_playout=2, tree=tree)
+        assert first_choices(valued, make) == [1] * 8
+        assert set(first_choices(plain, make)) != {1}
+
+
+def test_valued_greedy_beats_random_in_the_race(tmp_path):
+    program = build(tmp_path, RACE + VALUE)
+    wins = 0.0
+    for i in range(6):
+        seat = i % 2
+        agents = [RandomAgent(f"r{i}"), RandomAgent(f"q{i}")]
+        agents[seat] = GreedyAgent(f"g{i}")
+        g = Game(program, 2, i, record_digests=False)
+        while not g.over:
+            g.answer(agents[g.decision.player].choose(g, g.decision))
+        assert g.error is None
+        if seat in g.result["winners"] and len(g.result["winners"]) == 1:
+            wins += 1
+    assert wins == 6  # walking every turn reaches 6 long before a random runner (1 in 3 a turn)
