@@ -390,7 +390,7 @@ def _fast_load(text: str) -> Any:
     """A card file's data as `_yaml().load(text)` gives it, about ten times faster: libyaml (C) scans
     and parses, `_compose` builds ruamel's nodes as ruamel's composer would, and ruamel's own
     round-trip constructor makes the values, positions (`.lc`), quote styles and duplicate-key
-    errors. `_SLOW` for a file with any error or anything ruamel might read differently (tabs,
+    errors. `_SLOW` for a file with any error or anything ruamel could read differently (tabs,
     tags, directives, empty values, which ruamel places at the next token), so that ruamel's own
     parser reads it and words its errors; tests/content/test_fast_yaml.py compares the two."""
     if _CParser is None or "\t" in text:

@@ -853,7 +853,7 @@ class CallStmt(Stmt):
     expr: Node
 
     def describe(self) -> str:
-        e = self.expr  # a procedure called on its own line reads as a command: "tidy p", "blizzard"
+        e = self.expr  # a procedure called on its own line reads as a command: "tidy p", "shuffle up"
         if isinstance(e, Call):
             return " ".join([_words(e.func)] + ([", ".join(_d(a) for a in e.args)] if e.args else []))
         return _d(e)

@@ -28,7 +28,7 @@ def test_parsed_into_its_class_with_english():
     mod = parse_rules('value p: 2 * count(hand of p) + 1\n', "x.rules")
     (decl,) = [d for d in mod.decls if isinstance(d, ValueDecl)]
     assert decl.binder == "p"
-    assert decl.describe() == "Bots value a game for a player (p) by 2 times count(the hand of p) plus 1, higher being better."
+    assert decl.describe() == "Bots value a game for a player (p) by 2 times count of the hand of p plus 1, higher being better."
 
 
 def test_values_per_seat_and_none_without_the_rule(tmp_path):
