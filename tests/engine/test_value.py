@@ -10,7 +10,7 @@ from interpreter.language.parser import parse_rules
 from interpreter.language.tree import ValueDecl
 from interpreter.play.agents import RandomAgent
 from interpreter.runtime.errors import RuleError
-from tests.rulekit import answer, build, errors
+from rulekit import answer, build, errors
 
 RACE = """
 player stat pos: 0..99

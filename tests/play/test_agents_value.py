@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from interpreter.engine.game import Game
 from interpreter.play.agents import GreedyAgent, MCTSAgent, RandomAgent
-from tests.rulekit import build
+from rulekit import build
 
 RACE = """
 player stat pos: 0..99
