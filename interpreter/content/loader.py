@@ -25,6 +25,7 @@ from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
+from .cardcsv import CsvProblem, csv_cards
 from .stack import apply_card_edits, check_order, split_stack
 
 try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
@@ -198,8 +199,8 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
     content.layers.append(layer)
     first_card = len(content.cards)
     if cards_dir is not None and cards_dir.is_dir():
-        for f in sorted(cards_dir.glob("*.y*ml")):
-            _load_cards_raw(content, f, [cards_dir.resolve()])
+        for f in sorted([*cards_dir.glob("*.y*ml"), *cards_dir.glob("*.csv")]):
+            (_load_cards_csv if f.suffix == ".csv" else _load_cards_raw)(content, f, [cards_dir.resolve()])
     for spec in content.cards[first_card:]:
         spec.layer = layer
     apply_card_edits(content, first_card, layer, _edited_spec)
@@ -547,6 +548,23 @@ def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
         content.cards[-1].fields["__node__"] = entry
 
 
+def _load_cards_csv(content: Content, f: Path, roots: list[Path]) -> None:
+    """A spreadsheet of cards (content/cardcsv.py): each row becomes the mapping a YAML card gives."""
+    text = _read(content, f, roots)
+    if text is None:
+        return
+    name = _display(f)
+    try:
+        rows = csv_cards(text, name)
+    except CsvProblem as e:
+        content.error("cards/csv", e.message, Loc(name, e.line, e.col), e.hint)
+        return
+    for i, (entry, loc) in enumerate(rows):
+        content.cards.append(CardSpec(_text(entry.get("name", f"card {i + 1}")), _text(entry.get("type", "")),
+                                      dict(entry), 1, None, loc))
+        content.cards[-1].fields["__node__"] = entry
+
+
 def _pos(container: Any, key: Any, value: bool = True) -> tuple[int, int]:
     """0-based (line, column) of an item of a YAML mapping or list; (0, 0) when unknown."""
     try:
@@ -774,7 +792,7 @@ def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) ->
         try:
             return parse_effect(str(text), spec.loc.file, line, col + quoted)
         except ContentError as e:
-            for d in e.diagnostics:
+            for d in e.diagnostics if spec.loc.file.endswith((".yaml", ".yml")) else ():
                 if d.code == "syntax":
                     d.hint = f"{d.hint}; " if d.hint else ""
                     d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
