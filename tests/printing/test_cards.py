@@ -275,3 +275,19 @@ def test_printed_words_are_what_grimoire_explain_says() -> None:
         elif card.text:
             assert card_text(card) == card.text
     assert checked > 10
+
+
+def test_a_field_shown_as_an_icon_picks_the_image_by_its_value(tmp_path: Path) -> None:
+    """Fields as icons: an art region whose path names a field draws the image of that value."""
+    folder = ruleset(tmp_path, RULES, _cards("{name: Bolt, type: Spell, cost: 1, school: Fire}",
+                                             "{name: Frost, type: Spell, cost: 2, school: Ice}"))
+    (folder / "icons").mkdir()
+    for school, colour in (("Fire", (255, 0, 0)), ("Ice", (0, 0, 255))):
+        mpimg.imsave(folder / "icons" / f"{school}.png", np.full((4, 4, 3), colour, dtype=np.uint8))
+    (folder / "layout.yaml").write_text("types:\n  Spell:\n    regions:\n"
+                                        "      - {show: art, path: 'icons/{school}.png', box: [2, 2, 8, 8]}\n",
+                                        encoding="utf-8")
+    rs, _ = check_path(folder)
+    pictures = {face.name: [i for i in face.items if hasattr(i, "data")] for face, _ in card_faces(folder, rs).faces}
+    assert pictures["Bolt"][0].data == (folder / "icons" / "Fire.png").read_bytes()
+    assert pictures["Frost"][0].data == (folder / "icons" / "Ice.png").read_bytes()
