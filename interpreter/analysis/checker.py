@@ -23,6 +23,9 @@ BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_
 _BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
 
 
+# built-in events fired with no subject: a card's own `when` never answers them (docs/language.md)
+_SUBJECTLESS = frozenset({"turn_start", "turn_end", "round_start", "round_end", "game_end"})
+
 # statements after which nothing else of their block runs (`end game after this turn` is not one)
 _ENDERS = {"break": "break", "continue": "continue", "end_game": "end game"}
 
@@ -35,6 +38,8 @@ class _Checker:
         self.enum_values = rs.enum_values()
         self.card_fields = rs.card_fields()
         self.fired: set[str] = set()
+        self.fired_on: set[str] = set()  # events some `fire` gives a subject (`on ...`)
+        self.card_triggers: list[Node] = []  # `when` triggers of card effects (checked once all fires are known)
         self.listened: set[str] = set()
         self.handled: set[int] = set()  # name nodes already reported (no second error for them)
         self.constant_stack: set[str] = set()
@@ -107,6 +112,8 @@ class _Checker:
                     self.action(t)
                 else:
                     self.trigger(t)
+                    if not t.whenever:
+                        self.card_triggers.append(t)
         if rs.card_types and not rs.cards and not rs.partial and not self.lost_types \
                 and not any(d.code.startswith(("yaml/", "cards/", "limit/")) for d in self.c.diagnostics):
             first = next(iter(rs.card_types.values()))
@@ -116,7 +123,23 @@ class _Checker:
                         "write the cards in a YAML file in the ruleset's card folder (docs/language.md, Card files)")
         if not rs.partial:  # a declaration may look unused only because its user did not parse
             self.unused()
+            self.card_triggers_that_never_run()
             self.kept_parts(effects.values())
+
+    def card_triggers_that_never_run(self) -> None:
+        """A card's `when EVENT:` answers only firings whose subject is that card: an event that never
+        has a subject (`turn_end`, or one the rules fire without `on`) never reaches it."""
+        told: set[tuple[str, str]] = set()
+        for t in self.card_triggers:
+            subjectless = t.event in _SUBJECTLESS or (t.event in self.rs.events and t.event in self.fired
+                                                       and t.event not in self.fired_on)
+            if subjectless and (t.event, str(t.loc)) not in told:
+                told.add((t.event, str(t.loc)))
+                self.c.warn("trigger/never", f"this card's `when {t.event}:` never runs: `{t.event}` is never fired "
+                            "on a card, and a card's `when` answers only firings on that card",
+                            getattr(t, "event_loc", None) or t.loc,
+                            f"write `whenever {t.event}:` to answer it while the card is in play"
+                            + ("" if t.event in _SUBJECTLESS else f", or fire it `on` the card"))
 
     def kept_parts(self, effects) -> None:
         """Card parts: a zone that keeps part NAME of covered cards, where no card has that part."""
@@ -247,6 +270,8 @@ class _Checker:
             self.zone_arg(s.zone, scope, "`shuffle` needs a zone")
         elif k == "fire":
             self.fired.add(s.event)
+            if s.subject is not None:
+                self.fired_on.add(s.event)
             if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
                 self.undefined(s.event, (getattr(s, "event_loc", None) or s.loc), set(self.rs.events), "event",
                                f"declare it with `event {s.event}`")

@@ -115,6 +115,8 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str, str | None]]] = {
     # ---- silent mistakes ----------------------------------------------------------------------
     "no_cards": [("cards/none", R, 5, 11, "Gem", "card folder")],
     "unreachable": [("flow/unreachable", R, 32, 9, 'log "never"', "above `break`")],
+    "card_trigger_never": [("trigger/never", Y, 14, 10, "turn_end", "whenever turn_end")],
+    "card_event_without_subject": [("trigger/never", Y, 8, 10, "stolen", "fire it `on` the card")],
 }
 
 
