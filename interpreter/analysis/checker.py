@@ -18,13 +18,12 @@ from ..content.model import Ruleset
 
 __all__ = ["check", "BUILTIN_EVENTS"]
 
-BUILTIN_EVENTS = {"drawn", "placed", "rolled", "turn_start", "turn_end", "round_start", "round_end", "game_end"}
+# built-in events fired with no subject: a card's own `when` never answers them (docs/language.md)
+_SUBJECTLESS = frozenset({"turn_start", "turn_end", "round_start", "round_end", "game_end"})
+BUILTIN_EVENTS = {"drawn", "placed", "rolled"} | _SUBJECTLESS
 
 _BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
 
-
-# built-in events fired with no subject: a card's own `when` never answers them (docs/language.md)
-_SUBJECTLESS = frozenset({"turn_start", "turn_end", "round_start", "round_end", "game_end"})
 
 # statements after which nothing else of their block runs (`end game after this turn` is not one)
 _ENDERS = {"break": "break", "continue": "continue", "end_game": "end game"}
@@ -139,7 +138,7 @@ class _Checker:
                             "on a card, and a card's `when` answers only firings on that card",
                             getattr(t, "event_loc", None) or t.loc,
                             f"write `whenever {t.event}:` to answer it while the card is in play"
-                            + ("" if t.event in _SUBJECTLESS else f", or fire it `on` the card"))
+                            + ("" if t.event in _SUBJECTLESS else ", or fire it `on` the card"))
 
     def kept_parts(self, effects) -> None:
         """Card parts: a zone that keeps part NAME of covered cards, where no card has that part."""

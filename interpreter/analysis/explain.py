@@ -22,8 +22,8 @@ def explain(rs: Ruleset, subject: str | None = None) -> str:
     if subject is None:
         return "\n\n".join(_module_text(m) for m in rs.content.modules if m.decls)
     cards = [c for c in rs.cards if c.name == subject]
-    if cards:
-        return "\n\n".join(explain_card(c) for c in _distinct_cards(cards))
+    if cards:  # copies that read the same are shown once
+        return "\n\n".join(dict.fromkeys(explain_card(c) for c in cards))
     decl = _named(rs).get(subject)
     if decl is not None:
         return decl.describe()
@@ -42,14 +42,6 @@ def explain_card(card: CardData) -> str:
 
 def _module_text(module: Node) -> str:
     return "\n".join(d.describe() for d in module.decls)
-
-
-def _distinct_cards(cards: list[CardData]) -> list[CardData]:
-    """Copies that read the same are shown once."""
-    seen: dict[str, CardData] = {}
-    for c in cards:
-        seen.setdefault(explain_card(c), c)
-    return list(seen.values())
 
 
 def _named(rs: Ruleset) -> dict[str, Node]:

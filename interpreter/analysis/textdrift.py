@@ -35,10 +35,10 @@ def text_drift(content: Content) -> list[Diagnostic]:
     for spec in content.cards:
         if not spec.text or spec.effect is None:
             continue
-        english = spec.effect.describe()
         if (spec.name, spec.text) in seen:
             continue
         seen.add((spec.name, spec.text))
+        english = spec.effect.describe()
         missing = sorted(_numbers(english) - _numbers(spec.text) - {"0", "1"}, key=int)
         if missing:
             out.append(Diagnostic(

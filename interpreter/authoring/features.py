@@ -176,13 +176,6 @@ def _construct_at(analysis: Analysis, file: Path, line: int, col: int) -> Node |
     return best
 
 
-def _describe(node: Node) -> str:
-    try:
-        return node.describe()
-    except Exception:  # a construct without its English yet: say what it is rather than fail the hover
-        return type(node).__doc__ or node.kind
-
-
 def hover(analysis: Analysis, file: Path, text: str, pos: lsp.Position) -> lsp.Hover | None:
     """A declared name: its declaration; a builtin: its signature and doc; a card: where it is
     defined; otherwise the construct under the cursor in plain English."""
@@ -191,13 +184,13 @@ def hover(analysis: Analysis, file: Path, text: str, pos: lsp.Position) -> lsp.H
     if word in analysis.declarations:
         node, loc = analysis.declarations[word]
         line = analysis.content.source_line(node.loc) or ""
-        parts.append(f"```grimoire\n{line.strip()}\n```\n{_describe(node)}\n\n*declared at {loc}*")
+        parts.append(f"```grimoire\n{line.strip()}\n```\n{node.describe()}\n\n*declared at {loc}*")
     elif word in BUILTINS:
         parts.append(f"```grimoire\n{builtin_signature(word)}\n```\n{BUILTINS[word].doc}")
     elif word in analysis.cards:
         spec = analysis.cards[word]
         fields = ", ".join(f"{k}: {v}" for k, v in spec.fields.items() if not k.startswith("__"))
-        effect = f"\n\n{_describe(spec.effect)}" if spec.effect is not None else ""
+        effect = f"\n\n{spec.effect.describe()}" if spec.effect is not None else ""
         parts.append(f"card **{word}** ({spec.type}{': ' + fields if fields else ''}){effect}"
                      f"\n\n*defined at {spec.loc}*")
     if not parts:
@@ -206,7 +199,7 @@ def hover(analysis: Analysis, file: Path, text: str, pos: lsp.Position) -> lsp.H
         node = _construct_at(analysis, file, pos.line + 1, char_index(line, pos.character) + 1)
         if node is None:
             return None
-        parts.append(f"**{node.kind}**: {_describe(node)}")
+        parts.append(f"**{node.kind}**: {node.describe()}")
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n\n".join(parts)))
 
 
@@ -249,7 +242,7 @@ def completion(analysis: Analysis | None, text: str | None = None, pos: lsp.Posi
             if name not in seen:
                 seen.add(name)
                 items.append(lsp.CompletionItem(label=name, kind=_KIND_OF.get(node.kind, lsp.CompletionItemKind.Reference),
-                                                detail=node.kind.replace("_", " "), documentation=_describe(node)))
+                                                detail=node.kind.replace("_", " "), documentation=node.describe()))
         for name in sorted(analysis.cards):
             if name not in seen:
                 seen.add(name)

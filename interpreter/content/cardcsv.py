@@ -58,12 +58,11 @@ def csv_cards(text: str, file: str) -> list[tuple[CommentedMap, Loc]]:
             raise CsvProblem(f"this row has {len(row)} cells but the first row names {len(names)} columns",
                              line, col, "add a column name to the first row, or remove the extra cell")
         entry = CommentedMap()
-        for key, (cell, line, col) in zip(names, row):
+        for (key, key_line, key_col), (cell, line, col) in zip(header, row):
             if cell.strip() == "":
                 continue
             entry[key] = _value(cell)
-            entry.lc.add_kv_line_col(key, [header[names.index(key)][1] - 1, header[names.index(key)][2] - 1,
-                                           line - 1, col - 1])
+            entry.lc.add_kv_line_col(key, [key_line - 1, key_col - 1, line - 1, col - 1])
         cards.append((entry, Loc(file, first_line, first_col)))
     return cards
 

@@ -734,7 +734,7 @@ class ChooseStmt(Stmt):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        return f"{_d(self.player)} {_choose(self.player)} {_count(self.count)}{self.name} from {_d(self.options)}"
+        return f"{_d(self.player)} {_verb(self.player, 'choose')} {_count(self.count)}{self.name} from {_d(self.options)}"
 
 
 @_node
@@ -816,7 +816,7 @@ class PlayTurnStmt(Stmt):
     player: Node
 
     def describe(self) -> str:
-        return f"{_d(self.player)} {_take(self.player)} a turn"
+        return f"{_d(self.player)} {_verb(self.player, 'take')} a turn"
 
 
 @_node
@@ -997,7 +997,7 @@ class ActionsStmt(Stmt):
 
     def describe(self) -> str:
         src = f" from {_d(self.sources)}" if self.sources is not None else ""
-        return f"{_d(self.player)} {_take(self.player)} actions{src} until \u201c{self.done}\u201d"
+        return f"{_d(self.player)} {_verb(self.player, 'take')} actions{src} until \u201c{self.done}\u201d"
 
 
 # ---- expressions ---------------------------------------------------------------------------------
@@ -1403,14 +1403,6 @@ def _is_you(n: Node) -> bool:
 def _verb(player: Node, verb: str) -> str:
     """`you gain`, `p gains`, `p does`."""
     return verb if _is_you(player) else verb + ("es" if verb.endswith(("o", "s")) else "s")
-
-
-def _choose(player: Node) -> str:
-    return _verb(player, "choose")
-
-
-def _take(player: Node) -> str:
-    return _verb(player, "take")
 
 
 def _count(count: Node | None) -> str:
