@@ -12,17 +12,13 @@ cannot clear the screen, move the cursor or fake a line of output.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import signal
 import stat
-import threading
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
-__all__ = ["FileRefused", "read_bytes", "read_text", "inside", "printable", "bad_unicode",
-           "MAX_FILE_BYTES", "GameTimeout", "wall_clock", "alarm_handler", "timer"]
+__all__ = ["FileRefused", "read_bytes", "read_text", "inside", "printable", "bad_unicode", "MAX_FILE_BYTES"]
 
 MAX_FILE_BYTES = 1_000_000  # rule and card files; saves, logs and scenarios pass their own bound
 
@@ -171,53 +167,3 @@ def bad_unicode(text: str) -> int | None:
     """The index of the first lone surrogate in `text` (which no output can encode), or None."""
     m = _SURROGATE.search(text)
     return m.start() if m else None
-
-
-# ---- time ------------------------------------------------------------------------------------
-
-class GameTimeout(BaseException):
-    """Raised into a game that ran past its wall-clock bound. A BaseException, so no `except
-    Exception` in an engine or an agent can swallow it: the game stops where it is."""
-
-
-@contextlib.contextmanager
-def alarm_handler() -> Iterator[bool]:
-    """Install the handler that turns the timer signal into GameTimeout (once for many games);
-    yields whether timers can be used here: only the main thread of a process takes signals, so
-    elsewhere (and on systems without `setitimer`) the caller must check a deadline itself."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield False
-        return
-
-    def expire(*_):
-        raise GameTimeout()
-    old = signal.signal(signal.SIGALRM, expire)
-    try:
-        yield True
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-@contextlib.contextmanager
-def timer(seconds: float | None, armed: bool = True) -> Iterator[None]:
-    """Raise GameTimeout into the body after `seconds`, inside `alarm_handler` (when `armed`)."""
-    if not seconds or not armed:
-        yield
-        return
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-@contextlib.contextmanager
-def wall_clock(seconds: float | None) -> Iterator[bool]:
-    """Raise GameTimeout into the body after `seconds`; yields whether the timer is armed (see
-    `alarm_handler`)."""
-    if not seconds:
-        yield False
-        return
-    with alarm_handler() as armed, timer(seconds, armed):
-        yield armed

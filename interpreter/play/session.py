@@ -22,7 +22,8 @@ from .agents import Agent, make_agent
 from ..api import load_program
 from ..content.stack import split_stack, stack_path
 from ..engine.game import Game, Limits, Program
-from ..language.untrusted import FileRefused, GameTimeout, inside, printable, read_text, wall_clock
+from ..language.untrusted import FileRefused, inside, printable, read_text
+from ..runtime.clock import GameTimeout, wall_clock
 
 __all__ = ["play", "header", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
 

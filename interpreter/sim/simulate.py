@@ -18,7 +18,7 @@ from ..engine.directgame import DirectGame
 from ..engine.game import Game, Limits
 from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows, wilson
 from ..play.session import agents_for, game_seed
-from ..language.untrusted import GameTimeout, alarm_handler, timer
+from ..runtime.clock import GameTimeout, alarm_handler, timer
 from ..play.variants import load_variant
 
 Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
