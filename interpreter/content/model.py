@@ -146,6 +146,9 @@ class Ruleset:
         return out
 
 
+MAX_DECLARATIONS = 5_000  # the largest ruleset has about 250; checking and compiling stay fast below this
+
+
 def build(content: Content) -> Ruleset:
     """Gather declarations; report duplicates and malformed declarations into `content`."""
     rs = Ruleset(content)
@@ -190,10 +193,19 @@ def build(content: Content) -> Ruleset:
     hooks: list[Node] = []
     hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
+    count = 0
     for module in content.modules:
+        if count > MAX_DECLARATIONS:
+            break
         rs.unparsed.update(getattr(module, "unparsed", ()))
         layer = module.layer
         for d in module.decls:
+            count += 1
+            if count > MAX_DECLARATIONS:
+                content.error("limit/declarations", f"more than {MAX_DECLARATIONS} declarations in one ruleset",
+                              d.loc, "a ruleset declares a few hundred things at most: gather similar stats in a "
+                              "map, or similar cards in card files")
+                break
             k = d.kind
             at = (getattr(d, "name_loc", None) or d.loc)
             if k == "game":

@@ -23,12 +23,13 @@ from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, A
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
-           "MAX_NESTING", "KEYWORDS"]
+           "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
 MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
+MAX_BRANCHES = 200  # `elif`s of one `if` (the rulesets use at most 5): the compiled form nests them
 MAX_NUMBER_DIGITS = 18  # a number literal stays below the arithmetic bound (2 ** 63)
 MAX_BINDING_NESTING = 8  # `where`, `for`, `some/every/no` inside each other (the rulesets use 2);
                          # compiling them costs more than linear in their depth
@@ -134,6 +135,10 @@ def _build_while_parsing(lark: Lark) -> None:
             # `?sum: product`: Lark would pass the one child on and mark its positions as its own
             # container, which they already are; a third of all reductions are these
             callbacks[rule] = _pass_on
+            continue
+        if name.startswith("_"):
+            # Lark's own helper rules (`__start_star_0` for a `*`) are spliced into their parent,
+            # whose reducer unwraps the built nodes: copying here would be quadratic in a long list
             continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
         callbacks[rule] = _reducer(callback, name, method)
@@ -784,6 +789,10 @@ class _ToAst(Transformer_NonRecursive):
                 branches.append(item)
             elif item is not None:
                 other = item
+        if len(branches) > MAX_BRANCHES:
+            raise ContentError([Diagnostic("error", "limit/branches", f"an `if` with {len(branches) - 1} `elif` branches",
+                                           self._loc(meta), f"keep an `if` under {MAX_BRANCHES} branches: look the "
+                                           "value up in a map constant, or split the rule into procedures")])
         return IfStmt(loc=self._loc(meta), branches=branches, orelse=other)
 
     def elif_clause(self, meta, c):

@@ -361,3 +361,32 @@ def test_an_oversized_file_costs_at_most_its_limit_in_memory(tmp_path):
         tracemalloc.stop()
     assert [e.code for e in errs] == ["limit/size"] and errs[0].loc.file.endswith("huge.rules")
     assert peak < 8_000_000, peak
+
+
+def test_an_if_with_thousands_of_branches_is_a_diagnostic_not_an_internal_error(tmp_path):
+    """A 5,000-branch `elif` once validated clean, then broke the compiler (RecursionError)."""
+    branches = "".join(f"    elif gold == {i}:\n        you gain 1 gold\n" for i in range(1, 5000))
+    folder = _tree(tmp_path)
+    text = (folder / "game.rules").read_text().replace(
+        "    you gain 1 gold\n", "    if gold == 0:\n        you gain 1 gold\n" + branches, 1)
+    (folder / "game.rules").write_text(text, encoding="utf-8")
+    with bounded(30):
+        errs = _diags(folder)
+    assert [(e.code, e.loc.line) for e in errs] == [("limit/branches", 15)]
+    assert "4999 `elif` branches" in errs[0].message and "200" in errs[0].hint
+
+
+def test_tens_of_thousands_of_declarations_are_a_diagnostic_and_parse_in_linear_time(tmp_path):
+    """45,000 stat declarations once took minutes (the parser copied its growing list of
+    declarations at each one) and then strained the compiler; now the parse is linear and the
+    ruleset is refused after 5,000 declarations, at the first one too many."""
+    folder = _tree(tmp_path)
+    for k in range(3):
+        (folder / f"stats{k}.rules").write_text(
+            "".join(f"player stat s{i} = 0\n" for i in range(k * 15_000, (k + 1) * 15_000)), encoding="utf-8")
+    with bounded(60):
+        errs = _diags(folder)
+    assert [e.code for e in errs] == ["limit/declarations"]
+    assert "more than 5000 declarations" in errs[0].message and errs[0].hint
+    # the first declaration past the bound is the one named (game.rules declares 8 things first)
+    assert errs[0].loc.file.endswith("stats0.rules") and errs[0].loc.line == 5_000 - 8 + 1
