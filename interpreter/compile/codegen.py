@@ -166,13 +166,17 @@ def _stat_of(g, o, name: str):
 def call_rule_function(g, e, holder: list, args) -> Any:
     """Call a rule function (`holder` = [params, body, node] from `Compiler._function`) with the
     argument values: its own environment (`you`, `this` and the parameters), counted against the
-    depth limit. Closures and generated code both call it."""
+    depth and work limits. Closures and generated code both call it."""
     params, body, node = holder
     local = {"you": e.get("you"), "this": e.get("this")}
     for p, a in zip(params, args):
         local[p] = a
     g.depth += 1
+    g.work += 1  # a call is work like an item visited: `f(n - 1) + f(n - 1)` cannot run 2 ** 40 calls
     try:
+        if g.work > g.limits.max_work:
+            raise LimitExceeded(f"rule functions and expressions visited more than {g.limits.max_work} items: "
+                                "a rule seems to run forever", node.loc)
         if g.depth > g.limits.max_depth:
             raise LimitExceeded(f"functions nest deeper than {g.limits.max_depth} (endless recursion?)", node.loc)
         return body(g, local)
@@ -186,7 +190,7 @@ _GLOBALS = {"_call_fn": call_rule_function, "_of_items": _of_items, "_of_count":
             "_any": any, "_int": int, "__builtins__": {}}
 _ALLOWED_NAMES = set(_GLOBALS) | {"K", "g", "e", "f", "def", "return", "lambda", "if", "else", "for", "in",
                                   "not", "and", "or", "is", "None", "True", "False", "state", "where", "get",
-                                  "fields", "id", "listify", "stats", "constants", "pstats", "seats", "add",
+                                  "fields", "id", "listify", "visit", "stats", "constants", "pstats", "seats", "add", "sub",
                                   "type", "__class__"}
 _TEMP = re.compile(r"_[it]\d+\Z")
 _SIMPLE = re.compile(r"_i\d+(\[\d+\])?\Z")  # an item local, or one element of a bound group
@@ -372,7 +376,9 @@ class _Gen:
         left, right = self.gen(n.left, d), self.gen(n.right, d)
         if n.op == "+":
             return f"g.add({left}, {right})"
-        py = {"-": "-", "/": "//", "%": "%"}[n.op]
+        if n.op == "-":
+            return f"g.sub({left}, {right})"
+        py = {"/": "//", "%": "%"}[n.op]
         return f"({left} {py} {right})"
 
     def g_neg(self, n, d):
@@ -393,7 +399,7 @@ class _Gen:
 
     def g_in(self, n, d):
         item, coll = self.gen(n.item, d), self.gen(n.coll, d)
-        return f"({item} in g.listify({coll}))"
+        return f"({item} in g.visit({coll}))"
 
     def g_is(self, n, d):
         what, v = n.what, self.gen(n.expr, d)

@@ -218,7 +218,7 @@ class Compiler:
         if op == "+":
             return lambda g, e: g.add(left(g, e), right(g, e))
         if op == "-":
-            return lambda g, e: left(g, e) - right(g, e)
+            return lambda g, e: g.sub(left(g, e), right(g, e))
         if op == "*":
             def mul(g, e):
                 a, b = left(g, e), right(g, e)
@@ -259,7 +259,7 @@ class Compiler:
 
     def x_in(self, n):
         item, coll = self.expr(n.item), self.expr(n.coll)
-        return lambda g, e: item(g, e) in g.listify(coll(g, e))
+        return lambda g, e: item(g, e) in g.visit(coll(g, e))
 
     def x_is(self, n):
         f, what, neg = self.expr(n.expr), n.what, n.negate
@@ -454,7 +454,7 @@ class Compiler:
 
         def run(g, e):
             v, old = f(g, e), cur(g, e)
-            store(g, e, g.add(old, v) if plus else old - v)
+            store(g, e, g.add(old, v) if plus else g.sub(old, v))
         return run
 
     def s_move(self, n):
@@ -625,7 +625,7 @@ class Compiler:
 
     def s_log(self, n):
         f = self.expr(n.expr)
-        return lambda g, e: g.log.append(g.text(f(g, e)))
+        return lambda g, e: g.write_log(g.text(f(g, e)))
 
     def s_call_stmt(self, n):
         x = n.expr

@@ -13,7 +13,7 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
-from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
+from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -459,11 +459,11 @@ class Runtime:
 
     def log_text(self, v: Any, kind: str) -> None:
         """`log`: the value as `Game.text` writes it (cards by their labels)."""
-        self.game.log.append(self._text(v, kind))
+        write_log(self.game, self._text(v, kind), self.limits)
 
     def log_items(self, values: tuple, kinds: tuple) -> None:
         """`log [a, b, ...]`: each item as `Game.text` writes it, by its own kind."""
-        self.game.log.append("[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]")
+        write_log(self.game, "[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]", self.limits)
 
     def _text(self, v: Any, kind: str) -> str:
         if kind == "card" and v is not None:
@@ -567,6 +567,7 @@ class DirectGame:
         st.watch = [False] * len(rs.watchers)
         self.choices: list[int] = []
         self.log: list[str] = []
+        self.log_chars = 0
         self.decision: Decision | None = None
         self.over = False
         self.error: RuleError | None = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..language.tree import Node, walk
-from ..compile.compiler import MAX_ITEMS, Compiler
+from ..compile.compiler import MAX_INT, MAX_ITEMS, Compiler
 from ..language.diagnostics import Loc
 from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
 from ..compile.syncblocks import is_sync
@@ -39,7 +39,19 @@ class Limits:
     max_turns: int = 5_000
     max_settle_passes: int = 100
     max_decisions: int = 100_000  # answered decisions in one game
-    max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions and ranges
+    max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions, ranges,
+    #                             builtins over collections, and rule function calls
+    max_log_chars: int = 20_000_000  # the text of all `log` lines of one game (kept in memory)
+
+
+def write_log(game: Any, text: str, limits: "Limits") -> None:
+    """Append a `log` line to `game.log`, counting its characters against `max_log_chars` (both
+    engines' games keep their log in memory)."""
+    game.log_chars += len(text) + 1
+    if game.log_chars > limits.max_log_chars:
+        raise LimitExceeded(f"the game's log passed {limits.max_log_chars} characters: a rule seems to log "
+                            "without end", None)
+    game.log.append(text)
 
 
 class Decision:
@@ -293,6 +305,7 @@ class Game:
         self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
         self.constants: dict[str, Any] = {}
         self.log: list[str] = []
+        self.log_chars = 0
         self.choices: list[int] = []  # answers to decisions that had more than one option
         self.digests: list[str] = []  # state digest at each recorded decision
         self.decision: Decision | None = None
@@ -682,10 +695,25 @@ class Game:
         elif isinstance(a, (list, ZoneRef, RowRef)) or isinstance(b, (list, ZoneRef, RowRef)):
             out = self.listify(a) + self.listify(b)
         else:
-            return a + b
+            out = a + b
+            if out.__class__ is int and not -MAX_INT <= out <= MAX_INT:
+                raise RuleError(f"the number {a} + {b} is too large", None)
+            return out
         if len(out) > MAX_ITEMS:
             raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
         return out
+
+    def sub(self, a: Any, b: Any) -> Any:
+        """`-`: numbers, bounded as `add` bounds them (a number that keeps growing would make each
+        step slower, long before the step limit)."""
+        out = a - b
+        if out.__class__ is int and not -MAX_INT <= out <= MAX_INT:
+            raise RuleError(f"the number {a} - {b} is too large", None)
+        return out
+
+    def write_log(self, text: str) -> None:
+        """`log`: a line of the game's log, all of which is kept: bounded in characters."""
+        write_log(self, text, self.limits)
 
     def text(self, v: Any) -> str:
         """A value as a designer reads it (for `log` and joined texts)."""
@@ -724,6 +752,16 @@ class Game:
         return str(v)
 
     # ---- cards and zones -----------------------------------------------------------------
+    def visit(self, v: Any) -> list:
+        """`listify`, with the items counted against the work limit: what a builtin or `in` does
+        to a collection (a sum of a long list inside a loop would otherwise go uncounted)."""
+        out = self.listify(v)
+        self.work += len(out)
+        if self.work > self.limits.max_work:
+            raise LimitExceeded(f"expressions visited more than {self.limits.max_work} items: "
+                                "a rule seems to run forever", None)
+        return out
+
     def listify(self, v: Any) -> list:
         """Any collection-ish value as a list (zones and rows give their top cards)."""
         cls = v.__class__
