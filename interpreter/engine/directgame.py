@@ -13,6 +13,7 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
+from .directabilities import AbilityRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
@@ -159,6 +160,8 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
+
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
 ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
 
@@ -203,7 +206,7 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
-class Runtime:
+class Runtime(AbilityRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
@@ -503,7 +506,8 @@ class Runtime:
         rule = info["rule_triggers"].get(event)
         if rule:
             handlers = list(handlers) + rule
-        if not handlers:
+        whenever = event in info["whenever"]
+        if not handlers and not whenever:
             return
         fns = self.game.fns
         you = Seat(actor) if actor is not None else Seat(self.state.active)
@@ -519,14 +523,17 @@ class Runtime:
                 except Exception as ex:
                     raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             pending.append((fns[name], args, node))
+        if whenever:  # cards in play answering any card's event (directabilities.py)
+            pending += [(fn, args, node, trigger_label(source, node.loc))
+                        for fn, args, node, source in self.whenever_pending(event, subject)]
         while pending:
             if len(pending) > 1:
-                labels = [self._source(h[2], h[1][1]) for h in pending]
+                labels = [h[3] if len(h) > 3 else self._source(h[2], h[1][1]) for h in pending]
                 i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
                                    list(range(len(pending))), labels, None)  # the driver counts it
-                fn, args, _ = pending.pop(i)
+                fn, args = pending.pop(i)[:2]
             else:
-                fn, args, _ = pending.pop()
+                fn, args = pending.pop()[:2]
             yield from fn(*args)
 
     def _source(self, node: Any, subject: Any) -> str:
@@ -703,13 +710,15 @@ class DirectGame:
             st.watch[i] = bool(fns[cond](Seat(st.active)))
         R.touched = ANYTHING
         R.settle()
-        events = set(info["rule_triggers"]) | set(info["card_triggers"])
+        events = set(info["rule_triggers"]) | set(info["card_triggers"]) | set(info["whenever"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
             while True:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:
                     raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                if st.uses:
+                    R.reset_uses("round:")
                 R.new_period()
                 if "round_start" in events:
                     yield from R.fire("round_start", None, Seat(st.start_player))
@@ -721,6 +730,8 @@ class DirectGame:
                     st.turn_number += 1
                     if st.turn_number > self.limits.max_turns:
                         raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                    if st.uses:
+                        R.reset_uses("turn:")
                     R.new_period()
                     if "turn_start" in events:
                         yield from R.fire("turn_start", None, p)
