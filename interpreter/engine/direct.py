@@ -26,6 +26,7 @@ from typing import Any
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directforms import FORMS_KEYWORDS, FormsGen
 from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
@@ -67,7 +68,7 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-class _Gen(Expressions, AbilityGen):
+class _Gen(FormsGen, Expressions, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -548,6 +549,9 @@ class _Gen(Expressions, AbilityGen):
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
         if got is not None:
+            if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards (directforms.e_arith)
+                return got[0]
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
                 if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
                     raise Unsupported(f"variable `{name}` changes kind")
@@ -576,6 +580,8 @@ class _Gen(Expressions, AbilityGen):
             raise Unsupported("let shadowing a stat, zone or constant")
         py = self.bind(scope, n.name, self.kind_kept(v))
         self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+        if n.expr.kind == "list" and not n.expr.items:
+            self.empty_lists.add(py)
 
     def s_aug(self, n, d, scope, loops):
         """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
@@ -844,8 +850,9 @@ class _Gen(Expressions, AbilityGen):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card"):
+            if a.kind not in ("player", "row", "card", "int", "bool", "str", "cards", "players", "list"):
                 raise Unsupported("procedure argument kind")
+        args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
         if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
             self.inline_call(x.func, args, d, scope, n)
             return
@@ -1004,7 +1011,7 @@ class _Gen(Expressions, AbilityGen):
 
     def s_repeat(self, n, d, scope, loops):
         if n.cond is not None:
-            raise Unsupported("repeat while")
+            return self.repeat_while(n, d, scope, loops)
         if n.times is not None:
             t = self.expr(n.times, scope)
             if t.kind != "int":
@@ -1043,7 +1050,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "other_players"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS  # the names directabilities.py writes
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS  # the names directabilities.py and directforms.py write
 
 
 def _check_direct_source(src: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
 from .directabilities import AbilityRuntime
+from .directforms import FORMS_GLOBALS, FormsRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
@@ -160,6 +161,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+GENERATED_GLOBALS.update(FORMS_GLOBALS)
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
@@ -206,7 +208,7 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
-class Runtime(AbilityRuntime):
+class Runtime(AbilityRuntime, FormsRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):

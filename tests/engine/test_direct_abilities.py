@@ -174,3 +174,54 @@ score p: gold of p
             g.answer(0)  # tap: then only "Pass" is left, and nothing is asked
         assert g.result["scores"] == [3, 3]
     assert a.state.digest() == b.state.digest()
+
+
+FORMS = """
+card type Gem:
+    power: 0..9
+
+zone bag: pile, shared, hidden
+zone row: pile, shared, public
+zone hand: pile, per player, public
+player stat gold = 0
+
+procedure pay(p, n, cs):
+    gold of p += n + count(cs)
+    log "paid " + n + " for " + count(cs)
+
+setup:
+    move all_cards() to bag
+    shuffle bag
+
+turn:
+    let picked = []
+    let names = []
+    while count(row) < 3 and not (bag is empty):
+        draw from bag to row
+    while count(picked) < 2 and not (row is empty):
+        you choose c from values(row) where it.power >= 0 "Pick"
+        log [position(c)]
+        move c to hand of you
+        let picked = [c] + picked
+        let names = names + [c.power]
+    log names
+    log [position(first(picked)), position(last(picked))]
+    pay(you, sum(names), picked + values(hand of you))
+    if bag is empty or turn_number > 12:
+        end game
+
+score p: gold of p
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_lists_texts_while_and_procedure_arguments_play_the_same_games(tmp_path, players):
+    """`while`, `+` of lists and texts, a list that starts empty and then holds cards, `values` of
+    a zone, `position`, and procedure arguments that are numbers and card lists."""
+    cards = "\n".join(f"- name: G{i}\n  type: Gem\n  power: {i % 7}" for i in range(14))
+    program = build(tmp_path, FORMS, cards)
+    assert _same_games(program, players) > 10
+    g = DirectGame(compile_direct(program), players, 3)
+    while not g.over:
+        g.answer(0)
+    assert g.error is None and any(line.startswith("paid ") for line in g.log)
