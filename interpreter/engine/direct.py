@@ -850,7 +850,8 @@ class _Gen(FormsGen, Expressions, AbilityGen):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card", "int", "bool", "str", "cards", "players", "list"):
+            if a.kind not in ("player", "row", "card", "int", "bool", "str", "cards", "players", "list") and \
+                    not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
         args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
         if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
@@ -919,6 +920,9 @@ class _Gen(FormsGen, Expressions, AbilityGen):
         pr = self.rs.procedures[name]
         inner = {k: scope[k] for k in ("you", "this") if k in scope}
         for param, a in zip(pr.params, args):
+            if a.kind == "zone":  # the zone itself, as a rule function's zone parameter (directforms.py)
+                inner[param] = self.zone_arg(a, d, n.loc)
+                continue
             py = self.temp("_v")
             inner[param] = (py, a.kind)
             self.emit(d, f"{py} = {a.src}", n.loc)

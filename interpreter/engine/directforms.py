@@ -7,10 +7,11 @@ the same games. `FormsRuntime` is the part of `directgame.Runtime` they call.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..compile.compiler import MAX_ITEMS
-from .directexpr import Unsupported, V
+from .directexpr import _SIMPLE, Unsupported, V
 from ..runtime.errors import RuleError
 from ..runtime.zones import zone_cards
 
@@ -41,6 +42,26 @@ class FormsGen:
         if got is None:
             got = self.__dict__["_empty_lists"] = set()
         return got
+
+    def zone_arg(self, z: V, d: int, loc) -> "ZoneArg":
+        """A zone passed to an inlined procedure: its parameter names the zone itself (so that
+        cards can move to it), of the owner the call named (evaluated once, at the call)."""
+        zd = self.rs.zones[z.zone]
+        if zd.per_player:
+            local = self.zones_used[z.zone]
+            owner = z.key[len(local) + 2:-1]  # `_z3k[OWNER]` (`_Gen.zone`)
+            if not _SIMPLE.match(owner):
+                t = self.temp()
+                self.emit(d, f"{t} = {owner}", loc)
+                owner = t
+            z = self.zone(z.zone, owner)
+        return ZoneArg(z)
+
+    def e_name(self, n, scope):
+        got = scope.get(n.id)
+        if isinstance(got, ZoneArg):
+            return replace(got.v)
+        return super().e_name(n, scope)
 
     def e_arith(self, n, scope):
         """`+` of lists (a list of values, or cards joined with a list that held none so far:
@@ -84,6 +105,17 @@ class FormsGen:
         self.changed = True
         self.block(n.body, d + 1, scope, loops + 1)
         self.changed = True
+
+
+class ZoneArg(tuple):
+    """A scope entry (`(src, kind)`) that is a whole zone value (`V`, with its name and key)."""
+
+    v: V
+
+    def __new__(cls, v: V) -> "ZoneArg":
+        out = super().__new__(cls, (v.src, v.kind))
+        out.v = v
+        return out
 
 
 class FormsRuntime:

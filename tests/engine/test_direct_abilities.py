@@ -185,6 +185,10 @@ zone row: pile, shared, public
 zone hand: pile, per player, public
 player stat gold = 0
 
+procedure rotate(z):
+    if count(z) >= 2:
+        move first(z) to z
+
 procedure pay(p, n, cs):
     gold of p += n + count(cs)
     log "paid " + n + " for " + count(cs)
@@ -207,6 +211,10 @@ turn:
     log names
     log [position(first(picked)), position(last(picked))]
     pay(you, sum(names), picked + values(hand of you))
+    rotate(hand of you)
+    rotate(hand of first(other_players()))
+    rotate(row)
+    log values(hand of you)
     if bag is empty or turn_number > 12:
         end game
 
@@ -217,7 +225,7 @@ score p: gold of p
 @pytest.mark.parametrize("players", [2, 3])
 def test_lists_texts_while_and_procedure_arguments_play_the_same_games(tmp_path, players):
     """`while`, `+` of lists and texts, a list that starts empty and then holds cards, `values` of
-    a zone, `position`, and procedure arguments that are numbers and card lists."""
+    a zone, `position`, and procedure arguments that are numbers, card lists and zones."""
     cards = "\n".join(f"- name: G{i}\n  type: Gem\n  power: {i % 7}" for i in range(14))
     program = build(tmp_path, FORMS, cards)
     assert _same_games(program, players) > 10
