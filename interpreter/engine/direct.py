@@ -26,6 +26,7 @@ from typing import Any
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directboards import BOARD_KEYWORDS, BoardGen
 from .directforms import FORMS_KEYWORDS, FormsGen
 from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -68,7 +69,7 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-class _Gen(FormsGen, Expressions, AbilityGen):
+class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -123,7 +124,7 @@ class _Gen(FormsGen, Expressions, AbilityGen):
 
     def zone(self, name: str, owner: str | None) -> V:
         zd = self.rs.zones[name]
-        if zd.kind not in ("pile", "set", "row", "stack", "rows"):
+        if zd.kind not in ("pile", "set", "row", "stack", "rows", "board"):
             raise Unsupported(f"zone kind {zd.kind}")
         local = self.zones_used.get(name)
         if local is None:
@@ -143,7 +144,7 @@ class _Gen(FormsGen, Expressions, AbilityGen):
         found = [what for what, present in (
             ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}),
             ("`when short of` rules", rs.short_triggers),
-            ("boards", p.boards), ("dice", rs.die_types), ("grids", p.grids),
+            ("dice", rs.die_types), ("grids", p.grids),
             ("rule functions", rs.functions)) if present]
         if found:
             raise Unsupported(f"it uses {', '.join(found)}")
@@ -667,6 +668,8 @@ class _Gen(FormsGen, Expressions, AbilityGen):
         return v
 
     def s_move(self, n, d, scope, loops):
+        if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
+            return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
         what = self.expr(n.what, scope)
         dest = self.dest(n.dest, scope)
         if n.name:
@@ -1054,7 +1057,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "other_players"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS  # the names directabilities.py and directforms.py write
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # names directabilities, directforms, directboards write
 
 
 def _check_direct_source(src: str) -> None:

@@ -69,7 +69,8 @@ class AbilityGen:
             if acts:
                 card_actions[card.id] = acts
         return {"whenever": whenever, "rule_actions": rule_actions, "card_actions": card_actions,
-                "kept_parts": dict(self.p.kept_parts), "exported": exported}
+                "kept_parts": dict(self.p.kept_parts), "boards": self.board_tables(exported),
+                "board_names": frozenset(rs.boards), "exported": exported}
 
     def s_take_actions(self, n, d, scope, loops):
         """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",

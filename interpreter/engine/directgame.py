@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from ..runtime.cardstats import ChangeLog
 from .directabilities import AbilityRuntime
 from .directforms import FORMS_GLOBALS, FormsRuntime
+from .directboards import BoardRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
@@ -202,13 +203,14 @@ def _tables(dp: Any, st: GameState) -> dict:
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
-            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones),
+            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones and
+                                    rs.zones[name].kind != "board"),  # a board's cards lie on spaces
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}}
     return got
 
 
-class Runtime(AbilityRuntime, FormsRuntime):
+class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):

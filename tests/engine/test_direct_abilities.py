@@ -233,3 +233,81 @@ def test_lists_texts_while_and_procedure_arguments_play_the_same_games(tmp_path,
     while not g.over:
         g.answer(0)
     assert g.error is None and any(line.startswith("paid ") for line in g.log)
+
+
+BOARD_CARDS = """
+- {name: A1, type: Land, area: Out}
+- {name: A2, type: Land, area: Out}
+- {name: A3, type: Land, area: Out}
+- {name: A4, type: Land, area: Out}
+- {name: A5, type: Land, area: Out}
+- {name: A6, type: Land, area: Out}
+- {name: C1, type: Land, area: Mid}
+- {name: C2, type: Land, area: Mid}
+- {name: C3, type: Land, area: Mid}
+- {name: C4, type: Land, area: Mid}
+- {name: D1, type: Land, area: Core}
+- {name: D2, type: Land, area: Core}
+- {name: D3, type: Land, area: Core}
+- {name: Coin, type: Token, area: Out, copies: 3}
+"""
+
+BOARD = """
+card type Land:
+    area: Out | Mid | Core
+card type Token:
+    area: Out | Mid | Core
+
+zone lands: set
+zone bag: pile
+player stat gold = 0
+
+board world:
+    ring all_cards() where it is Land and it.area == Out as Out
+    ring all_cards() where it is Land and it.area == Mid as Mid
+    path all_cards() where it is Land and it.area == Core as Core
+    link card_named("A2") to card_named("C1") as bridge
+    link card_named("C3") to card_named("D1") one way as gate
+
+setup:
+    move all_cards() where it is Land to lands
+    move cards_named("Coin") to bag
+    move first(values(bag)) to card_named("A1")
+
+turn:
+    you choose t from values(world) where it is Token "Move which coin?"
+    let s = space_of(t)
+    let opts = neighbours(s)
+    if turn_number % 3 == 0:
+        let opts = spaces_away(s, 2, "Out")
+    elif turn_number % 3 == 1:
+        let opts = neighbours(s, ["Mid", "gate", "Core", "bridge"])
+    if count(opts) == 0:
+        let opts = neighbours(s)
+    you choose to from opts "Where to?"
+    move t to to
+    log [t, to, region(to), steps_between(to, card_named("D3")), count(cards_at(to)), count(spaces(world))]
+    if region(to) == "Core":
+        your gold += 1
+    if count(cards_at(to)) > 1:
+        move t to bag
+    if not (bag is empty):
+        move first(values(bag)) to card_named("A4")
+    if turn_number > 24:
+        end game
+
+score p: gold of p
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_boards_play_the_same_games(tmp_path, players):
+    """A board of loops, a path, a two-way and a one-way link: coins moved onto spaces, taken off
+    and put back; neighbours, spaces_away, steps_between, region, cards_at, spaces, space_of."""
+    program = build(tmp_path, BOARD, BOARD_CARDS)
+    assert _same_games(program, players) > 20
+    g = DirectGame(compile_direct(program), players, 2)
+    while not g.over:
+        g.answer(len(g.decision.options) - 1)
+    assert g.error is None, g.error
+    assert len(g.log) == 25 and g.log[0].startswith("[Coin")
