@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import build
+from rulekit import build, line_of
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game
@@ -311,3 +311,38 @@ def test_boards_play_the_same_games(tmp_path, players):
         g.answer(len(g.decision.options) - 1)
     assert g.error is None, g.error
     assert len(g.log) == 25 and g.log[0].startswith("[Coin")
+
+
+def test_an_error_in_an_action_or_whenever_trigger_names_its_rule(tmp_path):
+    """A rule failing inside an action's body, a `whenever` trigger's condition or a board function
+    stops the game with the same message and `file:line:col` on both engines."""
+    head = ("card type Thing:\n    n: 0..1 = 0\nzone mine: pile, per player, public\nzone box: pile\n"
+            "player stat gold = 0\nevent tick\nboard trail:\n    path all_cards() where it.n == 1\n"
+            "setup:\n    move all_cards() to mine of first(players)\n")
+    bodies = {
+        "action": ('action "Break":\n    your gold += 1 / (your gold - your gold)\n'
+                   'turn:\n    you take actions "Stop"\n    end game\n', "game.rules", "1 / (your"),
+        "whenever": ("turn:\n    fire tick\n    end game\n", "cards.yaml", "whenever tick if"),
+        "board": ("turn:\n    log neighbours(first(values(mine of first(players))))\n    end game\n",
+                  "game.rules", "log neighbours"),
+    }
+    cards = """
+- name: Pebble
+  type: Thing
+  effect: |
+    whenever tick if 1 / count(box) > 0:
+        log "never"
+"""
+    for what, (rules, file, marker) in bodies.items():
+        program = build(tmp_path / what, head + rules, cards)
+        a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
+        for g in (a, b):
+            while not g.over:
+                g.answer(0)
+        assert a.error is not None and b.error is not None, what
+        assert a.error.message == b.error.message, what
+        assert str(a.error.loc) == str(b.error.loc), what
+        if file == "game.rules":
+            assert b.error.loc.line == line_of(program, marker), what
+        else:
+            assert b.error.loc.file.endswith(file), what
