@@ -273,6 +273,7 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
+        info["var_names"] = self.var_names
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out
@@ -562,6 +563,7 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
             return got[0]
         py = self.temp("_v")
         scope[name] = (py, kind)
+        self.var_names[py] = name  # for "has no value here" (directgame.DirectGame._advance)
         return py
 
     def kept(self, v: V) -> str:

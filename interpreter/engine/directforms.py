@@ -43,6 +43,14 @@ class FormsGen:
             got = self.__dict__["_empty_lists"] = set()
         return got
 
+    @property
+    def var_names(self) -> dict:
+        """Generated local → the rule variable it holds (errors name the variable)."""
+        got = self.__dict__.get("_var_names")
+        if got is None:
+            got = self.__dict__["_var_names"] = {}
+        return got
+
     def zone_arg(self, z: V, d: int, loc) -> "ZoneArg":
         """A zone passed to an inlined procedure: its parameter names the zone itself (so that
         cards can move to it), of the owner the call named (evaluated once, at the call)."""

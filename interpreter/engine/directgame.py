@@ -9,6 +9,7 @@ copied mid-game (a generator cannot), so agents that search (`clone`) use the ta
 from __future__ import annotations
 
 import random
+import re
 from operator import lt as _lt
 from typing import Any, Iterator
 
@@ -646,6 +647,10 @@ class DirectGame:
             self._fail(err)
         except RecursionError as ex:
             self._fail(LimitExceeded("rules nest too deeply", self._where(ex)))
+        except UnboundLocalError as ex:  # a variable set only on some paths (as compiler.py says it)
+            local = getattr(ex, "name", None) or next(iter(re.findall(r"'(_\w+)'", str(ex))), None)
+            name = self.dp.info["var_names"].get(local, "?")
+            self._fail(RuleError(f"`{name}` has no value here", self._where(ex)))
         except ValueError as ex:
             if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
                 raise

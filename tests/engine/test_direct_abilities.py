@@ -346,3 +346,20 @@ def test_an_error_in_an_action_or_whenever_trigger_names_its_rule(tmp_path):
             assert b.error.loc.line == line_of(program, marker), what
         else:
             assert b.error.loc.file.endswith(file), what
+
+
+def test_a_variable_set_on_one_path_only_says_so_on_both_engines(tmp_path):
+    """Found by tools/direct_mutants.py on the board ruleset above: a variable read where no `let`
+    gave it a value is a rule error naming the variable, not a Python error."""
+    program = build(tmp_path, """
+player stat gold = 0
+
+turn:
+    if turn_number > 1:
+        let spare = 3
+    your gold += spare
+    end game
+""")
+    a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
+    assert a.error.message == b.error.message == "`spare` has no value here"
+    assert a.error.loc.line == b.error.loc.line == line_of(program, "your gold += spare")
