@@ -274,6 +274,7 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
         info["var_names"] = self.var_names
+        info["dummies"] = self.uses_dummies
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out
@@ -820,7 +821,7 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         decision limit (`DirectGame._advance`). Only asked with more than one option."""
         if player == "None":
             who = "_st.active"
-        elif _SIMPLE.match(player):
+        elif _SIMPLE.match(player) and not self.uses_dummies:
             who = f"({player} if {player} is not None else _st.active)"
         else:
             who = f"R.player_or_active({player})"

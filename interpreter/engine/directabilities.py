@@ -188,7 +188,8 @@ class AbilityRuntime:
         cards = self.rs.cards
         labels = [f"{e[3].label} ({cards[e[4]].name})" if e[4] is not None else e[3].label for e in legal]
         options = [(key, node, None, None, cards[c] if c is not None else None) for key, _, _, node, c in legal]
-        return Decision(int(player), "action", "Choose an action", options + [None], labels + [done], None)
+        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options + [None],
+                        labels + [done], None)
 
     def use_action(self, entry: tuple) -> Callable:
         """Count a use of a limited action; the action's function."""

@@ -12,6 +12,8 @@ from typing import Any
 
 from ..compile.compiler import MAX_ITEMS
 from .directexpr import _SIMPLE, Unsupported, V
+from ..language.tree import walk
+from ..runtime.values import Seat
 from ..runtime.errors import RuleError
 from ..runtime.zones import zone_cards
 
@@ -28,7 +30,7 @@ def _join(a: list, b: list) -> list:
 
 
 FORMS_GLOBALS = {"_join": _join}
-FORMS_KEYWORDS = frozenset({"position"})
+FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
 
 
 class FormsGen:
@@ -50,6 +52,37 @@ class FormsGen:
         if got is None:
             got = self.__dict__["_var_names"] = {}
         return got
+
+    @property
+    def uses_dummies(self) -> bool:
+        """Whether some rule adds a dummy player (then decisions for one go to the active player)."""
+        got = self.__dict__.get("_uses_dummies")
+        if got is None:
+            rs = self.rs
+            roots = list(rs.phases.values()) + list(rs.procedures.values()) + list(rs.triggers) + \
+                list(rs.actions) + [t for ts in rs.short_triggers.values() for t in ts] + \
+                [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+            got = self.__dict__["_uses_dummies"] = any(m.kind == "add_dummy" for r in roots for m in walk(r))
+        return got
+
+    def s_add_dummy(self, n, d, scope, loops):
+        """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
+        if self.sync or self.rs.always or self.rs.watchers:
+            raise Unsupported("dummy players with state-based rules")
+        if n.name:
+            self.emit(d, f"{self.bind(scope, n.name, 'player')} = R.add_dummy()", n.loc)
+        else:
+            self.emit(d, "R.add_dummy()", n.loc)
+        self.changed = True
+
+    def e_is(self, n, scope):
+        if n.what != "dummy":
+            return super().e_is(n, scope)
+        v = self.expr(n.expr, scope)
+        if v.kind not in ("player", "none", "any"):
+            raise Unsupported("is dummy")
+        src = f"R.is_dummy({v.src})"
+        return V(f"(not {src})" if n.negate else src, "bool")
 
     def zone_arg(self, z: V, d: int, loc) -> "ZoneArg":
         """A zone passed to an inlined procedure: its parameter names the zone itself (so that
@@ -127,7 +160,54 @@ class ZoneArg(tuple):
 
 
 class FormsRuntime:
-    """Mixed into `directgame.Runtime` (which provides `state`, `rows_zones`)."""
+    """Mixed into `directgame.Runtime` (which provides `state`, `rows_zones`, `rs`, `game`, `info`,
+    `seats`, `bits`, `tbit`)."""
+
+    def is_dummy(self, p: Any) -> bool:
+        return isinstance(p, Seat) and p >= self.state.players
+
+    def add_dummy(self) -> Seat:
+        """As `Game.add_dummy`: a seat that takes no turns, with the player zones and stats of any
+        player (the zone lists and keys the generated code bound grow by one), in `players`."""
+        st, rs = self.state, self.rs
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        self.seats = list(self.seats) + [seat]  # the shared table is not changed
+        self.bits = dict(self.bits)
+        for name, z in rs.zones.items():
+            if z.per_player:
+                key = f"{name}#{int(seat)}"
+                st.zones[key] = []
+                self.bits[key] = 1 << len(self.bits)
+                self.tbit[key] = self.bits[name] | self.bits[key]  # this game's own copy (Runtime)
+                got = self.__dict__.get("_player_zones", {}).get(name)
+                if got is not None:
+                    got[0].append(st.zones[key])
+                    got[1].append(key)
+        st.pstats.append({})
+        fns, inits = self.game.fns, self.info["stat_inits"]
+        for name, sd in rs.stats.items():
+            if sd.per_player:
+                self.bits.setdefault(f"{name}#{int(seat)}", 1 << len(self.bits))
+                v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        self.touched = -1  # anything may have changed
+        return seat
+
+    def bound_player_zone(self, name: str, zones: list, keys: list | None) -> None:
+        """Note the lists of a player zone that the generated code bound (`add_dummy` grows them)."""
+        got = self.__dict__.setdefault("_player_zones", {}).setdefault(name, [None, None])
+        if zones is not None:
+            got[0] = zones
+        if keys is not None:
+            got[1] = keys
+
+    def others_with_dummies(self, you: Any) -> list:
+        """`other_players()` once a dummy sits at the table (builtins._other_players)."""
+        n = self.state.players
+        start = you if you is not None else self.state.active
+        playing = [Seat(k) for k in range(n)] if start >= n else [Seat((start + k) % n) for k in range(1, n)]
+        return playing + [s for s in self.seats[n:] if s != start]
 
     def position(self, c: Any) -> int | None:
         """As builtins._position: how many top-level cards lie before `c` in its zone."""

@@ -239,14 +239,22 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
         self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
+        if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
+            self.tbit = dict(self.tbit)
 
     # ---- tables the generated code binds once ---------------------------------------------
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        return [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        out = [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        if self.info.get("dummies"):
+            self.bound_player_zone(name, out, None)
+        return out
 
     def player_keys(self, name: str) -> list:
-        return [f"{name}#{p}" for p in range(self.state.players)]
+        out = [f"{name}#{p}" for p in range(self.state.players)]
+        if self.info.get("dummies"):
+            self.bound_player_zone(name, None, out)
+        return out
 
     def field_table(self, name: str) -> list:
         got = self._fields.get(name)
@@ -428,6 +436,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
     def other_players(self, you: Any) -> list:
         """`other_players()`: the others in turn order after `you` (one list per seat, made once:
         generated code never changes a list it did not make)."""
+        if self.state.dummies:
+            return self.others_with_dummies(you)
         start = you if you is not None else self.state.active
         got = self._others.get(start)
         if got is None:
@@ -487,7 +497,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         raise RuleError("there is nothing to choose from", None)
 
     def player_or_active(self, player: Any) -> int:
-        return self.state.active if player is None else player
+        """The player who answers: the active one for none or a dummy player (`Game.ask`)."""
+        return self.state.active if player is None or player >= self.state.players else player
 
     def too_deep(self) -> None:
         raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "

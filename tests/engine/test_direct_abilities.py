@@ -363,3 +363,48 @@ turn:
     a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
     assert a.error.message == b.error.message == "`spare` has no value here"
     assert a.error.loc.line == b.error.loc.line == line_of(program, "your gold += spare")
+
+
+DUMMY = """
+card type Chip:
+    v: 0..9
+
+zone pool: pile
+zone mine: pile, per player, public
+player stat gold = 3
+
+setup:
+    move all_cards() to pool
+    shuffle pool
+
+turn:
+    if turn_number == 3:
+        add a dummy player as bot
+        bot chooses c from values(pool) "The dummy takes which chip?"
+        move c to mine of bot
+        gold of bot += 10
+    for each p in other_players():
+        if p is dummy and not (pool is empty):
+            draw from pool to mine of p
+    you choose c from values(pool) "Take which chip?"
+    move c to mine of you
+    log [count(players), count(other_players()), count(players where it is dummy)]
+    if count(pool) < 3:
+        end game
+
+score p: sum(values(mine of p).v) + gold of p
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_dummy_player_plays_the_same_games(tmp_path, players):
+    """`add a dummy player`: its zones and stats, `players` and `other_players()` holding it, its
+    decisions taken by the active player, `is dummy`, its score in the result."""
+    cards = "\n".join(f"- name: C{i}\n  type: Chip\n  v: {i % 10}" for i in range(16))
+    program = build(tmp_path, DUMMY, cards)
+    assert _same_games(program, players) > 10
+    g = DirectGame(compile_direct(program), players, 4)
+    while not g.over:
+        g.answer(0)
+    assert g.error is None, g.error
+    assert len(g.result["scores"]) == players + 1 and g.result["scores"][-1] >= 13
