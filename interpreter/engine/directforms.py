@@ -67,8 +67,8 @@ class FormsGen:
 
     def s_add_dummy(self, n, d, scope, loops):
         """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
-        if self.sync or self.rs.always or self.rs.watchers:
-            raise Unsupported("dummy players with state-based rules")
+        if self.sync:
+            raise Unsupported("adding a dummy player in a state-based rule")
         if n.name:
             self.emit(d, f"{self.bind(scope, n.name, 'player')} = R.add_dummy()", n.loc)
         else:
@@ -191,6 +191,11 @@ class FormsRuntime:
                 self.bits.setdefault(f"{name}#{int(seat)}", 1 << len(self.bits))
                 v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
                 st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        for zones, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
+            m = 0
+            for z in zones:
+                m |= self.bits[f"{z}#{int(seat)}"]
+            bits.append(m)
         self.touched = -1  # anything may have changed
         return seat
 

@@ -304,6 +304,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
             for z in zones:
                 m |= self.bits[f"{z}#{int(s)}"]
             out.append(m)
+        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
+            self.__dict__.setdefault("_plan_bits", []).append((zones, out))
         return out
 
     # ---- limits ----------------------------------------------------------------------------

@@ -371,7 +371,13 @@ card type Chip:
 
 zone pool: pile
 zone mine: pile, per player, public
+zone spare: pile, per player, public
 player stat gold = 3
+
+always:
+    for each p in players:
+        if count(mine of p) > 2:
+            move first(mine of p) to spare of p
 
 setup:
     move all_cards() to pool
@@ -392,14 +398,15 @@ turn:
     if count(pool) < 3:
         end game
 
-score p: sum(values(mine of p).v) + gold of p
+score p: sum(values(mine of p).v) + gold of p + count(spare of p)
 """
 
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_dummy_player_plays_the_same_games(tmp_path, players):
     """`add a dummy player`: its zones and stats, `players` and `other_players()` holding it, its
-    decisions taken by the active player, `is dummy`, its score in the result."""
+    decisions taken by the active player, `is dummy`, its score in the result, a per-player
+    `always` rule that runs for it too."""
     cards = "\n".join(f"- name: C{i}\n  type: Chip\n  v: {i % 10}" for i in range(16))
     program = build(tmp_path, DUMMY, cards)
     assert _same_games(program, players) > 10
@@ -408,3 +415,5 @@ def test_a_dummy_player_plays_the_same_games(tmp_path, players):
         g.answer(0)
     assert g.error is None, g.error
     assert len(g.result["scores"]) == players + 1 and g.result["scores"][-1] >= 13
+    assert len(g.state.zones[f"mine#{players}"]) == 2 and g.state.zones[f"spare#{players}"]
+    assert compile_direct(program).info["always"][0][3] is not None  # the rule runs per seat
