@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .directexpr import Unsupported, V
+from .directexpr import _ITEM_KIND, Unsupported, V
 from ..library.boards import build_graph, steps_between_ids, walk_ids
 from ..runtime.errors import RuleError
 from ..runtime.values import Position
@@ -18,7 +18,11 @@ from ..runtime.zones import put
 
 __all__ = ["BoardGen", "BoardRuntime", "BOARD_KEYWORDS"]
 
-BOARD_KEYWORDS = frozenset({"move_onto", "space_of", "board_spaces", "neighbours", "region", "cards_at",
+# kind `walks`: a list of walks, each a tuple of space ids (a tuple, so that a decision labels it
+# as the task engine labels a list of spaces: `[A2 (Out), C1 (Mid)]`); its items are card lists
+_ITEM_KIND.setdefault("walks", "cards")
+
+BOARD_KEYWORDS = frozenset({"walks", "tuple", "move_onto", "space_of", "board_spaces", "neighbours", "region", "cards_at",
                             "card_named", "cards_named", "steps_between", "spaces_away", "edge_kinds"})
 
 
@@ -82,6 +86,11 @@ class BoardGen:
 
     def f_neighbours(self, n, a, scope):
         return V(f"R.neighbours({', '.join(self._board_call(a, 1))})", "cards", nn=True)
+
+    def f_walks(self, n, a, scope):
+        if a[1].kind not in ("int", "any"):
+            raise Unsupported("walks")
+        return V(f"R.walks({', '.join(self._board_call(a, 2))})", "walks", nn=True)
 
     def f_spaces_away(self, n, a, scope):
         if a[1].kind not in ("int", "any"):
@@ -167,13 +176,21 @@ class BoardRuntime:
     def neighbours(self, s: Any, kinds: set | None = None) -> list:
         return [m for m, k in self.graph().adj[self._space(s)] if kinds is None or k in kinds]
 
-    def spaces_away(self, s: Any, n: Any, kinds: set | None = None) -> list:
+    def _walk_ids(self, s: Any, n: Any, kinds: set | None) -> tuple[int, list]:
         gr = self.graph()
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise RuleError(f"a walk takes a whole number of steps, not {self._text(n, 'int')}", None)
         start = self._space(s)
+        return start, walk_ids(gr, start, n, kinds)
+
+    def walks(self, s: Any, n: Any, kinds: set | None = None) -> list:
+        """`walks(s, n)`: every walk of exactly n steps, each a tuple of space ids."""
+        return [tuple(w) for w in self._walk_ids(s, n, kinds)[1]]
+
+    def spaces_away(self, s: Any, n: Any, kinds: set | None = None) -> list:
+        start, walks = self._walk_ids(s, n, kinds)
         ends: list[int] = []
-        for w in walk_ids(gr, start, n, kinds):
+        for w in walks:
             end = w[-1] if w else start
             if end not in ends:
                 ends.append(end)

@@ -23,13 +23,13 @@ __all__ = ["FormsGen", "FormsRuntime", "FORMS_GLOBALS", "FORMS_KEYWORDS"]
 
 def _join(a: list, b: list) -> list:
     """`+` of two lists (as `Game.add`): a new list, within the longest a rule may build."""
-    out = a + b
+    out = a + b if type(a) is type(b) else list(a) + list(b)  # a walk is a tuple (directboards.py)
     if len(out) > MAX_ITEMS:
         raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
     return out
 
 
-FORMS_GLOBALS = {"_join": _join}
+FORMS_GLOBALS = {"_join": _join, "tuple": tuple}
 FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
 
 
@@ -111,12 +111,26 @@ class FormsGen:
             left, right = self.expr(n.left, scope), self.expr(n.right, scope)
             kinds = {left.kind, right.kind}
             cardish = {"cards", "zone", "row"}
+            if kinds == {"walks"}:
+                return V(f"_join({left.src}, {right.src})", "walks", nn=True)
             if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds):
                 l, r = self.items(left), self.items(right)
                 return V(f"_join({l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
             if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:
                 return V(f"_plus({left.src}, {right.src})", "str", nn=True)
         return super().e_arith(n, scope)
+
+    def items(self, v: V) -> V:
+        if v.kind == "walks":  # a list of walks (directboards.py)
+            return v
+        return super().items(v)
+
+    def e_list(self, n, scope):
+        """`[w, ...]` of card lists (walks): a list of walks, each a tuple, as `walks()` gives."""
+        if n.items and all(i.kind == "name" and scope.get(i.id, ("", ""))[1] == "cards" for i in n.items):
+            items = [self.expr(i, scope) for i in n.items]
+            return V("[" + ", ".join(f"tuple({v.src})" for v in items) + "]", "walks", nn=True)
+        return super().e_list(n, scope)
 
     def f_position(self, n, a, scope):
         if a[0].kind not in ("card", "none"):

@@ -514,6 +514,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
             return self.labels[v]
         if isinstance(v, list):
             return "row: " + ", ".join(self.labels[c] for c in v)
+        if isinstance(v, tuple):  # a walk over board spaces (directboards.py), as `Game.label` of a list
+            return "[" + ", ".join(self._label(c) for c in v) + "]"
         return str(v)
 
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:

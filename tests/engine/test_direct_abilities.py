@@ -284,8 +284,17 @@ turn:
         let opts = neighbours(s, ["Mid", "gate", "Core", "bridge"])
     if count(opts) == 0:
         let opts = neighbours(s)
-    you choose to from opts "Where to?"
-    move t to to
+    if turn_number % 4 == 2:
+        let ways = walks(s, 2)
+        for each w in walks(s, 1, "Out"):
+            set ways to ways + [w]
+        you choose w from ways "Walk which way?"
+        log [count(ways), count(w)]
+        move t to last(w)
+    else:
+        you choose to from opts "Where to?"
+        move t to to
+    let to = space_of(t)
     log [t, to, region(to), steps_between(to, card_named("D3")), count(cards_at(to)), count(spaces(world))]
     if region(to) == "Core":
         your gold += 1
@@ -303,14 +312,15 @@ score p: gold of p
 @pytest.mark.parametrize("players", [2, 3])
 def test_boards_play_the_same_games(tmp_path, players):
     """A board of loops, a path, a two-way and a one-way link: coins moved onto spaces, taken off
-    and put back; neighbours, spaces_away, steps_between, region, cards_at, spaces, space_of."""
+    and put back; walks (chosen from, joined, walked), neighbours, spaces_away, steps_between, region,
+    cards_at, spaces, space_of."""
     program = build(tmp_path, BOARD, BOARD_CARDS)
     assert _same_games(program, players) > 20
     g = DirectGame(compile_direct(program), players, 2)
     while not g.over:
         g.answer(len(g.decision.options) - 1)
     assert g.error is None, g.error
-    assert len(g.log) == 25 and g.log[0].startswith("[Coin")
+    assert len(g.log) == 31 and g.log[0].startswith("[Coin")
 
 
 def test_an_error_in_an_action_or_whenever_trigger_names_its_rule(tmp_path):
