@@ -107,12 +107,12 @@ class BoardGen:
         return V(f"R.cards_at({a[0].src})", "cards", top=True, nn=True)
 
     def f_card_named(self, n, a, scope):
-        if a[0].kind != "str":
+        if a[0].kind not in ("str", "any", "none"):  # a name, or a card's field holding one
             raise Unsupported("card_named")
         return V(f"R.card_named({a[0].src})", "card")
 
     def f_cards_named(self, n, a, scope):
-        if a[0].kind != "str":
+        if a[0].kind not in ("str", "any", "none"):  # a name, or a card's field holding one
             raise Unsupported("cards_named")
         return V(f"R.cards_named({a[0].src})", "cards", nn=True)
 
