@@ -973,7 +973,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
                 if player.kind != "player":
                     raise Unsupported("may by a non-player")
                 want = 1 if getattr(cond, "negate", False) else 0
-                c = f"(yield {self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS')}) == {want}"
+                ask = self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS')
+                c = f"(yield {ask}) == {want}"
             elif self._places_what_it_tests(cond, body):
                 t = self.temp()
                 self.expr(cond, scope)  # the same checks as any `can be placed`
@@ -1060,7 +1061,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "other_players"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # names directabilities, directforms, directboards write
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards
 
 
 def _check_direct_source(src: str) -> None:

@@ -22,8 +22,8 @@ __all__ = ["BoardGen", "BoardRuntime", "BOARD_KEYWORDS"]
 # as the task engine labels a list of spaces: `[A2 (Out), C1 (Mid)]`); its items are card lists
 _ITEM_KIND.setdefault("walks", "cards")
 
-BOARD_KEYWORDS = frozenset({"walks", "tuple", "move_onto", "space_of", "board_spaces", "neighbours", "region", "cards_at",
-                            "card_named", "cards_named", "steps_between", "spaces_away", "edge_kinds"})
+BOARD_KEYWORDS = frozenset({"walks", "tuple", "move_onto", "space_of", "board_spaces", "neighbours", "region",
+                            "cards_at", "card_named", "cards_named", "steps_between", "spaces_away", "edge_kinds"})
 
 
 class BoardGen:
