@@ -25,6 +25,9 @@ from typing import Any
 
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
+from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directboards import BOARD_KEYWORDS, BoardGen
+from .directforms import FORMS_KEYWORDS, FormsGen
 from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
@@ -66,7 +69,7 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-class _Gen(Expressions):
+class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -121,7 +124,7 @@ class _Gen(Expressions):
 
     def zone(self, name: str, owner: str | None) -> V:
         zd = self.rs.zones[name]
-        if zd.kind not in ("pile", "set", "row", "stack", "rows"):
+        if zd.kind not in ("pile", "set", "row", "stack", "rows", "board"):
             raise Unsupported(f"zone kind {zd.kind}")
         local = self.zones_used.get(name)
         if local is None:
@@ -139,9 +142,9 @@ class _Gen(Expressions):
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
         found = [what for what, present in (
-            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}), ("actions", rs.actions),
-            ("`when short of` rules", rs.short_triggers), ("`whenever` triggers", p.whenever),
-            ("boards", p.boards), ("dice", rs.die_types), ("card parts", p.kept_parts), ("grids", p.grids),
+            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}),
+            ("`when short of` rules", rs.short_triggers),
+            ("dice", rs.die_types), ("grids", p.grids),
             ("rule functions", rs.functions)) if present]
         if found:
             raise Unsupported(f"it uses {', '.join(found)}")
@@ -162,7 +165,7 @@ class _Gen(Expressions):
             if card.effect is not None:
                 for t in card.effect.triggers:
                     if t.kind == "action":
-                        raise Unsupported("card actions")
+                        continue  # offered by `take actions` (directabilities.py)
                     self.events.add(t.event)
         self.procs = {name: f"_p{i}" for i, name in enumerate(rs.procedures)}
         self.placement_names = {z: f"_pl{i}" for i, z in enumerate(rs.placements)}
@@ -188,8 +191,6 @@ class _Gen(Expressions):
         def trigger_fn(t: Node) -> tuple:
             got = trig_fns.get(id(t))
             if got is None:
-                if t.whenever:
-                    raise Unsupported("whenever")
                 name = self.trigger_names[id(t)]
                 binder = t.binder
                 params = [("you", "player"), ("this", "card")] + ([(binder, "card")] if binder else [])
@@ -207,7 +208,9 @@ class _Gen(Expressions):
         for card in rs.cards:
             if card.effect is not None:
                 for t in card.effect.triggers:
-                    card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
+                    if t.kind != "action" and not t.whenever:
+                        card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
+        abilities = self.abilities(trigger_fn)  # `whenever` triggers and actions (directabilities.py)
         # procedures, once the kinds of their arguments are known from their calls
         done: set[str] = set()
         while True:
@@ -264,11 +267,14 @@ class _Gen(Expressions):
         exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
-            [x for fns in trig_fns.values() for x in fns[:2] if x]
+            [x for fns in trig_fns.values() for x in fns[:2] if x] + abilities.pop("exported")
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
         info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
+        info.update(abilities)
+        info["var_names"] = self.var_names
+        info["dummies"] = self.uses_dummies
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out
@@ -546,6 +552,9 @@ class _Gen(Expressions):
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
         if got is not None:
+            if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards (directforms.e_arith)
+                return got[0]
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
                 if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
                     raise Unsupported(f"variable `{name}` changes kind")
@@ -555,6 +564,7 @@ class _Gen(Expressions):
             return got[0]
         py = self.temp("_v")
         scope[name] = (py, kind)
+        self.var_names[py] = name  # for "has no value here" (directgame.DirectGame._advance)
         return py
 
     def kept(self, v: V) -> str:
@@ -574,6 +584,8 @@ class _Gen(Expressions):
             raise Unsupported("let shadowing a stat, zone or constant")
         py = self.bind(scope, n.name, self.kind_kept(v))
         self.emit(d, f"{py} = {self.kept(v)}", n.loc)
+        if n.expr.kind == "list" and not n.expr.items:
+            self.empty_lists.add(py)
 
     def s_aug(self, n, d, scope, loops):
         """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
@@ -659,6 +671,8 @@ class _Gen(Expressions):
         return v
 
     def s_move(self, n, d, scope, loops):
+        if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
+            return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
         what = self.expr(n.what, scope)
         dest = self.dest(n.dest, scope)
         if n.name:
@@ -802,16 +816,16 @@ class _Gen(Expressions):
         self.emit(d, "if R.depth > R.max_depth:")
         self.emit(d + 1, "R.too_deep()")
 
-    def decision(self, player: str, kind: str, prompt: str, options: str) -> str:
+    def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None") -> str:
         """A `Decision` for `player` (none: the active player); the driver counts it against the
         decision limit (`DirectGame._advance`). Only asked with more than one option."""
         if player == "None":
             who = "_st.active"
-        elif _SIMPLE.match(player):
+        elif _SIMPLE.match(player) and not self.uses_dummies:
             who = f"({player} if {player} is not None else _st.active)"
         else:
             who = f"R.player_or_active({player})"
-        return f"_Decision({who}, {kind}, {prompt}, {options}, None, None, _LBL)"
+        return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, None, _LBL)"
 
     def s_break(self, n, d, scope, loops):
         if not loops:
@@ -842,8 +856,10 @@ class _Gen(Expressions):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card"):
+            if a.kind not in ("player", "row", "card", "int", "bool", "str", "cards", "players", "list") and \
+                    not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
+        args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
         if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
             self.inline_call(x.func, args, d, scope, n)
             return
@@ -859,17 +875,19 @@ class _Gen(Expressions):
         without a condition, at most one per card: a `fire` of those looks its handler up in a
         table (`_ev<i>`: card id → function) instead of going through `Runtime.fire`."""
         rs = self.rs
-        order = list(rs.triggers) + [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+        order = list(rs.triggers) + [t for c in rs.cards if c.effect is not None for t in c.effect.triggers
+                                     if t.kind != "action"]
         self.trigger_names = {}
         for t in order:
             self.trigger_names.setdefault(id(t), f"_tr{len(self.trigger_names)}")
         by_event: dict[str, dict[int, list]] = {}
         for card in rs.cards:
             for t in (card.effect.triggers if card.effect is not None else ()):
-                by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
+                if t.kind != "action":
+                    by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
         self.dispatch = {}  # event → (table local, [(trigger function, card ids)], binder)
         for i, (event, table) in enumerate(sorted(by_event.items())):
-            if any(t.event == event for t in rs.triggers):
+            if any(t.event == event for t in rs.triggers) or any(t.whenever for h in table.values() for t in h):
                 continue
             ts = [t for handlers in table.values() for t in handlers]
             if any(len(h) > 1 for h in table.values()) or any(getattr(t, "cond", None) is not None for t in ts):
@@ -908,6 +926,9 @@ class _Gen(Expressions):
         pr = self.rs.procedures[name]
         inner = {k: scope[k] for k in ("you", "this") if k in scope}
         for param, a in zip(pr.params, args):
+            if a.kind == "zone":  # the zone itself, as a rule function's zone parameter (directforms.py)
+                inner[param] = self.zone_arg(a, d, n.loc)
+                continue
             py = self.temp("_v")
             inner[param] = (py, a.kind)
             self.emit(d, f"{py} = {a.src}", n.loc)
@@ -952,7 +973,8 @@ class _Gen(Expressions):
                 if player.kind != "player":
                     raise Unsupported("may by a non-player")
                 want = 1 if getattr(cond, "negate", False) else 0
-                c = f"(yield {self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO')}) == {want}"
+                ask = self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS')
+                c = f"(yield {ask}) == {want}"
             elif self._places_what_it_tests(cond, body):
                 t = self.temp()
                 self.expr(cond, scope)  # the same checks as any `can be placed`
@@ -1000,7 +1022,7 @@ class _Gen(Expressions):
 
     def s_repeat(self, n, d, scope, loops):
         if n.cond is not None:
-            raise Unsupported("repeat while")
+            return self.repeat_while(n, d, scope, loops)
         if n.times is not None:
             t = self.expr(n.times, scope)
             if t.kind != "int":
@@ -1037,6 +1059,9 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players"}
+
+
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards
 
 
 def _check_direct_source(src: str) -> None:

@@ -9,10 +9,14 @@ copied mid-game (a generator cannot), so agents that search (`clone`) use the ta
 from __future__ import annotations
 
 import random
+import re
 from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
+from .directabilities import AbilityRuntime
+from .directforms import FORMS_GLOBALS, FormsRuntime
+from .directboards import BoardRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
@@ -159,6 +163,9 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+GENERATED_GLOBALS.update(FORMS_GLOBALS)
+GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
+
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
 ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
 
@@ -197,13 +204,14 @@ def _tables(dp: Any, st: GameState) -> dict:
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
-            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones),
+            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones and
+                                    rs.zones[name].kind != "board"),  # a board's cards lie on spaces
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}}
     return got
 
 
-class Runtime:
+class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
@@ -231,14 +239,22 @@ class Runtime:
         self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
         self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
+        if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
+            self.tbit = dict(self.tbit)
 
     # ---- tables the generated code binds once ---------------------------------------------
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        return [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        out = [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        if self.info.get("dummies"):
+            self.bound_player_zone(name, out, None)
+        return out
 
     def player_keys(self, name: str) -> list:
-        return [f"{name}#{p}" for p in range(self.state.players)]
+        out = [f"{name}#{p}" for p in range(self.state.players)]
+        if self.info.get("dummies"):
+            self.bound_player_zone(name, None, out)
+        return out
 
     def field_table(self, name: str) -> list:
         got = self._fields.get(name)
@@ -288,6 +304,8 @@ class Runtime:
             for z in zones:
                 m |= self.bits[f"{z}#{int(s)}"]
             out.append(m)
+        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
+            self.__dict__.setdefault("_plan_bits", []).append((zones, out))
         return out
 
     # ---- limits ----------------------------------------------------------------------------
@@ -420,6 +438,8 @@ class Runtime:
     def other_players(self, you: Any) -> list:
         """`other_players()`: the others in turn order after `you` (one list per seat, made once:
         generated code never changes a list it did not make)."""
+        if self.state.dummies:
+            return self.others_with_dummies(you)
         start = you if you is not None else self.state.active
         got = self._others.get(start)
         if got is None:
@@ -479,7 +499,8 @@ class Runtime:
         raise RuleError("there is nothing to choose from", None)
 
     def player_or_active(self, player: Any) -> int:
-        return self.state.active if player is None else player
+        """The player who answers: the active one for none or a dummy player (`Game.ask`)."""
+        return self.state.active if player is None or player >= self.state.players else player
 
     def too_deep(self) -> None:
         raise LimitExceeded(f"procedures and triggers nest deeper than {self.limits.max_depth} "
@@ -493,6 +514,8 @@ class Runtime:
             return self.labels[v]
         if isinstance(v, list):
             return "row: " + ", ".join(self.labels[c] for c in v)
+        if isinstance(v, tuple):  # a walk over board spaces (directboards.py), as `Game.label` of a list
+            return "[" + ", ".join(self._label(c) for c in v) + "]"
         return str(v)
 
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
@@ -503,7 +526,8 @@ class Runtime:
         rule = info["rule_triggers"].get(event)
         if rule:
             handlers = list(handlers) + rule
-        if not handlers:
+        whenever = event in info["whenever"]
+        if not handlers and not whenever:
             return
         fns = self.game.fns
         you = Seat(actor) if actor is not None else Seat(self.state.active)
@@ -519,14 +543,17 @@ class Runtime:
                 except Exception as ex:
                     raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             pending.append((fns[name], args, node))
+        if whenever:  # cards in play answering any card's event (directabilities.py)
+            pending += [(fn, args, node, trigger_label(source, node.loc))
+                        for fn, args, node, source in self.whenever_pending(event, subject)]
         while pending:
             if len(pending) > 1:
-                labels = [self._source(h[2], h[1][1]) for h in pending]
+                labels = [h[3] if len(h) > 3 else self._source(h[2], h[1][1]) for h in pending]
                 i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
                                    list(range(len(pending))), labels, None)  # the driver counts it
-                fn, args, _ = pending.pop(i)
+                fn, args = pending.pop(i)[:2]
             else:
-                fn, args, _ = pending.pop()
+                fn, args = pending.pop()[:2]
             yield from fn(*args)
 
     def _source(self, node: Any, subject: Any) -> str:
@@ -636,6 +663,10 @@ class DirectGame:
             self._fail(err)
         except RecursionError as ex:
             self._fail(LimitExceeded("rules nest too deeply", self._where(ex)))
+        except UnboundLocalError as ex:  # a variable set only on some paths (as compiler.py says it)
+            local = getattr(ex, "name", None) or next(iter(re.findall(r"'(_\w+)'", str(ex))), None)
+            name = self.dp.info["var_names"].get(local, "?")
+            self._fail(RuleError(f"`{name}` has no value here", self._where(ex)))
         except ValueError as ex:
             if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
                 raise
@@ -704,13 +735,15 @@ class DirectGame:
             st.watch[i] = bool(fns[cond](Seat(st.active)))
         R.touched = ANYTHING
         R.settle()
-        events = set(info["rule_triggers"]) | set(info["card_triggers"])
+        events = set(info["rule_triggers"]) | set(info["card_triggers"]) | set(info["whenever"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
             while True:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:
                     raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                if st.uses:
+                    R.reset_uses("round:")
                 R.new_period()
                 if "round_start" in events:
                     yield from R.fire("round_start", None, Seat(st.start_player))
@@ -722,6 +755,8 @@ class DirectGame:
                     st.turn_number += 1
                     if st.turn_number > self.limits.max_turns:
                         raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                    if st.uses:
+                        R.reset_uses("turn:")
                     R.new_period()
                     if "turn_start" in events:
                         yield from R.fire("turn_start", None, p)

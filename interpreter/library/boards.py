@@ -20,7 +20,8 @@ from ..content.model import CardData
 from ..runtime.values import Position, ZoneRef
 from ..runtime.zones import put, take_out
 
-__all__ = ["Graph", "graph", "compile_boards", "is_space", "move_onto", "space_card"]
+__all__ = ["Graph", "graph", "build_graph", "walk_ids", "steps_between_ids", "compile_boards", "is_space",
+           "move_onto", "space_card"]
 
 MAX_WALKS = 100_000  # walks of one call: a dense graph and a long move could otherwise explode
 
@@ -71,22 +72,31 @@ def graph(g: Any) -> Graph:
     built = g.__dict__.get("_board_graph")
     if built is not None:
         return built
+    gr = build_graph(g.program.boards, lambda f, loc: [c.id for c in _cards(g, f, loc)])
+    g.__dict__["_board_graph"] = gr
+    return gr
+
+
+def build_graph(items: list, space_ids: Any) -> Graph:
+    """The graph of board items (board, item node, spaces, linked spaces), each item's spaces
+    given by `space_ids(spaces, loc)` as card ids, evaluated in declaration order (shared by the
+    engines: the direct engine's items are its own compiled functions)."""
     gr = Graph()
-    for board, item, spaces, to in g.program.boards:
-        first = _cards(g, spaces, item.loc)
+    for board, item, spaces, to in items:
+        first = space_ids(spaces, item.loc)
         for c in first:
-            gr.add_space(board, c.id, item.loc)
+            gr.add_space(board, c, item.loc)
         if item.shape == "link":
-            second = _cards(g, to, item.loc)
+            second = space_ids(to, item.loc)
             for c in second:
-                gr.add_space(board, c.id, item.loc)
+                gr.add_space(board, c, item.loc)
             for a in first:
                 for b in second:
-                    gr.join(a.id, b.id, item.edge)
+                    gr.join(a, b, item.edge)
                     if not item.one_way:
-                        gr.join(b.id, a.id, item.edge)
+                        gr.join(b, a, item.edge)
             continue
-        ids = [c.id for c in first]
+        ids = list(first)
         if len(set(ids)) != len(ids):
             raise RuleError("a space appears twice in one line of spaces", item.loc)
         pairs = list(zip(ids, ids[1:]))
@@ -99,7 +109,6 @@ def graph(g: Any) -> Graph:
         if item.edge is not None:
             for cid in ids:
                 gr.region.setdefault(cid, item.edge)
-    g.__dict__["_board_graph"] = gr
     return gr
 
 
@@ -158,8 +167,13 @@ def _walk_ids(g, s, n, kinds) -> list[list[int]]:
     gr, ks = graph(g), _kinds(g, kinds)
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise RuleError(f"a walk takes a whole number of steps, not {g.text(n)}", None)
+    return walk_ids(gr, _space(g, s), n, ks)
+
+
+def walk_ids(gr: Graph, start: int, n: int, ks: set | None) -> list[list[int]]:
+    """Every walk of exactly n steps from space `start` along edges of the kinds `ks` (None: any)."""
     out: list[list[int]] = []
-    stack: list[tuple[int, int | None, list[int]]] = [(_space(g, s), None, [])]
+    stack: list[tuple[int, int | None, list[int]]] = [(start, None, [])]
     while stack:
         at, came_from, path = stack.pop()
         if len(path) == n:
@@ -187,7 +201,11 @@ def _spaces_away(g, e, s, n, kinds=None):
 
 def _steps_between(g, e, a, b, kinds=None):
     gr, ks = graph(g), _kinds(g, kinds)
-    start, goal = _space(g, a), _space(g, b)
+    return steps_between_ids(gr, _space(g, a), _space(g, b), ks)
+
+
+def steps_between_ids(gr: Graph, start: int, goal: int, ks: set | None) -> int | None:
+    """The fewest steps from space `start` to `goal` along edges of the kinds `ks` (None: any)."""
     seen, frontier, d = {start}, [start], 0
     while frontier:
         if goal in frontier:

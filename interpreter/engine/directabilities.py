@@ -1,0 +1,206 @@
+"""Direct-style compilation (direct.py) of what cards in play can do: actions, `whenever`
+triggers and card parts.
+
+`AbilityGen` is the part of `direct._Gen` that writes the functions of actions (a rule's
+`action "..."` and a card's) and of cards' `whenever` triggers, and the `take actions` statement;
+`AbilityRuntime` is the part of `directgame.Runtime` that finds, as the task engine does
+(`Game.available_actions`, `Game.fire_task`, `Game.ability_live`), which of them apply now: the
+same actions in the same order, the same use counts in `GameState.uses`, the same conditions
+evaluated in the same order, so that both engines ask the same questions and draw the same
+random numbers.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .directexpr import Unsupported
+from .game import Decision
+from ..runtime.errors import RuleError, explain
+from ..runtime.values import Seat
+
+__all__ = ["AbilityGen", "AbilityRuntime", "GENERATED_KEYWORDS"]
+
+# attribute names the code written here uses (direct.py's token check allows them)
+# (and `_`, the unused counter of direct.py's `repeat N times`)
+GENERATED_KEYWORDS = frozenset({"actions", "action_decision", "use_action", "reset_uses", "uses", "_"})
+
+
+class AbilityGen:
+    """Mixed into `direct._Gen` (which provides `function`, `expr_function`, `expr`, `emit`,
+    `temp`, `k`, `cards_src`, `you`, `rs`)."""
+
+    def abilities(self, trigger_fn: Callable[[Any], tuple]) -> dict:
+        """Write the functions of every action and `whenever` trigger; the tables the runtime
+        looks them up in (`info` entries), and under "exported" the functions' names.
+
+        `whenever`: event → [(function, condition, binder?, node, card id)], in card order then
+        effect order (as `Program.whenever`). Actions: per rule action and per card,
+        [(function, condition, node)] (as `Program.rule_actions` and `card_actions`)."""
+        rs = self.rs
+        exported: list[str] = []
+        whenever: dict[str, list] = {}
+        for card in rs.cards:
+            if card.effect is None:
+                continue
+            for t in card.effect.triggers:
+                if t.kind != "action" and t.whenever:
+                    name, cond, binder, node = trigger_fn(t)
+                    whenever.setdefault(t.event, []).append((name, cond, binder, node, card.id))
+        made: dict[int, tuple] = {}
+
+        def action_fn(a: Any) -> tuple:
+            got = made.get(id(a))
+            if got is None:
+                i = len(made)
+                params = [("you", "player"), ("this", "card")]
+                self.function(f"_ac{i}", params, a.body, a.loc, call=True)
+                cond = None
+                if a.cond is not None:
+                    cond = f"_acc{i}"
+                    self.expr_function(cond, params, a.cond, a.loc)
+                exported.extend(x for x in (f"_ac{i}", cond) if x)
+                got = made[id(a)] = (f"_ac{i}", cond, a)
+            return got
+        rule_actions = [action_fn(a) for a in rs.actions]
+        card_actions: dict[int, list] = {}
+        for card in rs.cards:
+            acts = [action_fn(t) for t in (card.effect.triggers if card.effect is not None else ())
+                    if t.kind == "action"]
+            if acts:
+                card_actions[card.id] = acts
+        return {"whenever": whenever, "rule_actions": rule_actions, "card_actions": card_actions,
+                "kept_parts": dict(self.p.kept_parts), "boards": self.board_tables(exported),
+                "board_names": frozenset(rs.boards), "exported": exported}
+
+    def s_take_actions(self, n, d, scope, loops):
+        """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",
+        offer the legal actions; with none, nothing is asked and the statement ends."""
+        if self.sync:
+            raise Unsupported("actions in a state-based rule")
+        player = self.expr(n.player, scope)
+        if player.kind != "player":
+            raise Unsupported("actions taken by a non-player")
+        p, src, legal, i, fn = (self.temp() for _ in range(5))
+        self.emit(d, f"{p} = {player.src}", n.loc)
+        sources = self.expr(n.sources, scope) if n.sources is not None else None
+        live = sources is not None and sources.kind in ("zone", "row")  # read again before each offer
+        if sources is None:
+            src = "None"
+        elif not live:
+            self.emit(d, f"{src} = {self.cards_src(sources)}", n.loc)
+        self.emit(d, "while True:", n.loc)
+        self.emit(d + 1, f"{legal} = R.actions({p}, {self.cards_src(sources) if live else src})", n.loc)
+        self.emit(d + 1, f"if not {legal}:")
+        self.emit(d + 2, "break")
+        self.emit(d + 1, f"{i} = yield R.action_decision({p}, {legal}, {self.k(n.done)})", n.loc)
+        self.emit(d + 1, f"if {i} == len({legal}):")
+        self.emit(d + 2, "break")
+        self.emit(d + 1, f"{fn} = R.use_action({legal}[{i}])", n.loc)
+        self.emit(d + 1, f"yield from {fn}(_Seat({p}), {legal}[{i}][4])", n.loc)
+        self.changed = True
+
+
+class AbilityRuntime:
+    """Mixed into `directgame.Runtime` (which provides `state`, `info`, `rows_zones`, `rs`,
+    `game`)."""
+
+    def in_play_owner(self, cid: int) -> int | None:
+        """As `Game._in_play_owner`: the owner of the per-player zone a card lies uncovered in."""
+        at = self.state.where.get(cid)
+        if at is None or at[0] == "^" or "#" not in at:
+            return None
+        return int(at.partition("#")[2])
+
+    def ability_live(self, cid: int, node: Any) -> bool:
+        """As `Game.ability_live`: in a zone declared `covered keep PART`, a card below the top
+        keeps only that part's abilities."""
+        kept = self.info["kept_parts"]
+        if not kept:
+            return True
+        st = self.state
+        at = st.where.get(cid)
+        if at is None or at[0] == "^":
+            return True
+        part = kept.get(at.partition("#")[0])
+        if part is None:
+            return True
+        z = st.zones[at]
+        return (bool(z) and z[-1] == cid) or getattr(node, "part", None) == part
+
+    def whenever_pending(self, event: str, subject: Any) -> list:
+        """The `whenever` triggers of cards in play answering `event` whose condition holds, as
+        (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
+        out = []
+        fns, cards = self.game.fns, self.rs.cards
+        for name, cond, binder, node, cid in self.info["whenever"].get(event, ()):
+            owner = self.in_play_owner(cid)
+            if owner is None or not self.ability_live(cid, node):
+                continue
+            args = (Seat(owner), cid, subject) if binder else (Seat(owner), cid)
+            if cond is not None and not self.trigger_condition(fns[cond], args, node):
+                continue
+            out.append((fns[name], args, node, cards[cid].name))
+        return out
+
+    def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:
+        """A `whenever` trigger's condition (a content bug in it names the trigger's rule)."""
+        try:
+            return bool(f(*args))
+        except RuleError:
+            raise
+        except Exception as ex:
+            raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+
+    def actions(self, player: Any, sources: list | None) -> list:
+        """As `Game.available_actions`: the rules' actions, then those of the player's cards in
+        play and of `sources`, each within its use limit and condition; as (use key, function,
+        condition, node, card id or None)."""
+        st, info, fns = self.state, self.info, self.game.fns
+        p = int(player)
+        out = [(f"rule:{i}", fn, cond, node, None) for i, (fn, cond, node) in enumerate(info["rule_actions"])]
+        card_actions = info["card_actions"]
+        if card_actions:
+            cards: list = []
+            suffix = f"#{p}"
+            for key, ids in st.zones.items():
+                if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones:
+                    cards += ids
+            if sources is not None:
+                cards += [c for c in sources if c is not None and c not in cards]
+            for c in cards:
+                for i, (fn, cond, node) in enumerate(card_actions.get(c, ())):
+                    if self.ability_live(c, node):
+                        out.append((f"{c}:{i}", fn, cond, node, c))
+        legal = []
+        uses = st.uses
+        you = Seat(p)
+        for entry in out:
+            key, _, cond, node, c = entry
+            if node.limit is not None and uses.get(f"{node.period}:{key}", 0) >= node.limit:
+                continue
+            if cond is not None and not fns[cond](you, c):
+                continue
+            legal.append(entry)
+        return legal
+
+    def action_decision(self, player: Any, legal: list, done: str) -> Decision:
+        """The question `ActionsTask` asks: each action by its label (and its card), then "done"."""
+        cards = self.rs.cards
+        labels = [f"{e[3].label} ({cards[e[4]].name})" if e[4] is not None else e[3].label for e in legal]
+        options = [(key, node, None, None, cards[c] if c is not None else None) for key, _, _, node, c in legal]
+        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options + [None],
+                        labels + [done], None)
+
+    def use_action(self, entry: tuple) -> Callable:
+        """Count a use of a limited action; the action's function."""
+        key, fn, _, node, _ = entry
+        if node.limit is not None:
+            k = f"{node.period}:{key}"
+            self.state.uses[k] = self.state.uses.get(k, 0) + 1
+        return self.game.fns[fn]
+
+    def reset_uses(self, prefix: str) -> None:
+        """A new turn (`turn:`) or round (`round:`): its actions' uses start again."""
+        uses = self.state.uses
+        for k in [k for k in uses if k.startswith(prefix)]:
+            del uses[k]

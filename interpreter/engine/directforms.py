@@ -1,0 +1,237 @@
+"""Direct-style compilation (direct.py) of more expression and statement forms: `+` of lists and
+of texts, `position`, `values` of a zone and `repeat while`.
+
+`FormsGen` is mixed into `direct._Gen`; what it writes computes what the task engine's closures
+compute (compile/compiler.py, library/builtins.py) on the same state, so that both engines play
+the same games. `FormsRuntime` is the part of `directgame.Runtime` they call.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..compile.compiler import MAX_ITEMS
+from .directexpr import _SIMPLE, Unsupported, V
+from ..language.tree import walk
+from ..runtime.values import Seat
+from ..runtime.errors import RuleError
+from ..runtime.zones import zone_cards
+
+__all__ = ["FormsGen", "FormsRuntime", "FORMS_GLOBALS", "FORMS_KEYWORDS"]
+
+
+
+def _join(a: list, b: list) -> list:
+    """`+` of two lists (as `Game.add`): a new list, within the longest a rule may build."""
+    out = a + b if type(a) is type(b) else list(a) + list(b)  # a walk is a tuple (directboards.py)
+    if len(out) > MAX_ITEMS:
+        raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
+    return out
+
+
+FORMS_GLOBALS = {"_join": _join, "tuple": tuple}
+FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
+
+
+class FormsGen:
+    """Mixed into `direct._Gen` (which provides `expr`, `items`, `emit`, `temp`, `k`, `bind`,
+    `dest`, `block`, `count_round`, `settle_check`, `emit_move_many`, `events`, `rs`)."""
+
+    @property
+    def empty_lists(self) -> set:
+        """Locals set to `[]` by a `let`: they may hold cards later (`e_arith`)."""
+        got = self.__dict__.get("_empty_lists")
+        if got is None:
+            got = self.__dict__["_empty_lists"] = set()
+        return got
+
+    @property
+    def var_names(self) -> dict:
+        """Generated local → the rule variable it holds (errors name the variable)."""
+        got = self.__dict__.get("_var_names")
+        if got is None:
+            got = self.__dict__["_var_names"] = {}
+        return got
+
+    @property
+    def uses_dummies(self) -> bool:
+        """Whether some rule adds a dummy player (then decisions for one go to the active player)."""
+        got = self.__dict__.get("_uses_dummies")
+        if got is None:
+            rs = self.rs
+            roots = list(rs.phases.values()) + list(rs.procedures.values()) + list(rs.triggers) + \
+                list(rs.actions) + [t for ts in rs.short_triggers.values() for t in ts] + \
+                [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+            got = self.__dict__["_uses_dummies"] = any(m.kind == "add_dummy" for r in roots for m in walk(r))
+        return got
+
+    def s_add_dummy(self, n, d, scope, loops):
+        """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
+        if self.sync:
+            raise Unsupported("adding a dummy player in a state-based rule")
+        if n.name:
+            self.emit(d, f"{self.bind(scope, n.name, 'player')} = R.add_dummy()", n.loc)
+        else:
+            self.emit(d, "R.add_dummy()", n.loc)
+        self.changed = True
+
+    def e_is(self, n, scope):
+        if n.what != "dummy":
+            return super().e_is(n, scope)
+        v = self.expr(n.expr, scope)
+        if v.kind not in ("player", "none", "any"):
+            raise Unsupported("is dummy")
+        src = f"R.is_dummy({v.src})"
+        return V(f"(not {src})" if n.negate else src, "bool")
+
+    def zone_arg(self, z: V, d: int, loc) -> "ZoneArg":
+        """A zone passed to an inlined procedure: its parameter names the zone itself (so that
+        cards can move to it), of the owner the call named (evaluated once, at the call)."""
+        zd = self.rs.zones[z.zone]
+        if zd.per_player:
+            local = self.zones_used[z.zone]
+            owner = z.key[len(local) + 2:-1]  # `_z3k[OWNER]` (`_Gen.zone`)
+            if not _SIMPLE.match(owner):
+                t = self.temp()
+                self.emit(d, f"{t} = {owner}", loc)
+                owner = t
+            z = self.zone(z.zone, owner)
+        return ZoneArg(z)
+
+    def e_name(self, n, scope):
+        got = scope.get(n.id)
+        if isinstance(got, ZoneArg):
+            return replace(got.v)
+        return super().e_name(n, scope)
+
+    def e_arith(self, n, scope):
+        """`+` of lists (a list of values, or cards joined with a list that held none so far:
+        `let xs = []` ... `let xs = [c] + xs`) and of texts; anything else as directexpr does."""
+        if n.op == "+":
+            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+            kinds = {left.kind, right.kind}
+            cardish = {"cards", "zone", "row"}
+            if kinds == {"walks"}:
+                return V(f"_join({left.src}, {right.src})", "walks", nn=True)
+            if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds):
+                l, r = self.items(left), self.items(right)
+                return V(f"_join({l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
+            if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:
+                return V(f"_plus({left.src}, {right.src})", "str", nn=True)
+        return super().e_arith(n, scope)
+
+    def items(self, v: V) -> V:
+        if v.kind == "walks":  # a list of walks (directboards.py)
+            return v
+        return super().items(v)
+
+    def e_list(self, n, scope):
+        """`[w, ...]` of card lists (walks): a list of walks, each a tuple, as `walks()` gives."""
+        if n.items and all(i.kind == "name" and scope.get(i.id, ("", ""))[1] == "cards" for i in n.items):
+            items = [self.expr(i, scope) for i in n.items]
+            return V("[" + ", ".join(f"tuple({v.src})" for v in items) + "]", "walks", nn=True)
+        return super().e_list(n, scope)
+
+    def f_position(self, n, a, scope):
+        if a[0].kind not in ("card", "none"):
+            raise Unsupported("position of a non-card")
+        return V(f"R.position({a[0].src})", "int")
+
+    def f_values(self, n, a, scope):
+        """`values(XS)`: the items as a list (a zone's cards)."""
+        x = a[0]
+        if x.kind == "list":
+            return x
+        if x.kind in ("zone", "row", "cards"):
+            return self.items(x)
+        raise Unsupported("values")
+
+    def repeat_while(self, n, d, scope, loops) -> None:
+        """`repeat while C` / `while C`: the condition before each round. The task engine settles
+        before it only where the body stopped for a task; with no state-based rule to settle,
+        both are the same."""
+        if self.rs.always or self.rs.watchers:
+            raise Unsupported("repeat while with state-based rules")
+        self.emit(d, "while True:", n.loc)
+        cond = self.expr(n.cond, scope)
+        self.emit(d + 1, f"if not {cond.src}:", n.cond.loc)
+        self.emit(d + 2, "break")
+        self.count_round(d + 1, n.body)
+        self.changed = True
+        self.block(n.body, d + 1, scope, loops + 1)
+        self.changed = True
+
+
+class ZoneArg(tuple):
+    """A scope entry (`(src, kind)`) that is a whole zone value (`V`, with its name and key)."""
+
+    v: V
+
+    def __new__(cls, v: V) -> "ZoneArg":
+        out = super().__new__(cls, (v.src, v.kind))
+        out.v = v
+        return out
+
+
+class FormsRuntime:
+    """Mixed into `directgame.Runtime` (which provides `state`, `rows_zones`, `rs`, `game`, `info`,
+    `seats`, `bits`, `tbit`)."""
+
+    def is_dummy(self, p: Any) -> bool:
+        return isinstance(p, Seat) and p >= self.state.players
+
+    def add_dummy(self) -> Seat:
+        """As `Game.add_dummy`: a seat that takes no turns, with the player zones and stats of any
+        player (the zone lists and keys the generated code bound grow by one), in `players`."""
+        st, rs = self.state, self.rs
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        self.seats = list(self.seats) + [seat]  # the shared table is not changed
+        self.bits = dict(self.bits)
+        for name, z in rs.zones.items():
+            if z.per_player:
+                key = f"{name}#{int(seat)}"
+                st.zones[key] = []
+                self.bits[key] = 1 << len(self.bits)
+                self.tbit[key] = self.bits[name] | self.bits[key]  # this game's own copy (Runtime)
+                got = self.__dict__.get("_player_zones", {}).get(name)
+                if got is not None:
+                    got[0].append(st.zones[key])
+                    got[1].append(key)
+        st.pstats.append({})
+        fns, inits = self.game.fns, self.info["stat_inits"]
+        for name, sd in rs.stats.items():
+            if sd.per_player:
+                self.bits.setdefault(f"{name}#{int(seat)}", 1 << len(self.bits))
+                v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        for zones, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
+            m = 0
+            for z in zones:
+                m |= self.bits[f"{z}#{int(seat)}"]
+            bits.append(m)
+        self.touched = -1  # anything may have changed
+        return seat
+
+    def bound_player_zone(self, name: str, zones: list, keys: list | None) -> None:
+        """Note the lists of a player zone that the generated code bound (`add_dummy` grows them)."""
+        got = self.__dict__.setdefault("_player_zones", {}).setdefault(name, [None, None])
+        if zones is not None:
+            got[0] = zones
+        if keys is not None:
+            got[1] = keys
+
+    def others_with_dummies(self, you: Any) -> list:
+        """`other_players()` once a dummy sits at the table (builtins._other_players)."""
+        n = self.state.players
+        start = you if you is not None else self.state.active
+        playing = [Seat(k) for k in range(n)] if start >= n else [Seat((start + k) % n) for k in range(1, n)]
+        return playing + [s for s in self.seats[n:] if s != start]
+
+    def position(self, c: Any) -> int | None:
+        """As builtins._position: how many top-level cards lie before `c` in its zone."""
+        st = self.state
+        key = st.where.get(c, "") if c is not None else ""
+        if not key or key[0] == "^":
+            return None
+        return zone_cards(st, key, key.partition("#")[0] in self.rows_zones).index(c)
