@@ -149,20 +149,21 @@ class Table:
         self.entries.append(Entry(self.game.state.turn_number, None, texts + [self._moves_seen(moved, before, after, None)]))
 
     def _moves_seen(self, moved: list[int], before: dict[int, str], after: dict[int, str], seat: int | None) -> str:
+        """`moved: A → B: X, Y ×2; 3 hidden cards` for each pair of places, in the order first met."""
         g = self.game
-        shown: list[str] = []
-        unseen: dict[tuple[str, str], int] = {}
+        groups: dict[tuple[str, str], dict[str, int]] = {}
         for cid in moved:
             old, new = before.get(cid), after.get(cid)
-            if self._sees_at(new, seat):
-                shown.append(f"{g.label(g.cards[cid])}: {self._place(old)} → {self._place(new)}")
-            elif self._sees_at(old, seat) and old is not None:
-                shown.append(f"{g.label(g.cards[cid])}: {self._place(old)} → {self._place(new)} (hidden there)")
-            else:
-                key = (self._place(old), self._place(new))
-                unseen[key] = unseen.get(key, 0) + 1
-        shown += [f"{n} hidden card{'s' if n > 1 else ''}: {a} → {b}" for (a, b), n in unseen.items()]
-        return "moved: " + "; ".join(shown)
+            seen = self._sees_at(new, seat) or (old is not None and self._sees_at(old, seat))
+            what = g.label(g.cards[cid]) if seen else HIDDEN
+            counts = groups.setdefault((self._place(old), self._place(new)), {})
+            counts[what] = counts.get(what, 0) + 1
+        parts = []
+        for (a, b), counts in groups.items():
+            items = [f"{n} hidden cards" if what == HIDDEN and n > 1 else what if n == 1 else f"{what} ×{n}"
+                     for what, n in counts.items()]
+            parts.append(f"{a} → {b}: " + ", ".join(items))
+        return "moved " + "; ".join(parts)
 
     def _sees_at(self, where: str | None, seat: int | None) -> bool:
         """Whether `seat` sees a card lying at `where` (a zone key; `^id` under a card; None: nowhere)."""
@@ -370,11 +371,10 @@ class Table:
         seat's last answer begin (the page marks the earlier ones as read)."""
         col = self.players if seat is None else seat
         start = 0
-        if seat is not None:
-            for i in range(len(self.entries) - 1, -1, -1):
-                if self.entries[i].answer_of == seat:
-                    start = i
-                    break
+        for i in range(len(self.entries) - 1, -1, -1):  # the designer: since the last answer
+            if self.entries[i].answer_of == seat or (seat is None and self.entries[i].answer_of is not None):
+                start = i
+                break
         first = max(0, len(self.entries) - MAX_NARRATION)
         entries = [{"turn": e.turn, "player": None if e.player is None else e.player + 1, "text": e.texts[col]}
                    for e in self.entries[first:]]
