@@ -435,7 +435,7 @@ class Table:
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / "game.json"
                 save_game(self.game, path, self.ruleset_path, [s.agent for s in self.seats],
-                          [s.kind for s in self.seats])
+                          ["random" if s.kind == "bot" else s.kind for s in self.seats])  # kinds `play` knows
                 return path.read_text(encoding="utf-8")
 
     def load(self, token: str, text: str) -> None:

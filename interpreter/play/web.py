@@ -86,7 +86,7 @@ def make_app(table: Table) -> Starlette:
                     seen = table.version
                     yield f"data: {seen}\n\n"
                 await asyncio.sleep(POLL_S)
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        return StreamingResponse(stream(), media_type="text/event-stream; charset=utf-8",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def designer_action(act: Callable[[str, dict], Any]) -> Callable:
@@ -99,11 +99,12 @@ def make_app(table: Table) -> Starlette:
 
     def save(request: Request) -> Response:
         text = table.save(request.path_params["token"])
-        return Response(text, media_type="application/json",
+        return Response(text, media_type="application/json; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="grimoire-save.json"'})
 
     def log(request: Request) -> Response:
-        return Response(table.log_text(request.path_params["token"]), media_type="application/x-ndjson",
+        return Response(table.log_text(request.path_params["token"]),
+                        media_type="application/x-ndjson; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="grimoire-log.jsonl"'})
 
     async def load(request: Request) -> Response:

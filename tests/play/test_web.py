@@ -223,6 +223,9 @@ def test_designer_saves_loads_reseeds_seats_a_bot_and_downloads_a_replayable_log
     client.post(f"/api/{d}/seat", json={"player": 1, "kind": "bot"})
     v = client.post(f"/api/{d}/seat", json={"player": 2, "kind": "first"}).json()
     assert v["over"] and [s["kind"] for s in v["seats"]] == ["bot", "first"]
+    # the save names kinds `grimoire play --resume` knows (a `bot` seat is the random bot)
+    kinds = [a["kind"] for a in json.loads(client.get(f"/api/{d}/save").text)["agents"]]
+    assert kinds == ["random", "first"]
     log = tmp_path / "game.jsonl"
     log.write_text(client.get(f"/api/{d}/log").text, encoding="utf-8")
     g = session.replay(log)

@@ -9,6 +9,7 @@ CI installs chromium (.ci/run) and sets GRIMOIRE_BROWSER_TESTS=required, so ther
 fails the test; on a developer machine without it, the test is skipped saying so."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -30,9 +31,7 @@ WAIT_S = 15  # for a page to catch up with the game (it is told within a fractio
 
 def _browser_missing() -> str | None:
     if CHROMIUM and DRIVER:
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("selenium") is None:
             return "selenium is not installed (pip install -e '.[test]')"
         return None
     return "Debian's chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
