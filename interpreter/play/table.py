@@ -98,10 +98,11 @@ class Table:
 
     def who(self, token: str) -> int | None:
         """The seat (0-based) a token opens, None for the designer's; unknown tokens are refused."""
-        if self.designer_token is not None and secrets.compare_digest(token, self.designer_token):
+        key = token.encode("utf-8", "replace")  # compared as bytes: any text a URL holds is just unknown
+        if self.designer_token is not None and secrets.compare_digest(key, self.designer_token.encode()):
             return None
         for i, s in enumerate(self.seats):
-            if secrets.compare_digest(token, s.token):
+            if secrets.compare_digest(key, s.token.encode()):
                 return i
         raise TableError("unknown link: ask the host for your seat's address", 404)
 

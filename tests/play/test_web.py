@@ -156,6 +156,8 @@ def test_malformed_requests_unknown_tokens_and_turns_are_refused(table, client):
         (client.post(f"/api/{t1}/answer", content=b"\xff\xfe"), 400, "not valid JSON"),
         (client.post(f"/api/{t2}/answer", json={"option": 1, "step": 0}), 409, "player 1 is choosing"),
         (client.get("/api/nobody/state"), 404, "unknown link"),
+        (client.get("/api/%C3%A9t%C3%A9/state"), 404, "unknown link"),
+        (client.get(f"/api/{t1}%00/state"), 404, "unknown link"),
         (client.get("/seat/nobody"), 404, "unknown link"),
         (client.post("/api/nobody/answer", json={"option": 1, "step": 0}), 404, "unknown link"),
         (client.get("/api/nobody/events"), 404, "unknown link"),
