@@ -246,3 +246,58 @@ def test_serve_refuses_bad_seats_before_listening(tmp_path, capsys):
     assert "seat from 1 to 2" in capsys.readouterr().err
     assert grimoire_main(["serve", str(path), "--seat", "1=wizard"]) == 2
     assert "KIND is one of human, bot" in capsys.readouterr().err
+
+
+BOARD_RULES = """
+    game "Layouts":
+        players 2
+
+    card type Land:
+        area: Out | Core
+    card type Token:
+        area: Out | Core
+
+    zone lands: set
+    zone bag: pile
+    zone tiles: grid 3 x 2, shared, public
+
+    board world:
+        ring all_cards() where it is Land and it.area == Out as Out
+        path all_cards() where it is Land and it.area == Core as Core
+        link card_named("A2") to card_named("D1") one way as gate
+
+    setup:
+        move all_cards() where it is Land to lands
+        move all_cards() where it is Token to bag
+
+    turn:
+        move first(bag) to card_named("A3")
+        move first(bag) to tiles
+        you choose x from [1, 2] "wait"
+        end game
+    """
+BOARD_CARDS = """
+- {name: A1, type: Land, area: Out}
+- {name: A2, type: Land, area: Out}
+- {name: A3, type: Land, area: Out}
+- {name: D1, type: Land, area: Core}
+- {name: D2, type: Land, area: Core}
+- {name: Coin, type: Token, area: Out, copies: 2}
+"""
+
+
+def test_boards_are_sent_as_graphs_and_grids_by_their_spaces(tmp_path):
+    path = ruleset(tmp_path, BOARD_RULES, BOARD_CARDS)
+    table = Table(load_program(path), str(path), 2, 0, ["human", "human"])
+    zones = {z["name"]: z for z in TestClient(make_app(table)).get(f"/api/{table.seats[0].token}/state").json()["zones"]}
+    board = zones["world"]["board"]
+    ids = {n["label"]: n["id"] for n in board["nodes"]}
+    assert [n["label"] for n in board["nodes"]] == ["A1", "A2", "A3", "D1", "D2"]  # declaration order
+    edges = {(e["from"], e["to"], e["kind"]) for e in board["edges"]}
+    assert (ids["A3"], ids["A1"], "Out") in edges and (ids["A1"], ids["A3"], "Out") in edges  # the ring closes
+    assert (ids["A2"], ids["D1"], "gate") in edges and (ids["D1"], ids["A2"], "gate") not in edges  # one way
+    assert [c["name"] for n in board["nodes"] if n["label"] == "A3" for c in n["cards"]] == ["Coin"]
+    assert {n["region"] for n in board["nodes"]} == {"Out", "Core"}
+    grid = zones["tiles"]["grid"]
+    assert (grid["width"], grid["height"]) == (3, 2)
+    assert [(c["x"], c["y"], c["card"]["name"]) for c in grid["cells"]] == [(1, 1, "Coin")]
