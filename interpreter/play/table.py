@@ -33,6 +33,7 @@ __all__ = ["Table", "TableError", "SEAT_KINDS", "MAX_NARRATION"]
 SEAT_KINDS = ("human", "bot", *AGENT_KINDS)  # `bot` is the random bot
 MAX_NARRATION = 300  # entries sent to a seat at once (the designer downloads the whole log)
 HIDDEN = "a hidden card"
+MAX_LISTED = 12  # cards named in one line of moves; more are counted
 
 
 class TableError(ValueError):
@@ -156,15 +157,22 @@ class Table:
         for cid in moved:
             old, new = before.get(cid), after.get(cid)
             seen = self._sees_at(new, seat) or (old is not None and self._sees_at(old, seat))
-            what = g.label(g.cards[cid]) if seen else HIDDEN
+            what = self._short(cid) if seen else HIDDEN
             counts = groups.setdefault((self._place(old), self._place(new)), {})
             counts[what] = counts.get(what, 0) + 1
         parts = []
         for (a, b), counts in groups.items():
             items = [f"{n} hidden cards" if what == HIDDEN and n > 1 else what if n == 1 else f"{what} ×{n}"
                      for what, n in counts.items()]
+            if len(items) > MAX_LISTED:  # setup fills whole decks: a count says enough
+                items = [f"{sum(counts.values())} cards"]
             parts.append(f"{a} → {b}: " + ", ".join(items))
         return "moved " + "; ".join(parts)
+
+    def _short(self, cid: int) -> str:
+        """A card as the narration names it: its label, or its name when the label lists many fields."""
+        c = self.game.cards[cid]
+        return c.name if len(c.fields) > 4 else self.game.label(c)
 
     def _sees_at(self, where: str | None, seat: int | None) -> bool:
         """Whether `seat` sees a card lying at `where` (a zone key; `^id` under a card; None: nowhere)."""

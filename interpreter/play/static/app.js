@@ -49,12 +49,16 @@ async function post(path, body) {
 function cardView(c) {
   const box = el("div", { class: "card", "data-name": c.name, title: c.label });
   box.append(el("div", { class: "card-name", text: c.name }), el("div", { class: "card-type", text: c.type }));
-  const fields = Object.entries(c.fields || {});
-  if (fields.length) {
+  // fields that are false, none or empty are left off the face; past eight, the rest fold away
+  const fields = Object.entries(c.fields || {}).filter(([, v]) => v !== false && v !== null && v !== "" &&
+                                                        !(Array.isArray(v) && !v.length));
+  const list = (items) => {
     const dl = el("dl");
-    for (const [k, v] of fields) dl.append(el("dt", { text: k }), el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) }));
-    box.append(dl);
-  }
+    for (const [k, v] of items) dl.append(el("dt", { text: k }), el("dd", { text: Array.isArray(v) ? v.join(", ") : String(v) }));
+    return dl;
+  };
+  if (fields.length) box.append(list(fields.slice(0, 8)));
+  if (fields.length > 8) box.append(el("details", {}, el("summary", { text: `${fields.length - 8} more` }), list(fields.slice(8))));
   if (c.text) box.append(el("p", { class: "card-text", text: c.text }));
   if (c.under) box.append(el("div", { class: "under", text: `on ${c.under} hidden card${c.under > 1 ? "s" : ""}` }));
   return box;
@@ -105,16 +109,27 @@ function zoneView(z) {
 }
 
 function boardView(b) {
-  // spaces on a circle in declaration order (rings and paths read naturally), edges as lines
+  // each region (a ring's or path's name) on its own circle, the first outermost, its spaces in
+  // declaration order; spaces of no region join the first circle; edges as lines
   const NS = "http://www.w3.org/2000/svg";
-  const n = Math.max(b.nodes.length, 1), size = Math.max(360, n * 26), r = size / 2 - 60;
+  const groups = [];
+  for (const node of b.nodes) {
+    const key = node.region || "";
+    let g = groups.find((x) => x.key === key);
+    if (!g) groups.push(g = { key, nodes: [] });
+    g.nodes.push(node);
+  }
+  const size = Math.max(420, Math.max(...groups.map((g) => g.nodes.length), 1) * 32);
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
   svg.setAttribute("class", "board");
   const at = {};
-  b.nodes.forEach((node, i) => {
-    const a = (2 * Math.PI * i) / n - Math.PI / 2;
-    at[node.id] = [size / 2 + r * Math.cos(a), size / 2 + r * Math.sin(a)];
+  groups.forEach((g, k) => {
+    const r = (size / 2 - 70) * (1 - k / (groups.length + 0.5));
+    g.nodes.forEach((node, i) => {
+      const a = (2 * Math.PI * i) / g.nodes.length - Math.PI / 2;
+      at[node.id] = [size / 2 + r * Math.cos(a), size / 2 + r * Math.sin(a)];
+    });
   });
   for (const e of b.edges) {
     const [x1, y1] = at[e.from], [x2, y2] = at[e.to];
