@@ -28,7 +28,7 @@ __all__ = ["make_app", "serve", "STATIC"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64_000_000  # a loaded save, at most (the size `play --resume` reads)
-POLL_S = 0.2  # how often an event stream looks for a new version
+POLL_S = 0.1  # how often an event stream looks for a new version
 
 
 def _error(message: str, status: int) -> JSONResponse:
