@@ -663,8 +663,8 @@ def _serve(args) -> int:
         if kind not in SEAT_KINDS:
             raise ValueError(f"--seat {s}: KIND is one of {', '.join(SEAT_KINDS)}")
         kinds[int(seat) - 1] = kind
-    if not 0 <= args.port <= 65535:
-        raise ValueError(f"--port {args.port}: a port is a number from 0 to 65535")
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: a port is a number from 1 to 65535")
     table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer)
     table.run_bots()
     serve(table, args.host, args.port)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
@@ -157,6 +158,12 @@ def addresses(table: Table, base: str) -> list[str]:
 
 def serve(table: Table, host: str, port: int) -> None:
     """Print the seats' addresses and serve until interrupted."""
+    try:  # a port in use is said before the addresses are printed (uvicorn would only log it)
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot listen on {host} port {port}: {e.strerror or e} "
+                         "(is another program using it? choose one with --port)") from None
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     print(f"{table.program.rs.title}: {table.players} players, seed {table.seed}")
     for line in addresses(table, base):

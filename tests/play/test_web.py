@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 
 import pytest
 from starlette.testclient import TestClient
@@ -246,6 +247,12 @@ def test_serve_refuses_bad_seats_before_listening(tmp_path, capsys):
     assert "seat from 1 to 2" in capsys.readouterr().err
     assert grimoire_main(["serve", str(path), "--seat", "1=wizard"]) == 2
     assert "KIND is one of human, bot" in capsys.readouterr().err
+    assert grimoire_main(["serve", str(path), "--port", "0"]) == 2
+    assert "a port is a number from 1 to 65535" in capsys.readouterr().err
+    with socket.create_server(("127.0.0.1", 0)) as busy:  # a port in use: said plainly, nothing served
+        port = busy.getsockname()[1]
+        assert grimoire_main(["serve", str(path), "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
 
 
 BOARD_RULES = """
