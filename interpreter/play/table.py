@@ -25,7 +25,12 @@ from .agents import AGENT_KINDS, make_agent
 from .session import end_line, header, load_saved, save_game, step_line, write_log
 from ..content.model import CardData
 from ..engine.game import Game, Program
+from ..language.diagnostics import ContentError
 from ..library.boards import graph
+from ..printing import card_faces
+from ..printing.faces import card_text, distinct_cards
+from ..printing.layout import LAYOUT_FILE
+from ..printing.svg import face_svg
 from ..runtime.values import ZoneRef
 
 __all__ = ["Table", "TableError", "SEAT_KINDS", "MAX_NARRATION"]
@@ -78,6 +83,7 @@ class Table:
     entries: list[Entry] = field(default_factory=list)
     paused: bool = False  # after the designer steps back or forward, bots wait for `resume`
     version: int = 0  # bumped on every change; the pages reload when it moves
+    _faces: dict[tuple, str] | None = field(default=None, init=False, repr=False)  # SVG per look, made once
 
     def __post_init__(self) -> None:
         self.lock = threading.RLock()
@@ -152,7 +158,6 @@ class Table:
 
     def _moves_seen(self, moved: list[int], before: dict[int, str], after: dict[int, str], seat: int | None) -> str:
         """`moved: A → B: X, Y ×2; 3 hidden cards` for each pair of places, in the order first met."""
-        g = self.game
         groups: dict[tuple[str, str], dict[str, int]] = {}
         for cid in moved:
             old, new = before.get(cid), after.get(cid)
@@ -354,7 +359,7 @@ class Table:
             "zones": zones, "stats": plain["stats"],
             "player_stats": [{"player": i + 1, "stats": s} for i, s in enumerate(plain["players"])],
             "decision": None, "waiting_for": None if g.over or d is None else d.player + 1,
-            "result": self._result(), "error": str(g.error) if g.error else None,
+            "result": self._result(), "error": str(g.error) if g.error else None, "faces": self.has_faces(),
             "narration": self._narration(seat),
         }
         if mine or (designer and d is not None and not g.over):
@@ -388,6 +393,35 @@ class Table:
         entries = [{"turn": e.turn, "player": None if e.player is None else e.player + 1, "text": e.texts[col]}
                    for e in self.entries[first:]]
         return {"entries": entries, "new_from": max(0, start - first)}
+
+    # ---- card faces (when the ruleset has a layout.yaml: docs/cards.md) ----------------------
+    def has_faces(self) -> bool:
+        """Whether the ruleset (or a base it extends) draws its cards by a layout.yaml."""
+        home = Path(self.program.rs.content.path)
+        return any((d / LAYOUT_FILE).is_file() for d in [home, *(home.parent / n for n in self.program.rs.content.layers)])
+
+    def face(self, token: str, cid: Any) -> str:
+        """The SVG face of card `cid`, for a seat that can see that card now."""
+        with self.lock:
+            seat = self.who(token)
+            g = self.game
+            if not _is_int(cid) or not 0 <= cid < len(g.cards):
+                raise TableError("no such card", 404)
+            if not self._sees_at(g.state.where.get(cid), seat):
+                raise TableError(f"player {seat + 1} may not see that card", 403)
+            if self._faces is None:
+                if not self.has_faces():
+                    raise TableError("this ruleset has no layout.yaml: its cards have no faces to draw", 404)
+                try:
+                    cf = card_faces(Path(self.program.rs.content.path), self.program.rs)
+                except ContentError as e:
+                    raise TableError(f"the card layout has errors: {e.diagnostics[0].message}", 404) from None
+                self._faces = {_face_key(c): face_svg(f) for (c, _), (f, _) in
+                               zip(distinct_cards(self.program.rs), cf.faces)}
+            svg = self._faces.get(_face_key(g.cards[cid]))
+            if svg is None:
+                raise TableError("this card has no face (dice are not drawn)", 404)
+            return svg
 
     # ---- the designer ----------------------------------------------------------------------
     def _designer(self, token: str) -> None:
@@ -491,6 +525,11 @@ def redact(text: str, names: set[str]) -> str:
         return text
     pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)(?: \([^()]*\))?", HIDDEN, text)
+
+
+def _face_key(c: CardData) -> tuple:
+    """What makes two cards look the same on paper (printing.faces.distinct_cards)."""
+    return c.name, c.type, repr(sorted(c.fields.items(), key=lambda kv: kv[0])), card_text(c)
 
 
 def _plain(v: Any) -> Any:

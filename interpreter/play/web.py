@@ -108,6 +108,11 @@ def make_app(table: Table) -> Starlette:
                         media_type="application/x-ndjson; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="grimoire-log.jsonl"'})
 
+    def face(request: Request) -> Response:
+        raw = request.path_params["card"]
+        svg = table.face(request.path_params["token"], int(raw) if raw.isdigit() else raw)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
+
     async def load(request: Request) -> Response:
         raw = await request.body()
         if len(raw) > MAX_BODY:
@@ -141,6 +146,7 @@ def make_app(table: Table) -> Starlette:
         Route(api + "/save", save),
         Route(api + "/load", load, methods=["POST"]),
         Route(api + "/log", log),
+        Route(api + "/face/{card}", face),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={TableError: refused, HTTPException: refused,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -308,3 +309,25 @@ def test_boards_are_sent_as_graphs_and_grids_by_their_spaces(tmp_path):
     grid = zones["tiles"]["grid"]
     assert (grid["width"], grid["height"]) == (3, 2)
     assert [(c["x"], c["y"], c["card"]["name"]) for c in grid["cells"]] == [(1, 1, "Coin")]
+
+
+def test_card_faces_are_drawn_for_cards_the_seat_sees_and_only_those(table, client):
+    # a ruleset with a layout.yaml: the printed face of a visible card; a card in the hidden deck is refused
+    path = Path(__file__).resolve().parents[2] / "rulesets" / "tutorial_fireflies"
+    fireflies = Table(load_program(path), str(path), 2, 0, ["human", "human"])
+    c = TestClient(make_app(fireflies))
+    token = fireflies.seats[1].token
+    v = c.get(f"/api/{token}/state").json()
+    shown = next(card for z in v["zones"] if z["visible"] for card in z.get("cards") or [])
+    face = c.get(f"/api/{token}/face/{shown['id']}")
+    assert v["faces"] and face.status_code == 200 and face.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in face.text and shown["name"] in face.text
+    hidden = fireflies.game.state.zones["deck"][0]
+    r = c.get(f"/api/{token}/face/{hidden}")
+    assert r.status_code == 403 and r.json() == {"error": "player 2 may not see that card"}
+    assert c.get(f"/api/{token}/face/9999").status_code == 404
+    # a ruleset without a layout says so
+    secret = next(cid for cid in table.game.state.zones["hand#0"])
+    r = client.get(f"/api/{table.seats[0].token}/face/{secret}")
+    assert r.status_code == 404 and "no layout.yaml" in r.json()["error"]
+    assert client.get(f"/api/{table.seats[1].token}/face/{secret}").status_code == 403

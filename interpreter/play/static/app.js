@@ -47,6 +47,8 @@ async function post(path, body) {
 }
 
 function cardView(c) {
+  if (view && view.faces && document.getElementById("faces").checked)  // the printed face (layout.yaml)
+    return el("img", { class: "face", "data-name": c.name, title: c.label, alt: c.label, src: api(`face/${c.id}`) });
   const box = el("div", { class: "card", "data-name": c.name, title: c.label });
   box.append(el("div", { class: "card-name", text: c.name }), el("div", { class: "card-type", text: c.type }));
   // fields that are false, none or empty are left off the face; past eight, the rest fold away
@@ -175,6 +177,7 @@ function statsView(v) {
 
 function render(v) {
   view = v;
+  document.getElementById("faces-toggle").hidden = !v.faces;
   document.title = `${v.title} · ${v.seat ? "player " + v.seat : "designer"}`;
   document.getElementById("title").textContent = `${v.title} — ${v.seat ? "you are player " + v.seat : "designer"}`;
   const status = document.getElementById("status");
@@ -272,6 +275,10 @@ if (designer) {
     ev.target.value = "";
   };
 }
+
+const facesBox = document.getElementById("faces");
+facesBox.checked = localStorage.getItem("grimoire-faces") === "1";
+facesBox.onchange = () => { localStorage.setItem("grimoire-faces", facesBox.checked ? "1" : "0"); if (view) render(view); };
 
 refresh();
 const events = new EventSource(api("events"));
