@@ -109,13 +109,18 @@ def unseen(full: dict, seat: int) -> set[str]:
     return {h.removeprefix("name:") for h in hidden - shown}
 
 
+def assert_page_hides(browser, seat: int, full: dict) -> None:
+    """The current window's page (seat `seat`) holds no card that seat may not see in `full`."""
+    page = browser.page_source
+    leaked = {h for h in unseen(full, seat) if re.search(rf"(?<!\w){re.escape(h)}(?!\w)", page)}
+    assert not leaked, f"player {seat}'s page shows cards it may not see: {leaked}"
+
+
 def assert_pages_hide(browser, windows: dict[int, str], server: Server) -> None:
     full = server.state()
     for seat, handle in windows.items():
         browser.switch_to.window(handle)
-        page = browser.page_source
-        leaked = {h for h in unseen(full, seat) if re.search(rf"(?<!\w){re.escape(h)}(?!\w)", page)}
-        assert not leaked, f"player {seat}'s page shows cards it may not see: {leaked}"
+        assert_page_hides(browser, seat, full)
 
 
 def until(browser, condition) -> None:
@@ -136,28 +141,28 @@ def wait_for(browser, handle: str, step: int, mine: bool) -> None:
 
 
 def play(browser, server: Server, windows: dict[int, str], pick, max_answers: int | None = None) -> int:
-    """Answer every decision from the page of the seat that must decide, checking both pages after
-    each answer; `pick(labels)` chooses a button. The number of answers given."""
+    """Answer every decision from the page of the seat that must decide; before each answer, every
+    page has caught up with the game and holds no card its seat may not see. `pick(labels)` chooses
+    a button. The number of answers given."""
     from selenium.webdriver.common.by import By
     answers = 0
     while True:
         full = server.state()
         if full["over"] or (max_answers is not None and answers >= max_answers):
+            assert_pages_hide(browser, windows, server)
             return answers
         player, step = full["decision"]["player"], full["step"]
         assert player in windows, f"a bot's decision was left pending for player {player}"
-        for seat, handle in windows.items():
-            if seat != player:
-                wait_for(browser, handle, step, mine=False)
-        wait_for(browser, windows[player], step, mine=True)
+        for seat in sorted(windows, key=lambda s: s == player):  # the deciding page last: it is clicked
+            wait_for(browser, windows[seat], step, mine=seat == player)
+            assert_page_hides(browser, seat, full)
         buttons = browser.find_elements(By.CSS_SELECTOR, "button.option")
         buttons[pick([b.text for b in buttons])].click()
         answers += 1
         deadline = time.monotonic() + WAIT_S
-        while server.state()["step"] == step and not server.state()["over"]:
+        while (now := server.state())["step"] == step and not now["over"]:
             assert time.monotonic() < deadline, "the click did not answer the decision"
             time.sleep(0.05)
-        assert_pages_hide(browser, windows, server)
 
 
 def open_seats(browser, server: Server) -> dict[int, str]:
@@ -230,6 +235,7 @@ def test_a_few_turns_of_a_second_game_with_a_bot_and_the_designer_page(browser, 
         browser.switch_to.new_window("window")
         browser.get(server.designer)
         step = full["step"]
+        until(browser, lambda d: d.find_element(By.ID, "d-back").is_displayed())  # once the state has loaded
         browser.find_element(By.ID, "d-back").click()
         deadline = time.monotonic() + WAIT_S
         while server.state()["step"] != step - 1:
