@@ -87,6 +87,8 @@ class Table:
 
     def __post_init__(self) -> None:
         self.lock = threading.RLock()
+        if len(self.kinds) != self.players:
+            raise ValueError(f"{len(self.kinds)} seat kinds given for {self.players} players")
         for k in self.kinds:
             if k not in SEAT_KINDS:
                 raise ValueError(f"unknown seat kind `{k}` (known: {', '.join(SEAT_KINDS)})")
