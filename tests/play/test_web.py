@@ -331,3 +331,23 @@ def test_card_faces_are_drawn_for_cards_the_seat_sees_and_only_those(table, clie
     r = client.get(f"/api/{table.seats[0].token}/face/{secret}")
     assert r.status_code == 404 and "no layout.yaml" in r.json()["error"]
     assert client.get(f"/api/{table.seats[1].token}/face/{secret}").status_code == 403
+
+
+def test_bots_moves_are_narrated_and_wait_while_the_designer_rewinds(tmp_path):
+    path = ruleset(tmp_path, RULES, CARDS)
+    table = Table(load_program(path), str(path), 2, 0, ["human", "bot"], designer=True)
+    c = TestClient(make_app(table))
+    me, d = table.seats[0].token, table.designer_token
+    c.post(f"/api/{me}/answer", json={"option": 1, "step": 0})
+    v = c.post(f"/api/{me}/answer", json={"option": 1, "step": 1}).json()
+    # the bot (player 2) took its turn at once; player 1 reads it, its hidden choice unnamed
+    assert v["decision"]["player"] == 1 and v["step"] == 4
+    texts = [e["text"] for e in v["narration"]["entries"][v["narration"]["new_from"]:]]
+    assert any(t.startswith("player 2: Play which card? → ") for t in texts)
+    assert "player 2: Hide which card? → a hidden card" in texts
+    # stepping back to the bot's decision: it waits until the designer resumes
+    c.post(f"/api/{d}/back")
+    paused = c.get(f"/api/{me}/state").json()
+    assert paused["paused"] and paused["waiting_for"] == 2 and paused["step"] == 3
+    resumed = c.post(f"/api/{d}/resume").json()
+    assert not resumed["paused"] and resumed["step"] == 4 and resumed["decision"]["player"] == 1

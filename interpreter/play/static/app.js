@@ -198,6 +198,7 @@ function render(v) {
     const buttons = el("div", { class: "options" });
     for (const o of v.decision.options) {
       buttons.append(el("button", { class: "option", "data-option": o.option, text: o.label,
+                                    title: o.option <= 9 ? `key ${o.option}` : undefined,
                                     disabled: v.seat ? undefined : "disabled",
                                     onclick: () => post("answer", { option: o.option, step: v.step }) }));
     }
@@ -279,6 +280,13 @@ if (designer) {
 const facesBox = document.getElementById("faces");
 facesBox.checked = localStorage.getItem("grimoire-faces") === "1";
 facesBox.onchange = () => { localStorage.setItem("grimoire-faces", facesBox.checked ? "1" : "0"); if (view) render(view); };
+
+// keys 1 to 9 press the decision's buttons (a seat's page, outside form fields)
+document.addEventListener("keydown", (ev) => {
+  if (!view || !view.seat || !view.decision || ev.target.closest("input, select, textarea")) return;
+  const n = Number(ev.key);
+  if (n >= 1 && n <= view.decision.options.length && n <= 9) post("answer", { option: n, step: view.step });
+});
 
 refresh();
 const events = new EventSource(api("events"));
