@@ -50,6 +50,11 @@ async def _body(request: Request) -> dict:
     return data
 
 
+def _number(raw: str) -> int | str:
+    """A path or query part as a number when it is one (ASCII digits only), else as given (refused later)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else raw
+
+
 def make_app(table: Table) -> Starlette:
     """The web app of one table: pages, the JSON API, the event stream."""
 
@@ -63,13 +68,10 @@ def make_app(table: Table) -> Starlette:
 
     def state(request: Request) -> Response:
         seat = request.query_params.get("seat")
-        if seat is not None:
-            seat = int(seat) if seat.isdigit() else seat
-        return JSONResponse(table.seat_view(request.path_params["token"], seat))
+        return JSONResponse(table.seat_view(request.path_params["token"], None if seat is None else _number(seat)))
 
     def view_of(request: Request) -> Response:
-        raw = request.path_params["seat"]
-        return JSONResponse(table.seat_view(request.path_params["token"], int(raw) if raw.isdigit() else raw))
+        return JSONResponse(table.seat_view(request.path_params["token"], _number(request.path_params["seat"])))
 
     async def answer(request: Request) -> Response:
         data = await _body(request)
@@ -109,8 +111,7 @@ def make_app(table: Table) -> Starlette:
                         headers={"Content-Disposition": 'attachment; filename="grimoire-log.jsonl"'})
 
     def face(request: Request) -> Response:
-        raw = request.path_params["card"]
-        svg = table.face(request.path_params["token"], int(raw) if raw.isdigit() else raw)
+        svg = table.face(request.path_params["token"], _number(request.path_params["card"]))
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"})
 
     async def load(request: Request) -> Response:

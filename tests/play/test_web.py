@@ -10,6 +10,7 @@ import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
 from interpreter.api import load_program
@@ -125,7 +126,7 @@ def test_a_seat_asking_for_another_seats_view_is_refused(table, client):
     assert r.status_code == 403 and r.json() == {"error": "player 1 may not see player 2's view"}
     assert client.get(f"/api/{t1}/state?seat=2").status_code == 403
     assert client.get(f"/api/{t1}/view/1").json()["seat"] == 1
-    for bad in ("0", "3", "x", "-1"):
+    for bad in ("0", "3", "x", "-1", "%C2%B2", "9" * 40):
         r = client.get(f"/api/{t1}/view/{bad}")
         assert r.status_code == 400 and "seats are numbered 1 to 2" in r.json()["error"]
     # the designer may look through any seat's eyes, and sees exactly that seat's view
@@ -351,3 +352,20 @@ def test_bots_moves_are_narrated_and_wait_while_the_designer_rewinds(tmp_path):
     assert paused["paused"] and paused["waiting_for"] == 2 and paused["step"] == 3
     resumed = c.post(f"/api/{d}/resume").json()
     assert not resumed["paused"] and resumed["step"] == 4 and resumed["decision"]["player"] == 1
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(st.dictionaries(st.sampled_from(["option", "step", "seed", "player", "kind"]), JSON, max_size=4),
+                      JSON, st.binary(max_size=40)),
+       route=st.sampled_from(["answer", "new", "seat", "back", "load"]), who=st.sampled_from([0, 1, "designer"]))
+def test_whatever_is_posted_the_answer_is_json_and_never_an_internal_error(table, client, body, route, who):
+    token = table.designer_token if who == "designer" else table.seats[who].token
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    r = client.post(f"/api/{token}/{route}", content=content)
+    assert r.status_code < 500 and r.headers["content-type"].startswith("application/json")
+    assert ("error" in r.json()) == (r.status_code >= 400)
