@@ -171,7 +171,8 @@ def serve(table: Table, host: str, port: int) -> None:
     except OSError as e:
         raise ValueError(f"cannot listen on {host} port {port}: {e.strerror or e} "
                          "(is another program using it? choose one with --port)") from None
-    base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    shown = socket.gethostname() if host in ("0.0.0.0", "::") else host  # every interface: this machine's name
+    base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
     print(f"{table.program.rs.title}: {table.players} players, seed {table.seed}")
     for line in addresses(table, base):
         print("  " + line)
