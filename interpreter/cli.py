@@ -19,6 +19,7 @@ EPILOG = """examples:
   grimoire simulate rulesets/my_game -n 2000 --workers 2 --plot charts/ --json report.json
   grimoire sweep rulesets/my_game --players 2,3,4 --param hand_size=4,5,6 -n 300
   grimoire play rulesets/my_game --players 3 --seat 1=human
+  grimoire serve rulesets/my_game --players 3 --seat 3=bot --designer
   grimoire simulate rulesets/my_game --with ../mods/my_expansion,../mods/house_rules -n 200
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--ruleset", help="override the ruleset path in the log")
 
     _add_authoring_commands(sub)
+    _add_serve_command(sub)
 
     args = parser.parse_args(argv)
     if args.command is None:
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     _stack_mods(args)
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards}[args.command](args)
+                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards,
+                "serve": _serve}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -621,6 +624,51 @@ def _play(args) -> int:
         write_log(args.log, [header(program, players, game.state.seed, str(rpath))] + lines + [end_line(game)])
     show_result(game)
     return 1 if game.error else 0
+
+
+# ---- serve: the browser table (docs/playtesting.md) ---------------------------------------------
+def _add_serve_command(sub) -> None:
+    sv = sub.add_parser("serve", help="play in the browser: one address per person, bots for the rest",
+                        description="Serve a game as a local web page: each person's seat has its own address "
+                                    "(with a secret token, printed at start) and sees only what that seat may see; "
+                                    "decisions are buttons, cards show their fields and text, and a narration says "
+                                    "what happened since your last decision. --designer adds an inspector with "
+                                    "rewinding, save/load, new seeds and bot seats. See docs/playtesting.md.")
+    sv.add_argument("ruleset", help="ruleset folder")
+    sv.add_argument("--players", type=int, default=None, help="number of players (default: the fewest the game allows)")
+    sv.add_argument("--seat", action="append", default=[], metavar="N=KIND",
+                    help="who plays seat N (1-based): human (the default for every seat), bot (a random bot), "
+                         "or a bot kind: random, first, greedy, mcts")
+    sv.add_argument("--seed", type=int, default=0, help="game seed (bots are seeded from it too)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to the network)")
+    sv.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    sv.add_argument("--designer", action="store_true",
+                    help="also print a designer address: full state, step back/forward, save/load, new seed, "
+                         "seats replaced by bots, the log to download")
+    _add_with(sv)
+
+
+def _serve(args) -> int:
+    from .api import load_program
+    from .play.table import SEAT_KINDS, Table
+    from .play.web import serve
+    program = load_program(args.ruleset)
+    players = args.players or program.rs.min_players
+    kinds = ["human"] * players
+    for s in args.seat:
+        seat, _, kind = s.rpartition("=")
+        if not seat.isdigit() or not 1 <= int(seat) <= players:
+            raise ValueError(f"--seat {s}: give N=KIND with N a seat from 1 to {players}")
+        if kind not in SEAT_KINDS:
+            raise ValueError(f"--seat {s}: KIND is one of {', '.join(SEAT_KINDS)}")
+        kinds[int(seat) - 1] = kind
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: a port is a number from 1 to 65535")
+    table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer)
+    table.run_bots()
+    serve(table, args.host, args.port)
+    return 0
 
 
 def _scenario(args) -> int:
