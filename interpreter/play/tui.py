@@ -1,51 +1,218 @@
-"""Terminal play for humans: shows only what the seat may see, asks for a choice by number.
+"""Terminal play for humans: the story of the game as it goes, told with rich.
+
+Every turn is told, the bots' too (what each decided, which cards moved, which stats changed,
+the rules' `log` lines), from the point of view of the human seat (narrate.py keeps hidden cards
+hidden). At a decision the seat sees its table: zones with their cards by field name, the stats
+the ruleset shows, and the options by number; `cards` adds every visible card's text, `stats`
+every stat, `q` quits.
 
 Every text the content supplies (zone and card names, prompts, labels, errors) goes through
-`printable`: a card named with terminal escapes or newlines cannot clear the screen or fake a
-menu option."""
+`printable` and is printed as a rich `Text` (never parsed as markup): a card named with terminal
+escapes, newlines or `[bold]` cannot clear the screen, fake a menu option or restyle the output.
+"""
 from __future__ import annotations
 
-import json
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from ..engine.game import Decision, Game
 from ..language.untrusted import printable
+from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, sees_card, stat_rows, story,
+                      zone_cards, zone_title, zone_visible)
 
-__all__ = ["HumanAgent", "QuitGame", "show_result"]
+__all__ = ["HumanAgent", "QuitGame", "show_result", "show_table", "Narrator", "Stepper", "console"]
+
+STYLE = {"turn": "bold cyan", "choice": "bold", "log": "italic", "move": "", "stat": "bold", "roll": "bold"}
+MARK = {"turn": "──", "choice": "▸", "log": "»", "move": "·", "stat": "±", "roll": "⚄"}
 
 
 class QuitGame(Exception):
     pass
 
 
+def console(file: TextIO | None = None) -> Console:
+    """The console stories are told on: no markup, emoji or number highlighting of content text."""
+    return Console(file=file or sys.stdout, highlight=False, emoji=False, markup=False, soft_wrap=True)
+
+
+def _t(text: Any, style: str = "") -> Text:
+    return Text(printable(text), style=style)
+
+
+class Narrator:
+    """Tells what happened since the last time it spoke, as seen by `seat` (None: public only).
+
+    Set as the game's observer, it is told when each turn starts, each decision taken without
+    asking and each shuffle, so each turn is told apart, in order."""
+
+    def __init__(self, game: Game, seat: int | None, out: Console | None = None):
+        self.game, self.seat, self.out = game, seat, out or console()
+        self.last: Moment = moment(game, seat)
+        self.pending: list[tuple[str, str]] = []
+        game.observer = self
+
+    def _cut(self, event: tuple[str, str] | None = None) -> None:
+        """Close the story so far (it is printed at the next flush), then note `event`."""
+        self.pending += story(self.game, self.last, self.seat)
+        self.last = moment(self.game, self.seat)
+        if event is not None:
+            self.pending.append(event)
+
+    def turn_started(self, game: Game) -> None:
+        self._cut()
+
+    def only_option(self, d: Decision) -> None:
+        self._cut(("choice", choice_line(self.game, d, 0, self.seat, "") + " (the only option)"))
+
+    def shuffled(self, zone: Any) -> None:
+        self._cut(("move", f"{zone_title(zone.key, self.seat)} is shuffled"))
+
+    def decided(self, d: Decision, index: int, who: str) -> None:
+        """Note a decision about to be applied (told with what follows it)."""
+        self.last.events.append(choice_line(self.game, d, index, self.seat, who))
+
+    def flush(self) -> None:
+        """Print what happened since the last flush."""
+        self._cut()
+        for kind, text in self.pending:
+            if kind == "turn":
+                self.out.print()
+            line = Text(f"{MARK[kind]} ", style=STYLE[kind])
+            line.append(_t(text, STYLE[kind]))
+            self.out.print(line)
+        self.pending = []
+
+
+def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
+               stats: list[str] | None = None) -> None:
+    """The zones `seat` may see with their cards (the others with their size), and the stats."""
+    rs = game.rs
+    st = game.state
+    out.print(Text(f"turn {st.turn_number}, player {st.active + 1} is active"
+                   + (f"; you are player {seat + 1}" if seat is not None else ""), style="bold"))
+    for key in st.zones:
+        ids = zone_cards(game, key)
+        if not ids:
+            continue
+        title = zone_title(key, seat)
+        if not zone_visible(rs, key, seat):
+            out.print(_t(f"  {title}: {len(ids)} card{'s' if len(ids) != 1 else ''}, face down", "dim"))
+            continue
+        out.print(_t(f"  {title}:", "bold"))
+        own = seat is not None and key.endswith(f"#{seat}")
+        for cid in ids:
+            out.print(_t(f"    {card_line(rs, game.cards[cid], st.faces.get(cid))}"))
+            if texts or own:
+                words = card_text(game.cards[cid])
+                if words:
+                    out.print(_t(f"        {words}", "dim"))
+    rows = list(stat_rows(game, seat, stats))
+    if rows:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        whos = list(dict.fromkeys(w for w, _, _ in rows))
+        names = list(dict.fromkeys(s for _, s, _ in rows))
+        table.add_column("")
+        for w in whos:
+            table.add_column(_t(w or "game"))
+        for s in names:
+            table.add_row(_t(s), *[_t(next((v for w2, s2, v in rows if w2 == w and s2 == s), "")) for w in whos])
+        out.print(table)
+
+
 class HumanAgent:
+    """A seat played at the keyboard: shows its table and asks for a number."""
+
+    def __init__(self, out: Console | None = None):
+        self.out = out or console()
+
     def choose(self, game: Game, decision: Decision) -> int:
-        view = game.view(decision.player)
-        print()
-        print(f"--- turn {game.state.turn_number}, player {game.state.active + 1} is active; "
-              f"you are player {decision.player + 1} ---")
-        for zone, content in view.items():
-            if content:
-                print(f"  {printable(zone)}: {printable(json.dumps(content, ensure_ascii=False, default=str))}")
-        print(printable(decision.prompt))
+        out = self.out
+        out.print()
+        show_table(game, decision.player, out)
+        out.print(_t(decision.prompt, "bold"))
         for i, label in enumerate(decision.labels):
-            print(f"  {i + 1}) {printable(label)}")
+            out.print(_t(f"  {i + 1}) {label}"))
+            card = decision.options[i]
+            if getattr(card, "effect", None) is not None or getattr(card, "text", None):
+                if sees_card(game, card.id, decision.player):
+                    out.print(_t(f"       {card_text(card)}", "dim"))
         while True:
             try:
-                raw = input("choice (number, q to quit): ").strip()
+                raw = input("choice (number; cards, stats, q to quit): ").strip()
             except EOFError:  # input closed: leave as if `q` was typed (the game can be saved)
                 print()
                 raise QuitGame() from None
-            if raw.lower() in ("q", "quit"):
+            low = raw.lower()
+            if low in ("q", "quit"):
                 raise QuitGame()
+            if low == "cards":
+                show_table(game, decision.player, out, texts=True)
+                continue
+            if low == "stats":
+                show_table(game, decision.player, out, stats=list(game.rs.stats))
+                continue
             if raw.isdigit() and 1 <= int(raw) <= len(decision.options):
                 return int(raw) - 1
-            print(f"  please type a number from 1 to {len(decision.options)}")
+            out.print(f"  please type a number from 1 to {len(decision.options)} (or cards, stats, q)")
 
 
-def show_result(game: Game) -> None:
+def show_result(game: Game, out: Console | None = None) -> None:
+    out = out or console()
     if game.error:
-        print(f"the game stopped: {printable(game.error)}")
+        out.print(_t(f"the game stopped: {game.error}", "bold red"))
         return
     r = game.result
-    print("final scores: " + ", ".join(f"player {i + 1}: {printable(s)}" for i, s in enumerate(r["scores"])))
-    print("winner(s): " + ", ".join(f"player {w + 1}" for w in r["winners"]))
+    out.print()
+    out.print(_t("final scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(r["scores"])), "bold"))
+    out.print(_t("winner(s): " + ", ".join(f"player {w + 1}" for w in r["winners"]), "bold"))
+
+
+class Stepper:
+    """`grimoire replay LOG --step`: tells each logged decision with what it led to (every card
+    shown: a replay is the designer's view) and waits for Enter; `c` runs on without stopping,
+    `t` shows the whole table, `q` stops. With no terminal input left it runs on."""
+
+    def __init__(self, game_out: Console | None = None):
+        self.out = game_out or console()
+        self.narrator: Narrator | None = None
+        self.pause = True
+
+    def step(self, game: Game, line: dict) -> None:
+        if self.narrator is None:
+            self.narrator = Narrator(game, EVERYONE, self.out)
+            show_table(game, EVERYONE, self.out)
+        self.narrator.flush()
+        d = game.decision
+        self.out.print(_t(f"step {line['step']}: {choice_line(game, d, line['choice'], EVERYONE, '')}", "bold"))
+        while self.pause:
+            try:
+                raw = input("Enter: next step; t: table; c: run on; q: stop > ").strip().lower()
+            except EOFError:
+                self.pause = False
+                break
+            if raw == "q":
+                raise QuitGame()
+            if raw == "t":
+                show_table(game, EVERYONE, self.out, texts=True)
+                continue
+            if raw == "c":
+                self.pause = False
+            break
+
+    def mismatch(self, game: Game, message: str) -> None:
+        """The state where the log and the rules part ways, and the decision the game asks."""
+        if self.narrator is not None:
+            self.narrator.flush()
+        self.out.print()
+        self.out.print(_t(f"MISMATCH: {message}", "bold red"))
+        self.out.print(_t("the game as replayed up to there:", "bold"))
+        show_table(game, EVERYONE, self.out)
+        d = game.decision
+        if d is not None:
+            self.out.print(_t(f"player {d.player + 1} is asked: {d.prompt}", "bold"))
+            for i, label in enumerate(d.labels):
+                self.out.print(_t(f"  choice {i}) {label}"))
