@@ -19,7 +19,7 @@ from ..language.tree import Node, walk
 from ..runtime.values import Position, RowRef, Seat, ZoneRef
 
 __all__ = ["EVERYONE", "card_fields", "card_text", "card_line", "shown_stats", "value_text", "zone_title", "Moment",
-           "moment", "story", "choice_line", "sees_card", "zone_visible", "zone_cards", "stat_rows"]
+           "moment", "story", "choice_line", "option_text", "sees_card", "zone_visible", "zone_cards", "stat_rows"]
 
 
 # ---- cards --------------------------------------------------------------------------------
@@ -208,11 +208,22 @@ def _option_cards(v: Any, depth: int = 0) -> Iterator[CardData]:
             yield from _option_cards(x, depth + 1)
 
 
+def option_text(game: Game, d: Decision, index: int) -> str:
+    """An option as people read it: a card by its fields by name, a list of cards by their
+    names; any other option by the engine's own label."""
+    v = d.options[index]
+    if isinstance(v, CardData):
+        return card_line(game.rs, v, game.state.faces.get(v.id))
+    if isinstance(v, list) and v and all(isinstance(x, CardData) for x in v):
+        return ", ".join(x.name for x in v)
+    return d.labels[index]
+
+
 def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str) -> str:
     """`player 2 (greedy) — prompt: answer`, told before the answer is applied; a choice of a
     card `seat` may not see is told without naming it."""
     hidden = any(not sees_card(game, c.id, seat) for c in _option_cards(d.options[index]))
-    answer = f"one of {len(d.options)} options" if hidden else d.labels[index]
+    answer = f"one of {len(d.options)} options" if hidden else option_text(game, d, index)
     name = "you" if seat is not None and d.player == seat else f"player {d.player + 1}"
     kind = f" ({who})" if who and name != "you" else ""
     return f"{name}{kind} — {d.prompt} → {answer}"

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from ..engine.game import Decision, Game
 from ..language.untrusted import printable
-from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, sees_card, stat_rows, story,
+from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, option_text, sees_card, stat_rows, story,
                       zone_cards, zone_title, zone_visible)
 
 __all__ = ["HumanAgent", "QuitGame", "show_result", "show_table", "Narrator", "Stepper", "console"]
@@ -52,6 +52,7 @@ class Narrator:
     def __init__(self, game: Game, seat: int | None, out: Console | None = None):
         self.game, self.seat, self.out = game, seat, out or console()
         self.last: Moment = moment(game, seat)
+        self.last.turn = -1  # the first flush tells which turn it is
         self.pending: list[tuple[str, str]] = []
         game.observer = self
 
@@ -88,12 +89,14 @@ class Narrator:
 
 
 def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
-               stats: list[str] | None = None) -> None:
-    """The zones `seat` may see with their cards (the others with their size), and the stats."""
+               stats: list[str] | None = None, most: int = 12) -> None:
+    """The zones `seat` may see with their cards (the others with their size), and the stats.
+    A zone shows its first `most` cards (all of them with `texts`)."""
     rs = game.rs
     st = game.state
     out.print(Text(f"turn {st.turn_number}, player {st.active + 1} is active"
-                   + (f"; you are player {seat + 1}" if seat is not None else ""), style="bold"))
+                   + (f"; you are player {seat + 1}" if seat is not None and seat >= 0 else "")
+                   + ("; every card shown" if seat == EVERYONE else ""), style="bold"))
     for key in st.zones:
         ids = zone_cards(game, key)
         if not ids:
@@ -104,12 +107,14 @@ def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
             continue
         out.print(_t(f"  {title}:", "bold"))
         own = seat is not None and key.endswith(f"#{seat}")
-        for cid in ids:
-            out.print(_t(f"    {card_line(rs, game.cards[cid], st.faces.get(cid))}"))
-            if texts or own:
-                words = card_text(game.cards[cid])
-                if words:
-                    out.print(_t(f"        {words}", "dim"))
+        runs = _runs([(card_line(rs, game.cards[c], st.faces.get(c)), card_text(game.cards[c])) for c in ids])
+        for n, ((line, words), times) in enumerate(runs):
+            if n == most and not texts:
+                out.print(_t(f"    ... and {sum(t for _, t in runs[most:])} more", "dim"))
+                break
+            out.print(_t(f"    {line}" + (f" ×{times}" if times > 1 else "")))
+            if (texts or own) and words:
+                out.print(_t(f"        {words}", "dim"))
     rows = list(stat_rows(game, seat, stats))
     if rows:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -123,6 +128,17 @@ def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
         out.print(table)
 
 
+def _runs(items: list) -> list[tuple[Any, int]]:
+    """Consecutive equal items as (item, how many): a pile of twelve alike reads as one line."""
+    out: list[tuple[Any, int]] = []
+    for x in items:
+        if out and out[-1][0] == x:
+            out[-1] = (x, out[-1][1] + 1)
+        else:
+            out.append((x, 1))
+    return out
+
+
 class HumanAgent:
     """A seat played at the keyboard: shows its table and asks for a number."""
 
@@ -134,8 +150,8 @@ class HumanAgent:
         out.print()
         show_table(game, decision.player, out)
         out.print(_t(decision.prompt, "bold"))
-        for i, label in enumerate(decision.labels):
-            out.print(_t(f"  {i + 1}) {label}"))
+        for i in range(len(decision.options)):
+            out.print(_t(f"  {i + 1}) {option_text(game, decision, i)}"))
             card = decision.options[i]
             if getattr(card, "effect", None) is not None or getattr(card, "text", None):
                 if sees_card(game, card.id, decision.player):
