@@ -19,7 +19,7 @@ from ..language.tree import Node, walk
 from ..runtime.values import Position, RowRef, Seat, ZoneRef
 
 __all__ = ["EVERYONE", "card_fields", "card_text", "card_line", "shown_stats", "value_text", "zone_title", "Moment",
-           "moment", "story", "choice_line", "option_text", "sees_card", "zone_visible", "zone_cards", "stat_rows"]
+           "moment", "story", "choice_line", "option_text", "prompt_text", "sees_card", "zone_visible", "zone_cards", "stat_rows"]
 
 
 # ---- cards --------------------------------------------------------------------------------
@@ -208,6 +208,17 @@ def _option_cards(v: Any, depth: int = 0) -> Iterator[CardData]:
             yield from _option_cards(x, depth + 1)
 
 
+def prompt_text(game: Game, text: str) -> str:
+    """A prompt or label with the engine's card labels (`Name (v1, v2, ...)`, values without
+    their field names) shortened to the card's name: the card itself is shown beside it."""
+    if "(" not in text:
+        return text
+    labels = {c.label(): c.name for c in game.cards if c.fields}
+    for label in sorted((x for x in labels if x in text), key=len, reverse=True):
+        text = text.replace(label, labels[label])
+    return text
+
+
 def option_text(game: Game, d: Decision, index: int) -> str:
     """An option as people read it: a card by its fields by name, a list of cards by their
     names; any other option by the engine's own label."""
@@ -216,7 +227,7 @@ def option_text(game: Game, d: Decision, index: int) -> str:
         return card_line(game.rs, v, game.state.faces.get(v.id))
     if isinstance(v, list) and v and all(isinstance(x, CardData) for x in v):
         return ", ".join(x.name for x in v)
-    return d.labels[index]
+    return prompt_text(game, d.labels[index])
 
 
 def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str) -> str:
@@ -226,7 +237,7 @@ def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str)
     answer = f"one of {len(d.options)} options" if hidden else option_text(game, d, index)
     name = "you" if seat is not None and d.player == seat else f"player {d.player + 1}"
     kind = f" ({who})" if who and name != "you" else ""
-    return f"{name}{kind} — {d.prompt} → {answer}"
+    return f"{name}{kind} — {prompt_text(game, d.prompt)} → {answer}"
 
 
 def story(game: Game, before: Moment, seat: int | None) -> list[tuple[str, str]]:

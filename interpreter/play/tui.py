@@ -21,7 +21,7 @@ from rich.text import Text
 
 from ..engine.game import Decision, Game
 from ..language.untrusted import printable
-from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, option_text, sees_card, stat_rows, story,
+from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, option_text, prompt_text, sees_card, stat_rows, story,
                       zone_cards, zone_title, zone_visible)
 
 __all__ = ["HumanAgent", "QuitGame", "show_result", "show_table", "Narrator", "Stepper", "console"]
@@ -149,7 +149,7 @@ class HumanAgent:
         out = self.out
         out.print()
         show_table(game, decision.player, out)
-        out.print(_t(decision.prompt, "bold"))
+        out.print(_t(prompt_text(game, decision.prompt), "bold"))
         for i in range(len(decision.options)):
             out.print(_t(f"  {i + 1}) {option_text(game, decision, i)}"))
             card = decision.options[i]
@@ -230,5 +230,5 @@ class Stepper:
         d = game.decision
         if d is not None:
             self.out.print(_t(f"player {d.player + 1} is asked: {d.prompt}", "bold"))
-            for i, label in enumerate(d.labels):
-                self.out.print(_t(f"  choice {i}) {label}"))
+            for i in range(len(d.options)):
+                self.out.print(_t(f"  choice {i}) {option_text(game, d, i)}"))
