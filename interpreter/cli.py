@@ -578,7 +578,8 @@ def _play(args) -> int:
     from .play.agents import make_agent
     from .engine.game import Game
     from .play.session import ReplayMismatch, load_saved, restore_agent
-    from .play.tui import HumanAgent
+    from .play.tui import HumanAgent, Narrator
+    narrator = None
     lines: list[dict] = []  # the event log, from the first step even when resuming
     saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
@@ -593,7 +594,9 @@ def _play(args) -> int:
         from .api import load_program
         program = load_program(args.ruleset)
         rpath = args.ruleset
-        game = Game(program, _players(args), args.seed)
+        narrator = Narrator(_human_view(args.seat, _players(args)))
+        game = Game(program, _players(args), args.seed, observer=narrator)  # told from the setup on
+        narrator.attach(game)
     players = game.state.players
     # a resumed game keeps every seat's kind, a human seat too (--seat changes one)
     kinds = [saved[i]["kind"] if i < len(saved) else "random" for i in range(players)]
@@ -611,18 +614,25 @@ def _play(args) -> int:
             except ReplayMismatch as e:
                 print(f"grimoire: {args.resume}: seat {i + 1}: {e}", file=sys.stderr)
                 return 1
-    return _play_out(args, game, str(rpath), agents, kinds, lines)
+    humans = [i for i, k in enumerate(kinds) if k == "human"]
+    view = humans[0] if len(humans) == 1 else None
+    if narrator is None or narrator.seat != view:  # resumed (or the seats differ): told from now on
+        narrator = Narrator(view, game=game)
+    return _play_out(args, game, str(rpath), agents, kinds, lines, narrator)
 
 
-def _play_out(args, game, rpath: str, agents: list, kinds: list[str], lines: list[dict]) -> int:
+def _human_view(seats: list[str], players: int) -> int | None:
+    """The seat whose side the story is told from: the one human seat, else None (public only)."""
+    humans = {int(s.rpartition("=")[0] or 1) - 1 for s in seats
+              if s.rpartition("=")[2] == "human" and (s.rpartition("=")[0] or "1").isdigit()}
+    return next(iter(humans)) if len(humans) == 1 and next(iter(humans)) < players else None
+
+
+def _play_out(args, game, rpath: str, agents: list, kinds: list[str], lines: list[dict], narrator) -> int:
     """Play to the end or to `q`, telling the story from the human seat's side (all public when
     there is no human seat, or several); the log is written either way, the save on `q`."""
     from .play.session import absolute_ruleset, end_line, header, save_game, step_line, write_log
-    from .play.tui import Narrator, QuitGame, show_result, show_table
-    humans = [i for i, k in enumerate(kinds) if k == "human"]
-    narrator = Narrator(game, humans[0] if len(humans) == 1 else None)
-    if not humans:
-        show_table(game, None, narrator.out)
+    from .play.tui import QuitGame, show_result
     quit_ = False
     try:
         while not game.over:

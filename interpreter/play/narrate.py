@@ -276,7 +276,10 @@ def _moves(game: Game, before: Moment, seat: int | None) -> list[str]:
         unnamed = len(cids) - len(named)
         src = _place(was, seat)
         dst = _place(now, seat)
-        what = [card_line(rs, game.cards[c]) for c in named]
+        if not was and len(named) > 5:  # setup filling a zone: counted, the table shows them
+            unnamed, named = len(cids), []
+        lines_of = [card_line(rs, game.cards[c]) for c in named]
+        what = [f"{x} ×{lines_of.count(x)}" if lines_of.count(x) > 1 else x for x in dict.fromkeys(lines_of)]
         if unnamed:
             what.append(f"{unnamed} card{'s' if unnamed > 1 else ''}")
         lines.append(f"{'; '.join(what)}: {src} → {dst}" if src else f"{'; '.join(what)} → {dst}")

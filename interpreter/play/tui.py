@@ -46,28 +46,48 @@ def _t(text: Any, style: str = "") -> Text:
 class Narrator:
     """Tells what happened since the last time it spoke, as seen by `seat` (None: public only).
 
-    Set as the game's observer, it is told when each turn starts, each decision taken without
-    asking and each shuffle, so each turn is told apart, in order."""
+    As the game's observer it is told when each turn starts, each decision taken without asking
+    and each shuffle, so each turn is told apart, in order. Given to `Game(..., observer=)`, it
+    tells the setup too (`attach` it once the game is made); given a game already under way, it
+    tells what happens from now on."""
 
-    def __init__(self, game: Game, seat: int | None, out: Console | None = None):
-        self.game, self.seat, self.out = game, seat, out or console()
-        self.last: Moment = moment(game, seat)
-        self.last.turn = -1  # the first flush tells which turn it is
+    def __init__(self, seat: int | None, out: Console | None = None, game: Game | None = None):
+        self.seat, self.out = seat, out or console()
+        self.game: Game | None = None
+        self.last: Moment | None = None
         self.pending: list[tuple[str, str]] = []
+        self.early: list[tuple[str, str]] = []
+        if game is not None:
+            self.game, self.last = game, moment(game, seat)
+            self.last.turn = -1  # the first flush tells which turn it is
+            game.observer = self
+
+    def attach(self, game: Game) -> None:
+        """The game this narrator was given to as observer, made: its story starts before setup."""
+        if self.game is None:
+            self.game, self.last = game, Moment({}, {}, [], 0, -1, 0)
         game.observer = self
 
     def _cut(self, event: tuple[str, str] | None = None) -> None:
         """Close the story so far (it is printed at the next flush), then note `event`."""
-        self.pending += story(self.game, self.last, self.seat)
+        if self.game is None:  # setup, before the game is made: told after the setup's moves
+            self.early += [event] if event is not None else []
+            return
+        self.pending += story(self.game, self.last, self.seat) + self.early
+        self.early = []
         self.last = moment(self.game, self.seat)
         if event is not None:
             self.pending.append(event)
 
     def turn_started(self, game: Game) -> None:
+        self.attach(game)
         self._cut()
 
     def only_option(self, d: Decision) -> None:
-        self._cut(("choice", choice_line(self.game, d, 0, self.seat, "") + " (the only option)"))
+        if self.game is None:  # during setup, before the game can be asked what the seat sees
+            self._cut(("choice", f"player {d.player + 1} — {d.prompt} (the only option)"))
+        else:
+            self._cut(("choice", choice_line(self.game, d, 0, self.seat, "") + " (the only option)"))
 
     def shuffled(self, zone: Any) -> None:
         self._cut(("move", f"{zone_title(zone.key, self.seat)} is shuffled"))
@@ -107,6 +127,12 @@ def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
             continue
         out.print(_t(f"  {title}:", "bold"))
         own = seat is not None and key.endswith(f"#{seat}")
+        raw = st.zones[key]
+        if raw and isinstance(raw[0], list):  # a rows zone: one line per row, in order
+            for r, row in enumerate(raw):
+                out.print(_t(f"    row {r + 1}: " + "; ".join(card_line(rs, game.cards[c], st.faces.get(c))
+                                                          for c in row)))
+            continue
         runs = _runs([(card_line(rs, game.cards[c], st.faces.get(c)), card_text(game.cards[c])) for c in ids])
         for n, ((line, words), times) in enumerate(runs):
             if n == most and not texts:
@@ -199,7 +225,7 @@ class Stepper:
 
     def step(self, game: Game, line: dict) -> None:
         if self.narrator is None:
-            self.narrator = Narrator(game, EVERYONE, self.out)
+            self.narrator = Narrator(EVERYONE, self.out, game)
             show_table(game, EVERYONE, self.out)
         self.narrator.flush()
         d = game.decision
