@@ -88,8 +88,8 @@ def test_play_in_a_terminal_tells_the_bots_turn_and_log_lines(tmp_path):
     assert "your hand:" in first_screen and "Ruby (Gem: colour Red, worth 3) ×3" in first_screen
     assert "hand of player 2: 3 cards, face down" in first_screen
     # the setup is told too: seat 1's own cards named, the bot's counted
-    assert "· Ruby (Gem: colour Red, worth 3) ×3: bag → your hand" in first_screen
-    assert "· 3 cards: bag → hand of player 2" in first_screen
+    assert "· Ruby (Gem: colour Red, worth 3) ×3 → your hand" in first_screen
+    assert "· 3 cards → hand of player 2" in first_screen
     assert "Sapphire" not in first_screen  # the bot's hand is hidden from seat 1
     assert "bookkeeping" not in first_screen and "points" in first_screen  # `show [points]`
     child.sendline("1")
