@@ -631,7 +631,7 @@ def _human_view(seats: list[str], players: int) -> int | None:
 def _play_out(args, game, rpath: str, agents: list, kinds: list[str], lines: list[dict], narrator) -> int:
     """Play to the end or to `q`, telling the story from the human seat's side (all public when
     there is no human seat, or several); the log is written either way, the save on `q`."""
-    from .play.session import absolute_ruleset, end_line, header, save_game, step_line, write_log
+    from .play.session import end_line, header, save_game, step_line, write_log
     from .play.tui import QuitGame, show_result
     quit_ = False
     try:
@@ -646,7 +646,7 @@ def _play_out(args, game, rpath: str, agents: list, kinds: list[str], lines: lis
     except QuitGame:
         quit_ = True
     if args.log:
-        write_log(args.log, [header(game.program, game.state.players, game.state.seed, absolute_ruleset(rpath))]
+        write_log(args.log, [header(game.program, game.state.players, game.state.seed, rpath)]
                   + lines + [end_line(game)])
         print(f"event log written to {args.log}" + (" (up to the quit: replay shows where it stops)" if quit_ else ""))
     if quit_:

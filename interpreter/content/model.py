@@ -347,7 +347,7 @@ def _check_show(content: Content, rs: Ruleset, v: Node) -> None:
     items = v.items if v.kind == "list" else [v]
     for n in items:
         if n.kind != "name":
-            content.error("game/show", "`show` lists stat names, like `show [gold, lives]`", n.loc)
+            content.error("game/show", "`show` lists stat names, like `show [points, coins]`", n.loc)
         elif n.id not in rs.stats:
             content.error("game/show", f"`show {n.id}`: there is no stat `{n.id}`", n.loc,
                           did_you_mean(n.id, list(rs.stats)))
