@@ -16,9 +16,9 @@ from typing import Any, Iterator
 from ..content.model import CardData, Ruleset
 from ..engine.game import Decision, Game
 from ..language.tree import Node, walk
-from ..runtime.values import Position, RowRef, Seat, ZoneRef
+from ..runtime.values import Position, RowRef, ZoneRef
 
-__all__ = ["EVERYONE", "card_fields", "card_text", "card_line", "shown_stats", "value_text", "zone_title", "Moment",
+__all__ = ["EVERYONE", "Chronicle", "card_fields", "card_text", "card_line", "shown_stats", "value_text", "zone_title", "Moment",
            "moment", "story", "choice_line", "option_text", "prompt_text", "sees_card", "zone_visible", "zone_cards", "stat_rows"]
 
 
@@ -294,4 +294,61 @@ def _place(key: str, seat: int | None) -> str:
     return zone_title(key, seat)
 
 
-_ = (Seat,)
+class Chronicle:
+    """Keeps the story of a game as `seat` sees it (None: public only), told apart by turn.
+
+    As the game's observer it is told when each turn starts, each decision taken without asking
+    and each shuffle, so each turn is told apart, in order. Given to `Game(..., observer=)`, it
+    tells the setup too (`attach` it once the game is made); given a game already under way, it
+    tells what happens from now on."""
+
+    def __init__(self, seat: int | None, game: Game | None = None):
+        self.seat = seat
+        self.game: Game | None = None
+        self.last: Moment | None = None
+        self.pending: list[tuple[str, str]] = []
+        self.early: list[tuple[str, str]] = []
+        if game is not None:
+            self.game, self.last = game, moment(game, seat)
+            self.last.turn = -1  # the first `take` tells which turn it is
+            game.observer = self
+
+    def attach(self, game: Game) -> None:
+        """The game this chronicle was given to as observer, made: its story starts before setup."""
+        if self.game is None:
+            self.game, self.last = game, Moment({}, {}, [], 0, -1, 0)
+        game.observer = self
+
+    def _cut(self, event: tuple[str, str] | None = None) -> None:
+        """Close the story so far (told at the next `take`), then note `event`."""
+        if self.game is None:  # setup, before the game is made: told after the setup's moves
+            self.early += [event] if event is not None else []
+            return
+        self.pending += story(self.game, self.last, self.seat) + self.early
+        self.early = []
+        self.last = moment(self.game, self.seat)
+        if event is not None:
+            self.pending.append(event)
+
+    def turn_started(self, game: Game) -> None:
+        self.attach(game)
+        self._cut()
+
+    def only_option(self, d: Decision) -> None:
+        if self.game is None:  # during setup, before the game can be asked what the seat sees
+            self._cut(("choice", f"player {d.player + 1} — {d.prompt} (the only option)"))
+        else:
+            self._cut(("choice", choice_line(self.game, d, 0, self.seat, "") + " (the only option)"))
+
+    def shuffled(self, zone: Any) -> None:
+        self._cut(("move", f"{zone_title(zone.key, self.seat)} is shuffled"))
+
+    def decided(self, d: Decision, index: int, who: str) -> None:
+        """Note a decision about to be applied (told with what follows it)."""
+        self.last.events.append(choice_line(self.game, d, index, self.seat, who))
+
+    def take(self) -> list[tuple[str, str]]:
+        """What happened since the last `take`, as (kind, text) pairs (see `story`)."""
+        self._cut()
+        out, self.pending = self.pending, []
+        return out

@@ -21,8 +21,8 @@ from rich.text import Text
 
 from ..engine.game import Decision, Game
 from ..language.untrusted import printable
-from .narrate import (EVERYONE, Moment, card_line, card_text, choice_line, moment, option_text, prompt_text, sees_card, stat_rows, story,
-                      zone_cards, zone_title, zone_visible)
+from .narrate import (EVERYONE, Chronicle, card_line, card_text, choice_line, option_text, prompt_text, sees_card,
+                      stat_rows, zone_cards, zone_title, zone_visible)
 
 __all__ = ["HumanAgent", "QuitGame", "show_result", "show_table", "Narrator", "Stepper", "console"]
 
@@ -43,69 +43,21 @@ def _t(text: Any, style: str = "") -> Text:
     return Text(printable(text), style=style)
 
 
-class Narrator:
-    """Tells what happened since the last time it spoke, as seen by `seat` (None: public only).
-
-    As the game's observer it is told when each turn starts, each decision taken without asking
-    and each shuffle, so each turn is told apart, in order. Given to `Game(..., observer=)`, it
-    tells the setup too (`attach` it once the game is made); given a game already under way, it
-    tells what happens from now on."""
+class Narrator(Chronicle):
+    """A Chronicle that prints what happened since it last spoke, on the terminal."""
 
     def __init__(self, seat: int | None, out: Console | None = None, game: Game | None = None):
-        self.seat, self.out = seat, out or console()
-        self.game: Game | None = None
-        self.last: Moment | None = None
-        self.pending: list[tuple[str, str]] = []
-        self.early: list[tuple[str, str]] = []
-        if game is not None:
-            self.game, self.last = game, moment(game, seat)
-            self.last.turn = -1  # the first flush tells which turn it is
-            game.observer = self
-
-    def attach(self, game: Game) -> None:
-        """The game this narrator was given to as observer, made: its story starts before setup."""
-        if self.game is None:
-            self.game, self.last = game, Moment({}, {}, [], 0, -1, 0)
-        game.observer = self
-
-    def _cut(self, event: tuple[str, str] | None = None) -> None:
-        """Close the story so far (it is printed at the next flush), then note `event`."""
-        if self.game is None:  # setup, before the game is made: told after the setup's moves
-            self.early += [event] if event is not None else []
-            return
-        self.pending += story(self.game, self.last, self.seat) + self.early
-        self.early = []
-        self.last = moment(self.game, self.seat)
-        if event is not None:
-            self.pending.append(event)
-
-    def turn_started(self, game: Game) -> None:
-        self.attach(game)
-        self._cut()
-
-    def only_option(self, d: Decision) -> None:
-        if self.game is None:  # during setup, before the game can be asked what the seat sees
-            self._cut(("choice", f"player {d.player + 1} — {d.prompt} (the only option)"))
-        else:
-            self._cut(("choice", choice_line(self.game, d, 0, self.seat, "") + " (the only option)"))
-
-    def shuffled(self, zone: Any) -> None:
-        self._cut(("move", f"{zone_title(zone.key, self.seat)} is shuffled"))
-
-    def decided(self, d: Decision, index: int, who: str) -> None:
-        """Note a decision about to be applied (told with what follows it)."""
-        self.last.events.append(choice_line(self.game, d, index, self.seat, who))
+        super().__init__(seat, game)
+        self.out = out or console()
 
     def flush(self) -> None:
         """Print what happened since the last flush."""
-        self._cut()
-        for kind, text in self.pending:
+        for kind, text in self.take():
             if kind == "turn":
                 self.out.print()
             line = Text(f"{MARK[kind]} ", style=STYLE[kind])
             line.append(_t(text, STYLE[kind]))
             self.out.print(line)
-        self.pending = []
 
 
 def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
