@@ -20,7 +20,7 @@ from interpreter.api import load_program
 from interpreter.engine.game import Game
 from interpreter.play import session
 from interpreter.play.agents import make_agent
-from interpreter.play.narrate import EVERYONE, card_fields, card_line, moment, shown_stats, story
+from interpreter.play.narrate import EVERYONE, Chronicle, card_fields, card_line, moment, shown_stats, story
 from rulekit import errors, named_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,3 +222,21 @@ def test_decision_json_numbers_players_from_1(tmp_path):
     g = Game(load_program(story_ruleset(tmp_path)), 2, 0)
     g.answer(0)
     assert g.decision.player == 1 and g.decision.to_json()["player"] == 2
+
+
+def test_a_chronicle_tells_each_turn_apart_from_the_setup_on(tmp_path):
+    """The printing-free story other screens use: given to the game as observer, it tells the
+    setup, then each turn after its header, in order."""
+    program = load_program(story_ruleset(tmp_path))
+    chronicle = Chronicle(0)
+    g = Game(program, 2, 0, observer=chronicle)
+    chronicle.attach(g)
+    setup = chronicle.take()
+    assert ("move", "3 cards → hand of player 2") in setup and setup[-1] == ("turn", "turn 1: player 1")
+    chronicle.decided(g.decision, 0, "")
+    g.answer(0)  # seat 1 plays; seat 2 is asked in turn 2
+    told = chronicle.take()
+    kinds = [k for k, _ in told]
+    assert told[0] == ("choice", "you — Play which gem? → Ruby (Gem: colour Red, worth 3)")
+    assert kinds.index("log") < kinds.index("move") < kinds.index("turn") == len(told) - 1
+    assert told[-1] == ("turn", "turn 2: player 2") and chronicle.take() == []
