@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from ..content.model import CardData, Ruleset
 from ..engine.game import Decision, Game
 from ..language.tree import Node, walk
+from ..language.untrusted import printable
 from ..runtime.values import Position, RowRef, ZoneRef
 
 __all__ = ["EVERYONE", "Chronicle", "card_fields", "card_text", "card_line", "shown_stats", "value_text", "zone_title", "Moment",
@@ -73,7 +74,7 @@ def value_text(v: Any) -> str:
         return v.name
     if isinstance(v, (list, tuple)) and not isinstance(v, (ZoneRef, RowRef, Position)):
         return ", ".join(value_text(x) for x in v) if v else "none"
-    return str(v)
+    return printable(v)  # as text; a number too long for Python to write reads as its size
 
 
 def card_line(rs: Ruleset, card: CardData, face: Any = None) -> str:
