@@ -5,6 +5,7 @@ written on quit, `replay --step` showing the state where a tampered log parts fr
 players numbered from 1 in logs (format 3; format 2 logs still read)."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -21,6 +22,7 @@ from interpreter.engine.game import Game
 from interpreter.play import session
 from interpreter.play.agents import make_agent
 from interpreter.play.narrate import EVERYONE, Chronicle, card_fields, card_line, moment, shown_stats, story
+from interpreter.play.tui import Narrator, console
 from rulekit import errors, named_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +242,19 @@ def test_a_chronicle_tells_each_turn_apart_from_the_setup_on(tmp_path):
     assert told[0] == ("choice", "you — Play which gem? → Ruby (Gem: colour Red, worth 3)")
     assert kinds.index("log") < kinds.index("move") < kinds.index("turn") == len(told) - 1
     assert told[-1] == ("turn", "turn 2: player 2") and chronicle.take() == []
+
+
+def test_content_text_in_the_story_is_escaped_and_never_markup(tmp_path):
+    """A card named with rich markup and a terminal escape prints as written, escaped."""
+    gems = GEMS.replace("name: Sapphire", 'name: "[red]Sap[/red]\\x1b[2J"')
+    program = load_program(named_ruleset(tmp_path, "evil", STORY, gems))
+    buf = io.StringIO()
+    narrator = Narrator(0, console(buf))
+    g = Game(program, 2, 0, observer=narrator)
+    narrator.attach(g)
+    g.answer(0)
+    g.answer(0)
+    narrator.flush()
+    out = buf.getvalue()
+    assert "[red]Sap[/red]\\x1b[2J (Gem: colour Blue, worth 1, cut yes): hand of player 2 → table" in out
+    assert "\x1b" not in out
