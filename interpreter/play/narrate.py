@@ -5,8 +5,10 @@ changed, dice rolled, `log` lines).
 Shared by every screen that shows a game to people (the terminal's `grimoire play`, a browser):
 each turns these plain lines and tuples into its own look. Nothing here prints, and nothing here
 tells a seat what it may not see: a card in a zone the seat cannot look into is counted, never
-named, and a bot's choice of such a card is told as "chose one of N options". Text from the
-content is returned as it is; each screen escapes it for its medium (`printable` for terminals).
+named, and a bot's choice of such a card is told as "chose one of N options". Names, prompts
+and `log` lines from the content are returned as they are, for each screen to escape for its
+medium (`printable` for terminals); stat values come as `printable` text (a number too long
+for Python to write reads as its size).
 """
 from __future__ import annotations
 
