@@ -135,18 +135,23 @@ def main(argv: list[str] | None = None) -> int:
     _add_batch_args(w)
     _add_with(w)
 
-    p = sub.add_parser("play", help="play a game in the terminal",
+    p = sub.add_parser("play", help="play a game in the terminal, every turn told",
                        description="Play one game. Seats are bots unless marked human; a human sees only what "
-                                   "their seat may see.")
+                                   "their seat may see. Every turn is told as it happens, the bots' too: what "
+                                   "each decided, which cards moved, which stats changed, the rules' `log` lines. "
+                                   "At a decision: a number answers, `cards` shows every visible card's text, "
+                                   "`stats` every stat, `q` quits (saving with --save). See docs/play.md.")
     p.add_argument("ruleset", nargs="?", default=None,
                    help="ruleset folder (with --resume: optional, overrides the saved path)")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--seed", type=int, default=0, help="game seed (bots are seeded from it too)")
     p.add_argument("--seat", action="append", default=[], metavar="N=KIND",
                    help="agent for seat N (1-based): human, random, first, greedy, mcts; `--seat human` makes seat 1 human")
-    p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines)")
-    p.add_argument("--save", metavar="FILE", help="on quitting (answer `q`), save the game here to resume later")
-    p.add_argument("--resume", metavar="FILE", help="resume a saved game")
+    p.add_argument("--log", metavar="FILE", help="write the game's event log (JSON lines), at the end or on quitting")
+    p.add_argument("--save", metavar="FILE", help="on quitting (answer `q`), save the game here to resume later "
+                                                  "(from any folder)")
+    p.add_argument("--resume", metavar="FILE", help="resume a saved game; every seat keeps its kind (human or "
+                                                    "bot) unless --seat changes it")
     _add_with(p)
 
     sc = sub.add_parser("scenario", help="run rule scenarios (YAML); exit 1 if any fails",
@@ -157,9 +162,14 @@ def main(argv: list[str] | None = None) -> int:
 
     r = sub.add_parser("replay", help="re-run a logged game and confirm it ends the same",
                        description="Re-run a game log written by `play --log` or `simulate`; each step's state "
-                                   "digest must match. Exit 1 naming the first step that differs.")
+                                   "digest must match. Exit 1 naming the first step that differs. With --step, "
+                                   "walk the game decision by decision (Enter: next, t: the table, c: run on, "
+                                   "q: stop), every card shown, and see the state where the log and the rules "
+                                   "part ways.")
     r.add_argument("log")
     r.add_argument("--ruleset", help="override the ruleset path in the log")
+    r.add_argument("--step", action="store_true",
+                   help="tell each decision and what it led to, pausing after each; show the state at a mismatch")
 
     _add_authoring_commands(sub)
     _add_serve_command(sub)
@@ -570,9 +580,9 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 def _play(args) -> int:
     from .play.agents import make_agent
     from .engine.game import Game
-    from .play.session import (ReplayMismatch, header, end_line, load_saved, restore_agent, save_game, step_line,
-                          write_log)
-    from .play.tui import HumanAgent, QuitGame, show_result
+    from .play.session import ReplayMismatch, load_saved, restore_agent
+    from .play.tui import HumanAgent, Narrator
+    narrator = None
     lines: list[dict] = []  # the event log, from the first step even when resuming
     saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
@@ -581,18 +591,18 @@ def _play(args) -> int:
         except ReplayMismatch as e:
             print(f"grimoire: {printable(e)}", file=sys.stderr)
             return 1
-        program = game.program
     else:
         if args.ruleset is None:
             raise ValueError("give a ruleset (or --resume FILE)")
         from .api import load_program
         program = load_program(args.ruleset)
         rpath = args.ruleset
-        game = Game(program, _players(args), args.seed)
+        narrator = Narrator(_human_view(args.seat, _players(args)))
+        game = Game(program, _players(args), args.seed, observer=narrator)  # told from the setup on
+        narrator.attach(game)
     players = game.state.players
-    # a resumed game keeps its bot seats (a seat saved as human plays as a bot unless --seat says human)
-    kinds = [saved[i]["kind"] if i < len(saved) and saved[i]["kind"] != "human" else "random"
-             for i in range(players)]
+    # a resumed game keeps every seat's kind, a human seat too (--seat changes one)
+    kinds = [saved[i]["kind"] if i < len(saved) else "random" for i in range(players)]
     for s in args.seat:
         seat, _, kind = s.rpartition("=")
         if not (seat or "1").isdigit() or not 1 <= int(seat or 1) <= players:
@@ -607,21 +617,48 @@ def _play(args) -> int:
             except ReplayMismatch as e:
                 print(f"grimoire: {args.resume}: seat {i + 1}: {e}", file=sys.stderr)
                 return 1
+    humans = [i for i, k in enumerate(kinds) if k == "human"]
+    view = humans[0] if len(humans) == 1 else None
+    if narrator is None or narrator.seat != view:  # resumed (or the seats differ): told from now on
+        narrator = Narrator(view, game=game)
+    return _play_out(args, game, str(rpath), agents, kinds, lines, narrator)
+
+
+def _human_view(seats: list[str], players: int) -> int | None:
+    """The seat whose side the story is told from: the one human seat, else None (public only)."""
+    humans = {int(s.rpartition("=")[0] or 1) - 1 for s in seats
+              if s.rpartition("=")[2] == "human" and (s.rpartition("=")[0] or "1").isdigit()}
+    return next(iter(humans)) if len(humans) == 1 and next(iter(humans)) < players else None
+
+
+def _play_out(args, game, rpath: str, agents: list, kinds: list[str], lines: list[dict], narrator) -> int:
+    """Play to the end or to `q`, telling the story from the human seat's side (all public when
+    there is no human seat, or several); the log is written either way, the save on `q`."""
+    from .play.session import end_line, header, save_game, step_line, write_log
+    from .play.tui import QuitGame, show_result
+    quit_ = False
     try:
         while not game.over:
+            narrator.flush()
             d = game.decision
             i = agents[d.player].choose(game, d)
+            narrator.decided(d, i, kinds[d.player])
             lines.append(step_line(game, i))
             game.answer(i)
+        narrator.flush()
     except QuitGame:
+        quit_ = True
+    if args.log:
+        write_log(args.log, [header(game.program, game.state.players, game.state.seed, rpath)]
+                  + lines + [end_line(game)])
+        print(f"event log written to {args.log}" + (" (up to the quit: replay shows where it stops)" if quit_ else ""))
+    if quit_:
         if args.save:
-            save_game(game, args.save, str(rpath), agents, kinds)
+            save_game(game, args.save, rpath, agents, kinds)
             print(f"saved to {args.save}; resume with: grimoire play --resume {args.save}")
         else:
             print("quit without saving (use --save FILE to keep the game)")
         return 0
-    if args.log:
-        write_log(args.log, [header(program, players, game.state.seed, str(rpath))] + lines + [end_line(game)])
     show_result(game)
     return 1 if game.error else 0
 
@@ -687,13 +724,26 @@ def _scenario(args) -> int:
 
 
 def _replay(args) -> int:
-    from .play.session import ReplayMismatch, replay
+    from .play.session import ReplayMismatch, numbered_result, replay
+    from .play.tui import QuitGame, Stepper
+    stepper = Stepper() if args.step else None
     try:
-        g = replay(args.log, args.ruleset, confine=True)
+        g = replay(args.log, args.ruleset, confine=True, on_step=stepper.step if stepper else None)
     except ReplayMismatch as e:
+        if stepper is not None and e.game is not None:
+            stepper.mismatch(e.game, str(e))
         print(f"replay: {printable(e)}", file=sys.stderr)
         return 1
-    end = f"the same error: {printable(g.error)} (seed {g.state.seed}, step {len(g.choices)})" if g.error \
-            else f"the same end: {printable(g.result)}"
+    except QuitGame:
+        print("stopped")
+        return 0
+    if stepper is not None and stepper.narrator is not None:
+        stepper.narrator.flush()
+    if not g.over:
+        end = f"the game was left at step {len(g.choices)} (player {g.decision.player + 1} to answer)"
+    elif g.error:
+        end = f"the same error: {printable(g.error)} (seed {g.state.seed}, step {len(g.choices)})"
+    else:
+        end = f"the same end: {printable(numbered_result(g.result))}"
     print(f"replayed {len(g.choices)} decisions: same states, {end}")
     return 0

@@ -486,6 +486,8 @@ class TurnTask(Task):
             g.reset_uses("turn:")
             g.push_fire("turn_start", None, Seat(self.player), None)
             g.new_period()
+            if g.observer is not None and hasattr(g.observer, "turn_started"):  # a narrator tells turns apart
+                g.observer.turn_started(g)
         elif self.stage == 2:
             body = g.program.phases.get("turn")
             if body is not None:

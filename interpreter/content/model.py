@@ -226,9 +226,9 @@ def build(content: Content) -> Ruleset:
                                           f"{MAX_PLAYERS}, low to high", item.value.loc,
                                           f"write `players {lo}..{hi}`" if 1 <= lo <= hi <= MAX_PLAYERS else None)
                             rs.min_players, rs.max_players = 2, 2
-                    elif item.name not in ("source", "version", "description", "extends", "after"):
+                    elif item.name not in ("source", "version", "description", "extends", "after", "show"):
                         content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
-                                     "known settings: players, source, version, description, extends, after")
+                                     "known settings: players, source, version, description, extends, after, show")
             elif k == "card_type":
                 if claim(d.name, "card type", at, d):
                     if _card_fields_ok(content, d):
@@ -327,6 +327,8 @@ def build(content: Content) -> Ruleset:
     hook_conflicts(content, hook_layers)
     for h in hooks:
         _apply_hook(content, rs, h)
+    if "show" in rs.settings:
+        _check_show(content, rs, rs.settings["show"])
     if len(rs.values) > 1:
         content.error("name/duplicate", "more than one `value` rule", rs.values[1].loc,
                       "combine them in one expression")
@@ -350,6 +352,17 @@ def build(content: Content) -> Ruleset:
 
 
 _CARD_KEYS = {"name", "type", "copies", "effect", "text", "remove", "replace"}  # remove/replace: mods' card edits
+
+
+def _check_show(content: Content, rs: Ruleset, v: Node) -> None:
+    """`show [a, b]`: the stats screens show (docs/play.md); each must be a declared stat."""
+    items = v.items if v.kind == "list" else [v]
+    for n in items:
+        if n.kind != "name":
+            content.error("game/show", "`show` lists stat names, like `show [points, coins]`", n.loc)
+        elif n.id not in rs.stats:
+            content.error("game/show", f"`show {n.id}`: there is no stat `{n.id}`", n.loc,
+                          did_you_mean(n.id, list(rs.stats)))
 
 
 def _card_fields_ok(content: Content, d: Node) -> bool:

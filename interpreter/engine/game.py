@@ -83,7 +83,9 @@ class Decision:
         return f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, labels={self.labels!r})"
 
     def to_json(self) -> dict:
-        return {"player": self.player, "kind": self.kind, "prompt": self.prompt, "options": self.labels,
+        """The decision as JSON data for people and tools: the player numbered from 1, as in every
+        output (the `player` attribute stays the seat's index from 0, as `answer` takes indexes)."""
+        return {"player": self.player + 1, "kind": self.kind, "prompt": self.prompt, "options": self.labels,
                 "rule": str(self.loc) if self.loc else None}
 
 

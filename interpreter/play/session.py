@@ -14,9 +14,10 @@ bot seat's kind and random state, so a resumed game goes on exactly as the unint
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .agents import Agent, make_agent
 from ..api import load_program
@@ -27,7 +28,9 @@ from ..runtime.clock import GameTimeout, wall_clock
 
 __all__ = ["play", "header", "GameRecord", "replay", "save_game", "load_saved", "ReplayMismatch", "game_seed"]
 
-LOG_VERSION = 2  # 2: chained digests, digests required, bot seats' random state in saves
+LOG_VERSION = 3  # 2: chained digests, digests required, bot seats' random state in saves;
+#                 3: players numbered from 1 (step lines' `player`, the result's winners and first player)
+OLDEST_READ = 2  # format 2 logs (players from 0) are still read
 MAX_LOG_BYTES = 64_000_000  # a log or save read from disk (about 300,000 decisions)
 
 
@@ -69,15 +72,32 @@ def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log
 
 
 def step_line(g: Game, choice: int) -> dict:
-    """The log line of the pending decision answered with `choice` (before answering it)."""
+    """The log line of the pending decision answered with `choice` (before answering it); the
+    player is numbered from 1, as in every output."""
     d = g.decision
-    return {"step": len(g.choices), "player": d.player, "prompt": d.prompt, "choice": choice,
+    return {"step": len(g.choices), "player": d.player + 1, "prompt": d.prompt, "choice": choice,
             "label": d.labels[choice], "digest": g.digests[-1]}
 
 
+def numbered_result(result: dict | None) -> dict | None:
+    """A game's result as outputs show it: winners and first player numbered from 1."""
+    if result is None:
+        return None
+    out = dict(result)
+    if "winners" in out:
+        out["winners"] = [p + 1 for p in out["winners"]]
+    if "first_player" in out:
+        out["first_player"] = out["first_player"] + 1
+    return out
+
+
 def end_line(g: Game) -> dict:
-    return {"end": True, "result": g.result, "error": str(g.error) if g.error else None,
+    """The last line of a log: the result, or `quit` when the game was left at a decision."""
+    line = {"end": True, "result": numbered_result(g.result), "error": str(g.error) if g.error else None,
             "digest": g.state.digest()}
+    if not g.over:
+        line["quit"] = True
+    return line
 
 
 def _error_text(g: Game) -> str | None:
@@ -134,9 +154,9 @@ def _version(found: Any, what: str, path: str | Path) -> None:
     if found > LOG_VERSION:
         raise ReplayMismatch(f"{path}: a {what} of format {found}, written by a newer Grimoire "
                              f"(this one reads format {LOG_VERSION})")
-    if found < LOG_VERSION:
+    if found < OLDEST_READ:
         raise ReplayMismatch(f"{path}: a {what} of format {found}, without chained digests "
-                             f"(this Grimoire reads format {LOG_VERSION}): record the game again")
+                             f"(this Grimoire reads formats {OLDEST_READ} to {LOG_VERSION}): record the game again")
 
 
 def _read_json_file(path: str | Path, what: str) -> str:
@@ -149,7 +169,10 @@ def _read_json_file(path: str | Path, what: str) -> str:
 
 
 class ReplayMismatch(Exception):
-    """A log that does not match the rules (edited, or from another ruleset version)."""
+    """A log that does not match the rules (edited, or from another ruleset version). `game` is
+    the replayed game where the mismatch was found, when there is one (to show its state)."""
+
+    game: Game | None = None
 
 
 def read_log(path: str | Path) -> list[dict]:
@@ -217,13 +240,16 @@ def _confined(named: Any, beside: Path, what: str) -> str:
     return str(path)
 
 
-def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) -> Game:
-    """Re-run a logged game; raise ReplayMismatch naming the first step that differs. With
-    `confine` (the command line), a ruleset the log names is used only inside the working folder
-    or the log's own folder: elsewhere the user must name it."""
+def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
+           on_step: Callable[[Game, dict], None] | None = None) -> Game:
+    """Re-run a logged game; raise ReplayMismatch naming the first step that differs (with the
+    game as replayed up to there). With `confine` (the command line), a ruleset the log names is
+    used only inside the working folder or the log's own folder: elsewhere the user must name it.
+    `on_step(game, line)` is called before each logged answer is applied, once it was checked
+    (`replay --step` shows the game there)."""
     lines = read_log(path)
     head = lines[0]
-    chain = None  # the header's chain is checked after the first step (which names an edited seed better)
+    first = 0 if head["grimoire_log"] == 2 else 1  # format 2 numbered players from 0
     if ruleset is None and confine:
         ruleset = _confined(head.get("ruleset"), Path(path), "log")
     try:
@@ -236,16 +262,29 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) 
         raise ReplayMismatch(f"{printable(path)}: a bad header line ({printable(e)})") from None
     except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
         raise ReplayMismatch(f"step 0: this ruleset cannot replay the logged game: {e}") from None
+    try:
+        return _replay_lines(g, path, head, lines, first, on_step)
+    except ReplayMismatch as e:
+        e.game = g
+        raise
+
+
+def _replay_lines(g: Game, path: str | Path, head: dict, lines: list[dict], first: int,
+                  on_step: Callable[[Game, dict], None] | None) -> Game:
+    """Answer the logged decisions of `g` in turn, checking each line (see `replay`)."""
+    chain = None  # the header's chain is checked after the first step (which names an edited seed better)
     for n, line in enumerate(lines[1:], 2):
         if line.get("end") is True:
-            if not g.over:
+            if not g.over and line.get("quit") is not True:
                 raise ReplayMismatch(f"step {len(g.choices)}: the log ends here, but the game asks player "
                                      f"{g.decision.player + 1}: {g.decision.prompt}")
             if not isinstance(line.get("digest"), str):
                 raise ReplayMismatch(f"{printable(path)}:{n}: the end line has no state digest")
+            if g.over and line.get("quit") is True:
+                raise ReplayMismatch(f"step {len(g.choices)}: the log says the game was quit here, but it is over")
             if line["digest"] != g.state.digest():
                 raise ReplayMismatch(f"the final state differs from the logged one after step {len(g.choices) - 1}")
-            if "result" in line and line["result"] != _jsonable(g.result):
+            if "result" in line and line["result"] != _jsonable(g.result if first == 0 else numbered_result(g.result)):
                 raise ReplayMismatch(f"the result differs: logged {printable(line['result'])}, replayed {g.result}")
             if chain is None:
                 chain = _check_chain(head, "", f"{printable(path)}:1")
@@ -266,8 +305,10 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) 
             raise ReplayMismatch(f"step {step}: the state differs from the logged one "
                                  f"(logged {printable(line['digest'])}, replayed {g.digests[-1]})")
         d = g.decision
-        if d.player != line.get("player") or not 0 <= line["choice"] < len(d.options):
-            raise ReplayMismatch(f"step {step}: the log answers player {line.get('player', -1) + 1} with choice "
+        logged = line.get("player")
+        if d.player + first != logged or not 0 <= line["choice"] < len(d.options):
+            who = logged - first + 1 if _is_int(logged) else "?"
+            raise ReplayMismatch(f"step {step}: the log answers player {who} with choice "
                                  f"{line['choice']}, but the game asks player {d.player + 1} to pick one of "
                                  f"{len(d.options)}: {d.prompt}")
         if "label" in line and line["label"] != d.labels[line["choice"]]:
@@ -276,6 +317,8 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False) 
         if chain is None:
             chain = _check_chain(head, "", f"{printable(path)}:1")
         chain = _check_chain(line, chain, f"step {step}")
+        if on_step is not None:
+            on_step(g, line)
         g.answer(line["choice"])
     raise ReplayMismatch(f"step {len(g.choices)}: the log has no end line (cut short?)")
 
@@ -284,8 +327,11 @@ def save_game(g: Game, path: str | Path, ruleset_path: str, agents: Sequence[Any
               kinds: Sequence[str] = ()) -> None:
     """Save a game at its pending decision: ruleset, players, seed, answers, the state digest
     before each answer and at the end, each seat's agent kind and random state (`agents`,
-    `kinds`), and a chained digest over all of it."""
-    data = {"grimoire_save": LOG_VERSION, "ruleset": ruleset_path, "players": g.state.players,
+    `kinds`), and a chained digest over all of it. The ruleset is written as an absolute path
+    (the save resumes from any folder) and relative to the save (the two moved together)."""
+    absolute = absolute_ruleset(ruleset_path)
+    data = {"grimoire_save": LOG_VERSION, "ruleset": absolute,
+            "ruleset_relative": _relative_stack(absolute, Path(path).resolve().parent), "players": g.state.players,
             "seed": g.state.seed, "choices": list(g.choices), "digest": g.state.digest(),
             "digests": _digests_before_each_answer(g)}
     if agents:
@@ -293,6 +339,47 @@ def save_game(g: Game, path: str | Path, ruleset_path: str, agents: Sequence[Any
     data = json.loads(json.dumps(data))
     data["chain"] = _chain("", data)
     Path(path).write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def absolute_ruleset(named: str) -> str:
+    """A ruleset path (or stack of mods) with every folder made absolute; a folder that does not
+    exist is refused (a save or log naming it could never be resumed)."""
+    base, mods = split_stack(named)
+    parts = [Path(x).resolve() for x in (base, *mods)]
+    for part in parts:
+        if not part.exists():
+            raise ValueError(f"the ruleset {printable(part)} does not exist")
+    return stack_path(str(parts[0]), [str(x) for x in parts[1:]])
+
+
+def _relative_stack(absolute: str, folder: Path) -> str:
+    """The stack's folders relative to `folder`."""
+    base, mods = split_stack(absolute)
+    return stack_path(os.path.relpath(base, folder), [os.path.relpath(m, folder) for m in mods])
+
+
+def _stack_exists(named: str, beside: Path | None = None) -> bool:
+    """Whether every folder of a ruleset stack exists (relative parts: from `beside`'s folder)."""
+    base, mods = split_stack(named)
+    return all(((beside.parent / x) if beside is not None and not Path(x).is_absolute() else Path(x)).exists()
+               for x in (base, *mods))
+
+
+def _saved_ruleset(data: dict, path: Path) -> str:
+    """The ruleset a save names: its absolute path if that is there, else its path relative to the
+    save (the two were moved together); a clear refusal when neither is."""
+    named, relative = data.get("ruleset"), data.get("ruleset_relative")
+    if not isinstance(named, str) or not named:
+        raise ReplayMismatch(f"{printable(path)}: the saved game names no ruleset; give one with --ruleset")
+    if _stack_exists(named):
+        return named
+    for other in (named, relative):  # beside the save (older saves wrote the path as it was given)
+        if isinstance(other, str) and other and _stack_exists(other, path):
+            base, mods = split_stack(other)
+            return stack_path(str(path.parent / base), [str(path.parent / m) for m in mods])
+    raise ReplayMismatch(f"the ruleset of the saved game, {printable(named)}, is not there any more"
+                         + (f" (nor {printable(relative)} beside the save)" if isinstance(relative, str) else "")
+                         + "; name it yourself: grimoire play RULESET --resume " + printable(path))
 
 
 def _digests_before_each_answer(g: Game) -> list[str]:
@@ -348,11 +435,11 @@ def load_saved(path: str | Path, ruleset: str | None = None,
                              "and the final digest")
     if not isinstance(seats, list) or not all(isinstance(a, dict) and isinstance(a.get("kind"), str) for a in seats):
         raise ReplayMismatch(f"{where}: the saved seats are malformed")
-    if ruleset is None and confine:
-        ruleset = _confined(data.get("ruleset"), Path(path), "saved game")
-    if ruleset is None and not isinstance(data.get("ruleset"), str):
-        raise ReplayMismatch(f"{where}: the saved game names no ruleset")
-    rpath = ruleset or _ruleset_path(data["ruleset"], Path(path))
+    if ruleset is None:
+        ruleset = _saved_ruleset(data, Path(path))
+        if confine:
+            ruleset = _confined(ruleset, Path(path), "saved game")
+    rpath = ruleset
     try:
         g = Game(load_program(rpath), players, seed)
     except ValueError as e:  # e.g. a player count this ruleset does not allow
@@ -365,9 +452,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
         if digests[i] != g.digests[-1]:
             raise ReplayMismatch(f"step {i}: the resumed state differs from the saved one (the rules changed?)")
         if log_lines is not None:
-            d = g.decision
-            log_lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
-                              "label": d.labels[choice], "digest": g.digests[-1]})
+            log_lines.append(step_line(g, choice))
         g.answer(choice)
     if g.state.digest() != final:
         raise ReplayMismatch("the resumed state differs from the saved one (the rules changed?)")
@@ -393,13 +478,11 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
             for i, choice in enumerate(choices):
                 if g.over:
                     break
-                d = g.decision
-                lines.append({"step": i, "player": d.player, "prompt": d.prompt, "choice": choice,
-                              "label": d.labels[choice], "digest": g.digests[-1]})
+                lines.append(step_line(g, choice))
                 g.answer(choice)
             end = {"end": True, "error": _error_text(g) or error, "digest": g.state.digest()}
             if g.error is not None or error is None:
-                end["result"] = g.result
+                end["result"] = numbered_result(g.result)
     except GameTimeout:
         end = {"end": True, "error": error or "the game ran past its time limit"}
     lines.append(end)

@@ -140,7 +140,7 @@ def test_decision_to_json(tmp_path):
         """)
     d = Game(p, 2, 0).decision
     j = d.to_json()
-    assert j["player"] == 0 and j["kind"] == "may" and j["options"] == ["yes", "no"]
+    assert j["player"] == d.player + 1 == 1 and j["kind"] == "may" and j["options"] == ["yes", "no"]
     assert "game.rules:5:" in j["rule"]
 
 

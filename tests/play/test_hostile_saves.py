@@ -55,7 +55,7 @@ def test_log_and_save_versions_are_compared(program, tmp_path):
         with pytest.raises(session.ReplayMismatch, match=word):
             session.replay(_write(tmp_path / "v.jsonl", lines))
     data = _save(program, tmp_path / "s.json")
-    data["grimoire_save"] = 3
+    data["grimoire_save"] = session.LOG_VERSION + 1
     (tmp_path / "s.json").write_text(json.dumps(data))
     with pytest.raises(session.ReplayMismatch, match="newer Grimoire"):
         session.load_saved(tmp_path / "s.json")

@@ -74,7 +74,10 @@ def test_logged_game_replays(program, tmp_path):
     log = tmp_path / "game.jsonl"
     lines = write_game_log(program, log)
     g = session.replay(log)
-    assert g.result == lines[-1]["result"]
+    # the log numbers players from 1 (format 3); the Python API keeps seat indexes from 0
+    assert session.numbered_result(g.result) == lines[-1]["result"]
+    assert lines[-1]["result"]["winners"] == [w + 1 for w in g.result["winners"]]
+    assert {x["player"] for x in lines[1:-1]} == {1, 2, 3}
     r = grimoire("replay", str(log))
     assert r.returncode == 0, r.stderr
     assert f"replayed {len(lines) - 2} decisions" in r.stdout
