@@ -169,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     _stack_mods(args)
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards}[args.command](args)
+                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards,
+                "fmt": _fmt}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -201,7 +202,7 @@ def _version() -> str:
 
 
 def _add_authoring_commands(sub) -> None:
-    """`lsp`, `schema` and `new`: what an author's editor and first steps use (docs/authoring.md)."""
+    """`lsp`, `schema`, `new` and `fmt`: what an author's editor and first steps use (docs/authoring.md)."""
     sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
                    description="Speak the Language Server Protocol on stdin/stdout for .rules files and card "
                                "YAML: diagnostics as you type (the same as `validate`), hover, completion and "
@@ -216,6 +217,14 @@ def _add_authoring_commands(sub) -> None:
                                    "DIR/rulesets/NAME/scenarios/first_turn.yaml.")
     n.add_argument("name", help="the ruleset's folder name (letters, digits, _)")
     n.add_argument("--dir", default=".", help="where to create rulesets/NAME and cards/NAME (default: here)")
+    f = sub.add_parser("fmt", help="put .rules files in the canonical layout (--check: only report)",
+                       description="Rewrite .rules files in the canonical layout: 4-space indentation, one space "
+                                   "around operators and after commas, none inside brackets, comments kept. Lines "
+                                   "never move, so file:line references stay valid. With `-` read stdin and write "
+                                   "the result to stdout. Exit 1 when --check finds a file to reformat or a file "
+                                   "does not parse.")
+    f.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or folders (searched for .rules files), or -")
+    f.add_argument("--check", action="store_true", help="change nothing; list the files fmt would change")
 
 
 def _lsp(args) -> int:
@@ -236,6 +245,20 @@ def _new(args) -> int:
         print(f"created {f}")
     print(f"try: grimoire play {Path(args.dir) / 'rulesets' / args.name}")
     return 0
+
+
+def _fmt(args) -> int:
+    from .authoring.formatting import format_files, rules_files, summary
+    from .language.formatter import format_rules
+    if args.paths == ["-"]:
+        text = sys.stdin.read()
+        result = format_rules(text, "<stdin>")
+        if not args.check:
+            sys.stdout.write(result)
+        return 1 if args.check and result != text else 0
+    rep = format_files(rules_files(args.paths), args.check)
+    print(summary(rep, args.check))
+    return 0 if rep.ok and not (args.check and rep.changed) else 1
 
 
 def _add_with(p: argparse.ArgumentParser) -> None:

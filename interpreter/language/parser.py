@@ -23,7 +23,7 @@ from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, A
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
-           "MAX_NESTING", "KEYWORDS"]
+           "MAX_NESTING", "KEYWORDS", "token_kinds"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
@@ -448,6 +448,23 @@ def _raw_parse(text: str, start: str, place: Place) -> Node:
     finally:
         _PARSING.ast = _PARSING.error = None
     return built.value
+
+
+def token_kinds(text: str) -> dict[tuple[int, int], str]:
+    """The grammar's name for each token of a .rules file that parses, by (line, column) (1-based):
+    `NAME` for a name, `MINUS` for a sign, `ADDOP` for a subtraction, the upper-cased word for a
+    keyword. The lexer is contextual, so a word such as `x` is a keyword in one place and a name in
+    another: the formatter asks here rather than guessing."""
+    lark = _lark()
+    _PARSING.ast, _PARSING.error = _ToAst(Place("<text>")), None
+    kinds: dict[tuple[int, int], str] = {}
+    try:
+        for tok in lark.parse_interactive(text, start="start").iter_parse():
+            if tok.line is not None and not tok.type.startswith("_"):
+                kinds[(tok.line, tok.column)] = tok.type
+    finally:
+        _PARSING.ast = _PARSING.error = None
+    return kinds
 
 
 def _to_ast(node: Node, place: Place) -> Node:
