@@ -211,11 +211,15 @@ def _add_authoring_commands(sub) -> None:
                         description="Print a JSON Schema (draft-07) of the card files of RULESET, made from its "
                                     "declared card types, for YAML editors to validate and complete cards with.")
     sm.add_argument("ruleset", help="ruleset folder")
-    n = sub.add_parser("new", help="create a tiny playable ruleset to start from",
-                       description="Write a small game that validates, plays and passes its scenario: "
-                                   "DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
-                                   "DIR/rulesets/NAME/scenarios/first_turn.yaml.")
-    n.add_argument("name", help="the ruleset's folder name (letters, digits, _)")
+    n = sub.add_parser("new", help="create a tiny playable game, or an expansion of one, to start from",
+                       description="`new game NAME` (or `new NAME`) writes a small game that validates, plays and "
+                                   "passes its scenario: DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
+                                   "DIR/rulesets/NAME/scenarios/first_turn.yaml. `new expansion NAME --extends BASE` "
+                                   "writes a mod of DIR/rulesets/BASE beside it (DIR/rulesets/NAME/game.rules and "
+                                   "scenarios/starts.yaml) that validates, plays and passes its scenario too.")
+    n.add_argument("what", metavar="[game|expansion] NAME", nargs="+",
+                   help="what to create and the ruleset's folder name (letters, digits, _)")
+    n.add_argument("--extends", metavar="BASE", help="the base ruleset an expansion extends (a folder in DIR/rulesets)")
     n.add_argument("--dir", default=".", help="where to create rulesets/NAME and cards/NAME (default: here)")
     f = sub.add_parser("fmt", help="put .rules files in the canonical layout (--check: only report)",
                        description="Rewrite .rules files in the canonical layout: 4-space indentation, one space "
@@ -240,10 +244,22 @@ def _schema(args) -> int:
 
 
 def _new(args) -> int:
-    from .authoring.scaffold import scaffold
-    for f in scaffold(args.name, Path(args.dir)):
+    from .authoring.scaffold import scaffold, scaffold_expansion
+    words = args.what
+    if len(words) == 1 and words[0] not in ("game", "expansion"):
+        words = ["game", *words]
+    if len(words) != 2 or words[0] not in ("game", "expansion"):
+        raise ValueError("write `grimoire new game NAME` or `grimoire new expansion NAME --extends BASE`")
+    kind, name = words
+    if kind == "expansion" and not args.extends:
+        raise ValueError("an expansion needs its base: `grimoire new expansion NAME --extends BASE`")
+    if kind == "game" and args.extends:
+        raise ValueError("--extends goes with `new expansion`; a new game extends nothing")
+    where = Path(args.dir)
+    made = scaffold(name, where) if kind == "game" else scaffold_expansion(name, args.extends, where)
+    for f in made:
         print(f"created {f}")
-    print(f"try: grimoire play {Path(args.dir) / 'rulesets' / args.name}")
+    print(f"try: grimoire play {where / 'rulesets' / name}")
     return 0
 
 
