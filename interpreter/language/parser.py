@@ -41,6 +41,7 @@ STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "brea
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
 _DECL_START = re.compile(rf"(?:{'|'.join(DECL_KEYWORDS)})\b")
+_MISSPELT_CARD_TYPE = re.compile(r"card\s+[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*:")
 _DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
 
 
@@ -550,6 +551,9 @@ def _lost_decl(chunk: str) -> tuple[str, str]:
     m = _DECL_NAME.match(line)
     if m:
         return m.group(1).split()[-1].replace("type", "card"), m.group(2)
+    m = _MISSPELT_CARD_TYPE.match(line)  # `card typ Gem:`: still the card type Gem, whose uses are not errors
+    if m:
+        return "card", m.group(1)
     m = _DECL_START.match(line)
     return (m.group(0), "") if m else ("*", "")
 
