@@ -1,4 +1,5 @@
-"""The `grimoire` command: validate, explain, cards, play, simulate, sweep, scenario, replay."""
+"""The `grimoire` command: validate, explain, cards, play, simulate, sweep, scenario, replay, and the
+authoring commands (lsp, schema, new, fmt)."""
 from __future__ import annotations
 
 import argparse
@@ -22,6 +23,8 @@ EPILOG = """examples:
   grimoire simulate rulesets/my_game --with ../mods/my_expansion,../mods/house_rules -n 200
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
+  grimoire new expansion my_expansion --extends my_game
+  grimoire fmt --check rulesets/
 """
 
 
@@ -205,8 +208,9 @@ def _add_authoring_commands(sub) -> None:
     """`lsp`, `schema`, `new` and `fmt`: what an author's editor and first steps use (docs/authoring.md)."""
     sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
                    description="Speak the Language Server Protocol on stdin/stdout for .rules files and card "
-                               "YAML: diagnostics as you type (the same as `validate`), hover, completion and "
-                               "go to definition across `extends`. Editors start it; see docs/authoring.md.")
+                               "YAML: diagnostics as you type (the same as `validate`), hover, completion, "
+                               "go to definition, references and rename across `extends`, outline and "
+                               "formatting (as `fmt`). Editors start it; see docs/authoring.md.")
     sm = sub.add_parser("schema", help="print the JSON Schema of a ruleset's card files",
                         description="Print a JSON Schema (draft-07) of the card files of RULESET, made from its "
                                     "declared card types, for YAML editors to validate and complete cards with.")
