@@ -5,7 +5,7 @@ import functools
 from pathlib import Path
 
 from .analysis.checker import check
-from .language.diagnostics import ContentError, Diagnostic
+from .language.diagnostics import ContentError, Diagnostic, report_order
 from .engine.game import Program
 from .runtime.errors import RuleError
 from .content.loader import Content, load
@@ -22,8 +22,7 @@ def check_path(path: str | Path) -> tuple[Ruleset | None, Content]:
         return None, content
     rs = build(content)
     check(rs)
-    content.diagnostics.sort(key=lambda d: (d.severity != "error", d.loc.file if d.loc else "",
-                                            d.loc.line if d.loc else 0, d.loc.col if d.loc else 0))
+    content.diagnostics.sort(key=report_order)  # the cause of a cascade first
     return rs, content
 
 

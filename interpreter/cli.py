@@ -1,4 +1,5 @@
-"""The `grimoire` command: validate, explain, cards, play, simulate, sweep, scenario, replay."""
+"""The `grimoire` command: validate, explain, cards, play, simulate, sweep, scenario, replay, and the
+authoring commands (lsp, schema, new, fmt)."""
 from __future__ import annotations
 
 import argparse
@@ -23,6 +24,8 @@ EPILOG = """examples:
   grimoire simulate rulesets/my_game --with ../mods/my_expansion,../mods/house_rules -n 200
   grimoire scenario tests/scenarios/my_game/*.yaml
   grimoire replay game.jsonl
+  grimoire new expansion my_expansion --extends my_game
+  grimoire fmt --check rulesets/
 """
 
 
@@ -182,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
                 "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards,
-                "serve": _serve}[args.command](args)
+                "serve": _serve, "fmt": _fmt}[args.command](args)
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -214,21 +217,34 @@ def _version() -> str:
 
 
 def _add_authoring_commands(sub) -> None:
-    """`lsp`, `schema` and `new`: what an author's editor and first steps use (docs/authoring.md)."""
+    """`lsp`, `schema`, `new` and `fmt`: what an author's editor and first steps use (docs/authoring.md)."""
     sub.add_parser("lsp", help="run the language server on stdin/stdout (for editors)",
                    description="Speak the Language Server Protocol on stdin/stdout for .rules files and card "
-                               "YAML: diagnostics as you type (the same as `validate`), hover, completion and "
-                               "go to definition across `extends`. Editors start it; see docs/authoring.md.")
+                               "YAML: diagnostics as you type (the same as `validate`), hover, completion, "
+                               "go to definition, references and rename across `extends`, outline and "
+                               "formatting (as `fmt`). Editors start it; see docs/authoring.md.")
     sm = sub.add_parser("schema", help="print the JSON Schema of a ruleset's card files",
                         description="Print a JSON Schema (draft-07) of the card files of RULESET, made from its "
                                     "declared card types, for YAML editors to validate and complete cards with.")
     sm.add_argument("ruleset", help="ruleset folder")
-    n = sub.add_parser("new", help="create a tiny playable ruleset to start from",
-                       description="Write a small game that validates, plays and passes its scenario: "
-                                   "DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
-                                   "DIR/rulesets/NAME/scenarios/first_turn.yaml.")
-    n.add_argument("name", help="the ruleset's folder name (letters, digits, _)")
+    n = sub.add_parser("new", help="create a tiny playable game, or an expansion of one, to start from",
+                       description="`new game NAME` (or `new NAME`) writes a small game that validates, plays and "
+                                   "passes its scenario: DIR/rulesets/NAME/game.rules, DIR/cards/NAME/gems.yaml and "
+                                   "DIR/rulesets/NAME/scenarios/first_turn.yaml. `new expansion NAME --extends BASE` "
+                                   "writes a mod of DIR/rulesets/BASE beside it (DIR/rulesets/NAME/game.rules and "
+                                   "scenarios/starts.yaml) that validates, plays and passes its scenario too.")
+    n.add_argument("what", metavar="[game|expansion] NAME", nargs="+",
+                   help="what to create and the ruleset's folder name (letters, digits, _)")
+    n.add_argument("--extends", metavar="BASE", help="the base ruleset an expansion extends (a folder in DIR/rulesets)")
     n.add_argument("--dir", default=".", help="where to create rulesets/NAME and cards/NAME (default: here)")
+    f = sub.add_parser("fmt", help="put .rules files in the canonical layout (--check: only report)",
+                       description="Rewrite .rules files in the canonical layout: 4-space indentation, one space "
+                                   "around operators and after commas, none inside brackets, comments kept. Lines "
+                                   "never move, so file:line references stay valid. With `-` read stdin and write "
+                                   "the result to stdout. Exit 1 when --check finds a file to reformat or a file "
+                                   "does not parse.")
+    f.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or folders (searched for .rules files), or -")
+    f.add_argument("--check", action="store_true", help="change nothing; list the files fmt would change")
 
 
 def _lsp(args) -> int:
@@ -244,11 +260,37 @@ def _schema(args) -> int:
 
 
 def _new(args) -> int:
-    from .authoring.scaffold import scaffold
-    for f in scaffold(args.name, Path(args.dir)):
+    from .authoring.scaffold import scaffold, scaffold_expansion
+    words = args.what
+    if len(words) == 1 and words[0] not in ("game", "expansion"):
+        words = ["game", *words]
+    if len(words) != 2 or words[0] not in ("game", "expansion"):
+        raise ValueError("write `grimoire new game NAME` or `grimoire new expansion NAME --extends BASE`")
+    kind, name = words
+    if kind == "expansion" and not args.extends:
+        raise ValueError("an expansion needs its base: `grimoire new expansion NAME --extends BASE`")
+    if kind == "game" and args.extends:
+        raise ValueError("--extends goes with `new expansion`; a new game extends nothing")
+    where = Path(args.dir)
+    made = scaffold(name, where) if kind == "game" else scaffold_expansion(name, args.extends, where)
+    for f in made:
         print(f"created {f}")
-    print(f"try: grimoire play {Path(args.dir) / 'rulesets' / args.name}")
+    print(f"try: grimoire play {where / 'rulesets' / name}")
     return 0
+
+
+def _fmt(args) -> int:
+    from .authoring.formatting import format_files, rules_files, summary
+    from .language.formatter import format_rules
+    if args.paths == ["-"]:
+        text = sys.stdin.read()
+        result = format_rules(text, "<stdin>")
+        if not args.check:
+            sys.stdout.write(result)
+        return 1 if args.check and result != text else 0
+    rep = format_files(rules_files(args.paths), args.check)
+    print(summary(rep, args.check))
+    return 0 if rep.ok and not (args.check and rep.changed) else 1
 
 
 def _add_with(p: argparse.ArgumentParser) -> None:

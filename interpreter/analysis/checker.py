@@ -40,6 +40,7 @@ class _Checker:
         self.fired_on: set[str] = set()  # events some `fire` gives a subject (`on ...`)
         self.card_triggers: list[Node] = []  # `when` triggers of card effects (checked once all fires are known)
         self.listened: set[str] = set()
+        self.flow: set[str] = set()  # `play_turn`, `play_round`: the statements that start a turn or round
         self.handled: set[int] = set()  # name nodes already reported (no second error for them)
         self.constant_stack: set[str] = set()
         self.lost_names = rs.lost()
@@ -124,6 +125,27 @@ class _Checker:
             self.unused()
             self.card_triggers_that_never_run()
             self.kept_parts(effects.values())
+            self.phases_never_reached()
+
+    def phases_never_reached(self) -> None:
+        """`play:` replaces the whole default flow and `round:` the default round: a `round:` that no
+        `play round` starts, or a `turn:` that no `play turn of` (nor a default round) starts, never runs."""
+        phases, flow = self.rs.phases, self.flow
+        if "play" in phases and "round" in phases and "play_round" not in flow:
+            self.c.warn("flow/phase", "`round:` never runs: `play:` replaces the default flow and never says "
+                        "`play round`", phases["round"].loc, "add `play round` to `play:`, or remove `play:` to "
+                        "play rounds until a rule ends the game")
+        if "turn" not in phases or "play_turn" in flow:
+            return
+        if "round" in phases and ("play" not in phases or "play_round" in flow):
+            self.c.warn("flow/phase", "`turn:` never runs: `round:` replaces the default round and never says "
+                        "`play turn of ...`", phases["turn"].loc,
+                        "give each player a turn in `round:`: `for each p in turn_order(): play turn of p`")
+        elif "play" in phases and "play_round" not in flow:
+            self.c.warn("flow/phase", "`turn:` never runs: `play:` replaces the default flow and never says "
+                        "`play turn of ...` or `play round`", phases["turn"].loc,
+                        "in `play:`, write `play round` (every player's turn) or `play turn of p`; or remove "
+                        "`play:` to play rounds until a rule ends the game")
 
     def card_triggers_that_never_run(self) -> None:
         """A card's `when EVENT:` answers only firings whose subject is that card: an event that never
@@ -315,11 +337,12 @@ class _Checker:
             if getattr(s, "reason", None) is not None:
                 self.expr(s.reason, scope)
         elif k in ("play_round", "pass"):
-            pass
+            self.flow.add(k)
         elif k == "add_dummy":
             if s.name:
                 self.bind(s.name, s.loc, scope)
         elif k == "play_turn":
+            self.flow.add(k)
             self.expr(s.player, scope)
         elif k == "log":
             self.expr(s.expr, scope)

@@ -10,15 +10,18 @@ import asyncio
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
+from .edits import RenameRefused, formatting, prepare_rename, rename
 from .features import (Analysis, analyse, completion, definition, hover, path_of, references, ruleset_root, symbols,
                        to_lsp_diagnostics)
 
 __all__ = ["GrimoireServer", "make_server", "DEBOUNCE_S"]
 
+REQUEST_FAILED = -32803  # LSP's error code for a request that was valid but could not be done
 DEBOUNCE_S = 0.3  # a pause in typing this long starts a check: no check per keystroke
 
 
@@ -101,7 +104,8 @@ class GrimoireServer(LanguageServer):
 
 
 def make_server(version: str) -> GrimoireServer:
-    """A server with the features registered: diagnostics, hover, completion, definition."""
+    """A server with the features registered: diagnostics, hover, completion, definition, references,
+    rename, document symbols, formatting."""
     server = GrimoireServer(version)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -159,6 +163,32 @@ def make_server(version: str) -> GrimoireServer:
             return []
         return references(analysis, ls.workspace.get_text_document(uri).source, params.position,
                           params.context.include_declaration)
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def on_formatting(ls: GrimoireServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+        uri = params.text_document.uri
+        if not uri.endswith(".rules"):
+            return []
+        return formatting(ls.workspace.get_text_document(uri).source, to_fs_path(uri) or uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    def on_prepare_rename(ls: GrimoireServer, params: lsp.PrepareRenameParams) -> lsp.Range | None:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        if analysis is None:
+            return None
+        return prepare_rename(analysis, ls.workspace.get_text_document(uri).source, params.position)
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    def on_rename(ls: GrimoireServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+        uri = params.text_document.uri
+        analysis = ls.analysis_for(uri)
+        if analysis is None:
+            return None
+        try:
+            return rename(analysis, ls.workspace.get_text_document(uri).source, params.position, params.new_name)
+        except RenameRefused as e:  # LSP's RequestFailed: the editor shows the message
+            raise JsonRpcException(str(e), code=REQUEST_FAILED) from None
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def on_symbols(ls: GrimoireServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:

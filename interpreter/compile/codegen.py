@@ -26,7 +26,7 @@ from typing import Any, Callable
 from ..language.tree import Node, walk
 from ..library import BUILTINS
 from ..library.names import SPECIAL_NAMES
-from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from ..runtime.fields import read_field
 from ..content.model import CardData
 from ..runtime.values import Seat, TypeRef, ZoneRef
@@ -542,7 +542,7 @@ def _relocate(g, err: Exception, at: int, nodes: tuple) -> Exception:
         return LimitExceeded("rules nest too deeply", loc)
     import traceback
     g.internal_traceback = traceback.format_exc()
-    return RuleError(explain(err), loc)
+    return RuleError.of(err, loc)
 
 
 _GLOBALS.update({"_limit": _limit, "_relocate": _relocate, "_Flow": (Break, Continue, GameOver), "_list": list, "_Exception": Exception})

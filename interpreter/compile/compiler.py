@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..language.tree import Node
 from ..library import BUILTINS
 from ..library.names import SPECIAL_NAMES
-from ..runtime.errors import Break, Continue, LimitExceeded, RuleError
+from ..runtime.errors import Break, Continue, LimitExceeded, RuleError, value_words
 from ..runtime.fields import read_field
 from .tasks import (ActionsTask, AskTask, Block, ChooseManyTask, ForTask, IfMayTask, PlaceTask, RepeatTask,
                     RoundTask, SimultaneousTask, TurnTask, run_inline)
@@ -223,7 +223,7 @@ class Compiler:
             def mul(g, e):
                 a, b = left(g, e), right(g, e)
                 if not isinstance(a, int) or not isinstance(b, int):
-                    raise RuleError(f"only numbers can be multiplied, not {a!r} and {b!r}", n.loc)
+                    raise RuleError(f"only numbers can be multiplied, not {value_words(a)} and {value_words(b)}", n.loc)
                 out = a * b
                 if not -MAX_INT <= out <= MAX_INT:
                     raise RuleError(f"the number {a} * {b} is too large", n.loc)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..language.tree import Node
-from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
 
 __all__ = ["is_sync", "run_block", "SYNC_KINDS"]
 
@@ -67,7 +67,7 @@ def run_statement(g: Any, e: dict, fn: Any, node: Node, limit: int) -> Any:
     except Exception as ex:  # a content bug surfacing as a Python error: name the statement
         import traceback
         g.internal_traceback = traceback.format_exc()
-        raise RuleError(explain(ex), node.loc) from None
+        raise RuleError.of(ex, node.loc, e) from None
 
 
 def run_block(g: Any, e: dict, stmts: tuple) -> None:

@@ -14,11 +14,12 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
+from .blame import rule_terms
 from .directabilities import AbilityRuntime
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directboards import BoardRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
 from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
@@ -142,7 +143,7 @@ MAX_INT = 2 ** 63
 
 def _mul(a: int, b: int) -> int:
     if not isinstance(a, int) or not isinstance(b, int):
-        raise RuleError(f"only numbers can be multiplied, not {a!r} and {b!r}", None)
+        raise RuleError(f"only numbers can be multiplied, not {value_words(a)} and {value_words(b)}", None)
     out = a * b
     if not -MAX_INT <= out <= MAX_INT:
         raise RuleError(f"the number {a} * {b} is too large", None)
@@ -670,9 +671,9 @@ class DirectGame:
         except ValueError as ex:
             if self.decision is not None:  # an agent's bad answer: its bug, not the rules'
                 raise
-            self._fail(RuleError(explain(ex), self._where(ex)))
+            self._fail(RuleError.of(ex, self._where(ex)))
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
-            self._fail(RuleError(explain(ex), self._where(ex)))
+            self._fail(RuleError.of(ex, self._where(ex)))
 
     def _too_many_decisions(self) -> None:
         """`Limits.max_decisions` passed (the task engine's `Game.ask` message), named at the rule
@@ -705,6 +706,8 @@ class DirectGame:
         return loc
 
     def _fail(self, err: RuleError) -> None:
+        if err.cause is not None:  # a Python failure: say which part of the rule held which value
+            err = rule_terms(self, err, err.env)
         self.error = err
         self.over = True
         self.decision = None

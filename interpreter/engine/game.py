@@ -19,7 +19,8 @@ from typing import Any, Callable
 from ..language.tree import Node, walk
 from ..compile.compiler import MAX_INT, MAX_ITEMS, Compiler
 from ..language.diagnostics import Loc
-from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain, value_words
+from .blame import rule_terms
 from ..compile.syncblocks import is_sync
 from ..compile.tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from ..content.model import CardData, Ruleset
@@ -381,11 +382,14 @@ class Game:
         except Exception as ex:  # a content bug surfacing as a Python error: name the rule
             import traceback
             self.internal_traceback = traceback.format_exc()  # kept for interpreter bugs
-            self._fail(RuleError(explain(ex), stack[-1].loc if stack else None))
+            self._fail(RuleError.of(ex, stack[-1].loc if stack else None, getattr(stack[-1], "env", None) if stack else None))
 
     internal_traceback: str | None = None
 
     def _fail(self, err: RuleError) -> None:
+        if err.cause is not None:  # a Python failure: say which part of the rule held which value
+            env = err.env if err.env is not None else getattr(self.stack[-1], "env", None) if self.stack else None
+            err = rule_terms(self, err, env)
         self.error = err
         self.over = True
         self.decision = None
@@ -422,7 +426,7 @@ class Game:
             self.error = err
         except Exception as ex:
             nodes = self.rs.scores + self.rs.tiebreaks
-            self.error = RuleError(explain(ex), nodes[0].loc if nodes else None)
+            self.error = RuleError.of(ex, nodes[0].loc if nodes else None)
 
     # ---- the stack -----------------------------------------------------------------------
     def push(self, task: Any) -> None:
@@ -661,7 +665,7 @@ class Game:
         faces_of = self.program.die_faces
         for d in items:
             if not isinstance(d, CardData) or d.type not in faces_of:
-                raise RuleError(f"only dice can be rolled, not {d!r}", loc)
+                raise RuleError(f"only dice can be rolled, not {value_words(d)}", loc)
             faces = faces_of[d.type]
             if self.forced_rolls:
                 face = self.forced_rolls.pop(0)
@@ -835,7 +839,7 @@ class Game:
         items = self.listify(what) if not isinstance(what, CardData) else [what]
         for c in items:
             if not isinstance(c, CardData):
-                raise RuleError(f"only cards can be moved, not {c!r}", loc)
+                raise RuleError(f"only cards can be moved, not {value_words(c)}", loc)
         return list(items)
 
     def touch(self, *keys: str) -> None:
@@ -1144,4 +1148,4 @@ def _evaluate(f: Callable, g: "Game", env: dict, loc: Loc | None) -> Any:
     except RecursionError:
         raise LimitExceeded("rules nest too deeply", loc) from None
     except Exception as ex:
-        raise RuleError(explain(ex), loc) from None
+        raise RuleError.of(ex, loc, env) from None

@@ -12,7 +12,7 @@ from typing import Iterable, Literal
 
 from .untrusted import printable
 
-__all__ = ["Loc", "Diagnostic", "ContentError", "Severity", "did_you_mean", "format_all"]
+__all__ = ["Loc", "Diagnostic", "ContentError", "Severity", "did_you_mean", "format_all", "report_order"]
 
 Severity = Literal["error", "warning"]
 SHOWN_WIDTH = 160  # characters of a long source line shown under a diagnostic
@@ -88,6 +88,20 @@ class ContentError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.format() for d in diagnostics))
+
+
+# A mistake in one place makes others elsewhere: text that does not parse loses a declaration, and
+# a broken declaration makes its uses look wrong. Reported in this order, the cause comes first.
+_CAUSES = ("syntax", "yaml/", "load/", "limit/")  # files that could not be read as written
+_DECLARATIONS = ("name/duplicate", "card/field-name", "zone/property", "stat/bounds", "game/", "mod/", "dice/")
+
+
+def report_order(d: Diagnostic) -> tuple:
+    """Sort key: errors before warnings; causes (syntax, unreadable files) before broken declarations
+    before the uses they would make look wrong; then by file, line and column."""
+    rank = 0 if d.code.startswith(_CAUSES) else 1 if d.code.startswith(_DECLARATIONS) else 2
+    loc = d.loc
+    return (d.severity != "error", rank, loc.file if loc else "", loc.line if loc else 0, loc.col if loc else 0)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -23,7 +23,7 @@ from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, A
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
-           "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS"]
+           "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS", "token_kinds"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
@@ -42,6 +42,7 @@ STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "brea
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
 _DECL_START = re.compile(rf"(?:{'|'.join(DECL_KEYWORDS)})\b")
+_MISSPELT_CARD_TYPE = re.compile(r"card\s+[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*:")
 _DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
 
 
@@ -455,6 +456,23 @@ def _raw_parse(text: str, start: str, place: Place) -> Node:
     return built.value
 
 
+def token_kinds(text: str) -> dict[tuple[int, int], str]:
+    """The grammar's name for each token of a .rules file that parses, by (line, column) (1-based):
+    `NAME` for a name, `MINUS` for a sign, `ADDOP` for a subtraction, the upper-cased word for a
+    keyword. The lexer is contextual, so a word such as `x` is a keyword in one place and a name in
+    another: the formatter asks here rather than guessing."""
+    lark = _lark()
+    _PARSING.ast, _PARSING.error = _ToAst(Place("<text>")), None
+    kinds: dict[tuple[int, int], str] = {}
+    try:
+        for tok in lark.parse_interactive(text, start="start").iter_parse():
+            if tok.line is not None and not tok.type.startswith("_"):
+                kinds[(tok.line, tok.column)] = tok.type
+    finally:
+        _PARSING.ast = _PARSING.error = None
+    return kinds
+
+
 def _to_ast(node: Node, place: Place) -> Node:
     deep = _too_deep(node)
     if deep is not None and deep[1]:
@@ -538,6 +556,9 @@ def _lost_decl(chunk: str) -> tuple[str, str]:
     m = _DECL_NAME.match(line)
     if m:
         return m.group(1).split()[-1].replace("type", "card"), m.group(2)
+    m = _MISSPELT_CARD_TYPE.match(line)  # `card typ Gem:`: still the card type Gem, whose uses are not errors
+    if m:
+        return "card", m.group(1)
     m = _DECL_START.match(line)
     return (m.group(0), "") if m else ("*", "")
 

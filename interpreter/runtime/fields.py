@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..content.model import CardData
-from .errors import RuleError
+from .errors import RuleError, kind_word
 from .values import RowRef, Seat, Space, TypeRef, ZoneRef
 
 __all__ = ["read_field"]
@@ -35,6 +35,6 @@ def read_field(g, o, name, stats, card_types):
         return [read_field(g, x, name, stats, card_types) for x in g.listify(o)]
     if o is None:
         return None
-    raise RuleError(f"a {type(o).__name__} has no field `{name}`", None)
+    raise RuleError(f"{kind_word(type(o).__name__)} has no field `{name}`", None)
 
 

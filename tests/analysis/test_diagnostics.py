@@ -82,8 +82,9 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str, str | None]]] = {
     "syntax_lost_zone": [("syntax", R, 12, 11, "pile", "expected `:`")],
     "syntax_lost_card_type": [("syntax", R, 5, 14, "", "ends with `:`")],
     # one file's syntax error does not hide another file's (or its own file's) other errors
-    "syntax_and_check": [("name/undefined", R, 20, 13, "dekc", "deck"),
-                         ("syntax", "more.rules", 1, 21, "", "expected a value")],
+    # (a syntax error is reported first: it may be the cause of the errors after it)
+    "syntax_and_check": [("syntax", "more.rules", 1, 21, "", "expected a value"),
+                         ("name/undefined", R, 20, 13, "dekc", "deck")],
     # ---- cards ----------------------------------------------------------------------------------
     "yaml_unknown_field": [("cards/field", Y, 2, 31, "numbr", "did you mean `number`?")],
     "yaml_wrong_type": [("cards/field", Y, 1, 35, '"1"', "without quotes"),
@@ -106,17 +107,23 @@ EXPECTED: dict[str, list[tuple[str, str, int, int, str, str | None]]] = {
                           ("name/undefined", Y, 12, 17, "dekc", "deck"),
                           ("zone/owner", Y, 13, 22, "hand", "your hand")],
     # ---- everything at once: rule syntax, rule names, card fields, YAML, over four files ----------
-    "mixed": [("cards/field", Y, 2, 49, "Bleu", "Blue"),
-              ("yaml/syntax", "cards/more.yaml", 3, 11, ":", None),
-              ("name/undefined", R, 20, 13, "dekc", "deck"),
+    # (what could not be read comes first, by file; then what the rest makes of it)
+    "mixed": [("yaml/syntax", "cards/more.yaml", 3, 11, ":", None),
               ("syntax", R, 32, 9, "count", "expected `:`"),
-              ("syntax", "more.rules", 1, 21, "", "expected a value")],
+              ("syntax", "more.rules", 1, 21, "", "expected a value"),
+              ("cards/field", Y, 2, 49, "Bleu", "Blue"),
+              ("name/undefined", R, 20, 13, "dekc", "deck")],
     "clean": [],
     # ---- silent mistakes ----------------------------------------------------------------------
     "no_cards": [("cards/none", R, 5, 11, "Gem", "card folder")],
     "unreachable": [("flow/unreachable", R, 32, 9, 'log "never"', "above `break`")],
     "card_trigger_never": [("trigger/never", Y, 14, 10, "turn_end", "whenever turn_end")],
     "card_event_without_subject": [("trigger/never", Y, 8, 10, "stolen", "fire it `on` the card")],
+    "play_never_turns": [("flow/phase", R, 22, 1, "turn:", "play round")],
+    "unused_event": [("unused/event", R, 17, 7, "robbed", "fire robbed on"),
+                     ("unused/event", R, 18, 7, "shouted", "when shouted:")],
+    # one misspelt word in `card type Spell:`: the only error, not one per Spell card and use
+    "card_type_typo": [("syntax", R, 9, 6, "typ", "`type`")],
 }
 
 

@@ -5,6 +5,7 @@ of hanging it."""
 from __future__ import annotations
 
 import json
+import re
 import queue
 import subprocess
 import sys
@@ -123,3 +124,98 @@ def test_lsp_over_stdio(tmp_path):
         if client.proc.poll() is None:
             client.proc.kill()
             client.proc.wait()
+
+
+def _apply(text: str, edits: list[dict]) -> str:
+    """A client applying TextEdits to a text (ASCII: UTF-16 columns are character columns)."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    spans = [(offsets[e["range"]["start"]["line"]] + e["range"]["start"]["character"],
+              offsets[e["range"]["end"]["line"]] + e["range"]["end"]["character"], e["newText"]) for e in edits]
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def test_lsp_references_rename_and_formatting_across_extends(tmp_path):
+    """A mod (made by `grimoire new expansion`) names its base's zone: references find it in both
+    rule files, rename changes both (and a card type's name in the card file), the renamed pair still
+    checks clean, and a name of the language is refused; formatting gives `grimoire fmt`'s layout."""
+    from interpreter.api import check_path
+    from interpreter.authoring.scaffold import scaffold_expansion
+    from interpreter.language.formatter import format_rules
+
+    scaffold("pebble_game", tmp_path)
+    scaffold_expansion("shiny", "pebble_game", tmp_path)
+    base = (tmp_path / "rulesets" / "pebble_game" / "game.rules").resolve()
+    mod = (tmp_path / "rulesets" / "shiny" / "game.rules").resolve()
+    cards = (tmp_path / "cards" / "pebble_game" / "gems.yaml").resolve()
+    mod.write_text(mod.read_text() + "\nfunction kept_gems(p) = count(kept of p)\n", encoding="utf-8")
+    texts = {p.as_uri(): p.read_text(encoding="utf-8") for p in (base, mod, cards)}
+    mod_text = texts[mod.as_uri()]
+    line = mod_text.split("\n").index("function kept_gems(p) = count(kept of p)")
+    at_kept = {"line": line, "character": mod_text.split("\n")[line].index("kept of") + 1}
+    client = Client(ROOT)
+    try:
+        caps = client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {
+            "textDocument": {"rename": {"prepareSupport": True}}}})["result"]["capabilities"]
+        assert caps["referencesProvider"] and caps["documentFormattingProvider"]
+        assert caps["renameProvider"] == {"prepareProvider": True}
+        client.send("initialized", {})
+        client.send("textDocument/didOpen", {"textDocument": {"uri": mod.as_uri(), "languageId": "grimoire",
+                                                              "version": 1, "text": mod_text}})
+        client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+
+        refs = client.request("textDocument/references", {"textDocument": {"uri": mod.as_uri()}, "position": at_kept,
+                                                          "context": {"includeDeclaration": True}})["result"]
+        found = sorted((r["uri"], r["range"]["start"]["line"]) for r in refs)
+        expected = sorted((uri, i) for uri, text in texts.items() if uri.endswith(".rules")
+                          for i, ln in enumerate(text.split("\n")) if re.search(r"\bkept\b", ln.split("#")[0]))
+        assert found == expected and {u for u, _ in found} == {base.as_uri(), mod.as_uri()}
+
+        prepared = client.request("textDocument/prepareRename", {"textDocument": {"uri": mod.as_uri()},
+                                                                 "position": at_kept})["result"]
+        assert prepared["start"] == {"line": line, "character": at_kept["character"] - 1}
+        assert prepared["end"]["character"] - prepared["start"]["character"] == len("kept")
+
+        renamed = client.request("textDocument/rename", {"textDocument": {"uri": mod.as_uri()}, "position": at_kept,
+                                                         "newName": "treasure"})["result"]["changes"]
+        assert set(renamed) == {base.as_uri(), mod.as_uri()}
+        base_text = texts[base.as_uri()]
+        gem = base_text.split("\n").index("card type Gem:")
+        by_type = client.request("textDocument/rename", {"textDocument": {"uri": base.as_uri()},
+                                                         "position": {"line": gem, "character": 11},
+                                                         "newName": "Jewel"})["result"]["changes"]
+        assert len(by_type[cards.as_uri()]) == 3  # each card's `type: Gem`
+        refused = client.request("textDocument/rename", {"textDocument": {"uri": mod.as_uri()}, "position": at_kept,
+                                                         "newName": "move"})
+        assert refused["error"]["code"] == -32803 and "word of the language" in refused["error"]["message"]
+
+        messy = mod_text.replace("function kept_gems(p) = count(kept of p)", "function kept_gems( p )=count( kept of p )")
+        client.send("textDocument/didChange", {"textDocument": {"uri": mod.as_uri(), "version": 2},
+                                               "contentChanges": [{"text": messy}]})
+        layout = client.request("textDocument/formatting", {"textDocument": {"uri": mod.as_uri()},
+                                                            "options": {"tabSize": 4, "insertSpaces": True}})["result"]
+        assert _apply(messy, layout) == format_rules(messy) == mod_text
+
+        assert client.request("shutdown", None)["result"] is None
+        client.send("exit")
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+            client.proc.wait()
+
+    edits: dict[str, list] = {}
+    for changes in (renamed, by_type):
+        for uri, es in changes.items():
+            edits.setdefault(uri, []).extend(es)
+    for path in (base, mod, cards):
+        path.write_text(_apply(texts[path.as_uri()], edits.get(path.as_uri(), [])), encoding="utf-8")
+    for folder in (base.parent, mod.parent):
+        rs, content = check_path(folder)
+        assert [d.message for d in content.diagnostics if d.severity == "error"] == []
+    assert "zone treasure:" in base.read_text() and "count(treasure of p)" in mod.read_text()
+    assert "card type Jewel:" in base.read_text() and cards.read_text().count("type: Jewel") == 3
+    assert not re.search(r"\bkept\b|\bGem\b", "\n".join(ln.split("#")[0] for ln in base.read_text().split("\n")))
