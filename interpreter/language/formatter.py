@@ -95,8 +95,13 @@ def _space(prev: _Tok | None, tok: _Tok) -> str:
     return " "
 
 
-def _render(toks: list[_Tok]) -> str:
-    return "".join(_space(prev, tok) + tok.text for prev, tok in zip([None] + toks[:-1], toks))
+def _render(toks: list[_Tok], setting: bool = False) -> str:
+    """One line's tokens; a `setting` (a `game` header item: `NAME value`) keeps its name apart
+    from a list value: `show [a, b]`, not an index."""
+    out = "".join(_space(prev, tok) + tok.text for prev, tok in zip([None] + toks[:-1], toks))
+    if setting and len(toks) > 1 and toks[1].text == "[":
+        out = toks[0].text + " " + out[len(toks[0].text):]
+    return out
 
 
 def _roles(lines: list[_Line]) -> None:
@@ -163,7 +168,10 @@ def _layout(text: str) -> str:
     _roles(lines)
     out: list[str] = []
     new_indent: dict[int, int] = {}
+    top = ""  # the first word of the last top-level code line (`game` for the header's settings)
     for i, ln in enumerate(lines):
+        if ln.role == "code" and ln.depth == 0 and ln.toks:
+            top = ln.toks[0].text
         if ln.role == "blank":
             out.append("")
             continue
@@ -174,7 +182,8 @@ def _layout(text: str) -> str:
         else:
             indent = ln.depth * INDENT
         new_indent[i] = indent
-        code = " " * indent + _render(ln.toks) if ln.toks else ""
+        setting = top == "game" and ln.role == "code" and ln.depth == 1
+        code = " " * indent + _render(ln.toks, setting) if ln.toks else ""
         if ln.cont:
             code += " \\" if ln.toks else " " * indent + "\\"
         if ln.comment is not None:

@@ -350,7 +350,9 @@ def test_an_error_in_an_action_or_whenever_trigger_names_its_rule(tmp_path):
             while not g.over:
                 g.answer(0)
         assert a.error is not None and b.error is not None, what
-        assert a.error.message == b.error.message, what
+        # the task engine adds the failing part's values in rule terms (engine/blame.py); the
+        # direct engine's variables are Python locals, so it gives the first part of the message
+        assert a.error.message.startswith(b.error.message), what
         assert str(a.error.loc) == str(b.error.loc), what
         if file == "game.rules":
             assert b.error.loc.line == line_of(program, marker), what
