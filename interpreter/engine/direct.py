@@ -25,7 +25,8 @@ from typing import Any
 
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
-from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
+from .directcover import CoverStatements
+from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -66,7 +67,7 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-class _Gen(Expressions):
+class _Gen(Expressions, RuleFunctions, CoverStatements):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -139,10 +140,8 @@ class _Gen(Expressions):
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
         found = [what for what, present in (
-            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}), ("actions", rs.actions),
-            ("`when short of` rules", rs.short_triggers), ("`whenever` triggers", p.whenever),
-            ("boards", p.boards), ("dice", rs.die_types), ("card parts", p.kept_parts), ("grids", p.grids),
-            ("rule functions", rs.functions)) if present]
+            ("actions", rs.actions), ("`whenever` triggers", p.whenever),
+            ("boards", p.boards), ("card parts", p.kept_parts)) if present]
         if found:
             raise Unsupported(f"it uses {', '.join(found)}")
         if not p.settles_at_once:
@@ -177,11 +176,13 @@ class _Gen(Expressions):
                 for name in r:
                     mask |= self.name_bits()[name]
             self.read_mask = f" & {self.k(mask)}"
+        self.cover_short()
         for name in ("setup", "turn"):
             if name in rs.phases:
                 ph = rs.phases[name]
                 funcs[name] = f"_ph_{name}"
                 self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False)
+        self.cover_phases(funcs)
         # triggers: rule triggers and card effects, by event
         trig_fns: dict[int, tuple] = {}
 
@@ -261,7 +262,8 @@ class _Gen(Expressions):
         for i, t in enumerate(rs.tiebreaks):
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
-        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
+        exported = [funcs.get("setup"), funcs.get("turn"), funcs.get("round"), funcs.get("play")] + \
+            [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x]
@@ -714,6 +716,8 @@ class _Gen(Expressions):
 
     def s_draw(self, n, d, scope, loops):
         if n.count is not None:
+            return self.draw_many(n, d, scope)
+        if n.count is not None:
             raise Unsupported("draw N")
         src = self.expr(n.source, scope)
         if src.kind != "zone" or src.rows:
@@ -778,6 +782,8 @@ class _Gen(Expressions):
         self.emit_fire(d, n.event, subject.src, actor.src, n.loc)
 
     def s_choose(self, n, d, scope, loops):
+        if n.count is not None and not self.sync:
+            return self.choose_many(n, d, scope)
         if n.count is not None or self.sync:
             raise Unsupported("choose several")
         player = self.expr(n.player, scope)
@@ -1036,7 +1042,9 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
-             "other_players"}
+             "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
+             "label_or_stop", "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
+             "linked", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face"}
 
 
 def _check_direct_source(src: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..language.tree import Node
 
@@ -95,11 +95,13 @@ class Expressions:
     def e_index(self, n, scope):
         obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
         if obj.kind != "map":
-            raise Unsupported("index")
+            return self.index_of(n, scope)
         return V(f"{obj.src}[{key.src}]", "int")
 
     def e_name(self, n, scope):
         name, rs = n.id, self.rs
+        if isinstance(scope.get(name), _Bound):  # a rule function's parameter (`rule_call`)
+            return replace(scope[name].v)
         if name in scope and name not in ("true", "false", "none"):
             py, kind = scope[name]
             if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
@@ -156,6 +158,8 @@ class Expressions:
         raise Unsupported("of")
 
     def e_attr(self, n, scope):
+        if n.name == "face" and self.rs.die_types:
+            return self.face_of(n, scope)
         obj = self.expr(n.obj, scope)
         name = n.name
         if obj.kind == "type":
@@ -214,8 +218,10 @@ class Expressions:
 
     def e_call(self, n, scope):
         f = n.func
-        if f in self.rs.functions or f in self.rs.procedures:
-            raise Unsupported("rule functions")
+        if f in self.rs.functions and f not in self.rs.procedures:
+            return self.rule_call(n, scope)
+        if f in self.rs.procedures:
+            raise Unsupported("a procedure used as a value")
         args = [self.expr(a, scope) for a in n.args]
         m = getattr(self, "f_" + f, None)
         if m is None:
@@ -424,7 +430,7 @@ class Expressions:
     def binding(self):
         """Compiling a binding construct's body; nesting deeper than two is left to the task engine
         (whose work counter stops a runaway anywhere)."""
-        if self.binding_depth >= 2:
+        if self.binding_depth >= 2 and not getattr(self, "fn_stack", ()):  # in a function: every level is charged
             raise Unsupported("expressions that bind items more than two deep")
         self.binding_depth += 1
         try:
@@ -498,3 +504,175 @@ class Expressions:
         else:
             src = f"(not any({cond.src} for {target} in {it.src}))"
         return V(src, "bool")
+
+
+class _Bound(tuple):
+    """A scope entry that is a whole compiled value (`(src, kind)` with the `V` kept): a rule
+    function's parameter, so that a zone passed in keeps its name and key."""
+
+    v: V
+
+    def __new__(cls, v: V) -> "_Bound":
+        out = super().__new__(cls, (v.src, v.kind))
+        out.v = v
+        return out
+
+
+class RuleFunctions:
+    """Rule functions (`function f(x) = EXPR`), mixed into `direct._Gen`: each call is the
+    function's expression compiled where it is called, typed by its arguments (so a zone or a
+    row passed in stays one). Arguments that are not plain locals or constants are evaluated
+    once, in order, as the parameters of a `lambda` called on the spot. The call counts towards
+    the depth limit as `codegen.call_rule_function` does: `R.depth` plus the functions nesting
+    here must stay within `max_depth`. Recursive functions are left to the task engine."""
+
+    fn_stack: tuple = ()  # the rule functions being compiled, outermost first
+
+    def rule_call(self, n: Node, scope: dict) -> V:
+        fd = self.rs.functions[n.func]
+        if n.func in self.fn_stack:
+            raise Unsupported("recursive rule functions")
+        if len(n.args) != len(fd.params):
+            raise Unsupported("argument count")
+        args = [self.expr(a, scope) for a in n.args]
+        inner = {k: scope[k] for k in ("you", "this") if k in scope}
+        names, values = [], []
+        for param, a in zip(fd.params, args):
+            if a.kind == "zone" or _SIMPLE.match(a.src):
+                inner[param] = _Bound(a)
+            else:
+                py = self.temp("_v")
+                names.append(py)
+                values.append(a.src)
+                inner[param] = _Bound(replace(a, src=py))
+        depth = len(self.fn_stack) + 1
+        self.fn_stack = self.fn_stack + (n.func,)
+        try:
+            body = self.expr(fd.expr, inner)
+        finally:
+            self.fn_stack = self.fn_stack[:-1]
+        src = body.src
+        if names:
+            src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
+        src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
+        return replace(body, src=src, live=body.live)
+
+    # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
+    def e_if_expr(self, n, scope):
+        """`A if COND else B`: both sides of one kind (none goes with anything)."""
+        then, cond, orelse = self.expr(n.then, scope), self.expr(n.cond, scope), self.expr(n.orelse, scope)
+        kinds = {then.kind, orelse.kind} - {"none"}
+        if then.kind == "zone" or orelse.kind == "zone":
+            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows:
+                key = f"({then.key} if {cond.src} else {orelse.key})"
+                return V(f"({then.src} if {cond.src} else {orelse.src})", "zone", top=True, live=True,
+                         zone=then.zone, rows=then.rows, key=key)
+            then, orelse = (self.items(v) if v.kind == "zone" else v for v in (then, orelse))
+            kinds = {then.kind, orelse.kind} - {"none"}
+        if len(kinds) > 1:
+            if kinds <= {"int", "str", "bool", "any"}:
+                kinds = {"any"}
+            elif kinds <= {"cards", "list"} and "list" in {then.kind, orelse.kind} and \
+                    all(v.kind != "list" or v.src == "[]" for v in (then, orelse)):
+                kinds = {"cards"}  # `xs if c else []`
+            else:
+                raise Unsupported("a conditional value of two kinds")
+        kind = kinds.pop() if kinds else "none"
+        return V(f"({then.src} if {cond.src} else {orelse.src})", kind, top=then.top and orelse.top,
+                 nn=then.nn and orelse.nn)
+
+    def e_in(self, n, scope):
+        """`X in XS` (`Compiler.x_in`: equality with each item; a card never equals a player)."""
+        item, coll = self.expr(n.item, scope), self.expr(n.coll, scope)
+        xs = self.items(coll) if coll.kind != "map" else None
+        if xs is None or xs.kind not in ("cards", "players", "list", "rows"):
+            raise Unsupported(f"`in` a {coll.kind}")
+        want = {"cards": "card", "players": "player", "rows": "row", "list": None}[xs.kind]
+        if want is None:
+            if item.kind not in ("int", "str", "bool", "any"):
+                raise Unsupported("`in` a list of values, of something else")
+            return V(f"({item.src} in {xs.src})", "bool")
+        if item.kind == want:
+            return V(f"({item.src} in {xs.src})", "bool")
+        if item.kind == "none":
+            return V(f"(None in {xs.src})", "bool")
+        raise Unsupported(f"a {item.kind} `in` a list of {xs.kind}")
+
+    def e_range(self, n, scope):
+        lo, hi = self.expr(n.lo, scope), self.expr(n.hi, scope)
+        if lo.kind != "int" or hi.kind != "int":
+            raise Unsupported("a range of non-numbers")
+        return V(f"R.range({lo.src}, {hi.src})", "list", nn=True)
+
+    def index_of(self, n, scope):
+        """`XS[i]` of a list (players, rows, cards, values)."""
+        obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
+        if obj.kind.startswith("map:"):
+            return V(f"{obj.src}[{key.src}]", obj.kind[4:])
+        xs = self.items(obj) if obj.kind in ("zone", "row") else obj
+        item = _ITEM_KIND.get(xs.kind) if xs.kind != "list" else "any"
+        if xs.kind == "rowpair":
+            item = "row"
+        if item is None or key.kind != "int":
+            raise Unsupported("index")
+        return V(f"{xs.src}[{key.src}]", item, top=xs.top)
+
+    def f_min(self, n, a, scope):
+        return V(f"R.least({self.items(a[0]).src})", "int", nn=True)
+
+    def f_max(self, n, a, scope):
+        return V(f"R.most({self.items(a[0]).src})", "int", nn=True)
+
+    def f_top(self, n, a, scope):
+        xs = self.items(a[0])
+        return V(f"_last({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+
+    def f_bottom(self, n, a, scope):
+        xs = self.items(a[0])
+        return V(f"_first({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+
+    def f_turn_order(self, n, a, scope):
+        return V("R.turn_order()", "players", nn=True)
+
+    def f_next_player(self, n, a, scope):
+        p = a[0] if a else V(self.you(scope), "player")
+        if p.kind != "player":
+            raise Unsupported("next_player of a non-player")
+        return V(f"_Seat(({p.src} + 1) % _st.players)", "player", nn=True)
+
+    def f_previous_player(self, n, a, scope):
+        p = a[0] if a else V(self.you(scope), "player")
+        if p.kind != "player":
+            raise Unsupported("previous_player of a non-player")
+        return V(f"_Seat(({p.src} - 1) % _st.players)", "player", nn=True)
+
+    def f_sort_by(self, n, a, scope):
+        xs, ks = self.items(a[0]), self.items(a[1])
+        if ks.kind != "list":
+            raise Unsupported("sort_by on non-values")
+        return V(f"R.sort_by({xs.src}, {ks.src})", xs.kind, top=xs.top)
+
+    def f_unique_most(self, n, a, scope):
+        xs, ks = self.items(a[0]), self.items(a[1])
+        if ks.kind != "list":
+            raise Unsupported("unique_most on non-values")
+        return V(f"R.unique_most({xs.src}, {ks.src})", _ITEM_KIND.get(xs.kind, "any"))
+
+    def f_linked(self, n, a, scope):
+        start, pairs = a
+        if start.kind != "row" or pairs.kind != "rowpairs":
+            raise Unsupported("linked of these")
+        return V(f"R.linked({start.src}, {pairs.src})", "rows")
+
+    def face_of(self, n, scope):
+        """`d.face` (`read_field`): the face a die shows; none while it is covered."""
+        obj = self.expr(n.obj, scope)
+        if obj.kind == "card":
+            c = obj.src if _SIMPLE.match(obj.src) else None
+            if c is None:
+                return V(f"R.face({obj.src})", "any")
+            return V(f"(None if {c} is None or _COV[{c}] else _st.faces.get({c}))", "any")
+        if obj.kind in ("cards", "zone", "row"):
+            xs = self.items(obj)
+            return V(f"[R.face(_x) for _x in {xs.src}]", "list")
+        raise Unsupported("face of this")

@@ -13,6 +13,7 @@ from operator import lt as _lt
 from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
+from .directcover import STOP, CoverRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.state import GameState
@@ -154,7 +155,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
-    "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
+    "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
     "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
 
@@ -203,7 +204,7 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
-class Runtime:
+class Runtime(CoverRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
@@ -489,6 +490,10 @@ class Runtime:
         return self._label(v)
 
     def _label(self, v: Any) -> str:
+        if v is True or v is False:  # a yes/no question's options (the task engine's labels)
+            return "yes" if v else "no"
+        if self.state.faces and v in self.state.faces and not isinstance(v, (bool, Seat)):
+            return f"{self.rs.cards[v].name} #{v + 1} showing {self.state.faces[v]}"  # `Game.label` of a die
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
             return self.labels[v]
         if isinstance(v, list):
@@ -565,6 +570,9 @@ class DirectGame:
                 st.zones[name] = []
         st.pstats = [{} for _ in range(players)]
         st.watch = [False] * len(rs.watchers)
+        for card in rs.cards:  # every die shows its first face (`Game._init_state`)
+            if card.type in program.die_faces:
+                st.faces[card.id] = program.die_faces[card.type][0]
         self.choices: list[int] = []
         self.log: list[str] = []
         self.decision: Decision | None = None
@@ -706,6 +714,8 @@ class DirectGame:
         events = set(info["rule_triggers"]) | set(info["card_triggers"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
+            if info["funcs"].get("round") or info["funcs"].get("play"):  # the flow as MainTask runs it
+                yield from R.play_game()
             while True:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:

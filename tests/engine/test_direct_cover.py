@@ -1,0 +1,237 @@
+"""The direct engine plays the same games as the task engine for the constructs directcover.py and
+`RuleFunctions` compile: rule functions, `round:`/`play:` phases with `play turn of`, dice,
+`gain`/`lose` with `when short of`, simultaneous choices, grids.
+
+Each test is a tiny ruleset using one construct, played by both engines over several seeds and
+agents: the same decisions (who, kind, options' labels), result, log and final state digest.
+"""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.engine.direct import Unsupported, compile_direct
+from interpreter.engine.directgame import DirectGame
+from interpreter.engine.game import Game, Limits
+from interpreter.play.session import agents_for, game_seed
+from interpreter.runtime.errors import LimitExceeded
+from rulekit import ruleset
+
+
+def _play(game, seats):
+    trace = []
+    while not game.over:
+        d = game.decision
+        trace.append((d.player, d.kind, tuple(d.labels)))
+        game.answer(seats[d.player].choose(game, d))
+    return trace
+
+
+def same_games(folder, players=(2, 3), games: int = 6) -> tuple[list, list]:
+    """Play `games` seeds per player count and agent on both engines; assert they agree; return
+    the last task engine game's trace and log (for the caller's own checks)."""
+    program = load_program(folder)
+    dp = compile_direct(program)
+    decided = 0
+    for n in players:
+        for agents in ("random", "first"):
+            for i in range(games):
+                seed = game_seed(5, i)
+                a, b = Game(program, n, seed, record_digests=False), DirectGame(dp, n, seed)
+                ta = _play(a, agents_for([agents], n, seed))
+                tb = _play(b, agents_for([agents], n, seed))
+                assert a.error is None, a.error
+                assert b.error is None, b.error
+                assert ta == tb
+                assert (a.result, a.log) == (b.result, b.log)
+                assert a.state.digest() == b.state.digest()
+                decided += len(ta)
+    assert decided > 0
+    return ta, a.log
+
+
+CHIPS = """\
+cards:
+  - {name: Chip, type: Chip, value: 1, copies: 4}
+  - {name: Big, type: Chip, value: 3, copies: 4}
+"""
+
+ROUNDS = """\
+game "Rounds":
+    players 2..4
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+zone table: row, shared, public
+stat pot = 0
+
+function big(c) = c.value >= 3
+function worth(p) = sum((hand of p).value) + count(hand of p where big(it))
+function best(p, z) = first(z where big(it)) if (some c in cards_in(z) has big(c)) else first(z)
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+when round_start:
+    log ["round", round_number]
+
+when turn_start:
+    pot += 1
+
+round:
+    for each p in turn_order():
+        play turn of p
+    if deck is empty or round_number == 5:
+        end game after this round
+
+turn:
+    if deck is empty:
+        end game
+    draw from deck to your hand as c
+    if you may "Show it?":
+        move best(you, hand of you) to table
+    log ["worth", worth(you)]
+
+score p: worth(p)
+"""
+
+
+def test_a_round_phase_with_play_turn_and_rule_functions(tmp_path):
+    """`round:` playing each turn with `play turn of`, round and turn triggers, `end game` and
+    `end game after this round`, and rule functions (one calling another, a zone argument)."""
+    trace, log = same_games(ruleset(tmp_path, ROUNDS, CHIPS))
+    assert any(line.startswith("[round, 2") for line in log) and any("worth" in line for line in log)
+
+
+PLAY = """\
+game "Play":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+play:
+    repeat 3 times:
+        play round
+    play turn of players[0]
+
+turn:
+    draw from deck to your hand
+
+score p: count(hand of p)
+"""
+
+
+def test_a_play_phase_with_play_round(tmp_path):
+    program = load_program(ruleset(tmp_path, PLAY, CHIPS))
+    dp = compile_direct(program)
+    for n in (2, 3):
+        a, b = Game(program, n, 1), DirectGame(dp, n, 1)
+        assert a.error is None and b.error is None
+        assert a.result == b.result and a.result["turns"] == 3 * n + 1
+        assert a.state.digest() == b.state.digest()
+
+
+DICE = """\
+game "Dice":
+    players 2..3
+
+die type D6: 1..6, 3 dice
+
+zone cup: set, shared, public
+player stat gold: 0..9 = 3
+
+when short of gold by n:
+    log ["short by", n]
+    set gold of you to 9
+
+when rolled(d):
+    if d.face == 6:
+        you gain 1 gold
+
+setup:
+    move all_cards() to cup
+
+turn:
+    roll cup
+    you choose any again from cup "Re-roll"
+    roll again
+    let total = sum(cup.face)
+    you lose total / 3 gold
+    if turn_number >= 8:
+        end game
+
+score p: gold of p
+"""
+
+
+def test_dice_faces_and_short_of(tmp_path):
+    """`roll` draws the same faces, `rolled` triggers read `.face`, `lose` beyond the stat's
+    bound runs `when short of` with the missing amount."""
+    trace, log = same_games(ruleset(tmp_path, DICE))
+    assert any(line.startswith("[short by") for line in log)
+
+
+SIMUL = """\
+game "Simul":
+    players 2..4
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, owner
+zone shown: set, per player, public
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+    for each p in players:
+        draw 3 from deck to hand of p
+
+turn:
+    simultaneously each p in players chooses c from hand of p "Show a card"
+    for each p in players:
+        if c[p] != none:
+            move c[p] to shown of p
+    simultaneously each p in players chooses up to 2 more from hand of p "More?"
+    for each p in players:
+        move more[p] to shown of p
+    if turn_number >= 4:
+        end game
+
+score p: sum((shown of p).value)
+"""
+
+
+def test_simultaneous_choices(tmp_path):
+    same_games(ruleset(tmp_path, SIMUL, CHIPS))
+
+
+def test_a_recursive_function_is_left_to_the_task_engine(tmp_path):
+    text = ROUNDS.replace("function big(c) = c.value >= 3", "function big(c) = c.value >= 3 or big(c)")
+    with pytest.raises(Unsupported, match="recursive"):
+        compile_direct(load_program(ruleset(tmp_path, text, CHIPS)))
+
+
+def test_functions_count_towards_the_depth_limit(tmp_path):
+    """A function called at the depth limit fails in both engines with the same message."""
+    program = load_program(ruleset(tmp_path, ROUNDS, CHIPS))
+    limits = Limits(max_depth=1)  # the turn_start trigger is depth 1: `worth` inside a turn is fine,
+    a = Game(program, 2, 3, limits)  # but `best` calls `big` at depth 2
+    b = DirectGame(compile_direct(program), 2, 3, limits)
+    _play(a, agents_for(["first"], 2, 3))
+    _play(b, agents_for(["first"], 2, 3))
+    assert isinstance(a.error, LimitExceeded) and isinstance(b.error, LimitExceeded)
+    assert a.error.message == b.error.message and "functions nest deeper than 1" in b.error.message
