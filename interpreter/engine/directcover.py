@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
-from ..runtime.values import Seat
+from ..runtime.values import Position, Seat, Space
+from ..runtime.zones import put as _put
 from .directexpr import _ITEM_KIND, Unsupported, V
 
 __all__ = ["CoverStatements", "CoverRuntime"]
@@ -64,6 +65,117 @@ class CoverStatements:
             raise Unsupported("play round in a state-based rule")
         self.emit(d, "yield from R.play_round()", n.loc)
         self.changed = True
+
+    def set_card_stat(self, name: str, v: Any, d: int, n: Any) -> bool:
+        """`set STAT to CARDS`: the stat holds the cards themselves, as in the task engine (its
+        digest names them as cards); True when written here."""
+        if name not in self.card_stats:
+            if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
+                raise CardStatsFound(self.card_stats | {name})
+            return False
+        if v.kind == "list" and v.src == "[]":
+            v = V("[]", "cards", nn=True)
+        if v.kind not in ("cards", "zone", "row"):
+            raise Unsupported("a stat holding cards and other values")
+        self.emit(d, f"R.set_card_stat({self.k(name)}, {self.cards_src(v)})", n.loc)
+        self.changed = True
+        return True
+
+    def move_to_row(self, n, d: int, scope: dict) -> bool:
+        """`move CARDS to ROW [at bottom]` (`Game.move` to a `RowRef`); False: not to a row."""
+        if n.dest.kind not in ("name", "call", "index"):
+            return False
+        dest = self.expr(n.dest, scope)
+        if dest.kind not in ("row", "item"):
+            return False
+        if n.name or n.position not in (None, "at bottom"):
+            raise Unsupported("move to a row ... as")
+        what = self.expr(n.what, scope)
+        if what.kind == "item":
+            what = V(what.src, "card")
+        self.emit(d, f"R.move_to_row({self.cards_src(what)}, {dest.src}, {self.k(n.position == 'at bottom')})", n.loc)
+        self.changed = True
+        return True
+
+    # ---- grids ---------------------------------------------------------------------------
+    # A grid zone is its list of card ids, as any set; the space each card lies on is the state's
+    # `spaces` (y * width + x), as zones.put keeps it. A space is a `values.Space`, as in the task
+    # engine (so options, labels and comparisons are the same).
+    def grid_zone(self, name: str) -> bool:
+        return self.rs.zones[name].kind == "grid"
+
+    def grid_move(self, d: int, card: str, dest: V, loc) -> None:
+        """`move CARD to GRID` (`Game.move`): onto the first empty space, row by row."""
+        self.emit(d, f"R.move_to_grid({card}, {dest.key})", loc)
+
+    def grid_place(self, d: int, card: str, key: str, pos: str, loc) -> None:
+        self.emit(d, f"R.place_in_grid({card}, {key}, {pos})", loc)
+
+    def grid_placement_function(self, name: str, zname: str, pl) -> None:
+        """`_pl(c)`: the empty spaces of the grid where the placement rule admits card `c`
+        (`legal_positions`: the rule's name is the space)."""
+        zd = self.rs.zones[zname]
+        if zd.per_player:
+            raise Unsupported("per-player placement zone")
+        scope = {"card": ("_a0", "card"), pl.binder: ("_a1", "space")}
+        conds = [self.expr(c, scope) for c in pl.conds]
+        zone = self.zone(zname, None)
+        self.cur_loc = pl.loc
+        self.emit(1, f"def {name}(_a0):", pl.loc)
+        self.emit(2, "_out = []")
+        self.emit(2, f"for _p, _a1 in R.grid_empty({zone.key}):")
+        for c, node in zip(conds, pl.conds):
+            self.emit(3, f"if not ({c.src}):", node.loc)
+            self.emit(4, "continue")
+        self.emit(3, "_out.append(_p)")
+        self.emit(2, "return _out")
+
+    def f_space(self, n, a, scope):
+        z, x, y = a
+        if z.kind != "zone" or not self.grid_zone(z.zone) or x.kind != "int" or y.kind != "int":
+            raise Unsupported("space of a non-grid")
+        return V(f"R.space({z.key}, {x.src}, {y.src})", "space", nn=True)
+
+    def f_card_at(self, n, a, scope):
+        if a[0].kind not in ("space", "none"):
+            raise Unsupported("card_at of a non-space")
+        return V(f"R.card_at({a[0].src})", "card")
+
+    def f_space_of(self, n, a, scope):
+        if a[0].kind != "card":
+            raise Unsupported("space_of of a non-card")
+        return V(f"R.space_of({a[0].src})", "space")
+
+    def near(self, a: list, what: str) -> V:
+        x = a[0]
+        if x.kind not in ("space", "card"):
+            raise Unsupported(f"{what} of this")
+        kind = "cards" if what.startswith("cards") else "spaces"
+        return V(f"R.{what}({x.src}, {self.k(x.kind == 'card')})", kind, top=kind == "cards", nn=True)
+
+    def f_cards_around(self, n, a, scope):
+        return self.near(a, "cards_around")
+
+    def f_cards_beside(self, n, a, scope):
+        return self.near(a, "cards_beside")
+
+    def f_spaces_around(self, n, a, scope):
+        return self.near(a, "spaces_around")
+
+    def f_spaces_beside(self, n, a, scope):
+        return self.near(a, "spaces_beside")
+
+    def f_empty_spaces(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not self.grid_zone(z.zone):
+            raise Unsupported("empty_spaces of a non-grid")
+        return V(f"[_s for _p, _s in R.grid_empty({z.key})]", "spaces", nn=True)
+
+    def f_spaces(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not self.grid_zone(z.zone):
+            raise Unsupported("spaces of a non-grid")
+        return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
 
     # ---- gain / lose ---------------------------------------------------------------------
     def s_gain(self, n, d, scope, loops):
@@ -238,6 +350,15 @@ class CoverStatements:
         self.emit(d, f"{py} = {out}", n.loc)
 
 
+class CardStatsFound(Exception):
+    """Raised when a shared stat turns out to hold cards after its reads were compiled as
+    numbers: `compile_direct` compiles again with `stats` read as card lists."""
+
+    def __init__(self, stats: frozenset):
+        super().__init__("stats holding cards")
+        self.stats = stats
+
+
 _STOP_LABEL = "stop choosing"
 
 
@@ -254,6 +375,32 @@ STOP = _Stop()
 class CoverRuntime:
     """Runtime pieces the generated code of `CoverStatements` calls, mixed into
     `directgame.Runtime` (which provides `state`, `limits`, `game`, `info`, `fire`, ...)."""
+
+    def card_stat(self, name: str) -> list:
+        """A stat holding cards, as card ids (remembered while the stat holds the same list)."""
+        cur = self.state.stats[name]
+        got = self.card_stat_ids.get(name)
+        if got is not None and got[0] is cur:
+            return got[1]
+        ids = [c.id for c in cur] if isinstance(cur, list) else []
+        self.card_stat_ids[name] = (cur, ids)
+        return ids
+
+    def set_card_stat(self, name: str, ids: list) -> None:
+        """`set STAT to CARDS` (`Compiler._assign`): only a real change notes the stat changed."""
+        cards = self.rs.cards
+        v = [cards[c] for c in ids]
+        stats = self.state.stats
+        if stats[name] != v or type(stats[name]) is not list:
+            stats[name] = v
+            self.touch_stat(name)
+
+    @property
+    def card_stat_ids(self) -> dict:
+        got = self.__dict__.get("_card_stat_ids")
+        if got is None:
+            got = self.__dict__["_card_stat_ids"] = {}
+        return got
 
     def subset_prompt(self, prompt: str, v: Any) -> str:
         return f"{prompt} — {self.label(v)}?"
@@ -427,4 +574,146 @@ class CoverRuntime:
         return group
 
 
+    @property
+    def row_home(self) -> dict:
+        """id of a row list → its zone's key (noted by `rows()`)."""
+        got = self.__dict__.get("_row_home")
+        if got is None:
+            got = self.__dict__["_row_home"] = {}
+        return got
+
+    def move_to_row(self, cards: list, row: list, bottom: bool) -> None:
+        """`Game.move` to a row: each card taken out, then put at the row's left or right end; a
+        row that has emptied (and closed up) is begun again at the zone's end."""
+        st = self.state
+        if not isinstance(row, list):
+            raise RuleError(f"cards can only move to a zone, a row or a board space, not {row}", None)
+        key = st.where.get(row[0]) if row else self.row_home.get(id(row))
+        if key is None:
+            raise RuleError("this row no longer exists", None)
+        for c in cards:
+            if c is None or type(c) is not int:
+                raise RuleError("only cards can be moved", None)
+            self._touch_card(c)
+        rows = st.zones[key]
+        target = row
+        for c in cards:
+            if c in st.where:
+                self._take(c)
+            if not any(r is target for r in rows):
+                target = []
+                rows.append(target)
+            i = next(i for i, r in enumerate(rows) if r is target)
+            _put(st, c, key, True, Position(i, "left" if bottom else "right"))
+        if cards:
+            self.touch(key)
+
+    # ---- grids ---------------------------------------------------------------------------
+    def grid_size(self, key: str) -> tuple:
+        return self.program.grids[key.partition("#")[0]]
+
+    def card_at(self, s: Any) -> Any:
+        """`card_at(space)`: the card on it (a scan of the grid's top cards: `grid_occupied`)."""
+        if s is None:
+            return None
+        w, _ = self.grid_size(s.key)
+        i = s.y * w + s.x
+        spaces = self.state.spaces
+        for c in self.state.zones[s.key]:
+            if spaces.get(c) == i:
+                return c
+        return None
+
+    def space(self, key: str, x: int, y: int) -> Space:
+        w, h = self.grid_size(key)
+        if not (1 <= x <= w and 1 <= y <= h):
+            raise RuleError(f"{key} has no space {x},{y} (it is {w} x {h})", None)
+        return Space(key, x - 1, y - 1)
+
+    def space_of(self, c: Any) -> Any:
+        st = self.state
+        if c is None or c not in st.spaces:
+            return None
+        at = st.where.get(c, "")
+        if at[:1] == "^" or at.partition("#")[0] not in self.program.grids:
+            return None
+        w, _ = self.grid_size(at)
+        i = st.spaces[c]
+        return Space(at, i % w, i // w)
+
+    def _near(self, x: Any, is_card: bool, steps: tuple) -> list:
+        s = self.space_of(x) if is_card else x
+        if s is None:
+            return []
+        w, h = self.grid_size(s.key)
+        return [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+
+    def spaces_around(self, x: Any, is_card: bool) -> list:
+        return self._near(x, is_card, _AROUND)
+
+    def spaces_beside(self, x: Any, is_card: bool) -> list:
+        return self._near(x, is_card, _BESIDE)
+
+    def cards_around(self, x: Any, is_card: bool) -> list:
+        return [c for c in map(self.card_at, self._near(x, is_card, _AROUND)) if c is not None]
+
+    def cards_beside(self, x: Any, is_card: bool) -> list:
+        return [c for c in map(self.card_at, self._near(x, is_card, _BESIDE)) if c is not None]
+
+    def row_label(self, row: list) -> str:
+        """`str(RowRef)` of a row (by its place now) and a colon, as `Game.label` begins a row."""
+        key = self.state.where.get(row[0]) if row else None
+        if key is None:
+            return "row: "
+        i = next((i for i, r in enumerate(self.state.zones[key]) if r is row), None)
+        return "row: " if i is None else f"row {i + 1} of {key.split('#')[0]}: "
+
+    def space_xy(self, s: Any, x: bool) -> Any:
+        if s is None:
+            return None
+        return (s.x if x else s.y) + 1
+
+    def grid_spaces(self, key: str) -> list:
+        w, h = self.grid_size(key)
+        return [Space(key, x, y) for y in range(h) for x in range(w)]
+
+    def grid_empty(self, key: str) -> list:
+        """Each empty space as (its `place` position, the space), row by row (`_empty_positions`)."""
+        w, h = self.grid_size(key)
+        spaces = self.state.spaces
+        taken = {spaces[c] for c in self.state.zones[key] if c in spaces}
+        return [(Position(i, f"space {i % w + 1},{i // w + 1}"), Space(key, i % w, i // w))
+                for i in range(w * h) if i not in taken]
+
+    def move_to_grid(self, c: Any, key: str) -> None:
+        """`move` to a grid (`Game.move`): onto the first empty space."""
+        st = self.state
+        if c is None:  # `move none to ...` moves nothing (`listify(None)`)
+            return
+        self._touch_card(c)
+        if c in st.where:
+            self._take(c)
+        free = self.grid_empty(key)
+        if not free:
+            raise RuleError(f"{_zone_text(key)} has no empty space left", None)
+        _put(st, c, key, False, free[0][0])
+        self.touch(key)
+
+    def place_in_grid(self, c: int, key: str, pos: Position) -> None:
+        """`place` in a grid (`Game.place`) on the chosen space."""
+        st = self.state
+        self._touch_card(c)
+        if c in st.where:
+            self._take(c)
+        _put(st, c, key, False, pos)
+        self.touch(key)
+
+
+def _zone_text(key: str) -> str:
+    name, _, owner = key.partition("#")
+    return name if not owner else f"{name} of player {int(owner) + 1}"
+
+
+_BESIDE = ((0, -1), (-1, 0), (1, 0), (0, 1))
+_AROUND = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _MAX_ITEMS = 1_000_000  # as compiler.MAX_ITEMS

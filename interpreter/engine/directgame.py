@@ -146,6 +146,20 @@ def _mul(a: int, b: int) -> int:
     return out
 
 
+def _placeable(positions: Any, c: Any) -> bool:
+    """`C can be placed in Z` of a computed card: `positions` is the zone's placement function."""
+    return c is not None and bool(positions(c))
+
+
+def _placeable_in(positions: Any, c: Any, zone: list) -> bool:
+    return c is not None and bool(positions(c, zone))
+
+
+def _card_or_none(v: Any) -> Any:
+    """An item of a mixed list used as a card: a card id is a plain int (a player is a Seat)."""
+    return v if type(v) is int else None
+
+
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
@@ -155,7 +169,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
-    "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
+    "_card_or_none": _card_or_none, "_placeable": _placeable, "_placeable_in": _placeable_in, "type": type, "int": int, "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
     "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
 
@@ -198,7 +212,8 @@ def _tables(dp: Any, st: GameState) -> dict:
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
-            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones),
+            "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones and
+                                    name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}}
     return got
@@ -416,6 +431,7 @@ class Runtime(CoverRuntime):
 
     def rows(self, zone: list, key: str) -> list:
         _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        self.row_home.update(dict.fromkeys(map(id, zone), key))  # for `move_to_row` of a row that empties
         return list(zone)
 
     def other_players(self, you: Any) -> list:
@@ -497,7 +513,7 @@ class Runtime(CoverRuntime):
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
             return self.labels[v]
         if isinstance(v, list):
-            return "row: " + ", ".join(self.labels[c] for c in v)
+            return self.row_label(v) + ", ".join(self.labels[c] for c in v)
         return str(v)
 
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
