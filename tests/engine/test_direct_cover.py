@@ -235,3 +235,56 @@ def test_functions_count_towards_the_depth_limit(tmp_path):
     _play(b, agents_for(["first"], 2, 3))
     assert isinstance(a.error, LimitExceeded) and isinstance(b.error, LimitExceeded)
     assert a.error.message == b.error.message and "functions nest deeper than 1" in b.error.message
+
+
+GRID = """\
+game "Grid":
+    players 2..3
+
+card type Stone:
+    color: Red | Blue
+
+zone bag: pile, shared, hidden
+zone board: grid 4 x 3, shared, public
+zone hand: set, per player, public
+stat teleport: 0..1 = 0
+
+function at(x, y) = card_at(space(board, x, y))
+function friends(s, c) = count(cards_around(s) where it.color == c.color)
+
+placement in board as s:
+    s.y == 1 or friends(s, card) > 0 or (teleport == 1 and at(s.x, 1) == none)
+
+setup:
+    move all_cards() to bag
+    shuffle bag
+    draw from bag to board
+
+turn:
+    draw from bag to your hand as c
+    if c can be placed in board:
+        place c in board
+    elif not (board is empty):
+        move first(board) to your hand
+    set teleport to 1 - teleport
+    if some b in board has space_of(b).x == 4 and space_of(b).y == 3:
+        end game after this turn
+    if bag is empty:
+        end game
+
+score p: count(hand of p) + count(board where it.color == Red)
+"""
+
+STONES = """\
+cards:
+  - {name: Ruby, type: Stone, color: Red, copies: 8}
+  - {name: Sapphire, type: Stone, color: Blue, copies: 8}
+"""
+
+
+def test_grids(tmp_path):
+    """A grid zone: `move` fills the first empty space, `place` asks among the spaces its
+    placement rule admits (reading `s.x`, `s.y`, `card_at`, `space`, `cards_around`), `space_of`
+    of the cards on it, and cards leaving it leave their spaces (the digest holds every space)."""
+    trace, log = same_games(ruleset(tmp_path, GRID, STONES))
+    assert any(kind == "place" and len(labels) > 1 for _, kind, labels in trace)
