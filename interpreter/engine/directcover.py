@@ -612,17 +612,26 @@ class CoverRuntime:
     def grid_size(self, key: str) -> tuple:
         return self.program.grids[key.partition("#")[0]]
 
+    grid_version = 0  # bumped by every change that may move a card on or off a grid space
+
     def card_at(self, s: Any) -> Any:
-        """`card_at(space)`: the card on it (a scan of the grid's top cards: `grid_occupied`)."""
+        """`card_at(space)`: the card on it (`grid_occupied`, remembered while no card moves)."""
         if s is None:
             return None
-        w, _ = self.grid_size(s.key)
-        i = s.y * w + s.x
-        spaces = self.state.spaces
-        for c in self.state.zones[s.key]:
-            if spaces.get(c) == i:
-                return c
-        return None
+        got = self.grid_seen.get(s.key)
+        if got is None or got[0] != self.grid_version:
+            spaces = self.state.spaces
+            got = self.grid_seen[s.key] = (self.grid_version, {spaces[c]: c for c in self.state.zones[s.key]
+                                                               if c in spaces})
+        w, _ = self.program.grids[s.key.partition("#")[0]]
+        return got[1].get(s.y * w + s.x)
+
+    @property
+    def grid_seen(self) -> dict:
+        got = self.__dict__.get("_grid_seen")
+        if got is None:
+            got = self.__dict__["_grid_seen"] = {}
+        return got
 
     def space(self, key: str, x: int, y: int) -> Space:
         w, h = self.grid_size(key)
@@ -697,6 +706,7 @@ class CoverRuntime:
         if not free:
             raise RuleError(f"{_zone_text(key)} has no empty space left", None)
         _put(st, c, key, False, free[0][0])
+        self.grid_version += 1
         self.touch(key)
 
     def place_in_grid(self, c: int, key: str, pos: Position) -> None:
@@ -706,6 +716,7 @@ class CoverRuntime:
         if c in st.where:
             self._take(c)
         _put(st, c, key, False, pos)
+        self.grid_version += 1
         self.touch(key)
 
 

@@ -399,7 +399,7 @@ class Expressions:
                 src = f"({v.src} is None)"
             else:
                 raise Unsupported("is empty")
-        elif what in self.rs.card_types:
+        elif what in self.rs.card_types or what in self.rs.die_types:
             if v.kind != "card":
                 raise Unsupported("is Type on a non-card")
             if v.top:

@@ -321,6 +321,7 @@ class Runtime(CoverRuntime):
     def _take(self, c: int) -> None:
         """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
         st = self.state
+        self.grid_version += 1  # a grid's cards may have changed (`CoverRuntime.card_at`)
         at = st.where[c]
         if c not in st.under and at in self.rows_keys:  # a lone card off a row
             rows = st.zones[at]
@@ -400,6 +401,7 @@ class Runtime(CoverRuntime):
 
     def cover(self, c: Any, target: Any) -> None:
         st = self.state
+        self.grid_version += 1
         if c is None or target is None:
             raise RuleError("`place X on Y` needs two cards", None)
         if c == target:
