@@ -288,3 +288,26 @@ def test_grids(tmp_path):
     of the cards on it, and cards leaving it leave their spaces (the digest holds every space)."""
     trace, log = same_games(ruleset(tmp_path, GRID, STONES))
     assert any(kind == "place" and len(labels) > 1 for _, kind, labels in trace)
+
+
+def test_an_error_in_a_rule_function_names_the_calling_rule(tmp_path):
+    """A content error inside a function (inlined where it is called) names the same rule
+    location in both engines: the statement whose expression called it."""
+    text = ROUNDS.replace("function big(c) = c.value >= 3", "function big(c) = c.value / (pot - pot) >= 3")
+    program = load_program(ruleset(tmp_path, text, CHIPS))
+    a = Game(program, 2, 1)
+    b = DirectGame(compile_direct(program), 2, 1)
+    _play(a, agents_for(["first"], 2, 1))
+    _play(b, agents_for(["first"], 2, 1))
+    assert a.error is not None and b.error is not None
+    assert "division by zero" in b.error.message
+    assert (a.error.loc.file, a.error.loc.line) == (b.error.loc.file, b.error.loc.line)
+
+
+def test_no_rule_text_in_magical_treehouse_source():
+    """Names, texts and enumerated values of a large ruleset stay in the constants table."""
+    from golden_games import ROOT
+    dp = compile_direct(load_program(ROOT / "rulesets" / "magical_treehouse"))
+    for word in ("Treehouse", "village", "face_down", "carriage", "Take", "JuicyApple", "forest", "houses"):
+        assert word not in dp.source
+    assert "'" not in dp.source and '"' not in dp.source
