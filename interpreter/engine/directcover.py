@@ -574,13 +574,6 @@ class CoverRuntime:
         return group
 
 
-    @property
-    def row_home(self) -> dict:
-        """id of a row list → its zone's key (noted by `rows()`)."""
-        got = self.__dict__.get("_row_home")
-        if got is None:
-            got = self.__dict__["_row_home"] = {}
-        return got
 
     def move_to_row(self, cards: list, row: list, bottom: bool) -> None:
         """`Game.move` to a row: each card taken out, then put at the row's left or right end; a
@@ -631,6 +624,13 @@ class CoverRuntime:
         got = self.__dict__.get("_grid_seen")
         if got is None:
             got = self.__dict__["_grid_seen"] = {}
+        return got
+
+    @property
+    def grid_tables(self) -> dict:
+        got = self.__dict__.get("_grid_tables")
+        if got is None:
+            got = self.__dict__["_grid_tables"] = {}
         return got
 
     def space(self, key: str, x: int, y: int) -> Space:
@@ -687,12 +687,16 @@ class CoverRuntime:
         return [Space(key, x, y) for y in range(h) for x in range(w)]
 
     def grid_empty(self, key: str) -> list:
-        """Each empty space as (its `place` position, the space), row by row (`_empty_positions`)."""
-        w, h = self.grid_size(key)
+        """Each empty space as (its `place` position, the space), row by row (`_empty_positions`;
+        the positions and spaces are immutable, so made once per grid)."""
+        table = self.grid_tables.get(key)
+        if table is None:
+            w, h = self.grid_size(key)
+            table = self.grid_tables[key] = [(Position(i, f"space {i % w + 1},{i // w + 1}"),
+                                              Space(key, i % w, i // w)) for i in range(w * h)]
         spaces = self.state.spaces
         taken = {spaces[c] for c in self.state.zones[key] if c in spaces}
-        return [(Position(i, f"space {i % w + 1},{i // w + 1}"), Space(key, i % w, i // w))
-                for i in range(w * h) if i not in taken]
+        return [t for i, t in enumerate(table) if i not in taken] if taken else list(table)
 
     def move_to_grid(self, c: Any, key: str) -> None:
         """`move` to a grid (`Game.move`): onto the first empty space."""

@@ -238,6 +238,7 @@ class Runtime(CoverRuntime):
         self.max_depth = self.limits.max_depth
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
+        self.row_home: dict[int, str] = {}  # id of a row list → its zone's key (`move_to_row`)
         self.const: dict[str, Any] = {}
         self.rows_zones = program.rows_zones
         self.labels = dp.labels
