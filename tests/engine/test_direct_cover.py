@@ -311,3 +311,15 @@ def test_no_rule_text_in_magical_treehouse_source():
     for word in ("Treehouse", "village", "face_down", "carriage", "Take", "JuicyApple", "forest", "houses"):
         assert word not in dp.source
     assert "'" not in dp.source and '"' not in dp.source
+
+
+def test_simulate_reports_the_same_for_magical_treehouse_with_either_engine():
+    """Per-game results and per-card statistics (the direct engine's change log of moves)."""
+    from golden_games import ROOT
+    from interpreter.sim.simulate import simulate
+    mt = str(ROOT / "rulesets" / "magical_treehouse")
+    a = simulate(mt, 6, 4, 2, ["random"], engine="tasks", per_game=True)
+    b = simulate(mt, 6, 4, 2, ["random"], engine="direct", per_game=True)
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "steps"} for r in rows]  # noqa: E731
+    assert strip(a["per_game"]) == strip(b["per_game"])
+    assert a["cards"] == b["cards"] and a["cards"]
