@@ -834,6 +834,8 @@ class _Gen(Expressions, RuleFunctions, CoverStatements):
         decision limit (`DirectGame._advance`). Only asked with more than one option."""
         if player == "None":
             who = "_st.active"
+        elif self.dummies_used():  # a dummy player's decisions are the active player's (`Game.ask`)
+            who = f"R.decider({player})"
         elif _SIMPLE.match(player):
             who = f"({player} if {player} is not None else _st.active)"
         else:
@@ -1079,7 +1081,8 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "linked", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
-             "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy"}
+             "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "decider", "add_dummy",
+             "is_dummy"}
 
 
 def _check_direct_source(src: str) -> None:

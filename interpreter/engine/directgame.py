@@ -239,6 +239,8 @@ class Runtime(CoverRuntime):
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
         self.row_home: dict[int, str] = {}  # id of a row list → its zone's key (`move_to_row`)
+        self.zone_tables: dict[str, list] = {}  # per-player zone → its instances by seat (`player_zone`)
+        self.key_tables: dict[str, list] = {}
         self.const: dict[str, Any] = {}
         self.rows_zones = program.rows_zones
         self.labels = dp.labels
@@ -252,10 +254,12 @@ class Runtime(CoverRuntime):
     # ---- tables the generated code binds once ---------------------------------------------
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        return [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        out = self.zone_tables[name] = [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        return out  # kept: a dummy player's zone is added to it (`add_dummy`)
 
     def player_keys(self, name: str) -> list:
-        return [f"{name}#{p}" for p in range(self.state.players)]
+        out = self.key_tables[name] = [f"{name}#{p}" for p in range(self.state.players)]
+        return out
 
     def field_table(self, name: str) -> list:
         got = self._fields.get(name)
@@ -441,6 +445,8 @@ class Runtime(CoverRuntime):
         """`other_players()`: the others in turn order after `you` (one list per seat, made once:
         generated code never changes a list it did not make)."""
         start = you if you is not None else self.state.active
+        if self.state.dummies:  # `_other_players` with dummy seats
+            return self.others_with_dummies(start)
         got = self._others.get(start)
         if got is None:
             n = self.state.players

@@ -323,3 +323,53 @@ def test_simulate_reports_the_same_for_magical_treehouse_with_either_engine():
     strip = lambda rows: [{k: v for k, v in r.items() if k != "steps"} for r in rows]  # noqa: E731
     assert strip(a["per_game"]) == strip(b["per_game"])
     assert a["cards"] == b["cards"] and a["cards"]
+
+
+DUMMY = """\
+game "Solo":
+    players 1..2
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+zone pile: pile, per player, public
+player stat pts: 0..99 = 2
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+    if player_count == 1:
+        add a dummy player as bot
+        draw 2 from deck to hand of bot
+        set pts of bot to 5
+
+turn:
+    draw from deck to your hand
+    for each p in players:
+        if p is dummy:
+            if not (hand of p is empty):
+                p chooses c from hand of p "Which card does the dummy keep?"
+                move c to pile of p
+        else:
+            your pts += count(hand of p)
+    for each q in other_players():
+        if not (deck is empty):
+            draw from deck to hand of q
+    if deck is empty or turn_number >= 6:
+        end game
+
+score p: pts of p + count(pile of p)
+tiebreak p: 1 if p is dummy else 0
+"""
+
+
+def test_dummy_players(tmp_path):
+    """`add a dummy player`: a seat with zones and stats, in `players` and `other_players()`,
+    never taking a turn; its decisions are the active player's; it is scored."""
+    trace, _ = same_games(ruleset(tmp_path, DUMMY, CHIPS), players=(1, 2))
+    program = load_program(ruleset(tmp_path, DUMMY, CHIPS))
+    g = DirectGame(compile_direct(program), 1, 3)
+    _play(g, agents_for(["random"], 1, 3))
+    assert g.error is None and len(g.result["scores"]) == 2
