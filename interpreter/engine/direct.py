@@ -739,6 +739,8 @@ class _Gen(Expressions, RuleFunctions, CoverStatements):
         if n.count is not None:
             raise Unsupported("draw N")
         src = self.expr(n.source, scope)
+        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
+            src = V(f"_Z[{src.src}.key]", "zone", live=True)
         if src.kind != "zone" or src.rows:
             raise Unsupported("draw from rows")
         dest = self.dest(n.dest, scope)
@@ -1082,7 +1084,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "decider", "add_dummy",
-             "is_dummy"}
+             "is_dummy", "key", "_ZoneRef"}
 
 
 def _check_direct_source(src: str) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from ..language.tree import Node
 from ..library.names import SPECIAL_NAMES
+from ..runtime.values import ZoneRef
 
 __all__ = ["Unsupported", "V", "Expressions"]
 
@@ -51,7 +52,8 @@ _PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "f
 _CARDISH = ("card", "cards", "zone", "row")
 _LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
-              "list": "any", "rowpairs": "rowpair", "rowpair": "row", "spaces": "space", "mixed": "item"}
+              "list": "any", "rowpairs": "rowpair", "rowpair": "row", "spaces": "space", "mixed": "item",
+              "zonerefs": "zoneref"}
 
 
 class Expressions:
@@ -81,6 +83,8 @@ class Expressions:
         kinds = {v.kind for v in items}
         if kinds == {"player"}:
             return V("[" + ", ".join(v.src for v in items) + "]", "players")
+        if kinds == {"zone"}:  # zones as values: `values.ZoneRef`s, as the task engine has them
+            return self.zone_refs(items)
         if kinds == {"row"}:  # a group of rows (e.g. a pair for `linked`): rows by reference
             return V("[" + ", ".join(v.src for v in items) + "]", "rowpair")
         if kinds and kinds <= {"card"}:
@@ -170,6 +174,8 @@ class Expressions:
             raise Unsupported("zone of")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
             return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
+            return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
         raise Unsupported("of")
 
     def e_attr(self, n, scope):
@@ -231,7 +237,7 @@ class Expressions:
             return V(v.src, "cards", top=True, live=True)
         if v.kind == "row":
             return V(v.src, "cards", top=True, live=True)
-        if v.kind in ("cards", "list", "players", "rows", "rowpairs", "rowpair", "spaces", "mixed"):
+        if v.kind in ("cards", "list", "players", "rows", "rowpairs", "rowpair", "spaces", "mixed", "zonerefs"):
             return v
         raise Unsupported(f"a list from a {v.kind}")
 
@@ -393,8 +399,10 @@ class Expressions:
         if what == "empty":
             if v.kind == "zone" and v.rows:
                 src = f"(not {v.src})"
-            elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces"):
+            elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
                 src = f"(not {v.src})"
+            elif v.kind == "zoneref":
+                src = f"(not _Z[{v.src}.key])"
             elif v.kind == "card":
                 src = f"({v.src} is None)"
             else:
@@ -776,6 +784,17 @@ class RuleFunctions:
             raise Unsupported(f"comparing an item of a mixed list with a {other.kind}")
         return V(eq if n.op == "==" else f"(not {eq})", "bool")
 
+    def zone_refs(self, items: list) -> V:
+        """`[pile_a, pile_b]`: a list of zones as `ZoneRef`s (options of a choice label as the task
+        engine's do); only piles and sets, so that a chosen one reads as a plain list."""
+        out = []
+        for v in items:
+            zd = self.rs.zones[v.zone]
+            if zd.kind not in ("pile", "set", "stack", "row") or zd.per_player:
+                raise Unsupported("a list of zones other than shared piles and sets")
+            out.append(self.k(ZoneRef(v.zone, None)))
+        return V("[" + ", ".join(out) + "]", "zonerefs", nn=True)
+
     def map_literal(self, n: Node):
         """A map entry known when compiling: a literal, or an enumerated value's name that names
         nothing else (`Compiler.x_name` gives the name itself)."""
@@ -790,3 +809,4 @@ class RuleFunctions:
 
 
 _NOT_LITERAL = object()
+

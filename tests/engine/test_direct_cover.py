@@ -373,3 +373,41 @@ def test_dummy_players(tmp_path):
     g = DirectGame(compile_direct(program), 1, 3)
     _play(g, agents_for(["random"], 1, 3))
     assert g.error is None and len(g.result["scores"]) == 2
+
+
+DECKS = """\
+game "Decks":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+zone left: pile, shared, hidden
+zone right: pile, shared, hidden
+zone hand: set, per player, public
+player stat pts: 0..99 = 0
+
+function open_decks() = [left, right] where not (it is empty)
+
+setup:
+    move all_cards() where it.value == 1 to left
+    move all_cards() where it.value == 3 to right
+
+turn:
+    if open_decks() is empty:
+        end game
+    you choose deck from open_decks() "Draw from which deck?"
+    draw from deck to your hand
+    set your pts to count(your hand)
+    if max(pts of players) >= 3 and min(pts of players) >= 2:
+        end game after this round
+
+score p: pts of p
+"""
+
+
+def test_zones_as_values_and_stats_of_players(tmp_path):
+    """A list of zones (options labelled as the task engine labels zones), a chosen zone to draw
+    from, `is empty` of a zone value, and a player stat of every player."""
+    trace, _ = same_games(ruleset(tmp_path, DECKS, CHIPS))
+    assert any(labels == ("left", "right") for _, _, labels in trace)
