@@ -597,6 +597,8 @@ class RuleFunctions:
         finally:
             self.fn_stack = self.fn_stack[:-1]
         src = body.src
+        if len(src) > _MAX_INLINED:  # functions calling functions many times over: left to the task engine
+            raise Unsupported("rule functions too large to write out where they are called")
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
         src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
@@ -809,4 +811,5 @@ class RuleFunctions:
 
 
 _NOT_LITERAL = object()
+_MAX_INLINED = 200_000  # characters of one rule function call written out (Magical Treehouse's largest: 45k)
 
