@@ -1059,7 +1059,7 @@ class _Gen(Expressions, RuleFunctions, CoverStatements):
         """A loop's round counts as a step (`Limits.max_steps`) and, for the `where`s, quantifiers
         and comprehensions its body holds, as that many times every card visited (`max_work`): a
         bound on the items the task engine would count, so a runaway loop stops under both limits."""
-        binders = sum(1 for s in body for m in walk(s) if m.kind in ("where", "quantified", "comprehension"))
+        binders = self.binders_in(body)
         self.emit(d, "R.steps += 1")
         if binders:
             self.emit(d, f"R.work += {self.k(binders * max(1, len(self.rs.cards)))}")

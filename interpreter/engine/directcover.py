@@ -178,6 +178,22 @@ class CoverStatements:
             raise Unsupported("spaces of a non-grid")
         return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
 
+    def binders_in(self, body: list) -> int:
+        """The `where`s, quantifiers and comprehensions a loop body holds, those of the rule
+        functions it calls included (each function counted once: a bound, as `count_round` uses)."""
+        seen: set = set()
+        todo = list(body)
+        n = 0
+        while todo:
+            m = todo.pop()
+            if m.kind in ("where", "quantified", "comprehension"):
+                n += 1
+            elif m.kind == "call" and m.func in self.rs.functions and m.func not in seen:
+                seen.add(m.func)
+                todo.append(self.rs.functions[m.func].expr)
+            todo += list(m.children())
+        return n
+
     # ---- dummy players ----------------------------------------------------------------------
     def dummies_used(self) -> bool:
         got = self.__dict__.get("_dummies")

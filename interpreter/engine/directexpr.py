@@ -610,7 +610,8 @@ class RuleFunctions:
         then, cond, orelse = self.expr(n.then, scope), self.expr(n.cond, scope), self.expr(n.orelse, scope)
         kinds = {then.kind, orelse.kind} - {"none"}
         if then.kind == "zone" or orelse.kind == "zone":
-            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows:
+            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
+                    "_random(" not in cond.src:  # the condition is evaluated for the list and for the key
                 key = f"({then.key} if {cond.src} else {orelse.key})"
                 return V(f"({then.src} if {cond.src} else {orelse.src})", "zone", top=True, live=True,
                          zone=then.zone, rows=then.rows, key=key)
