@@ -812,5 +812,5 @@ class RuleFunctions:
 
 
 _NOT_LITERAL = object()
-_MAX_INLINED = 200_000  # characters of one rule function call written out (Magical Treehouse's largest: 45k)
+_MAX_INLINED = 200_000  # characters of one rule function call written out
 
