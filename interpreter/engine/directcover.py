@@ -535,10 +535,11 @@ class CoverRuntime:
         if st.turn_number > self.limits.max_turns:
             raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", self.flow_loc())
         self.reset_uses("turn:")
-        self.new_period()
         events = self.events()
-        if "turn_start" in events:
-            yield from self.fire("turn_start", None, Seat(p))
+        started = self.fired("turn_start", None, Seat(p)) if "turn_start" in events else ()
+        self.new_period()  # after the fire's conditions (TurnTask pushes the fire, then the settling)
+        if started:
+            yield from self.run_fired("turn_start", started)
         turn = info["funcs"].get("turn")
         if turn is not None:
             yield from fns[turn](Seat(p))
@@ -555,10 +556,11 @@ class CoverRuntime:
         if st.round_number > self.limits.max_turns:
             raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", self.flow_loc("round"))
         self.reset_uses("round:")
-        self.new_period()
         events = self.events()
-        if "round_start" in events:
-            yield from self.fire("round_start", None, Seat(st.start_player))
+        started = self.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
+        self.new_period()
+        if started:
+            yield from self.run_fired("round_start", started)
         body = info["funcs"].get("round")
         if body is not None:
             yield from fns[body](Seat(st.start_player))

@@ -528,13 +528,18 @@ class Runtime(CoverRuntime):
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
         """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
         condition is false does not answer; the active player orders several."""
+        yield from self.run_fired(event, self.fired(event, subject, actor))
+
+    def fired(self, event: str, subject: Any, actor: Any) -> list:
+        """The triggers answering an event now (`Game.fire_task`: conditions are tested when the
+        event fires, e.g. `turn_start` before the new turn's settling runs)."""
         info = self.info
         handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
         rule = info["rule_triggers"].get(event)
         if rule:
             handlers = list(handlers) + rule
         if not handlers:
-            return
+            return []
         fns = self.game.fns
         you = Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
@@ -549,6 +554,10 @@ class Runtime(CoverRuntime):
                 except Exception as ex:
                     raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             pending.append((fns[name], args, node))
+        return pending
+
+    def run_fired(self, event: str, pending: list) -> Iterator[Decision]:
+        """Run the triggers `fired` found, the active player ordering several (`FireTask`)."""
         while pending:
             if len(pending) > 1:
                 labels = [self._source(h[2], h[1][1]) for h in pending]
@@ -745,9 +754,10 @@ class DirectGame:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:
                     raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                started = R.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
                 R.new_period()
-                if "round_start" in events:
-                    yield from R.fire("round_start", None, Seat(st.start_player))
+                if started:  # its conditions were tested before the period's settling (RoundTask)
+                    yield from R.run_fired("round_start", started)
                 k = 0
                 while k < st.players:
                     p = Seat((st.start_player + k) % st.players)
@@ -756,9 +766,10 @@ class DirectGame:
                     st.turn_number += 1
                     if st.turn_number > self.limits.max_turns:
                         raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                    started = R.fired("turn_start", None, p) if "turn_start" in events else ()
                     R.new_period()
-                    if "turn_start" in events:
-                        yield from R.fire("turn_start", None, p)
+                    if started:  # as TurnTask: the fire is pushed before the settling
+                        yield from R.run_fired("turn_start", started)
                     if turn is not None:
                         yield from turn(p)
                     if "turn_end" in events:

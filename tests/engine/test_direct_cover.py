@@ -411,3 +411,49 @@ def test_zones_as_values_and_stats_of_players(tmp_path):
     from, `is empty` of a zone value, and a player stat of every player."""
     trace, _ = same_games(ruleset(tmp_path, DECKS, CHIPS))
     assert any(labels == ("left", "right") for _, _, labels in trace)
+
+
+COND = """\
+game "Cond":
+    players 2..2
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+stat flag = 0
+stat hits = 0
+stat rounds_seen = 0
+
+setup:
+    move all_cards() to deck
+
+always:
+    set flag to turn_number % 2
+
+when turn_start if flag == 1:
+    hits += 1
+
+when round_start if flag == 0:
+    rounds_seen += 1
+{round}
+turn:
+    draw from deck to your hand
+    if turn_number >= 5:
+        end game
+
+score p: hits * 10 + rounds_seen
+"""
+
+
+@pytest.mark.parametrize("flow", ["", "round:\n    for each p in turn_order():\n        play turn of p\n"])
+def test_start_conditions_are_tested_before_the_new_period_settles(tmp_path, flow):
+    """`when turn_start if ...` and `when round_start if ...` test their condition when the event
+    fires, before the state-based rules re-checked for the new turn run (the task engine pushes
+    the fire, then the settling): with and without a `round:` phase."""
+    program = load_program(ruleset(tmp_path, COND.format(round=flow), CHIPS))
+    a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
+    assert a.error is None and b.error is None
+    assert a.result == b.result and a.result["scores"][0] == 23  # turns 2 and 4; rounds 1, 2 and 3
+    assert a.state.digest() == b.state.digest()
