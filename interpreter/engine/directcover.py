@@ -1,6 +1,7 @@
 """More of the language for direct-style compilation: the game's flow (`round:` and `play:` phases,
-`play turn of`, `play round`), dice (`roll`, `.face`), `gain`/`lose` with `when short of`, and
-simultaneous choices.
+`play turn of`, `play round`), dice (`roll`, `.face`), `gain`/`lose` with `when short of`,
+several and simultaneous choices, `draw N`, grids, stats holding cards, moves to a row, dummy
+players, and the runtime of rule functions' values (`linked`, `sort_by`, `unique_most`, ranges).
 
 `CoverStatements` is mixed into `direct._Gen` (statements and module pieces), `CoverRuntime` into
 `directgame.Runtime` (what the generated code calls). Each piece does what the task engine's
@@ -34,7 +35,7 @@ class CoverStatements:
                 self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=True, counted=False)
 
     def cover_short(self) -> None:
-        """`when short of STAT as N:` bodies, before any body that may `lose` is compiled."""
+        """`when short of STAT by N:` bodies, before any body that may `lose` is compiled."""
         self.short_names = []
         short: dict[str, list] = {}
         for stat, nodes in self.rs.short_triggers.items():
@@ -47,8 +48,8 @@ class CoverStatements:
                 short.setdefault(stat, []).append(fname)
         self.short_fns = short
 
-    short_names: list = []
-    short_fns: dict = {}
+    short_names: list
+    short_fns: dict  # stat → the functions of its `when short of` bodies (`cover_short`)
 
     def s_play_turn(self, n, d, scope, loops):
         """`play turn of P` (`TurnTask`)."""
