@@ -303,10 +303,9 @@ class CoverStatements:
         self.emit(d, f"{i} = {kv.src if kv is not None else 'None'}", n.loc)
         self.emit(d, f"{out} = []", n.loc)
         prompt = n.prompt or f"Choose {n.name}"
-        who = self.decision(player.src, "_KSUBSET", "_t", "_YESNO").split(",")[0]  # `_Decision(WHO`
         if mode == "any":
             self.emit(d, f"for {pick} in {o}:", n.loc)
-            ask = f"{who}, _KSUBSET, R.subset_prompt({self.k(prompt)}, {pick}), _YESNO, None, None, _LBL)"
+            ask = self.decision(player.src, "_KSUBSET", f"R.subset_prompt({self.k(prompt)}, {pick})", "_YESNO")
             self.emit(d + 1, f"if (yield {ask}) == 0:", n.loc)
             self.emit(d + 2, f"{out}.append({pick})", n.loc)
         else:
@@ -316,7 +315,7 @@ class CoverStatements:
             stop = mode == "up_to"
             self.emit(d, f"while {o} and ({i} is None or len({out}) < {i}):", n.loc)
             opts_src = f"{o} + [_STOP]" if stop else o
-            ask = f"{who}, _KCHOOSE, {self.k(prompt)}, {opts_src}, None, None, R.label_or_stop)"
+            ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), opts_src)  # `_STOP` labels itself
             self.emit(d + 1, f"{pick} = 0 if len({opts_src}) == 1 else (yield {ask})", n.loc)
             if stop:
                 self.emit(d + 1, f"if {pick} == len({o}):", n.loc)
@@ -387,7 +386,7 @@ class CoverStatements:
             self.emit(d + 1, f"{a} = []", n.loc)
             self.emit(d + 1, f"{out}[{p}] = {a}", n.loc)
             self.emit(d + 1, f"while {o} and ({i} is None or len({a}) < {i}):", n.loc)
-            ask = f"_Decision({p}, _KCHOOSE, {prompt}, {o} + [_STOP], None, None, R.label_or_stop)"
+            ask = self.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]")
             self.emit(d + 2, f"{i}_ = (yield {ask}) if {o} else 0", n.loc)
             self.emit(d + 2, f"if {i}_ == len({o}):", n.loc)
             self.emit(d + 3, "break", n.loc)
@@ -410,10 +409,13 @@ _STOP_LABEL = "stop choosing"
 
 
 class _Stop:
-    """The `stop choosing` option of `choose up to` (as tasks._Stop)."""
+    """The `stop choosing` option of `choose up to` (as tasks._Stop; `str` is its label)."""
 
     def __repr__(self) -> str:
         return "stop"
+
+    def __str__(self) -> str:
+        return _STOP_LABEL
 
 
 STOP = _Stop()
@@ -507,9 +509,6 @@ class CoverRuntime:
         self.seats = self.seats + [seat]  # a list of this game's own (the shared one stays)
         self.touched = -1
         return seat
-
-    def label_or_stop(self, v: Any) -> str:
-        return _STOP_LABEL if v is STOP else self.label(v)
 
     def function_too_deep(self, loc: Any) -> None:
         """A rule function called deeper than `max_depth` (`codegen.call_rule_function`)."""
