@@ -110,7 +110,7 @@ class Expressions:
     def e_index(self, n, scope):
         obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
         if obj.kind != "map":
-            return self.index_of(n, scope)
+            return self.index_of(obj, key)
         return V(f"{obj.src}[{key.src}]", "int")
 
     def e_name(self, n, scope):
@@ -663,9 +663,8 @@ class RuleFunctions:
             raise Unsupported("a range of non-numbers")
         return V(f"R.range({lo.src}, {hi.src})", "list", nn=True)
 
-    def index_of(self, n, scope):
-        """`XS[i]` of a list (players, rows, cards, values)."""
-        obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
+    def index_of(self, obj: V, key: V) -> V:
+        """`XS[i]` of a list (players, rows, cards, values), or of a map player → answer."""
         if obj.kind.startswith("map:"):
             return V(f"{obj.src}[{key.src}]", obj.kind[4:])
         xs = self.items(obj) if obj.kind in ("zone", "row") else obj
