@@ -457,3 +457,38 @@ def test_start_conditions_are_tested_before_the_new_period_settles(tmp_path, flo
     assert a.error is None and b.error is None
     assert a.result == b.result and a.result["scores"][0] == 23  # turns 2 and 4; rounds 1, 2 and 3
     assert a.state.digest() == b.state.digest()
+
+
+CHOOSE = """\
+game "Choose":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+zone kept: set, per player, public
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+turn:
+    draw 3 from deck to your hand as got
+    if count(your hand) >= 2:
+        you choose 2 pair from your hand "Keep two"
+        move pair to your kept
+    you choose up to 1 extra from your hand "Keep one more?"
+    move extra to your kept
+    log ["drew", count(got)]
+    if count(deck) < 3:
+        end game
+
+score p: sum((kept of p).value)
+"""
+
+
+def test_choose_n_and_up_to_and_draw_n(tmp_path):
+    trace, log = same_games(ruleset(tmp_path, CHOOSE, CHIPS))
+    assert any("stop choosing" in labels for _, _, labels in trace) and "[drew, 3]" in log
