@@ -678,7 +678,7 @@ class _Gen(Expressions, RuleFunctions, CoverStatements):
             return
         what = self.expr(n.what, scope)
         if what.kind == "item":  # a mixed list's item, moved: a card
-            what = V(what.src, "card")
+            what = V(f"R.card_item({what.src})", "card")
         dest = self.dest(n.dest, scope)
         if n.name:
             raise Unsupported("move ... as")
@@ -1059,7 +1059,7 @@ class _Gen(Expressions, RuleFunctions, CoverStatements):
         """A loop's round counts as a step (`Limits.max_steps`) and, for the `where`s, quantifiers
         and comprehensions its body holds, as that many times every card visited (`max_work`): a
         bound on the items the task engine would count, so a runaway loop stops under both limits."""
-        binders = self.binders_in(body)
+        binders = sum(1 for s in body for m in walk(s) if m.kind in ("where", "quantified", "comprehension"))
         self.emit(d, "R.steps += 1")
         if binders:
             self.emit(d, f"R.work += {self.k(binders * max(1, len(self.rs.cards)))}")
@@ -1084,7 +1084,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "decider", "add_dummy",
-             "is_dummy", "key", "_ZoneRef"}
+             "is_dummy", "key", "_ZoneRef", "card_item"}
 
 
 def _check_direct_source(src: str) -> None:

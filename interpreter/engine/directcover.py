@@ -94,7 +94,7 @@ class CoverStatements:
             raise Unsupported("move to a row ... as")
         what = self.expr(n.what, scope)
         if what.kind == "item":
-            what = V(what.src, "card")
+            what = V(f"R.card_item({what.src})", "card")
         self.emit(d, f"R.move_to_row({self.cards_src(what)}, {dest.src}, {self.k(n.position == 'at bottom')})", n.loc)
         self.changed = True
         return True
@@ -178,22 +178,6 @@ class CoverStatements:
         if z.kind != "zone" or not self.grid_zone(z.zone):
             raise Unsupported("spaces of a non-grid")
         return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
-
-    def binders_in(self, body: list) -> int:
-        """The `where`s, quantifiers and comprehensions a loop body holds, those of the rule
-        functions it calls included (each function counted once: a bound, as `count_round` uses)."""
-        seen: set = set()
-        todo = list(body)
-        n = 0
-        while todo:
-            m = todo.pop()
-            if m.kind in ("where", "quantified", "comprehension"):
-                n += 1
-            elif m.kind == "call" and m.func in self.rs.functions and m.func not in seen:
-                seen.add(m.func)
-                todo.append(self.rs.functions[m.func].expr)
-            todo += list(m.children())
-        return n
 
     # ---- dummy players ----------------------------------------------------------------------
     def dummies_used(self) -> bool:
@@ -461,6 +445,12 @@ class CoverRuntime:
         return None if c is None or self.covered[c] else self.state.faces.get(c)
 
     # ---- dummy players ----------------------------------------------------------------------
+    def card_item(self, v: Any) -> Any:
+        """An item of a mixed list moved as a card: a text or player is not one (`Game._cards`)."""
+        if v is None or type(v) is int:
+            return v
+        raise RuleError(f"only cards can be moved, not {v!r}", None)
+
     def is_dummy(self, p: Any) -> bool:
         return isinstance(p, Seat) and p >= self.state.players
 
