@@ -27,8 +27,9 @@ from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
+from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
-from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, Unsupported, V
+from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -61,7 +62,12 @@ def compile_direct(program: Program) -> DirectProgram:
             raise cached
         return cached
     try:
-        out = _Gen(program).module()
+        try:
+            out = _Gen(program).module()
+        except CardStatsFound as found:  # compile again, reading those stats as cards throughout
+            gen = _Gen(program)
+            gen.card_stats = found.stats
+            out = gen.module()
     except Unsupported as why:
         program._direct = why
         raise
@@ -69,7 +75,7 @@ def compile_direct(program: Program) -> DirectProgram:
     return out
 
 
-class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
+class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -124,7 +130,9 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
 
     def zone(self, name: str, owner: str | None) -> V:
         zd = self.rs.zones[name]
-        if zd.kind not in ("pile", "set", "row", "stack", "rows", "board"):
+        if zd.kind == "grid" and zd.per_player:
+            raise Unsupported("per-player grids")
+        if zd.kind not in ("pile", "set", "row", "stack", "rows", "grid", "board"):
             raise Unsupported(f"zone kind {zd.kind}")
         local = self.zones_used.get(name)
         if local is None:
@@ -141,13 +149,6 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
     # ---- the module --------------------------------------------------------------------------
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
-        found = [what for what, present in (
-            ("a `play` or `round` phase", set(rs.phases) - {"setup", "turn"}),
-            ("`when short of` rules", rs.short_triggers),
-            ("dice", rs.die_types), ("grids", p.grids),
-            ("rule functions", rs.functions)) if present]
-        if found:
-            raise Unsupported(f"it uses {', '.join(found)}")
         if not p.settles_at_once:
             raise Unsupported("state-based rules that stop for decisions")
         if len(rs.scores) > 1:
@@ -180,11 +181,13 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
                 for name in r:
                     mask |= self.name_bits()[name]
             self.read_mask = f" & {self.k(mask)}"
+        self.cover_short()
         for name in ("setup", "turn"):
             if name in rs.phases:
                 ph = rs.phases[name]
                 funcs[name] = f"_ph_{name}"
                 self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False)
+        self.cover_phases(funcs)
         # triggers: rule triggers and card effects, by event
         trig_fns: dict[int, tuple] = {}
 
@@ -245,7 +248,7 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         self.settle_function(always, watchers)
         # placement rules
         for zname, pl in rs.placements.items():  # called by name from the code that places
-            if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack"):
+            if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack", "grid"):
                 raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
             self.placement_function(self.placement_names[zname], zname, pl)
         stat_inits = {}
@@ -264,7 +267,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         for i, t in enumerate(rs.tiebreaks):
             self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
             tiebreaks.append(f"_tb{i}")
-        exported = [funcs.get("setup"), funcs.get("turn")] + [a[0] for a in always] + \
+        exported = [funcs.get("setup"), funcs.get("turn"), funcs.get("round"), funcs.get("play")] + \
+            [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x] + abilities.pop("exported")
@@ -445,11 +449,13 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
     def placement_function(self, name: str, zname: str, pl) -> None:
         """`_pl(c)`: the legal positions of card `c` in the rows zone, as `legal_positions`."""
         zd = self.rs.zones[zname]
-        if zd.per_player:
-            raise Unsupported("per-player placement zone")
+        if zd.kind == "grid":
+            return self.grid_placement_function(name, zname, pl)
         scope = {"card": ("_a0", "topcard"), pl.binder: ("_a1", "topcards")}
         conds = [self.expr(c, scope) for c in pl.conds]
-        zone = self.zone(zname, None)
+        # a per-player zone's rule is given the owner's instance (`placement_call`)
+        zone = V("_zl", "zone", zone=zname, rows=zd.kind == "rows") if zd.per_player else self.zone(zname, None)
+        extra = ", _zl" if zd.per_player else ""
         self.cur_loc = pl.loc
         self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)  # the rule on the row as it would be
         for c, n in zip(conds, pl.conds):
@@ -457,13 +463,13 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
             self.emit(3, "return False")
         self.emit(2, "return True")
         if zd.kind != "rows":  # one candidate: the zone's cards with this one on top (at the end)
-            self.emit(1, f"def {name}(_a0):", pl.loc)
+            self.emit(1, f"def {name}(_a0{extra}):", pl.loc)
             self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {zone.src} if _x != _a0] + [_a0]) else []")
             return
         # per row, bit 1: the left end is legal, bit 2: the right end (a lone card has one end)
         ends = f"({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | (_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)"
         pure = all(self.pure(c, {pl.binder, "card"}) for c in pl.conds)
-        self.emit(1, f"def {name}(_a0):", pl.loc)
+        self.emit(1, f"def {name}(_a0{extra}):", pl.loc)
         self.emit(2, "_out = []")
         self.emit(2, f"for _i, _row in enumerate({zone.src}):")
         if pure:  # the answers depend on the cards alone: remembered across games (`_MEMO_LIMIT` rows)
@@ -551,6 +557,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
 
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
+        if got is not None and "item" in (kind, got[1]) and {kind, got[1]} <= {"item", "player", "card", "row"}:
+            return got[0]  # an item of a mixed list kept where a player, card or row was (or the reverse)
         if got is not None:
             if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
                 scope[name] = (got[0], kind)  # `let xs = []`, then cards (directforms.e_arith)
@@ -624,6 +632,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         if t.kind == "name":
             name = t.id
             if name in rs.stats and not rs.stats[name].per_player:
+                if self.set_card_stat(name, v, d, n):
+                    return
                 if v.kind not in ("int", "bool", "str", "any"):
                     raise Unsupported("a stat holding cards")
                 self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
@@ -673,7 +683,11 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
     def s_move(self, n, d, scope, loops):
         if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
             return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
+        if self.move_to_row(n, d, scope):
+            return
         what = self.expr(n.what, scope)
+        if what.kind == "item":  # a mixed list's item, moved: a card
+            what = V(f"R.card_item({what.src})", "card")
         dest = self.dest(n.dest, scope)
         if n.name:
             raise Unsupported("move ... as")
@@ -700,6 +714,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         anything else (a card in a row, covered or covering) by `Runtime.take_any`. `known`: the
         card is not none."""
         c = card
+        if self.grid_zone(dest.zone):
+            return self.grid_move(d, card, dest, loc)
         if not _SIMPLE.match(card):
             c = self.temp()
             self.emit(d, f"{c} = {card}", loc)
@@ -728,8 +744,12 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
 
     def s_draw(self, n, d, scope, loops):
         if n.count is not None:
+            return self.draw_many(n, d, scope)
+        if n.count is not None:
             raise Unsupported("draw N")
         src = self.expr(n.source, scope)
+        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
+            src = V(f"_Z[{src.src}.key]", "zone", live=True)
         if src.kind != "zone" or src.rows:
             raise Unsupported("draw from rows")
         dest = self.dest(n.dest, scope)
@@ -755,12 +775,14 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         ps = self.known_positions.pop(id(n), None)
         if ps is None:  # else: the `can be placed` test just before computed them on this state
             ps = self.temp()
-            self.emit(d, f"{ps} = {self.placement_names[zone.zone]}({what.src})", n.loc)
+            self.emit(d, f"{ps} = {self.placement_call(zone, what.src)}", n.loc)
         self.emit(d, f"if not {ps}:")
         self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
         ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps)
         self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
-        if zone.rows:
+        if self.grid_zone(zone.zone):
+            self.grid_place(d, what.src, zone.key, f"{ps}[{i}]", n.loc)
+        elif zone.rows:
             self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
         else:  # a pile, set or row zone has one position: on top (at the end)
             self.emit_move_one(d, what.src, zone, False, n.loc)
@@ -792,6 +814,8 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         self.emit_fire(d, n.event, subject.src, actor.src, n.loc)
 
     def s_choose(self, n, d, scope, loops):
+        if n.count is not None and not self.sync:
+            return self.choose_many(n, d, scope)
         if n.count is not None or self.sync:
             raise Unsupported("choose several")
         player = self.expr(n.player, scope)
@@ -855,8 +879,11 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         if len(x.args) != len(params):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
+        args = [V(a.src, "card") if a.kind == "item" else a for a in args]  # a mixed list's item as a card
+        args = [V(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card", "int", "bool", "str", "cards", "players", "list") and \
+            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed",
+                              "list", "rows") and not a.kind.startswith("map:") and \
                     not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
         args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
@@ -1021,8 +1048,16 @@ class _Gen(FormsGen, BoardGen, Expressions, AbilityGen):
         self.changed = True
 
     def s_repeat(self, n, d, scope, loops):
-        if n.cond is not None:
-            return self.repeat_while(n, d, scope, loops)
+        if n.cond is not None:  # `while COND:` (`RepeatTask`): tested before each round, on a settled state
+            c = self.expr(n.cond, scope)
+            self.emit(d, f"while {c.src}:", n.loc)
+            self.count_round(d + 1, n.body)
+            self.changed = True
+            self.block(n.body, d + 1, scope, loops + 1)
+            self.settle_check(d + 1)
+            self.emit(d + 1, "pass")
+            self.changed = True
+            return
         if n.times is not None:
             t = self.expr(n.times, scope)
             if t.kind != "int":
@@ -1058,7 +1093,13 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
-             "other_players"}
+             "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
+             "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
+             "linked", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
+             "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
+             "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
+             "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "decider", "add_dummy",
+             "is_dummy", "key", "_ZoneRef", "card_item"}
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards

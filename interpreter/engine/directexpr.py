@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..language.tree import Node
+from ..library.names import SPECIAL_NAMES
+from ..runtime.values import ZoneRef
 
 __all__ = ["Unsupported", "V", "Expressions"]
 
@@ -40,6 +42,7 @@ class V:
     rows: bool = False
     key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
     nn: bool = False  # never none (a value), or holds no none (a list)
+    elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
@@ -47,14 +50,17 @@ _OPS = ("<", "<=", ">", ">=")
 _PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "rest", "adjacent",
                          "values"})
 _CARDISH = ("card", "cards", "zone", "row")
+_LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
-              "list": "any"}
+              "list": "any", "rowpairs": "rowpair", "rowpair": "row", "spaces": "space", "mixed": "item",
+              "zonerefs": "zoneref"}
 
 
 class Expressions:
     """Expression compilation, mixed into `direct._Gen` (which provides `k`, `temp`, `zone`, `you`,
     `field`, `rs`, `enum_values`, `const_kinds` and `placement_names`)."""
 
+    card_stats: frozenset = frozenset()  # shared stats that hold lists of cards (`CardStats`)
     binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
 
     def expr(self, n: Node, scope: dict) -> V:
@@ -75,19 +81,28 @@ class Expressions:
         """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
         items = [self.expr(i, scope) for i in n.items]
         kinds = {v.kind for v in items}
+        if kinds == {"player"}:
+            return V("[" + ", ".join(v.src for v in items) + "]", "players")
+        if kinds == {"zone"}:  # zones as values: `values.ZoneRef`s, as the task engine has them
+            return self.zone_refs(items)
+        if kinds == {"row"}:  # a group of rows (e.g. a pair for `linked`): rows by reference
+            return V("[" + ", ".join(v.src for v in items) + "]", "rowpair")
         if kinds and kinds <= {"card"}:
             return V("[" + ", ".join(v.src for v in items) + "]", "cards", nn=all(v.nn or v.top for v in items))
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
             raise Unsupported("a list of lists or of cards mixed with other values")
-        return V("[" + ", ".join(v.src for v in items) + "]", "list")
+        return V("[" + ", ".join(v.src for v in items) + "]", "list", elem="str" if kinds <= {"str"} else "other")
 
     def e_map(self, n, scope):
         pairs = {}
         for kn, vn in n.pairs:
-            if kn.kind != "lit" or vn.kind != "lit":
+            k, v = self.map_literal(kn), self.map_literal(vn)
+            if k is _NOT_LITERAL or v is _NOT_LITERAL:
                 raise Unsupported("map with computed entries")
-            pairs[kn.value] = vn.value
+            pairs[k] = v
         kinds = {type(v) for v in pairs.values()}
+        if kinds == {str}:  # e.g. enumerated values
+            return V(self.k(pairs), "map:str")
         if kinds - {int}:
             raise Unsupported("map values")
         return V(self.k(pairs), "map")
@@ -95,11 +110,13 @@ class Expressions:
     def e_index(self, n, scope):
         obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
         if obj.kind != "map":
-            raise Unsupported("index")
+            return self.index_of(obj, key)
         return V(f"{obj.src}[{key.src}]", "int")
 
     def e_name(self, n, scope):
         name, rs = n.id, self.rs
+        if isinstance(scope.get(name), _Bound):  # a rule function's parameter (`rule_call`)
+            return replace(scope[name].v)
         if name in scope and name not in ("true", "false", "none"):
             py, kind = scope[name]
             if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
@@ -114,6 +131,8 @@ class Expressions:
         if name in rs.stats:
             if rs.stats[name].per_player:
                 raise Unsupported("player stat without owner")
+            if name in self.card_stats:  # a stat holding a list of cards (`CardStats`)
+                return V(f"R.card_stat({self.k(name)})", "cards", nn=True)
             return V(f"_st.stats[{self.k(name)}]", "int")
         if name in rs.constants:
             kind = self.const_kinds.get(name)
@@ -142,6 +161,8 @@ class Expressions:
 
     def e_of(self, n, scope):
         owner = self.expr(n.owner, scope)
+        if owner.kind == "item":  # an item of a mixed list used as a player
+            owner = V(owner.src, "player")
         if n.name in self.rs.zones:
             if owner.kind == "player":
                 return self.zone(n.name, owner.src)
@@ -153,11 +174,19 @@ class Expressions:
             raise Unsupported("zone of")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
             return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
+            return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
         raise Unsupported("of")
 
     def e_attr(self, n, scope):
+        if n.name == "face" and self.rs.die_types:
+            return self.face_of(n, scope)
         obj = self.expr(n.obj, scope)
         name = n.name
+        if obj.kind == "space" and name in ("x", "y"):  # columns and rows count from 1 (`read_field`)
+            if obj.nn:
+                return V(f"({obj.src}.{name} + 1)", "int", nn=True)
+            return V(f"R.space_xy({obj.src}, {self.k(name == 'x')})", "int")
         if obj.kind == "type":
             return V(self.k(self.type_values(n)), "list")
         if obj.kind == "player" and name in self.rs.stats:
@@ -208,14 +237,16 @@ class Expressions:
             return V(v.src, "cards", top=True, live=True)
         if v.kind == "row":
             return V(v.src, "cards", top=True, live=True)
-        if v.kind in ("cards", "list", "players", "rows"):
+        if v.kind in ("cards", "list", "players", "rows", "rowpairs", "rowpair", "spaces", "mixed", "zonerefs"):
             return v
         raise Unsupported(f"a list from a {v.kind}")
 
     def e_call(self, n, scope):
         f = n.func
-        if f in self.rs.functions or f in self.rs.procedures:
-            raise Unsupported("rule functions")
+        if f in self.rs.functions and f not in self.rs.procedures:
+            return self.rule_call(n, scope)
+        if f in self.rs.procedures:
+            raise Unsupported("a procedure used as a value")
         args = [self.expr(a, scope) for a in n.args]
         m = getattr(self, "f_" + f, None)
         if m is None:
@@ -312,7 +343,7 @@ class Expressions:
     def f_values(self, n, a, scope):
         x = a[0]
         if x.kind != "list":
-            raise Unsupported("values")
+            return self.items(x)  # `values(zone)`: its cards (`listify`)
         return x
 
     def f_adjacent(self, n, a, scope):
@@ -324,6 +355,9 @@ class Expressions:
         if n.op == "+" and left.kind in ("cards", "zone", "row") and right.kind in ("cards", "zone", "row"):
             l, r = self.items(left), self.items(right)
             return V(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
+        joined = self.joined(n, left, right)
+        if joined is not None:
+            return joined
         if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
             raise Unsupported("arithmetic on non-numbers")
         nn = left.nn and right.nn
@@ -342,6 +376,10 @@ class Expressions:
 
     def e_compare(self, n, scope):
         left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+        if "item" in (left.kind, right.kind):
+            return self.compare_item(n, left, right)
+        if left.kind == "row" and right.kind in ("row", "none") and n.op in ("==", "!="):  # the same row
+            return V(f"({left.src} {'is' if n.op == '==' else 'is not'} {right.src})", "bool")
         for v in (left, right):
             if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
                 raise Unsupported("comparing lists")
@@ -356,16 +394,20 @@ class Expressions:
     def e_is(self, n, scope):
         v = self.expr(n.expr, scope)
         what = n.what
+        if v.kind == "item":  # an item of a mixed list: a card only if it is a plain int
+            v = self.as_card(v)
         if what == "empty":
             if v.kind == "zone" and v.rows:
                 src = f"(not {v.src})"
-            elif v.kind in ("zone", "row", "cards", "list", "players", "rows"):
+            elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
                 src = f"(not {v.src})"
+            elif v.kind == "zoneref":
+                src = f"(not _Z[{v.src}.key])"
             elif v.kind == "card":
                 src = f"({v.src} is None)"
             else:
                 raise Unsupported("is empty")
-        elif what in self.rs.card_types:
+        elif what in self.rs.card_types or what in self.rs.die_types:
             if v.kind != "card":
                 raise Unsupported("is Type on a non-card")
             if v.top:
@@ -379,6 +421,8 @@ class Expressions:
             src = f"_is_covered(_COV, {v.src})"
         elif what in ("none", "unknown"):
             src = f"({v.src} is None)"
+        elif what == "dummy":  # `Game.is_dummy` of a player
+            src = f"R.is_dummy({v.src})"
         else:
             raise Unsupported(f"is {what}")
         return V(f"(not {src})" if n.negate else src, "bool")
@@ -387,9 +431,16 @@ class Expressions:
         what, zone = self.expr(n.what, scope), self.expr(n.zone, scope)
         if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
             raise Unsupported("can be placed in a zone without a placement rule")
-        if not _SIMPLE.match(what.src):
-            raise Unsupported("can be placed: a computed card")
-        return V(f"({what.src} is not None and bool({self.placement_names[zone.zone]}({what.src})))", "bool")
+        if not _SIMPLE.match(what.src):  # evaluated once
+            if self.rs.zones[zone.zone].per_player:
+                return V(f"_placeable_in({self.placement_names[zone.zone]}, {what.src}, {zone.src})", "bool")
+            return V(f"_placeable({self.placement_names[zone.zone]}, {what.src})", "bool")
+        return V(f"({what.src} is not None and bool({self.placement_call(zone, what.src)}))", "bool")
+
+    def placement_call(self, zone: V, what: str) -> str:
+        """The call of a zone's placement function (`_pl(c)`; a per-player zone's with its instance)."""
+        name = self.placement_names[zone.zone]
+        return f"{name}({what}, {zone.src})" if self.rs.zones[zone.zone].per_player else f"{name}({what})"
 
     def e_not(self, n, scope):
         return V(f"(not {self.expr(n.expr, scope).src})", "bool")
@@ -424,7 +475,7 @@ class Expressions:
     def binding(self):
         """Compiling a binding construct's body; nesting deeper than two is left to the task engine
         (whose work counter stops a runaway anywhere)."""
-        if self.binding_depth >= 2:
+        if self.binding_depth >= 2 and not getattr(self, "fn_stack", ()):  # in a function: every level is charged
             raise Unsupported("expressions that bind items more than two deep")
         self.binding_depth += 1
         try:
@@ -459,8 +510,8 @@ class Expressions:
         src = self.charged(items.src)
         with self.binding():
             body = self.expr(n.expr, inner)
-        kind = "cards" if body.kind == "card" else "list"
-        if body.kind not in ("card", "int", "str", "bool", "any"):
+        kind = _LIST_OF.get(body.kind, "list")
+        if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space"):
             raise Unsupported("comprehension of lists")
         return V(f"[{body.src} for {x} in {src}]", kind)
 
@@ -498,3 +549,267 @@ class Expressions:
         else:
             src = f"(not any({cond.src} for {target} in {it.src}))"
         return V(src, "bool")
+
+
+class _Bound(tuple):
+    """A scope entry that is a whole compiled value (`(src, kind)` with the `V` kept): a rule
+    function's parameter, so that a zone passed in keeps its name and key."""
+
+    v: V
+
+    def __new__(cls, v: V) -> "_Bound":
+        out = super().__new__(cls, (v.src, v.kind))
+        out.v = v
+        return out
+
+
+class RuleFunctions:
+    """Rule functions (`function f(x) = EXPR`), mixed into `direct._Gen`: each call is the
+    function's expression compiled where it is called, typed by its arguments (so a zone or a
+    row passed in stays one). Arguments that are not plain locals or constants are evaluated
+    once, in order, as the parameters of a `lambda` called on the spot. The call counts towards
+    the depth limit as `codegen.call_rule_function` does: `R.depth` plus the functions nesting
+    here must stay within `max_depth`. Recursive functions are left to the task engine."""
+
+    fn_stack: tuple = ()  # the rule functions being compiled, outermost first
+
+    def rule_call(self, n: Node, scope: dict) -> V:
+        fd = self.rs.functions[n.func]
+        if n.func in self.fn_stack:
+            raise Unsupported("recursive rule functions")
+        if len(n.args) != len(fd.params):
+            raise Unsupported("argument count")
+        args = [self.expr(a, scope) for a in n.args]
+        inner = {k: scope[k] for k in ("you", "this") if k in scope}
+        names, values = [], []
+        for param, a in zip(fd.params, args):
+            if a.kind == "zone" or _SIMPLE.match(a.src):
+                inner[param] = _Bound(a)
+            else:
+                py = self.temp("_v")
+                names.append(py)
+                values.append(a.src)
+                inner[param] = _Bound(replace(a, src=py))
+        depth = len(self.fn_stack) + 1
+        self.fn_stack = self.fn_stack + (n.func,)
+        try:
+            body = self.expr(fd.expr, inner)
+        finally:
+            self.fn_stack = self.fn_stack[:-1]
+        src = body.src
+        if len(src) > _MAX_INLINED:  # functions calling functions many times over: left to the task engine
+            raise Unsupported("rule functions too large to write out where they are called")
+        if names:
+            src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
+        src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
+        return replace(body, src=src, live=body.live)
+
+    # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
+    def e_if_expr(self, n, scope):
+        """`A if COND else B`: both sides of one kind (none goes with anything)."""
+        then, cond, orelse = self.expr(n.then, scope), self.expr(n.cond, scope), self.expr(n.orelse, scope)
+        kinds = {then.kind, orelse.kind} - {"none"}
+        if then.kind == "zone" or orelse.kind == "zone":
+            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
+                    "_random(" not in cond.src:  # the condition is evaluated for the list and for the key
+                key = f"({then.key} if {cond.src} else {orelse.key})"
+                return V(f"({then.src} if {cond.src} else {orelse.src})", "zone", top=True, live=True,
+                         zone=then.zone, rows=then.rows, key=key)
+            then, orelse = (self.items(v) if v.kind == "zone" else v for v in (then, orelse))
+            kinds = {then.kind, orelse.kind} - {"none"}
+        empty = [v for v in (then, orelse) if v.kind == "list" and v.src == "[]"]
+        if len(kinds) == 2 and empty and len(empty) == 1:  # `xs if c else []`: a list of the other's kind
+            kinds = {then.kind, orelse.kind} - {"list"}
+        if len(kinds) > 1:
+            if kinds <= {"int", "str", "bool", "any"}:
+                kinds = {"any"}
+            elif kinds <= {"cards", "list"} and "list" in {then.kind, orelse.kind} and \
+                    all(v.kind != "list" or v.src == "[]" for v in (then, orelse)):
+                kinds = {"cards"}  # `xs if c else []`
+            elif kinds <= {"mixed", "list", "cards", "players", "rows"} and \
+                    all(v.elem != "other" for v in (then, orelse) if v.kind == "list"):
+                kinds = {"mixed"}  # texts with cards, players or rows (`joined`)
+            else:
+                raise Unsupported("a conditional value of two kinds")
+        kind = kinds.pop() if kinds else "none"
+        elems = {v.elem for v in (then, orelse) if v.kind == "list" and v.src != "[]"}
+        return V(f"({then.src} if {cond.src} else {orelse.src})", kind, top=then.top and orelse.top,
+                 nn=then.nn and orelse.nn, elem=elems.pop() if len(elems) == 1 else None)
+
+    def e_in(self, n, scope):
+        """`X in XS` (`Compiler.x_in`: equality with each item; a card never equals a player)."""
+        item, coll = self.expr(n.item, scope), self.expr(n.coll, scope)
+        if item.kind == "item" and coll.kind in ("cards", "zone", "row", "players"):
+            xs = self.items(coll)
+            t = "int" if xs.kind == "cards" else "_Seat"
+            return V(f"(type({item.src}) is {t} and {item.src} in {xs.src})", "bool")
+        xs = self.items(coll) if coll.kind != "map" else None
+        if xs is None or xs.kind not in ("cards", "players", "list", "rows"):
+            raise Unsupported(f"`in` a {coll.kind}")
+        want = {"cards": "card", "players": "player", "rows": "row", "list": None}[xs.kind]
+        if want is None:
+            if item.kind not in ("int", "str", "bool", "any"):
+                raise Unsupported("`in` a list of values, of something else")
+            return V(f"({item.src} in {xs.src})", "bool")
+        if item.kind == want:
+            return V(f"({item.src} in {xs.src})", "bool")
+        if item.kind == "none":
+            return V(f"(None in {xs.src})", "bool")
+        raise Unsupported(f"a {item.kind} `in` a list of {xs.kind}")
+
+    def e_range(self, n, scope):
+        lo, hi = self.expr(n.lo, scope), self.expr(n.hi, scope)
+        if lo.kind != "int" or hi.kind != "int":
+            raise Unsupported("a range of non-numbers")
+        return V(f"R.range({lo.src}, {hi.src})", "list", nn=True)
+
+    def index_of(self, obj: V, key: V) -> V:
+        """`XS[i]` of a list (players, rows, cards, values), or of a map player → answer."""
+        if obj.kind.startswith("map:"):
+            return V(f"{obj.src}[{key.src}]", obj.kind[4:])
+        xs = self.items(obj) if obj.kind in ("zone", "row") else obj
+        item = _ITEM_KIND.get(xs.kind) if xs.kind != "list" else "any"
+        if xs.kind == "rowpair":
+            item = "row"
+        if item is None or key.kind not in ("int", "any"):
+            raise Unsupported("index")
+        return V(f"{xs.src}[{key.src}]", item, top=xs.top)
+
+    def f_min(self, n, a, scope):
+        return V(f"R.least({self.items(a[0]).src})", "int", nn=True)
+
+    def f_max(self, n, a, scope):
+        return V(f"R.most({self.items(a[0]).src})", "int", nn=True)
+
+    def f_top(self, n, a, scope):
+        xs = self.items(a[0])
+        return V(f"_last({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+
+    def f_bottom(self, n, a, scope):
+        xs = self.items(a[0])
+        return V(f"_first({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+
+    def f_turn_order(self, n, a, scope):
+        return V("R.turn_order()", "players", nn=True)
+
+    def f_next_player(self, n, a, scope):
+        p = a[0] if a else V(self.you(scope), "player")
+        if p.kind != "player":
+            raise Unsupported("next_player of a non-player")
+        return V(f"_Seat(({p.src} + 1) % _st.players)", "player", nn=True)
+
+    def f_previous_player(self, n, a, scope):
+        p = a[0] if a else V(self.you(scope), "player")
+        if p.kind != "player":
+            raise Unsupported("previous_player of a non-player")
+        return V(f"_Seat(({p.src} - 1) % _st.players)", "player", nn=True)
+
+    def f_sort_by(self, n, a, scope):
+        xs, ks = self.items(a[0]), self.items(a[1])
+        if ks.kind != "list":
+            raise Unsupported("sort_by on non-values")
+        return V(f"R.sort_by({xs.src}, {ks.src})", xs.kind, top=xs.top)
+
+    def f_unique_most(self, n, a, scope):
+        xs, ks = self.items(a[0]), self.items(a[1])
+        if ks.kind != "list":
+            raise Unsupported("unique_most on non-values")
+        return V(f"R.unique_most({xs.src}, {ks.src})", _ITEM_KIND.get(xs.kind, "any"))
+
+    def f_linked(self, n, a, scope):
+        start, pairs = a
+        if start.kind != "row" or pairs.kind != "rowpairs":
+            raise Unsupported("linked of these")
+        return V(f"R.linked({start.src}, {pairs.src})", "rows")
+
+    def face_of(self, n, scope):
+        """`d.face` (`read_field`): the face a die shows; none while it is covered."""
+        obj = self.expr(n.obj, scope)
+        if obj.kind == "card":
+            c = obj.src if _SIMPLE.match(obj.src) else None
+            if c is None:
+                return V(f"R.face({obj.src})", "any")
+            return V(f"(None if {c} is None or _COV[{c}] else _st.faces.get({c}))", "any")
+        if obj.kind in ("cards", "zone", "row"):
+            xs = self.items(obj)
+            return V(f"[R.face(_x) for _x in {xs.src}]", "list")
+        raise Unsupported("face of this")
+
+    # ---- mixed lists: cards, players, rows and texts in one list (options of a choice) -------
+    # Their items have kind `item`: a card is a plain int, a player a `Seat`, a row a list, a
+    # text a str. Where a rule uses an item as a card or a player it is one (the checker and the
+    # rule's own tests see to that); tests of what an item is look at its Python type.
+    def joined(self, n, left: V, right: V) -> V | None:
+        """`A + B` of lists (`Game.add`): a list of values, or a mixed list."""
+        if n.op != "+":
+            return None
+        kinds = {left.kind, right.kind}
+        if kinds in ({"players"}, {"rows"}):
+            return V(f"({left.src} + {right.src})", left.kind)
+        if not kinds & {"list", "mixed"} or kinds & {"int", "any", "str", "bool", "none"}:
+            return None
+        sides = [self.items(v) if v.kind in ("zone", "row") else v for v in (left, right)]
+        if all(v.kind == "list" for v in sides):
+            elem = "other" if "other" in (sides[0].elem, sides[1].elem) else \
+                sides[0].elem if sides[0].elem == sides[1].elem else None
+            return V(f"({sides[0].src} + {sides[1].src})", "list", elem=elem)
+        for v in sides:  # a number among cards or players would be taken for one
+            if v.kind == "list" and v.elem == "other" and v.src != "[]":
+                raise Unsupported("a list joining cards or players with values that are not texts")
+            if v.kind not in ("list", "mixed", "cards", "players", "rows"):
+                raise Unsupported(f"a list joining a {v.kind}")
+        return V(f"({sides[0].src} + {sides[1].src})", "mixed")
+
+    def as_card(self, v: V) -> V:
+        if v.kind != "item":
+            return v
+        if _SIMPLE.match(v.src):
+            return V(f"({v.src} if type({v.src}) is int else None)", "card")
+        return V(f"_card_or_none({v.src})", "card")
+
+    def compare_item(self, n, left: V, right: V) -> V:
+        """`==`/`!=` with an item of a mixed list: a card equals only a card (a plain int)."""
+        if n.op not in ("==", "!="):
+            raise Unsupported("ordering items of a mixed list")
+        other = right if left.kind == "item" else left
+        item = left if left.kind == "item" else right
+        if other.kind in ("card", "int"):
+            test = "is" if other.kind == "card" else "is not"
+            eq = f"(type({item.src}) {test} int and {item.src} == {other.src})"
+        elif other.kind == "player":
+            eq = f"(type({item.src}) is _Seat and {item.src} == {other.src})"
+        elif other.kind in ("str", "none", "item"):
+            eq = f"({item.src} == {other.src})"
+        elif other.kind == "row":
+            eq = f"({item.src} is {other.src})"
+        else:
+            raise Unsupported(f"comparing an item of a mixed list with a {other.kind}")
+        return V(eq if n.op == "==" else f"(not {eq})", "bool")
+
+    def zone_refs(self, items: list) -> V:
+        """`[pile_a, pile_b]`: a list of zones as `ZoneRef`s (options of a choice label as the task
+        engine's do); only piles and sets, so that a chosen one reads as a plain list."""
+        out = []
+        for v in items:
+            zd = self.rs.zones[v.zone]
+            if zd.kind not in ("pile", "set", "stack", "row") or zd.per_player:
+                raise Unsupported("a list of zones other than shared piles and sets")
+            out.append(self.k(ZoneRef(v.zone, None)))
+        return V("[" + ", ".join(out) + "]", "zonerefs", nn=True)
+
+    def map_literal(self, n: Node):
+        """A map entry known when compiling: a literal, or an enumerated value's name that names
+        nothing else (`Compiler.x_name` gives the name itself)."""
+        if n.kind == "lit" and isinstance(n.value, (int, str)) and not isinstance(n.value, bool):
+            return n.value
+        rs = self.rs
+        if n.kind == "name" and n.id in self.enum_values and not (
+                n.id in rs.zones or n.id in rs.stats or n.id in rs.constants or n.id in rs.card_types or
+                n.id in rs.die_types or n.id in SPECIAL_NAMES):
+            return n.id
+        return _NOT_LITERAL
+
+
+_NOT_LITERAL = object()
+_MAX_INLINED = 200_000  # characters of one rule function call written out
+

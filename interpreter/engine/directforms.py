@@ -113,7 +113,10 @@ class FormsGen:
             cardish = {"cards", "zone", "row"}
             if kinds == {"walks"}:
                 return V(f"_join({left.src}, {right.src})", "walks", nn=True)
-            if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds):
+            # cards joined with a list that holds none so far (`let xs = []`); a list of values
+            # joined with cards is a mixed list (directexpr.joined)
+            empty = all(v.src == "[]" or v.src in self.empty_lists for v in (left, right) if v.kind == "list")
+            if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds and empty):
                 l, r = self.items(left), self.items(right)
                 return V(f"_join({l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
             if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:

@@ -16,8 +16,9 @@ from typing import Any, Iterator
 from ..runtime.cardstats import ChangeLog
 from .blame import rule_terms
 from .directabilities import AbilityRuntime
-from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directboards import BoardRuntime
+from .directcover import STOP, CoverRuntime
+from .directforms import FORMS_GLOBALS, FormsRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.state import GameState
@@ -150,6 +151,20 @@ def _mul(a: int, b: int) -> int:
     return out
 
 
+def _placeable(positions: Any, c: Any) -> bool:
+    """`C can be placed in Z` of a computed card: `positions` is the zone's placement function."""
+    return c is not None and bool(positions(c))
+
+
+def _placeable_in(positions: Any, c: Any, zone: list) -> bool:
+    return c is not None and bool(positions(c, zone))
+
+
+def _card_or_none(v: Any) -> Any:
+    """An item of a mixed list used as a card: a card id is a plain int (a player is a Seat)."""
+    return v if type(v) is int else None
+
+
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
@@ -159,7 +174,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
-    "_KMAY": "may", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
+    "_card_or_none": _card_or_none, "_placeable": _placeable, "_placeable_in": _placeable_in, "type": type, "int": int, "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
     "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
 
@@ -206,13 +221,14 @@ def _tables(dp: Any, st: GameState) -> dict:
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
             "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones and
-                                    rs.zones[name].kind != "board"),  # a board's cards lie on spaces
+                                    rs.zones[name].kind != "board" and  # a board's cards lie on spaces
+                                    name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}}
     return got
 
 
-class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
+class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
@@ -231,6 +247,9 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         self.max_depth = self.limits.max_depth
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
+        self.row_home: dict[int, str] = {}  # id of a row list → its zone's key (`move_to_row`)
+        self.zone_tables: dict[str, list] = {}  # per-player zone → its instances by seat (`player_zone`)
+        self.key_tables: dict[str, list] = {}
         self.const: dict[str, Any] = {}
         self.rows_zones = program.rows_zones
         self.labels = dp.labels
@@ -324,6 +343,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
     def _take(self, c: int) -> None:
         """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
         st = self.state
+        self.grid_version += 1  # a grid's cards may have changed (`CoverRuntime.card_at`)
         at = st.where[c]
         if c not in st.under and at in self.rows_keys:  # a lone card off a row
             rows = st.zones[at]
@@ -403,6 +423,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
 
     def cover(self, c: Any, target: Any) -> None:
         st = self.state
+        self.grid_version += 1
         if c is None or target is None:
             raise RuleError("`place X on Y` needs two cards", None)
         if c == target:
@@ -434,6 +455,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
 
     def rows(self, zone: list, key: str) -> list:
         _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        self.row_home.update(dict.fromkeys(map(id, zone), key))  # for `move_to_row` of a row that empties
         return list(zone)
 
     def other_players(self, you: Any) -> list:
@@ -442,6 +464,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         if self.state.dummies:
             return self.others_with_dummies(you)
         start = you if you is not None else self.state.active
+        if self.state.dummies:  # `_other_players` with dummy seats
+            return self.others_with_dummies(start)
         got = self._others.get(start)
         if got is None:
             n = self.state.players
@@ -511,10 +535,14 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         return self._label(v)
 
     def _label(self, v: Any) -> str:
+        if v is True or v is False:  # a yes/no question's options (the task engine's labels)
+            return "yes" if v else "no"
+        if self.state.faces and v in self.state.faces and not isinstance(v, (bool, Seat)):
+            return f"{self.rs.cards[v].name} #{v + 1} showing {self.state.faces[v]}"  # `Game.label` of a die
         if isinstance(v, int) and not isinstance(v, (bool, Seat)) and 0 <= v < len(self.labels):
             return self.labels[v]
         if isinstance(v, list):
-            return "row: " + ", ".join(self.labels[c] for c in v)
+            return self.row_label(v) + ", ".join(self.labels[c] for c in v)
         if isinstance(v, tuple):  # a walk over board spaces (directboards.py), as `Game.label` of a list
             return "[" + ", ".join(self._label(c) for c in v) + "]"
         return str(v)
@@ -522,6 +550,11 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
         """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
         condition is false does not answer; the active player orders several."""
+        yield from self.run_fired(event, self.fired(event, subject, actor))
+
+    def fired(self, event: str, subject: Any, actor: Any) -> list:
+        """The triggers answering an event now (`Game.fire_task`: conditions are tested when the
+        event fires, e.g. `turn_start` before the new turn's settling runs)."""
         info = self.info
         handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
         rule = info["rule_triggers"].get(event)
@@ -529,7 +562,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
             handlers = list(handlers) + rule
         whenever = event in info["whenever"]
         if not handlers and not whenever:
-            return
+            return []
         fns = self.game.fns
         you = Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
@@ -547,6 +580,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime):
         if whenever:  # cards in play answering any card's event (directabilities.py)
             pending += [(fn, args, node, trigger_label(source, node.loc))
                         for fn, args, node, source in self.whenever_pending(event, subject)]
+        return pending
+
+    def run_fired(self, event: str, pending: list) -> Iterator[Decision]:
+        """Run the triggers `fired` found, the active player ordering several (`FireTask`)."""
         while pending:
             if len(pending) > 1:
                 labels = [h[3] if len(h) > 3 else self._source(h[2], h[1][1]) for h in pending]
@@ -593,6 +630,9 @@ class DirectGame:
                 st.zones[name] = []
         st.pstats = [{} for _ in range(players)]
         st.watch = [False] * len(rs.watchers)
+        for card in rs.cards:  # every die shows its first face (`Game._init_state`)
+            if card.type in program.die_faces:
+                st.faces[card.id] = program.die_faces[card.type][0]
         self.choices: list[int] = []
         self.log: list[str] = []
         self.log_chars = 0
@@ -741,15 +781,18 @@ class DirectGame:
         events = set(info["rule_triggers"]) | set(info["card_triggers"]) | set(info["whenever"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
+            if info["funcs"].get("round") or info["funcs"].get("play"):  # the flow as MainTask runs it
+                yield from R.play_game()
             while True:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:
                     raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
                 if st.uses:
                     R.reset_uses("round:")
+                started = R.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
                 R.new_period()
-                if "round_start" in events:
-                    yield from R.fire("round_start", None, Seat(st.start_player))
+                if started:  # its conditions were tested before the period's settling (RoundTask)
+                    yield from R.run_fired("round_start", started)
                 k = 0
                 while k < st.players:
                     p = Seat((st.start_player + k) % st.players)
@@ -760,9 +803,10 @@ class DirectGame:
                         raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
                     if st.uses:
                         R.reset_uses("turn:")
+                    started = R.fired("turn_start", None, p) if "turn_start" in events else ()
                     R.new_period()
-                    if "turn_start" in events:
-                        yield from R.fire("turn_start", None, p)
+                    if started:  # as TurnTask: the fire is pushed before the settling
+                        yield from R.run_fired("turn_start", started)
                     if turn is not None:
                         yield from turn(p)
                     if "turn_end" in events:

@@ -1,0 +1,825 @@
+"""More of the language for direct-style compilation: the game's flow (`round:` and `play:` phases,
+`play turn of`, `play round`), dice (`roll`, `.face`), `gain`/`lose` with `when short of`,
+several and simultaneous choices, `draw N`, grids, stats holding cards, moves to a row, dummy
+players, and the runtime of rule functions' values (`linked`, `sort_by`, `unique_most`, ranges).
+
+`CoverStatements` is mixed into `direct._Gen` (statements and module pieces), `CoverRuntime` into
+`directgame.Runtime` (what the generated code calls). Each piece does what the task engine's
+task or closure does (named in its docstring), in the same order, with the same RNG draws and the
+same settling, so that both engines play the same game (tests/engine/test_direct_cover.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.values import Position, Seat, Space
+from ..runtime.zones import put as _put
+from ..language.tree import walk
+from .directexpr import _ITEM_KIND, Unsupported, V
+
+__all__ = ["CoverStatements", "CoverRuntime"]
+
+
+class CoverStatements:
+    """Statements and module pieces, mixed into `direct._Gen` (which provides `emit`, `expr`,
+    `function`, `k`, `temp`, `bind`, `decision`, `emit_fire`, `rs`, ...)."""
+
+    def cover_phases(self, funcs: dict) -> None:
+        """`round:` and `play:` bodies (`RoundTask`, `MainTask`: a body like the turn's, run with
+        `you` the start player, ending as a call does)."""
+        for name in ("round", "play"):
+            ph = self.rs.phases.get(name)
+            if ph is not None:
+                funcs[name] = f"_ph_{name}"
+                self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=True, counted=False)
+
+    def cover_short(self) -> None:
+        """`when short of STAT by N:` bodies, before any body that may `lose` is compiled."""
+        self.short_names = []
+        short: dict[str, list] = {}
+        bodies = []
+        for stat, nodes in self.rs.short_triggers.items():  # named first: a body may `lose` again
+            for t in nodes:
+                fname = f"_sh{len(self.short_names)}"
+                self.short_names.append(fname)
+                short.setdefault(stat, []).append(fname)
+                bodies.append((fname, t))
+        self.short_fns = short
+        for fname, t in bodies:
+            # `change_stat`'s task: `you`, no `this`, the missing amount; not counted in depth
+            self.function(fname, [("you", "player"), ("this", "none"), (t.binder, "int")], t.body, t.loc,
+                          call=True, counted=False)
+
+    short_names: list
+    short_fns: dict  # stat → the functions of its `when short of` bodies (`cover_short`)
+
+    def s_play_turn(self, n, d, scope, loops):
+        """`play turn of P` (`TurnTask`)."""
+        if self.sync:
+            raise Unsupported("play turn in a state-based rule")
+        p = self.expr(n.player, scope)
+        if p.kind != "player":
+            raise Unsupported("play turn of a non-player")
+        self.emit(d, f"yield from R.play_turn({p.src})", n.loc)
+        self.changed = True
+
+    def s_play_round(self, n, d, scope, loops):
+        """`play round` (`RoundTask`)."""
+        if self.sync:
+            raise Unsupported("play round in a state-based rule")
+        self.emit(d, "yield from R.play_round()", n.loc)
+        self.changed = True
+
+    def set_card_stat(self, name: str, v: Any, d: int, n: Any) -> bool:
+        """`set STAT to CARDS`: the stat holds the cards themselves, as in the task engine (its
+        digest names them as cards); True when written here."""
+        if name not in self.card_stats:
+            if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
+                raise CardStatsFound(self.card_stats | {name})
+            return False
+        if v.kind == "list" and v.src == "[]":
+            v = V("[]", "cards", nn=True)
+        if v.kind not in ("cards", "zone", "row"):
+            raise Unsupported("a stat holding cards and other values")
+        self.emit(d, f"R.set_card_stat({self.k(name)}, {self.cards_src(v)})", n.loc)
+        self.changed = True
+        return True
+
+    def move_to_row(self, n, d: int, scope: dict) -> bool:
+        """`move CARDS to ROW [at bottom]` (`Game.move` to a `RowRef`); False: not to a row."""
+        if n.dest.kind not in ("name", "call", "index"):
+            return False
+        dest = self.expr(n.dest, scope)
+        if dest.kind not in ("row", "item"):
+            return False
+        if n.name or n.position not in (None, "at bottom"):
+            raise Unsupported("move to a row ... as")
+        what = self.expr(n.what, scope)
+        if what.kind == "item":
+            what = V(f"R.card_item({what.src})", "card")
+        self.emit(d, f"R.move_to_row({self.cards_src(what)}, {dest.src}, {self.k(n.position == 'at bottom')})", n.loc)
+        self.changed = True
+        return True
+
+    # ---- grids ---------------------------------------------------------------------------
+    # A grid zone is its list of card ids, as any set; the space each card lies on is the state's
+    # `spaces` (y * width + x), as zones.put keeps it. A space is a `values.Space`, as in the task
+    # engine (so options, labels and comparisons are the same).
+    def grid_zone(self, name: str) -> bool:
+        return self.rs.zones[name].kind == "grid"
+
+    def grid_move(self, d: int, card: str, dest: V, loc) -> None:
+        """`move CARD to GRID` (`Game.move`): onto the first empty space, row by row."""
+        self.emit(d, f"R.move_to_grid({card}, {dest.key})", loc)
+
+    def grid_place(self, d: int, card: str, key: str, pos: str, loc) -> None:
+        self.emit(d, f"R.place_in_grid({card}, {key}, {pos})", loc)
+
+    def grid_placement_function(self, name: str, zname: str, pl) -> None:
+        """`_pl(c)`: the empty spaces of the grid where the placement rule admits card `c`
+        (`legal_positions`: the rule's name is the space)."""
+        zd = self.rs.zones[zname]
+        if zd.per_player:
+            raise Unsupported("per-player placement zone")
+        scope = {"card": ("_a0", "card"), pl.binder: ("_a1", "space")}
+        conds = [self.expr(c, scope) for c in pl.conds]
+        zone = self.zone(zname, None)
+        self.cur_loc = pl.loc
+        self.emit(1, f"def {name}(_a0):", pl.loc)
+        self.emit(2, "_out = []")
+        self.emit(2, f"for _p, _a1 in R.grid_empty({zone.key}):")
+        for c, node in zip(conds, pl.conds):
+            self.emit(3, f"if not ({c.src}):", node.loc)
+            self.emit(4, "continue")
+        self.emit(3, "_out.append(_p)")
+        self.emit(2, "return _out")
+
+    def f_space(self, n, a, scope):
+        z, x, y = a
+        if z.kind != "zone" or not self.grid_zone(z.zone) or x.kind != "int" or y.kind != "int":
+            raise Unsupported("space of a non-grid")
+        return V(f"R.space({z.key}, {x.src}, {y.src})", "space", nn=True)
+
+    def f_card_at(self, n, a, scope):
+        if a[0].kind not in ("space", "none"):
+            raise Unsupported("card_at of a non-space")
+        return V(f"R.card_at({a[0].src})", "card")
+
+    def f_space_of(self, n, a, scope):
+        if a[0].kind != "card":
+            raise Unsupported("space_of of a non-card")
+        return V(f"R.space_of({a[0].src})", "space")
+
+    def near(self, a: list, what: str) -> V:
+        x = a[0]
+        if x.kind not in ("space", "card"):
+            raise Unsupported(f"{what} of this")
+        kind = "cards" if what.startswith("cards") else "spaces"
+        return V(f"R.{what}({x.src}, {self.k(x.kind == 'card')})", kind, top=kind == "cards", nn=True)
+
+    def f_cards_around(self, n, a, scope):
+        return self.near(a, "cards_around")
+
+    def f_cards_beside(self, n, a, scope):
+        return self.near(a, "cards_beside")
+
+    def f_spaces_around(self, n, a, scope):
+        return self.near(a, "spaces_around")
+
+    def f_spaces_beside(self, n, a, scope):
+        return self.near(a, "spaces_beside")
+
+    def f_empty_spaces(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not self.grid_zone(z.zone):
+            raise Unsupported("empty_spaces of a non-grid")
+        return V(f"[_s for _p, _s in R.grid_empty({z.key})]", "spaces", nn=True)
+
+    def f_spaces(self, n, a, scope):
+        z = a[0]
+        if z.kind != "zone" or not self.grid_zone(z.zone):
+            raise Unsupported("spaces of a non-grid")
+        return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
+
+    # ---- dummy players ----------------------------------------------------------------------
+    def dummies_used(self) -> bool:
+        got = self.__dict__.get("_dummies")
+        if got is None:
+            got = self._dummies = any(m.kind == "add_dummy" for body in self.all_bodies() for s in body
+                                      for m in walk(s))
+        return got
+
+    def all_bodies(self) -> list:
+        rs = self.rs
+        out = [p.body for p in rs.phases.values()] + [p.body for p in rs.procedures.values()] + \
+            [t.body for t in rs.triggers] + [a.body for a in rs.always] + [w.body for w in rs.watchers]
+        out += [t.body for ts in rs.short_triggers.values() for t in ts]
+        out += [t.body for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+        return out
+
+    def s_add_dummy(self, n, d, scope, loops):
+        """`add a dummy player [as P]` (`Game.add_dummy`)."""
+        if self.sync:
+            raise Unsupported("a dummy player added by a state-based rule")
+        if any(plan is not None for plan in self.p.always_players):
+            raise Unsupported("dummy players with per-player state-based rules")
+        if n.name:
+            py = self.bind(scope, n.name, "player")
+            self.emit(d, f"{py} = R.add_dummy()", n.loc)
+        else:
+            self.emit(d, "R.add_dummy()", n.loc)
+        self.changed = True
+
+    # ---- gain / lose ---------------------------------------------------------------------
+    def s_gain(self, n, d, scope, loops):
+        self.gain_lose(n, d, scope, 1)
+
+    def s_lose(self, n, d, scope, loops):
+        self.gain_lose(n, d, scope, -1)
+
+    def gain_lose(self, n, d: int, scope: dict, sign: int) -> None:
+        """`P gains/loses N stat` (`Compiler._gain_lose`, `Game.change_stat`): each player in
+        turn, the amount evaluated for each; then the stat's `when short of` bodies, in order,
+        for each player who had too little."""
+        sd = self.rs.stats.get(n.stat)
+        if sd is None or not sd.per_player:
+            raise Unsupported("gain or lose of a shared stat")
+        who = self.expr(n.player, scope)
+        if who.kind not in ("player", "players"):
+            raise Unsupported("gain or lose by a non-player")
+        handlers = self.short_fns.get(n.stat, [])
+        if handlers and self.sync:
+            raise Unsupported("`when short of` in a state-based rule")
+        p, short = self.temp(), self.temp()
+        if handlers:
+            self.emit(d, f"{short} = []", n.loc)
+        src = f"({who.src},)" if who.kind == "player" else who.src
+        self.emit(d, f"for {p} in {src}:", n.loc)
+        inner = dict(scope)
+        amount = self.expr(n.amount, inner)
+        if amount.kind not in ("int", "any"):
+            raise Unsupported("gain or lose of a non-number")
+        delta = amount.src if sign > 0 else f"-({amount.src})"
+        call = f"R.change_stat({p}, {self.k(n.stat)}, {delta})"
+        if handlers:
+            m = self.temp()
+            self.emit(d + 1, f"{m} = {call}", n.loc)
+            self.emit(d + 1, f"if {m}:", n.loc)
+            self.emit(d + 2, f"{short}.append(({p}, {m}))", n.loc)
+            self.emit(d, f"for {p}, {m} in {short}:", n.loc)
+            for fname in handlers:
+                self.emit(d + 1, f"yield from {fname}(_Seat({p}), None, {m})", n.loc)
+        else:
+            self.emit(d + 1, call, n.loc)
+        self.changed = True
+
+    # ---- dice ----------------------------------------------------------------------------
+    def s_roll(self, n, d, scope, loops):
+        """`roll DICE` (`Game.roll`): a face per die from the RNG, then `rolled` per die."""
+        if self.sync:
+            raise Unsupported("roll in a state-based rule")
+        dice = self.expr(n.dice, scope)
+        if dice.kind not in ("card", "cards", "zone", "row"):
+            raise Unsupported("roll of a non-card")
+        items = self.temp()
+        self.emit(d, f"{items} = {self.cards_src(dice)}", n.loc)
+        self.emit(d, f"R.roll({items})", n.loc)
+        if "rolled" in self.events:
+            c = self.temp()
+            self.emit(d, f"for {c} in {items}:", n.loc)
+            self.emit_fire(d + 1, "rolled", c, self.you(scope), n.loc)
+        self.changed = True
+
+    def choose_many(self, n, d: int, scope: dict) -> None:
+        """`P chooses any/up to N/N X from ...` (`ChooseManyTask`): `any` asks yes or no per
+        option; the others ask for one option at a time (`up to` may stop) until N are chosen."""
+        player = self.expr(n.player, scope)
+        opts = self.expr(n.options, scope)
+        if player.kind not in ("player", "none"):
+            raise Unsupported("choose by a non-player")
+        item = _ITEM_KIND.get(opts.kind)
+        if item is None:
+            raise Unsupported(f"choose from {opts.kind}")
+        mode = n.count.mode
+        kv = self.expr(n.count.n, scope) if n.count.n is not None else None
+        if kv is not None and kv.kind != "int":
+            raise Unsupported("choose a non-number of items")
+        o, out, i, pick = self.temp(), self.temp(), self.temp(), self.temp()
+        self.emit(d, f"{o} = {self.cards_src(opts) if opts.kind in ('card', 'cards', 'zone', 'row') else 'list(' + opts.src + ')'}", n.loc)
+        self.emit(d, f"{i} = {kv.src if kv is not None else 'None'}", n.loc)
+        self.emit(d, f"{out} = []", n.loc)
+        prompt = n.prompt or f"Choose {n.name}"
+        if mode == "any":
+            self.emit(d, f"for {pick} in {o}:", n.loc)
+            ask = self.decision(player.src, "_KSUBSET", f"R.subset_prompt({self.k(prompt)}, {pick})", "_YESNO")
+            self.emit(d + 1, f"if (yield {ask}) == 0:", n.loc)
+            self.emit(d + 2, f"{out}.append({pick})", n.loc)
+        else:
+            if mode == "exactly":
+                self.emit(d, f"if {i} is not None and {i} > len({o}):", n.loc)
+                self.emit(d + 1, f"R.cannot_choose({i}, len({o}))", n.loc)
+            stop = mode == "up_to"
+            self.emit(d, f"while {o} and ({i} is None or len({out}) < {i}):", n.loc)
+            opts_src = f"{o} + [_STOP]" if stop else o
+            ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), opts_src)  # `_STOP` labels itself
+            self.emit(d + 1, f"{pick} = 0 if len({opts_src}) == 1 else (yield {ask})", n.loc)
+            if stop:
+                self.emit(d + 1, f"if {pick} == len({o}):", n.loc)
+                self.emit(d + 2, "break", n.loc)
+            self.emit(d + 1, f"{out}.append({o}.pop({pick}))", n.loc)
+        py = self.bind(scope, n.name, "cards" if item == "card" else "list")
+        self.emit(d, f"{py} = {out}", n.loc)
+
+    def draw_many(self, n, d: int, scope: dict) -> None:
+        """`draw N from PILE to Z` (`Compiler.s_draw`): the top N cards, the topmost first."""
+        if "drawn" in self.events:  # the task engine checks every card's triggers before any runs
+            raise Unsupported("drawing several cards that fire `drawn`")
+        k = self.expr(n.count, scope)
+        src = self.expr(n.source, scope)
+        if k.kind != "int" or src.kind != "zone" or src.rows:
+            raise Unsupported("draw N from rows")
+        dest = self.dest(n.dest, scope)
+        t, kk = self.temp(), self.temp()
+        self.emit(d, f"{kk} = {k.src}", n.loc)
+        self.emit(d, f"{t} = {src.src}[-{kk}:][::-1] if {kk} > 0 else []", n.loc)
+        self.emit_move_many(d, V(t, "cards", nn=True), dest, False, n.loc)
+        if n.name:
+            py = self.bind(scope, n.name, "cards")
+            self.emit(d, f"{py} = {t}", n.loc)
+
+    # ---- simultaneous choices ------------------------------------------------------------
+    def s_simul_choose(self, n, d, scope, loops):
+        """`simultaneously each P in PLAYERS chooses X from ...` (`SimultaneousTask`): every
+        player's options from the same state, then asked one by one; the map player → answer
+        is stored once all are in."""
+        if self.sync:
+            raise Unsupported("simultaneous choice in a state-based rule")
+        who = self.expr(n.players, scope)
+        if who.kind not in ("player", "players"):
+            raise Unsupported("simultaneous choice by non-players")
+        mode = n.count.mode if n.count is not None else None
+        if mode not in (None, "up_to"):
+            raise Unsupported(f"simultaneous choice {mode}")
+        asks, p = self.temp(), self.temp()
+        self.emit(d, f"{asks} = []", n.loc)
+        src = f"({who.src},)" if who.kind == "player" else who.src
+        self.emit(d, f"for {p} in {src}:", n.loc)
+        inner = dict(scope)
+        inner[n.var] = (p, "player")
+        opts = self.expr(n.options, inner)
+        item = _ITEM_KIND.get(opts.kind)
+        if item is None:
+            raise Unsupported(f"choose from {opts.kind}")
+        osrc = self.cards_src(opts) if opts.kind in ("card", "cards", "zone", "row") else f"list({opts.src})"
+        k = "None"
+        if mode is not None:
+            kv = self.expr(n.count.n, inner) if n.count.n is not None else None
+            if kv is not None and kv.kind != "int":
+                raise Unsupported("choose up to a non-number")
+            k = kv.src if kv is not None else "None"
+        self.emit(d + 1, f"{asks}.append(({p}, {osrc}, {k}))", n.loc)
+        prompt = self.k(n.prompt or f"Choose {n.name}")
+        out, o, a, i = self.temp(), self.temp(), self.temp(), self.temp()
+        self.emit(d, f"{out} = {{}}", n.loc)
+        self.emit(d, f"for {p}, {o}, {i} in {asks}:", n.loc)
+        if mode is None:
+            self.emit(d + 1, f"if len({o}) <= 1:", n.loc)
+            self.emit(d + 2, f"{out}[{p}] = {o}[0] if {o} else None", n.loc)
+            self.emit(d + 1, "else:", n.loc)
+            ask = self.decision(p, "_KCHOOSE", prompt, o)
+            self.emit(d + 2, f"{out}[{p}] = {o}[(yield {ask})]", n.loc)
+        else:
+            self.emit(d + 1, f"{a} = []", n.loc)
+            self.emit(d + 1, f"{out}[{p}] = {a}", n.loc)
+            self.emit(d + 1, f"while {o} and ({i} is None or len({a}) < {i}):", n.loc)
+            ask = self.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]")
+            self.emit(d + 2, f"{i}_ = (yield {ask}) if {o} else 0", n.loc)
+            self.emit(d + 2, f"if {i}_ == len({o}):", n.loc)
+            self.emit(d + 3, "break", n.loc)
+            self.emit(d + 2, f"{a}.append({o}.pop({i}_))", n.loc)
+        kind = item if mode is None else ("cards" if item == "card" else "list")
+        py = self.bind(scope, n.name, "map:" + kind)
+        self.emit(d, f"{py} = {out}", n.loc)
+
+
+class CardStatsFound(Exception):
+    """Raised when a shared stat turns out to hold cards after its reads were compiled as
+    numbers: `compile_direct` compiles again with `stats` read as card lists."""
+
+    def __init__(self, stats: frozenset):
+        super().__init__("stats holding cards")
+        self.stats = stats
+
+
+_STOP_LABEL = "stop choosing"
+
+
+class _Stop:
+    """The `stop choosing` option of `choose up to` (as tasks._Stop; `str` is its label)."""
+
+    def __repr__(self) -> str:
+        return "stop"
+
+    def __str__(self) -> str:
+        return _STOP_LABEL
+
+
+STOP = _Stop()
+
+
+class CoverRuntime:
+    """Runtime pieces the generated code of `CoverStatements` calls, mixed into
+    `directgame.Runtime` (which provides `state`, `limits`, `game`, `info`, `fire`, ...)."""
+
+    def card_stat(self, name: str) -> list:
+        """A stat holding cards, as card ids (remembered while the stat holds the same list)."""
+        cur = self.state.stats[name]
+        got = self.card_stat_ids.get(name)
+        if got is not None and got[0] is cur:
+            return got[1]
+        ids = [c.id for c in cur] if isinstance(cur, list) else []
+        self.card_stat_ids[name] = (cur, ids)
+        return ids
+
+    def set_card_stat(self, name: str, ids: list) -> None:
+        """`set STAT to CARDS` (`Compiler._assign`): only a real change notes the stat changed."""
+        cards = self.rs.cards
+        v = [cards[c] for c in ids]
+        stats = self.state.stats
+        if stats[name] != v or type(stats[name]) is not list:
+            stats[name] = v
+            self.touch_stat(name)
+
+    @property
+    def card_stat_ids(self) -> dict:
+        got = self.__dict__.get("_card_stat_ids")
+        if got is None:
+            got = self.__dict__["_card_stat_ids"] = {}
+        return got
+
+    def subset_prompt(self, prompt: str, v: Any) -> str:
+        return f"{prompt} — {self.label(v)}?"
+
+    def cannot_choose(self, k: int, n: int) -> None:
+        raise RuleError(f"cannot choose {k} from {n} option(s)", None)
+
+    def face(self, c: Any) -> Any:
+        return None if c is None or self.covered[c] else self.state.faces.get(c)
+
+    # ---- dummy players ----------------------------------------------------------------------
+    def card_item(self, v: Any) -> Any:
+        """An item of a mixed list moved as a card: a text or player is not one (`Game._cards`)."""
+        if v is None or type(v) is int:
+            return v
+        raise RuleError(f"only cards can be moved, not {v!r}", None)
+
+    def is_dummy(self, p: Any) -> bool:
+        return isinstance(p, Seat) and p >= self.state.players
+
+    def decider(self, p: Any) -> int:
+        """Who answers a decision of `p` (`Game.ask`): a dummy's are the active player's."""
+        if p is None or p >= self.state.players:
+            return self.state.active
+        return p
+
+    def others_with_dummies(self, start: int) -> list:
+        n = self.state.players
+        playing = [Seat(k) for k in range(n)] if start >= n else [Seat((start + k) % n) for k in range(1, n)]
+        return playing + [s for s in self.seats[n:] if s != start]
+
+    def add_dummy(self) -> Seat:
+        """`Game.add_dummy`: a seat that takes no turns, with every player zone and stat. The
+        name bits of its zones and stats are added to the tables (shared by the games of this
+        player count: a key's bit, once made, is the same in all of them)."""
+        st, rs = self.state, self.rs
+        seat = Seat(st.players + st.dummies)
+        st.dummies += 1
+        bits = self.bits
+        for name, z in rs.zones.items():
+            if z.per_player:
+                key = f"{name}#{int(seat)}"
+                st.zones[key] = []
+                if key not in bits:
+                    bits[key] = 1 << len(bits)
+                self.tbit[key] = bits[name] | bits[key]
+                self.key_name[key] = name
+                if name in self.rows_zones:
+                    self.rows_keys = self.rows_keys | {key}
+                if name in self.zone_tables:
+                    self.zone_tables[name].append(st.zones[key])
+                    self.key_tables[name].append(key)
+        st.pstats.append({})
+        fns, inits = self.game.fns, self.info["stat_inits"]
+        for name, sd in rs.stats.items():
+            if sd.per_player:
+                key = f"{name}#{int(seat)}"
+                if key not in bits:
+                    bits[key] = 1 << len(bits)
+                init = inits.get(name)
+                v = fns[init](seat) if init else (sd.lo if sd.lo is not None else 0)
+                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+        self.seats = self.seats + [seat]  # a list of this game's own (the shared one stays)
+        self.touched = -1
+        return seat
+
+    def function_too_deep(self, loc: Any) -> None:
+        """A rule function called deeper than `max_depth` (`codegen.call_rule_function`)."""
+        raise LimitExceeded(f"functions nest deeper than {self.limits.max_depth} (endless recursion?)", loc)
+
+    # ---- the flow ------------------------------------------------------------------------
+    def events(self) -> set:
+        info = self.info
+        return set(info["rule_triggers"]) | set(info["card_triggers"])
+
+    def reset_uses(self, prefix: str) -> None:
+        uses = self.state.uses
+        if uses:
+            for k in [k for k in uses if k.startswith(prefix)]:
+                del uses[k]
+
+    def play_turn(self, player: Any) -> Iterator:
+        """`TurnTask`: the player becomes active, the turn counts, `turn_start`, the turn body,
+        `turn_end`; `end game after this turn` ends the game here."""
+        st, fns, info = self.state, self.game.fns, self.info
+        p = int(player)
+        st.active = p
+        st.turn_number += 1
+        if st.turn_number > self.limits.max_turns:
+            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", self.flow_loc())
+        self.reset_uses("turn:")
+        events = self.events()
+        started = self.fired("turn_start", None, Seat(p)) if "turn_start" in events else ()
+        self.new_period()  # after the fire's conditions (TurnTask pushes the fire, then the settling)
+        if started:
+            yield from self.run_fired("turn_start", started)
+        turn = info["funcs"].get("turn")
+        if turn is not None:
+            yield from fns[turn](Seat(p))
+        if "turn_end" in events:
+            yield from self.fire("turn_end", None, Seat(p))
+        if st.ending == "turn":
+            raise GameOver()
+
+    def play_round(self) -> Iterator:
+        """`RoundTask`: the round counts, `round_start`, the `round:` body (or every player's
+        turn from the start player), `round_end`; `end game after this round` ends it here."""
+        st, fns, info = self.state, self.game.fns, self.info
+        st.round_number += 1
+        if st.round_number > self.limits.max_turns:
+            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", self.flow_loc("round"))
+        self.reset_uses("round:")
+        events = self.events()
+        started = self.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
+        self.new_period()
+        if started:
+            yield from self.run_fired("round_start", started)
+        body = info["funcs"].get("round")
+        if body is not None:
+            yield from fns[body](Seat(st.start_player))
+        else:
+            k = 0
+            while k < st.players:
+                p = (st.start_player + k) % st.players
+                k += 1
+                yield from self.play_turn(p)
+        if "round_end" in events:
+            yield from self.fire("round_end", None, Seat(st.start_player))
+        if st.ending == "round":
+            raise GameOver()
+
+    def play_game(self) -> Iterator:
+        """`MainTask` after setup: the `play:` body, or rounds until the game ends."""
+        info = self.info
+        play = info["funcs"].get("play")
+        if play is not None:
+            yield from self.game.fns[play](Seat(self.state.start_player))
+            raise GameOver()
+        while True:
+            yield from self.play_round()
+
+    def flow_loc(self, first: str = "turn") -> Any:
+        phases = self.rs.phases
+        for name in (first, "turn", "round", "play"):
+            if name in phases:
+                return phases[name].loc
+        return None
+
+    # ---- stats and dice ------------------------------------------------------------------
+    def change_stat(self, player: Any, name: str, delta: Any) -> int:
+        """`Game.change_stat`: the stat within its bounds; returns what a loss lacked (0: none)."""
+        sd = self.rs.stats[name]
+        p = int(player)
+        stats = self.state.pstats[p]
+        have = stats[name]
+        missing = 0
+        if delta < 0 and sd.lo is not None and have + delta < sd.lo:
+            missing = sd.lo - (have + delta)
+        stats[name] = sd.clamp(have + delta)
+        self.touch_stat(name, p)
+        return missing
+
+    def roll(self, dice: list) -> None:
+        """`Game.roll` without scripted faces: a face per die from the game's RNG."""
+        faces_of, cards, st = self.program.die_faces, self.rs.cards, self.state
+        for c in dice:
+            if c is None or cards[c].type not in faces_of:
+                raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+            st.faces[c] = st.rng.choice(faces_of[cards[c].type])
+        for key in {st.where.get(c, "") for c in dice} - {""}:
+            if key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
+                self.touch(key)
+
+    # ---- values (library/builtins.py, over card ids) ---------------------------------------
+    def range(self, lo: int, hi: int) -> list:
+        """`lo..hi` (`Compiler.x_range`): bounded, and counted against the work limit."""
+        if hi - lo >= _MAX_ITEMS:
+            raise RuleError(f"the range {lo}..{hi} is too long (at most {_MAX_ITEMS} numbers)", None)
+        self.work += hi - lo + 1
+        if self.work > self.max_work:
+            self.too_much_work()
+        return list(range(lo, hi + 1))
+
+    def least(self, xs: list) -> Any:
+        vals = [x for x in xs if x is not None]
+        return min(vals) if vals else 0
+
+    def most(self, xs: list) -> Any:
+        vals = [x for x in xs if x is not None]
+        return max(vals) if vals else 0
+
+    def turn_order(self) -> list:
+        n, start = self.state.players, self.state.start_player
+        return [Seat((start + k) % n) for k in range(n)]
+
+    def sort_by(self, xs: list, ks: list) -> list:
+        if len(xs) != len(ks):
+            raise RuleError(f"sort_by: {len(xs)} items but {len(ks)} values", None)
+        known = [k for k in ks if k is not None]
+        if any(type(k) is not type(known[0]) for k in known[1:]):
+            raise RuleError("sort_by: the values must be all numbers or all texts", None)
+        order = sorted(range(len(xs)), key=lambda i: (ks[i] is None, ks[i] if ks[i] is not None else 0))
+        return [xs[i] for i in order]
+
+    def unique_most(self, xs: list, ks: list) -> Any:
+        if len(xs) != len(ks):
+            raise RuleError(f"unique_most: {len(xs)} items but {len(ks)} values", None)
+        known = [(k, x) for x, k in zip(xs, ks) if k is not None]
+        if not known:
+            return None
+        best = max(k for k, _ in known)
+        winners = [x for k, x in known if k == best]
+        return winners[0] if len(winners) == 1 else None
+
+    def linked(self, start: Any, pairs: list) -> list:
+        """`linked(row, pairs of rows)`: rows are the state's own lists (the same row is the same
+        list), as `RowRef`s compare by their row."""
+        group, frontier = [start], [start]
+        while frontier:
+            x = frontier.pop()
+            for pr in pairs:
+                for a, b in (pr, pr[::-1]):
+                    if a is x and not any(b is y for y in group):
+                        group.append(b)
+                        frontier.append(b)
+        return group
+
+
+
+    def move_to_row(self, cards: list, row: list, bottom: bool) -> None:
+        """`Game.move` to a row: each card taken out, then put at the row's left or right end; a
+        row that has emptied (and closed up) is begun again at the zone's end."""
+        st = self.state
+        if not isinstance(row, list):
+            raise RuleError(f"cards can only move to a zone, a row or a board space, not {row}", None)
+        key = st.where.get(row[0]) if row else self.row_home.get(id(row))
+        if key is None:
+            raise RuleError("this row no longer exists", None)
+        for c in cards:
+            if c is None or type(c) is not int:
+                raise RuleError("only cards can be moved", None)
+            self._touch_card(c)
+        rows = st.zones[key]
+        target = row
+        for c in cards:
+            if c in st.where:
+                self._take(c)
+            if not any(r is target for r in rows):
+                target = []
+                rows.append(target)
+            i = next(i for i, r in enumerate(rows) if r is target)
+            _put(st, c, key, True, Position(i, "left" if bottom else "right"))
+        if cards:
+            self.touch(key)
+
+    # ---- grids ---------------------------------------------------------------------------
+    def grid_size(self, key: str) -> tuple:
+        return self.program.grids[key.partition("#")[0]]
+
+    grid_version = 0  # bumped by every change that may move a card on or off a grid space
+
+    def card_at(self, s: Any) -> Any:
+        """`card_at(space)`: the card on it (`grid_occupied`, remembered while no card moves)."""
+        if s is None:
+            return None
+        got = self.grid_seen.get(s.key)
+        if got is None or got[0] != self.grid_version:
+            spaces = self.state.spaces
+            got = self.grid_seen[s.key] = (self.grid_version, {spaces[c]: c for c in self.state.zones[s.key]
+                                                               if c in spaces})
+        w, _ = self.program.grids[s.key.partition("#")[0]]
+        return got[1].get(s.y * w + s.x)
+
+    @property
+    def grid_seen(self) -> dict:
+        got = self.__dict__.get("_grid_seen")
+        if got is None:
+            got = self.__dict__["_grid_seen"] = {}
+        return got
+
+    @property
+    def grid_tables(self) -> dict:
+        got = self.__dict__.get("_grid_tables")
+        if got is None:
+            got = self.__dict__["_grid_tables"] = {}
+        return got
+
+    def space(self, key: str, x: int, y: int) -> Space:
+        w, h = self.grid_size(key)
+        if not (1 <= x <= w and 1 <= y <= h):
+            raise RuleError(f"{key} has no space {x},{y} (it is {w} x {h})", None)
+        return Space(key, x - 1, y - 1)
+
+    def space_of(self, c: Any) -> Any:
+        st = self.state
+        if c is None or c not in st.spaces:
+            return None
+        at = st.where.get(c, "")
+        if at[:1] == "^" or at.partition("#")[0] not in self.program.grids:
+            return None
+        w, _ = self.grid_size(at)
+        i = st.spaces[c]
+        return Space(at, i % w, i // w)
+
+    def _near(self, x: Any, is_card: bool, steps: tuple) -> list:
+        s = self.space_of(x) if is_card else x
+        if s is None:
+            return []
+        w, h = self.grid_size(s.key)
+        return [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+
+    def spaces_around(self, x: Any, is_card: bool) -> list:
+        return self._near(x, is_card, _AROUND)
+
+    def spaces_beside(self, x: Any, is_card: bool) -> list:
+        return self._near(x, is_card, _BESIDE)
+
+    def cards_around(self, x: Any, is_card: bool) -> list:
+        return [c for c in map(self.card_at, self._near(x, is_card, _AROUND)) if c is not None]
+
+    def cards_beside(self, x: Any, is_card: bool) -> list:
+        return [c for c in map(self.card_at, self._near(x, is_card, _BESIDE)) if c is not None]
+
+    def row_label(self, row: list) -> str:
+        """`str(RowRef)` of a row (by its place now) and a colon, as `Game.label` begins a row."""
+        key = self.state.where.get(row[0]) if row else None
+        if key is None:
+            return "row: "
+        i = next((i for i, r in enumerate(self.state.zones[key]) if r is row), None)
+        return "row: " if i is None else f"row {i + 1} of {key.split('#')[0]}: "
+
+    def space_xy(self, s: Any, x: bool) -> Any:
+        if s is None:
+            return None
+        return (s.x if x else s.y) + 1
+
+    def grid_spaces(self, key: str) -> list:
+        w, h = self.grid_size(key)
+        return [Space(key, x, y) for y in range(h) for x in range(w)]
+
+    def grid_empty(self, key: str) -> list:
+        """Each empty space as (its `place` position, the space), row by row (`_empty_positions`;
+        the positions and spaces are immutable, so made once per grid)."""
+        table = self.grid_tables.get(key)
+        if table is None:
+            w, h = self.grid_size(key)
+            table = self.grid_tables[key] = [(Position(i, f"space {i % w + 1},{i // w + 1}"),
+                                              Space(key, i % w, i // w)) for i in range(w * h)]
+        spaces = self.state.spaces
+        taken = {spaces[c] for c in self.state.zones[key] if c in spaces}
+        return [t for i, t in enumerate(table) if i not in taken] if taken else list(table)
+
+    def move_to_grid(self, c: Any, key: str) -> None:
+        """`move` to a grid (`Game.move`): onto the first empty space."""
+        st = self.state
+        if c is None:  # `move none to ...` moves nothing (`listify(None)`)
+            return
+        self._touch_card(c)
+        if c in st.where:
+            self._take(c)
+        free = self.grid_empty(key)
+        if not free:
+            raise RuleError(f"{_zone_text(key)} has no empty space left", None)
+        _put(st, c, key, False, free[0][0])
+        self.grid_version += 1
+        self.touch(key)
+
+    def place_in_grid(self, c: int, key: str, pos: Position) -> None:
+        """`place` in a grid (`Game.place`) on the chosen space."""
+        st = self.state
+        self._touch_card(c)
+        if c in st.where:
+            self._take(c)
+        _put(st, c, key, False, pos)
+        self.grid_version += 1
+        self.touch(key)
+
+
+def _zone_text(key: str) -> str:
+    name, _, owner = key.partition("#")
+    return name if not owner else f"{name} of player {int(owner) + 1}"
+
+
+_BESIDE = ((0, -1), (-1, 0), (1, 0), (0, 1))
+_AROUND = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+_MAX_ITEMS = 1_000_000  # as compiler.MAX_ITEMS
