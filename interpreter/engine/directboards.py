@@ -22,7 +22,7 @@ __all__ = ["BoardGen", "BoardRuntime", "BOARD_KEYWORDS"]
 # as the task engine labels a list of spaces: `[A2 (Out), C1 (Mid)]`); its items are card lists
 _ITEM_KIND.setdefault("walks", "cards")
 
-BOARD_KEYWORDS = frozenset({"walks", "tuple", "move_onto", "space_of", "board_spaces", "neighbours", "region",
+BOARD_KEYWORDS = frozenset({"walks", "tuple", "move_onto", "space_of", "board_space_of", "board_spaces", "neighbours", "region",
                             "cards_at", "card_named", "cards_named", "steps_between", "spaces_away", "edge_kinds"})
 
 
@@ -82,7 +82,7 @@ class BoardGen:
             return other(n, a, scope)
         if a[0].kind not in ("card", "none", "any"):
             raise Unsupported("space_of of a non-card")
-        return V(f"R.space_of({a[0].src})", "card")
+        return V(f"R.board_space_of({a[0].src})", "card")
 
     def f_neighbours(self, n, a, scope):
         return V(f"R.neighbours({', '.join(self._board_call(a, 1))})", "cards", nn=True)
@@ -163,8 +163,8 @@ class BoardRuntime:
     def board_spaces(self, board: str) -> list:
         return list(self.graph().order.get(board, []))
 
-    def space_of(self, c: Any) -> Any:
-        """The space a card lies on (`Game.space_of`, boards only)."""
+    def board_space_of(self, c: Any) -> Any:
+        """The space a card lies on (`Game.space_of`, boards only; a grid's is `CoverRuntime.space_of`)."""
         st = self.state
         if c is None or c not in st.spaces:
             return None

@@ -543,7 +543,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
             return self.labels[v]
         if isinstance(v, list):
             return self.row_label(v) + ", ".join(self.labels[c] for c in v)
-        if isinstance(v, tuple):  # a walk over board spaces (directboards.py), as `Game.label` of a list
+        if type(v) is tuple:  # (not a grid `Space`, itself a named tuple) a walk over board spaces (directboards.py), as `Game.label` of a list
             return "[" + ", ".join(self._label(c) for c in v) + "]"
         return str(v)
 

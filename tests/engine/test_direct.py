@@ -22,7 +22,8 @@ from interpreter.play.session import agents_for, game_seed
 from interpreter.sim.simulate import new_game, simulate
 
 TT = ROOT / "rulesets" / "toil_and_troublez"
-DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse"]  # the reference rulesets direct.py compiles
+DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
+          "enchanters_overlords"]  # the reference rulesets direct.py compiles
 
 
 def _play(game, seats):
