@@ -305,18 +305,20 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
 
 
 _OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
-_PARSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("parsed", default=None)
-MAX_PARSED = 256  # rule files kept parsed between checks of an editing session
+MAX_PARSED = 4096  # parsed files, effect texts and card models kept (bounded: the cache is cleared when full)
+_PROCESS_CACHE: dict = {}  # shared by every load of this process: a base is parsed once for all its mods
+_PARSED: contextvars.ContextVar[dict] = contextvars.ContextVar("parsed", default=_PROCESS_CACHE)
+_MISS = object()
 
 
 @contextlib.contextmanager
 def overlay(texts: dict[Path, str], parsed: dict | None = None):
     """Load with these texts in place of the files' saved contents (an editor's unsaved buffers,
     keyed by resolved path), so diagnostics follow what the author is typing. `parsed`, kept by
-    the caller between loads, holds rule files already parsed (by name and text: syntax trees are
-    immutable), so a check after an edit parses only the files that changed."""
+    the caller between loads, holds what was already parsed (see `_memo`), so a check after an
+    edit parses only the file that changed; without it the process-wide cache is used."""
     token = _OVERLAY.set({Path(k).resolve(): v for k, v in texts.items()})
-    cached = _PARSED.set(parsed)
+    cached = _PARSED.set(parsed if parsed is not None else _PARSED.get())
     try:
         yield
     finally:
@@ -324,17 +326,25 @@ def overlay(texts: dict[Path, str], parsed: dict | None = None):
         _PARSED.reset(cached)
 
 
-def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
-    """`parse_rules_partial`, from the editing session's cache when there is one."""
+def _memo(key: tuple, make: Any) -> Any:
+    """`make()`, or what it gave before for the same key. Keys hold the whole input (file name and
+    text, a card type's node), so a changed file is parsed again; what is kept is never changed
+    afterwards (syntax trees are immutable, card data is copied before a mod's card edit changes
+    it), so sharing it between loads is safe. A `make` that raises leaves nothing behind."""
     cache = _PARSED.get()
-    if cache is None:
-        return parse_rules_partial(text, name)
-    hit = cache.get((name, text))
-    if hit is None:
+    hit = cache.get(key, _MISS)
+    if hit is _MISS:
+        hit = make()
         if len(cache) >= MAX_PARSED:
             cache.clear()
-        hit = cache[(name, text)] = parse_rules_partial(text, name)
-    return hit[0], list(hit[1])
+        cache[key] = hit
+    return hit
+
+
+def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, parsed once per name and text (see `_memo`)."""
+    module, diagnostics = _memo(("rules", name, text), lambda: parse_rules_partial(text, name))
+    return module, list(diagnostics)
 
 
 def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
@@ -507,6 +517,16 @@ def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
     content.error(code, f"YAML: {problem}", loc, hint)
 
 
+def _card_data(text: str, name: str) -> tuple[Any, tuple | None]:
+    """A card file's YAML data, and what in it is no plain data (or None); raises YAML's errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
+        data = _fast_load(text)
+        if data is _SLOW:
+            data = _yaml().load(text)
+    return data, _not_plain_data(data, name)
+
+
 def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
     """Parse YAML now; field validation waits for the card types (see `validate_cards`)."""
     text = _read(content, f, roots)
@@ -514,18 +534,13 @@ def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
         return
     name = _display(f)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
-            data = _fast_load(text)
-            if data is _SLOW:
-                data = _yaml().load(text)
+        data, problem = _memo(("yaml", name, text), lambda: _card_data(text, name))
     except MarkedYAMLError as e:
         _yaml_error(content, name, e)
         return
     except (YAMLError, RecursionError, ValueError, TypeError, AttributeError) as e:
         content.error("yaml/syntax", f"YAML: {str(e).splitlines()[0] if str(e) else type(e).__name__}", Loc(name, 1, 1))
         return
-    problem = _not_plain_data(data, name)
     if problem is not None:
         content.error(*problem)
         return
@@ -659,7 +674,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
     unparsed = set(unparsed)
     for name, node in card_types.items():
         try:
-            models[name] = _model_for(name, node)
+            models[name] = _memo(("model", name, _model_key(node)), lambda: _model_for(name, node))
         except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
             content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
             unparsed.add(name)
@@ -778,26 +793,26 @@ def _describe_type(decl: Node) -> str:
 
 
 def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) -> Node | None:
-    """Parse an `effect:` text with positions that point into the YAML file."""
+    """Parse an `effect:` text with positions that point into the YAML file (once per text and
+    place, see `_memo`; a text with errors is parsed again each time, its diagnostics new)."""
     text = entry["effect"]
     line, col = _pos(entry, "effect")
-    try:
-        if isinstance(text, LiteralScalarString):
-            # the content starts on the line after `|`, dedented by its first line's indentation
-            src = content.sources[spec.loc.file].split("\n")
-            first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
-            indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
-            return parse_effect(str(text), spec.loc.file, line + 1, indent, block=True)
+    if isinstance(text, LiteralScalarString):
+        # the content starts on the line after `|`, dedented by its first line's indentation
+        src = content.sources[spec.loc.file].split("\n")
+        first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
+        indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
+        args = (str(text), spec.loc.file, line + 1, indent, True)
+    else:
         quoted = type(text).__name__ in ("DoubleQuotedScalarString", "SingleQuotedScalarString")
-        try:
-            return parse_effect(str(text), spec.loc.file, line, col + quoted)
-        except ContentError as e:
-            for d in e.diagnostics if spec.loc.file.endswith((".yaml", ".yml")) else ():
-                if d.code == "syntax":
-                    d.hint = f"{d.hint}; " if d.hint else ""
-                    d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
-            raise
+        args = (str(text), spec.loc.file, line, col + quoted, False)
+    try:
+        return _memo(("effect", *args), lambda: parse_effect(*args))
     except ContentError as e:
+        for d in e.diagnostics if not args[4] and spec.loc.file.endswith((".yaml", ".yml")) else ():
+            if d.code == "syntax":
+                d.hint = f"{d.hint}; " if d.hint else ""
+                d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
         content.add(e.diagnostics)
         return None
 
@@ -842,6 +857,16 @@ def card_model(name: str, node: Node) -> type[BaseModel]:
     """The pydantic model a card of type `name` (declared by `node`) is validated with; tools
     read its JSON Schema (`grimoire schema`)."""
     return _model_for(name, node)
+
+
+def _model_key(node: Node) -> str:
+    """What `_model_for` reads of a card type, as text: equal for the same declaration parsed again
+    (an editor re-parses the file it edits), so its model is built once."""
+    def default(d: Node | None) -> object:
+        return None if d is None else (d.kind, getattr(d, "value", None), getattr(d, "id", None))
+    return repr([(f.name, f.type.kind, getattr(f.type, "lo", None), getattr(f.type, "hi", None),
+                  getattr(f.type, "values", None), getattr(f.type, "name", None), default(f.default))
+                 for f in node.fields_])
 
 
 def _model_for(name: str, node: Node) -> type[BaseModel]:
