@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 
 from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
-from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
+from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_by_declaration, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
 from .stack import apply_card_edits, check_order, split_stack
@@ -342,8 +343,15 @@ def _memo(key: tuple, make: Any) -> Any:
 
 
 def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
-    """`parse_rules_partial`, parsed once per name and text (see `_memo`)."""
-    module, diagnostics = _memo(("rules", name, text), lambda: parse_rules_partial(text, name))
+    """`parse_rules_partial`, parsed once per name and text (see `_memo`). In an editing session
+    (`overlay` with its own cache) a changed file is parsed one declaration at a time, so an edit
+    re-parses the declarations it touched (and those below it when it adds or removes lines);
+    a batch parses whole files, fewer and larger parses being cheaper when nothing is cached."""
+    if _PARSED.get() is _PROCESS_CACHE:
+        parse = functools.partial(parse_rules_partial, text, name)
+    else:
+        parse = functools.partial(parse_rules_by_declaration, text, name, _memo)
+    module, diagnostics = _memo(("rules", name, text), parse)
     return module, list(diagnostics)
 
 

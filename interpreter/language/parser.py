@@ -13,7 +13,7 @@ import re
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -22,7 +22,7 @@ from lark.indenter import Indenter
 from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
-__all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
+__all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
            "MAX_NESTING", "KEYWORDS"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
@@ -498,12 +498,18 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return [(a, "\n".join(lines[a:b]) + "\n") for a, b in zip(starts, starts[1:] + [len(lines)])]
 
 
-def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnostic]]:
-    """Parse; on errors, keep going declaration by declaration and report one error per broken one."""
+def _parse_all(text: str, start: str, place: Place,
+               parse_chunk: Callable[[int, str], Node] | None = None) -> tuple[Node, list[Diagnostic]]:
+    """Parse; on errors, keep going declaration by declaration and report one error per broken one.
+    `parse_chunk(offset, text)` parses one declaration (an editor's cached parse, see
+    `parse_rules_by_declaration`)."""
     _check_size(text, place)
     if not text.endswith("\n"):
         text += "\n"
     kind, key = ("module", "decls") if start == "start" else ("effect", "triggers")
+    if parse_chunk is None:
+        def parse_chunk(offset: int, chunk: str) -> Node:
+            return _parse_one(chunk, start, place.below(offset))
     try:
         return _parse_one(text, start, place), []
     except ContentError as e:
@@ -515,7 +521,7 @@ def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnost
     for offset, chunk in _chunks(text):
         n_lines = chunk.count("\n")
         try:
-            node = _parse_one(chunk, start, place.below(offset))
+            node = parse_chunk(offset, chunk)
             items.extend(getattr(node, key))
             continue
         except ContentError as e:
@@ -555,6 +561,57 @@ def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
         return _parse_all(text, "start", Place(file))
     except ContentError as e:
         return _empty("start", Place(file), [("*", "")]), e.diagnostics
+
+
+def parse_rules_by_declaration(text: str, file: str, memo: Callable[[tuple, Callable[[], Node]], Node]) \
+        -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, one top-level declaration at a time, each through `memo(key, parse)`
+    (an editor's cache): after an edit only the declarations whose text or first line changed are
+    parsed again. In a file with errors the whole file is parsed up to its first error, so the
+    diagnostics are the same words as `parse_rules_partial` gives."""
+    place = Place(file)
+    try:
+        _check_size(text, place)
+    except ContentError as e:
+        return _empty("start", place, [("*", "")]), e.diagnostics
+    if not text.endswith("\n"):
+        text += "\n"
+    def parsed(offset: int, chunk: str) -> Node:
+        # the same text elsewhere in the file (lines added or removed above it): moved, not parsed
+        at, module = memo(("declaration", file, chunk), lambda: (offset, _parse_one(chunk, "start", place.below(offset))))
+        return module if at == offset else _moved(module, offset - at)
+
+    def cached(offset: int, chunk: str) -> Node:
+        return memo(("declarations", file, offset, chunk), functools.partial(parsed, offset, chunk))
+
+    decls: list[Node] = []
+    for offset, chunk in _chunks(text):
+        try:
+            decls.extend(cached(offset, chunk).decls)
+        except ContentError:  # the whole file's parse words the first error (the others come from `cached`)
+            return _parse_all(text, "start", place, cached)
+    return _root("start", place.loc(1, 1), decls, []), []
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _moved(value: object, lines: int) -> object:
+    """A copy of a syntax tree (or a value in one) with every location `lines` lines further down."""
+    if isinstance(value, Node):
+        cls = type(value)
+        names = _ALL_FIELDS.get(cls)
+        if names is None:
+            names = _ALL_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        copy = object.__new__(cls)
+        for name in names:
+            setattr(copy, name, _moved(getattr(value, name), lines))
+        return copy
+    if isinstance(value, Loc):
+        return replace(value, line=value.line + lines)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_moved(v, lines) for v in value)
+    return value
 
 
 def parse_rules(text: str, file: str) -> Node:
