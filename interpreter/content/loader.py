@@ -27,6 +27,7 @@ from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_by_declaration, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
+from .cardfast import card_shape, checked_card
 from .stack import apply_card_edits, check_order, split_stack
 
 try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
@@ -678,39 +679,54 @@ def _short(v: Any, width: int = 40) -> str:
 def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iterable[str] = ()) -> None:
     """Check each card against its declared type (pydantic, strict) and parse its effect. Card
     types whose declaration has a syntax error (`unparsed`) are not reported a second time."""
-    models: dict[str, type[BaseModel]] = {}
     unparsed = set(unparsed)
-    for name, node in card_types.items():
-        try:
-            models[name] = _memo(("model", name, _model_key(node)), lambda: _model_for(name, node))
-        except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
-            content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
-            unparsed.add(name)
+    models: dict[str, type[BaseModel] | None] = {}  # built only for a card the cheap check does not accept
+    shapes = {name: _memo(("shape", name, _model_key(node)), functools.partial(card_shape, name, node))
+              for name, node in card_types.items()}
+
+    def model(name: str) -> type[BaseModel] | None:
+        if name not in models:
+            node = card_types[name]
+            try:
+                models[name] = _memo(("model", name, _model_key(node)), functools.partial(_model_for, name, node))
+            except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
+                content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
+                models[name] = None
+        return models[name]
+
     effects: dict[str, Node | None] = {}  # one parse per distinct effect text (YAML aliases repeat it)
     total = 0
     for spec in content.cards:
         entry = spec.fields.pop("__node__")
         tname = entry.get("type")
-        if not isinstance(tname, str) or tname not in models:
-            if (isinstance(tname, str) and tname in unparsed) or "*" in unparsed:
+        if not isinstance(tname, str) or tname not in card_types or models.get(tname, BaseModel) is None:
+            if (isinstance(tname, str) and (tname in unparsed or tname in models)) or "*" in unparsed:
                 continue
-            _unknown_type(content, spec, entry, tname, models)
+            _unknown_type(content, spec, entry, tname, card_types)
             continue
-        try:
-            card = models[tname].model_validate({k: _plain(v) for k, v in entry.items()})
-        except ValidationError as e:
-            _field_errors(content, spec, entry, card_types[tname], models[tname], e)
-            continue
+        plain = {k: _plain(v) for k, v in entry.items()}
+        card = checked_card(shapes[tname], plain)
+        if card is None:
+            checker = model(tname)
+            if checker is None:
+                continue
+            try:
+                valid = checker.model_validate(plain)
+            except ValidationError as e:
+                _field_errors(content, spec, entry, card_types[tname], checker, e)
+                continue
+            card = valid.copies, valid.text, valid.effect, {
+                info.alias: getattr(valid, k) for k, info in checker.model_fields.items() if info.alias not in _RESERVED}
+        copies, text, effect, fields = card
         spec.type = tname
-        spec.copies = card.copies
-        spec.text = card.text
-        spec.fields = {info.alias: getattr(card, k) for k, info in type(card).model_fields.items()
-                       if info.alias not in _RESERVED}
-        if card.effect and card.effect in effects:
-            spec.effect = effects[card.effect]
-        elif card.effect:
-            effects[card.effect] = spec.effect = _parse_card_effect(content, spec, entry)
-        total += card.copies
+        spec.copies = copies
+        spec.text = text
+        spec.fields = fields
+        if effect and effect in effects:
+            spec.effect = effects[effect]
+        elif effect:
+            effects[effect] = spec.effect = _parse_card_effect(content, spec, entry)
+        total += copies
         if total > MAX_CARDS:
             content.error("limit/cards", f"more than {MAX_CARDS} cards", spec.loc, "lower `copies`")
             return
