@@ -35,7 +35,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SPLIT = r"""
 import json, sys, time
 t0 = time.process_time()
-import interpreter.cli, interpreter.api as api
+import interpreter.cli
+try:  # what `validate` imports: check_path moved to the analysis stage (no compiler); older trees have it in api
+    import interpreter.analysis.validate as where
+except ImportError:
+    import interpreter.api as where
 import interpreter.content.loader as loader, interpreter.content.model as model
 t1 = time.process_time()
 acc = {}
@@ -54,9 +58,9 @@ wrap(loader, "_load_rules", "rules")
 wrap(loader, "_load_cards_raw", "yaml")
 wrap(loader, "_parse_card_effect", "effects")
 wrap(model, "validate_cards", "cards")
-wrap(api, "check", "check")
+wrap(where, "check", "check")
 for p in sys.argv[1:]:
-    api.check_path(p)
+    where.check_path(p)
 t2 = time.process_time()
 acc["cards"] = acc.get("cards", 0.0) - acc.get("effects", 0.0)
 acc["import"] = t1 - t0

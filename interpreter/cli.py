@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="grimoire", description="Run, check and simulate tabletop games written in the Grimoire rule language.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--traceback", action="store_true", help="show Python tracebacks of internal errors")
-    parser.add_argument("--version", action="version", version=f"grimoire {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rule and card files; exit 1 on errors",
@@ -191,6 +191,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---- authoring: the language server, the card schema, scaffolds --------------------------------
+class _VersionAction(argparse.Action):
+    """`--version`, looked up only when asked: reading the package metadata costs about 20 ms,
+    which every other command would pay at start-up."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"grimoire {_version()}")
+        parser.exit()
+
+
 def _version() -> str:
     """The installed package's version (the one in pyproject.toml)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -262,7 +275,7 @@ def _stack_mods(args) -> None:
 
 
 def _validate(args) -> int:
-    from .api import check_path
+    from .analysis.validate import check_path  # not `api`: validating needs no compiler
     all_diags = []
     for path in args.paths:
         _, content = check_path(path)

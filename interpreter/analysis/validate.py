@@ -1,0 +1,26 @@
+"""`check_path`: load, build and check a ruleset, the whole of `grimoire validate`.
+
+It lives in the analysis stage, not in `api.py`, so that validating imports nothing of the
+compiler and the engines (`api` re-exports it for everyone else).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..content.loader import Content, load
+from ..content.model import Ruleset, build
+from .checker import check
+
+__all__ = ["check_path"]
+
+
+def check_path(path: str | Path) -> tuple[Ruleset | None, Content]:
+    """Load and check a ruleset; return it (None if it could not be built) and its diagnostics."""
+    content = load(path)
+    if any(d.code in ("load/missing", "load/empty") for d in content.diagnostics):
+        return None, content
+    rs = build(content)
+    check(rs)
+    content.diagnostics.sort(key=lambda d: (d.severity != "error", d.loc.file if d.loc else "",
+                                            d.loc.line if d.loc else 0, d.loc.col if d.loc else 0))
+    return rs, content
