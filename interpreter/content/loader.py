@@ -307,7 +307,8 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
 
 
 _OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
-MAX_PARSED = 4096  # parsed files, effect texts and card models kept (bounded: the cache is cleared when full)
+MAX_PARSED = 1024  # parsed files, declarations, effect texts and card models kept; cleared when full
+# (an editor adds an entry or two per edit, each holding a version of a file: memory stays bounded)
 _PROCESS_CACHE: dict = {}  # shared by every load of this process: a base is parsed once for all its mods
 _PARSED: contextvars.ContextVar[dict] = contextvars.ContextVar("parsed", default=_PROCESS_CACHE)
 _MISS = object()
