@@ -12,6 +12,8 @@ Each round runs, for the baseline and for the working tree (alternating which go
 Nothing of ours is cached between processes: the API's in-process caches start empty each time.
 Python's own .pyc files and Lark's grammar cache (the built parser tables, a file per grammar in a
 temporary XDG_CACHE_HOME per version, warmed once before timing) are kept: they hold no content.
+  3. the command once more with an empty XDG_CACHE_HOME, so Lark builds the parser tables from the
+     grammar (a first run after installing, or after the grammar changed): "no grammar cache".
 The baseline's `interpreter/` and `grammar/` are exported with `git archive`; both versions
 validate the working tree's rulesets and cards. Medians over the rounds; the machine is shared, so
 only the ratio of figures taken side by side means much.
@@ -35,7 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SPLIT = r"""
 import json, sys, time
 t0 = time.process_time()
-import interpreter.cli, interpreter.api as api
+import interpreter.cli
+try:  # what `validate` imports: check_path moved to the analysis stage (no compiler); older trees have it in api
+    import interpreter.analysis.validate as where
+except ImportError:
+    import interpreter.api as where
 import interpreter.content.loader as loader, interpreter.content.model as model
 t1 = time.process_time()
 acc = {}
@@ -54,9 +60,9 @@ wrap(loader, "_load_rules", "rules")
 wrap(loader, "_load_cards_raw", "yaml")
 wrap(loader, "_parse_card_effect", "effects")
 wrap(model, "validate_cards", "cards")
-wrap(api, "check", "check")
+wrap(where, "check", "check")
 for p in sys.argv[1:]:
-    api.check_path(p)
+    where.check_path(p)
 t2 = time.process_time()
 acc["cards"] = acc.get("cards", 0.0) - acc.get("effects", 0.0)
 acc["import"] = t1 - t0
@@ -98,27 +104,36 @@ def main() -> None:
             envs[name] = env
             _child_cpu([sys.executable, "-m", "interpreter", "validate", *rulesets], where, env)  # .pyc, grammar
         totals: dict[str, list[float]] = {v: [] for v in versions}
+        cold: dict[str, list[float]] = {v: [] for v in versions}
         splits: dict[str, list[dict]] = {v: [] for v in versions}
         for r in range(args.n):
             for name in (list(versions) if r % 2 == 0 else list(versions)[::-1]):
                 where, env = versions[name], envs[name]
                 cpu, _ = _child_cpu([sys.executable, "-m", "interpreter", "validate", *rulesets], where, env)
                 totals[name].append(cpu)
+                empty = tmp / f"empty-{name}-{r}"  # no grammar tables either: Lark builds them from the grammar
+                cpu, _ = _child_cpu([sys.executable, "-m", "interpreter", "validate", *rulesets], where,
+                                    dict(env, XDG_CACHE_HOME=str(empty)))
+                cold[name].append(cpu)
+                shutil.rmtree(empty, ignore_errors=True)
                 _, out = _child_cpu([sys.executable, "-c", SPLIT, *rulesets], where, env)
                 splits[name].append(json.loads(out.strip().splitlines()[-1]))
         med = {v: statistics.median(t) for v, t in totals.items()}
         split = {v: {s: statistics.median(d.get(s, 0.0) for d in splits[v]) for s in STAGES} for v in versions}
         print(f"grimoire validate rulesets/* ({len(rulesets)} rulesets), CPU seconds (user+sys), "
               f"median of {args.n} fresh processes each")
-        print(f"{'':20} {'total':>7}  " + " ".join(f"{s:>7}" for s in STAGES))
+        med_cold = {v: statistics.median(t) for v, t in cold.items()}
+        print(f"{'':20} {'total':>7}  " + " ".join(f"{s:>7}" for s in STAGES) + f"  {'no grammar cache':>16}")
         for v in versions:
             label = f"{v} ({args.baseline})" if v == "baseline" else v
-            print(f"{label:20} {med[v]:7.3f}  " + " ".join(f"{split[v][s]:7.3f}" for s in STAGES))
+            print(f"{label:20} {med[v]:7.3f}  " + " ".join(f"{split[v][s]:7.3f}" for s in STAGES)
+                  + f"  {med_cold[v]:16.3f}")
         print(f"ratio baseline/new: {med['baseline'] / med['new']:.2f}x  "
               f"(per round: {', '.join(f'{b / n:.2f}' for b, n in zip(totals['baseline'], totals['new']))})")
         if args.json:
             Path(args.json).write_text(json.dumps({"baseline": args.baseline, "rounds": args.n, "total": totals,
-                                                   "median": med, "split": split}, indent=2))
+                                                   "median": med, "split": split, "no_grammar_cache": cold,
+                                                   "median_no_grammar_cache": med_cold}, indent=2))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

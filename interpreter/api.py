@@ -4,26 +4,13 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .analysis.checker import check
-from .language.diagnostics import ContentError, Diagnostic, report_order
+from .analysis.validate import check_path
+from .language.diagnostics import ContentError, Diagnostic
 from .engine.game import Program
 from .runtime.errors import RuleError
-from .content.loader import Content, load
-from .content.model import Ruleset, build
 from .content.stack import split_stack, stack_path
 
 __all__ = ["check_path", "load_program"]
-
-
-def check_path(path: str | Path) -> tuple[Ruleset | None, Content]:
-    """Load and check a ruleset; return it (None if it could not be built) and its diagnostics."""
-    content = load(path)
-    if any(d.code in ("load/missing", "load/empty") for d in content.diagnostics):
-        return None, content
-    rs = build(content)
-    check(rs)
-    content.diagnostics.sort(key=report_order)  # the cause of a cascade first
-    return rs, content
 
 
 @functools.lru_cache(maxsize=32)

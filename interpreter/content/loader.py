@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -23,9 +24,10 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 
 from ..language.tree import Node
 from ..language.diagnostics import ContentError, Diagnostic, Loc, did_you_mean
-from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_partial
+from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_by_declaration, parse_rules_partial
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
+from .cardfast import card_shape, checked_card
 from .stack import apply_card_edits, check_order, split_stack
 
 try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
@@ -305,18 +307,21 @@ def _resolve_base(content: Content, path: Path, item: Node, chain: list[Path]) -
 
 
 _OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
-_PARSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("parsed", default=None)
-MAX_PARSED = 256  # rule files kept parsed between checks of an editing session
+MAX_PARSED = 1024  # parsed files, declarations, effect texts and card models kept; cleared when full
+# (an editor adds an entry or two per edit, each holding a version of a file: memory stays bounded)
+_PROCESS_CACHE: dict = {}  # shared by every load of this process: a base is parsed once for all its mods
+_PARSED: contextvars.ContextVar[dict] = contextvars.ContextVar("parsed", default=_PROCESS_CACHE)
+_MISS = object()
 
 
 @contextlib.contextmanager
 def overlay(texts: dict[Path, str], parsed: dict | None = None):
     """Load with these texts in place of the files' saved contents (an editor's unsaved buffers,
     keyed by resolved path), so diagnostics follow what the author is typing. `parsed`, kept by
-    the caller between loads, holds rule files already parsed (by name and text: syntax trees are
-    immutable), so a check after an edit parses only the files that changed."""
+    the caller between loads, holds what was already parsed (see `_memo`), so a check after an
+    edit parses only the file that changed; without it the process-wide cache is used."""
     token = _OVERLAY.set({Path(k).resolve(): v for k, v in texts.items()})
-    cached = _PARSED.set(parsed)
+    cached = _PARSED.set(parsed if parsed is not None else _PARSED.get())
     try:
         yield
     finally:
@@ -324,17 +329,32 @@ def overlay(texts: dict[Path, str], parsed: dict | None = None):
         _PARSED.reset(cached)
 
 
-def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
-    """`parse_rules_partial`, from the editing session's cache when there is one."""
+def _memo(key: tuple, make: Any) -> Any:
+    """`make()`, or what it gave before for the same key. Keys hold the whole input (file name and
+    text, a card type's node), so a changed file is parsed again; what is kept is never changed
+    afterwards (syntax trees are immutable, card data is copied before a mod's card edit changes
+    it), so sharing it between loads is safe. A `make` that raises leaves nothing behind."""
     cache = _PARSED.get()
-    if cache is None:
-        return parse_rules_partial(text, name)
-    hit = cache.get((name, text))
-    if hit is None:
+    hit = cache.get(key, _MISS)
+    if hit is _MISS:
+        hit = make()
         if len(cache) >= MAX_PARSED:
             cache.clear()
-        hit = cache[(name, text)] = parse_rules_partial(text, name)
-    return hit[0], list(hit[1])
+        cache[key] = hit
+    return hit
+
+
+def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, parsed once per name and text (see `_memo`). In an editing session
+    (`overlay` with its own cache) a changed file is parsed one declaration at a time, so an edit
+    re-parses the declarations it touched (and those below it when it adds or removes lines);
+    a batch parses whole files, fewer and larger parses being cheaper when nothing is cached."""
+    if _PARSED.get() is _PROCESS_CACHE:
+        parse = functools.partial(parse_rules_partial, text, name)
+    else:
+        parse = functools.partial(parse_rules_by_declaration, text, name, _memo)
+    module, diagnostics = _memo(("rules", name, text), parse)
+    return module, list(diagnostics)
 
 
 def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
@@ -507,6 +527,16 @@ def _yaml_error(content: Content, name: str, e: MarkedYAMLError) -> None:
     content.error(code, f"YAML: {problem}", loc, hint)
 
 
+def _card_data(text: str, name: str) -> tuple[Any, tuple | None]:
+    """A card file's YAML data, and what in it is no plain data (or None); raises YAML's errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
+        data = _fast_load(text)
+        if data is _SLOW:
+            data = _yaml().load(text)
+    return data, _not_plain_data(data, name)
+
+
 def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
     """Parse YAML now; field validation waits for the card types (see `validate_cards`)."""
     text = _read(content, f, roots)
@@ -514,18 +544,13 @@ def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
         return
     name = _display(f)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. a reused anchor: legal YAML, not worth a word
-            data = _fast_load(text)
-            if data is _SLOW:
-                data = _yaml().load(text)
+        data, problem = _memo(("yaml", name, text), lambda: _card_data(text, name))
     except MarkedYAMLError as e:
         _yaml_error(content, name, e)
         return
     except (YAMLError, RecursionError, ValueError, TypeError, AttributeError) as e:
         content.error("yaml/syntax", f"YAML: {str(e).splitlines()[0] if str(e) else type(e).__name__}", Loc(name, 1, 1))
         return
-    problem = _not_plain_data(data, name)
     if problem is not None:
         content.error(*problem)
         return
@@ -655,39 +680,54 @@ def _short(v: Any, width: int = 40) -> str:
 def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iterable[str] = ()) -> None:
     """Check each card against its declared type (pydantic, strict) and parse its effect. Card
     types whose declaration has a syntax error (`unparsed`) are not reported a second time."""
-    models: dict[str, type[BaseModel]] = {}
     unparsed = set(unparsed)
-    for name, node in card_types.items():
-        try:
-            models[name] = _model_for(name, node)
-        except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
-            content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
-            unparsed.add(name)
+    models: dict[str, type[BaseModel] | None] = {}  # built only for a card the cheap check does not accept
+    shapes = {name: _memo(("shape", name, _model_key(node)), functools.partial(card_shape, name, node))
+              for name, node in card_types.items()}
+
+    def model(name: str) -> type[BaseModel] | None:
+        if name not in models:
+            node = card_types[name]
+            try:
+                models[name] = _memo(("model", name, _model_key(node)), functools.partial(_model_for, name, node))
+            except Exception as e:  # pydantic refuses a field name: model.build reports names it can foresee
+                content.error("cards/type", f"card type `{name}` cannot be used: {str(e).splitlines()[0]}", node.loc)
+                models[name] = None
+        return models[name]
+
     effects: dict[str, Node | None] = {}  # one parse per distinct effect text (YAML aliases repeat it)
     total = 0
     for spec in content.cards:
         entry = spec.fields.pop("__node__")
         tname = entry.get("type")
-        if not isinstance(tname, str) or tname not in models:
-            if (isinstance(tname, str) and tname in unparsed) or "*" in unparsed:
+        if not isinstance(tname, str) or tname not in card_types or models.get(tname, BaseModel) is None:
+            if (isinstance(tname, str) and (tname in unparsed or tname in models)) or "*" in unparsed:
                 continue
-            _unknown_type(content, spec, entry, tname, models)
+            _unknown_type(content, spec, entry, tname, card_types)
             continue
-        try:
-            card = models[tname].model_validate({k: _plain(v) for k, v in entry.items()})
-        except ValidationError as e:
-            _field_errors(content, spec, entry, card_types[tname], models[tname], e)
-            continue
+        plain = {k: _plain(v) for k, v in entry.items()}
+        card = checked_card(shapes[tname], plain)
+        if card is None:
+            checker = model(tname)
+            if checker is None:
+                continue
+            try:
+                valid = checker.model_validate(plain)
+            except ValidationError as e:
+                _field_errors(content, spec, entry, card_types[tname], checker, e)
+                continue
+            card = valid.copies, valid.text, valid.effect, {
+                info.alias: getattr(valid, k) for k, info in checker.model_fields.items() if info.alias not in _RESERVED}
+        copies, text, effect, fields = card
         spec.type = tname
-        spec.copies = card.copies
-        spec.text = card.text
-        spec.fields = {info.alias: getattr(card, k) for k, info in type(card).model_fields.items()
-                       if info.alias not in _RESERVED}
-        if card.effect and card.effect in effects:
-            spec.effect = effects[card.effect]
-        elif card.effect:
-            effects[card.effect] = spec.effect = _parse_card_effect(content, spec, entry)
-        total += card.copies
+        spec.copies = copies
+        spec.text = text
+        spec.fields = fields
+        if effect and effect in effects:
+            spec.effect = effects[effect]
+        elif effect:
+            effects[effect] = spec.effect = _parse_card_effect(content, spec, entry)
+        total += copies
         if total > MAX_CARDS:
             content.error("limit/cards", f"more than {MAX_CARDS} cards", spec.loc, "lower `copies`")
             return
@@ -778,26 +818,26 @@ def _describe_type(decl: Node) -> str:
 
 
 def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) -> Node | None:
-    """Parse an `effect:` text with positions that point into the YAML file."""
+    """Parse an `effect:` text with positions that point into the YAML file (once per text and
+    place, see `_memo`; a text with errors is parsed again each time, its diagnostics new)."""
     text = entry["effect"]
     line, col = _pos(entry, "effect")
-    try:
-        if isinstance(text, LiteralScalarString):
-            # the content starts on the line after `|`, dedented by its first line's indentation
-            src = content.sources[spec.loc.file].split("\n")
-            first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
-            indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
-            return parse_effect(str(text), spec.loc.file, line + 1, indent, block=True)
+    if isinstance(text, LiteralScalarString):
+        # the content starts on the line after `|`, dedented by its first line's indentation
+        src = content.sources[spec.loc.file].split("\n")
+        first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
+        indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
+        args = (str(text), spec.loc.file, line + 1, indent, True)
+    else:
         quoted = type(text).__name__ in ("DoubleQuotedScalarString", "SingleQuotedScalarString")
-        try:
-            return parse_effect(str(text), spec.loc.file, line, col + quoted)
-        except ContentError as e:
-            for d in e.diagnostics if spec.loc.file.endswith((".yaml", ".yml")) else ():
-                if d.code == "syntax":
-                    d.hint = f"{d.hint}; " if d.hint else ""
-                    d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
-            raise
+        args = (str(text), spec.loc.file, line, col + quoted, False)
+    try:
+        return _memo(("effect", *args), lambda: parse_effect(*args))
     except ContentError as e:
+        for d in e.diagnostics if not args[4] and spec.loc.file.endswith((".yaml", ".yml")) else ():
+            if d.code == "syntax":
+                d.hint = f"{d.hint}; " if d.hint else ""
+                d.hint += "an effect reads best as a YAML block: `effect: |`, its lines indented below"
         content.add(e.diagnostics)
         return None
 
@@ -842,6 +882,16 @@ def card_model(name: str, node: Node) -> type[BaseModel]:
     """The pydantic model a card of type `name` (declared by `node`) is validated with; tools
     read its JSON Schema (`grimoire schema`)."""
     return _model_for(name, node)
+
+
+def _model_key(node: Node) -> str:
+    """What `_model_for` reads of a card type, as text: equal for the same declaration parsed again
+    (an editor re-parses the file it edits), so its model is built once."""
+    def default(d: Node | None) -> object:
+        return None if d is None else (d.kind, getattr(d, "value", None), getattr(d, "id", None))
+    return repr([(f.name, f.type.kind, getattr(f.type, "lo", None), getattr(f.type, "hi", None),
+                  getattr(f.type, "values", None), getattr(f.type, "name", None), default(f.default))
+                 for f in node.fields_])
 
 
 def _model_for(name: str, node: Node) -> type[BaseModel]:

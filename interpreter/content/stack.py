@@ -9,6 +9,7 @@ earlier layer; this module applies those edits as each layer's cards are read.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Iterable
 
 from ..language.diagnostics import Loc, did_you_mean
@@ -137,6 +138,7 @@ def apply_card_edits(content: Any, first: int, layer: str, make_spec: Any) -> No
                               "to change the card instead, write `replace:`")
             dead.update(hits)
             continue
+        entry = copy.deepcopy(entry)  # the loader shares a file's parsed data between loads: edit a copy
         del entry["replace"]
         old = earlier[hits[0]]
         if "name" not in entry:

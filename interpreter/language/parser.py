@@ -13,17 +13,18 @@ import re
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
+from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
 from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
-__all__ = ["parse_rules", "parse_rules_partial", "parse_effect", "GRAMMAR_PATH", "MAX_SOURCE_BYTES",
-           "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS", "token_kinds"]
+__all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
+           "MAX_SOURCE_BYTES", "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS", "token_kinds"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
@@ -125,11 +126,12 @@ _PARSING = threading.local()  # the `_ToAst` (its `Place`) of the parse under wa
 
 def _build_while_parsing(lark: Lark) -> None:
     """Make each rule's callback build the construct at once (Lark cannot pass positions to an
-    inline transformer): Lark builds the rule's tree with its positions as usual, then `_ToAst`'s
-    method turns it into the node, in the order `Transformer_NonRecursive` would have. This spares
-    a second pass over a whole parse tree: a third of the parsing time."""
+    inline transformer): a rule's children are filtered as Lark filters them, its positions
+    computed as Lark's `propagate_positions` computes them, then `_ToAst`'s method turns it into
+    the node, in the order `Transformer_NonRecursive` would have. This spares a second pass over a
+    whole parse tree, and Lark's chain of wrappers per reduction: about half the parsing time."""
     callbacks = lark.parser.parser.parser.callbacks
-    for rule, callback in list(callbacks.items()):
+    for rule in list(callbacks):
         name = rule.alias or rule.options.template_source or rule.origin.name
         if rule.options.expand1 and not rule.alias and not rule.options.empty_indices and len(rule.expansion) == 1 \
                 and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_"):
@@ -137,31 +139,109 @@ def _build_while_parsing(lark: Lark) -> None:
             # container, which they already are; a third of all reductions are these
             callbacks[rule] = _pass_on
             continue
-        if name.startswith("_"):
-            # Lark's own helper rules (`__start_star_0` for a `*`) are spliced into their parent,
-            # whose reducer unwraps the built nodes: copying here would be quadratic in a long list
-            continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
-        callbacks[rule] = _reducer(callback, name, method)
+        callbacks[rule] = _reducer(rule, name, method)
 
 
 def _pass_on(children: list) -> object:
     return children[0]
 
 
-def _reducer(callback, name: str, method):
+class _Meta:
+    """A rule's positions, as Lark's `Meta` holds them under `propagate_positions`: `line`..
+    `end_column` span the rule's kept children, `c_*` (Lark's `container_*`) also the tokens and
+    inlined rules around them; `empty` when nothing in it has a position."""
+
+    __slots__ = ("empty", "line", "column", "end_line", "end_column", "c_line", "c_column", "c_end_line",
+                 "c_end_column")
+
+    def __init__(self) -> None:
+        self.empty = True
+
+
+def _first(children) -> Token | _Meta | None:
+    """The first child with a position (Lark's `_pp_get_meta`): a token, or a tree's positions."""
+    for c in children:
+        if isinstance(c, Tree):
+            if not c._meta.empty:
+                return c._meta
+        elif isinstance(c, Token):
+            return c
+    return None
+
+
+def _start(meta: _Meta, first: Token | _Meta, own: bool) -> None:
+    if type(first) is _Meta:
+        line, column = first.c_line, first.c_column
+    else:
+        line, column = first.line, first.column
+    if own:
+        meta.line, meta.column, meta.empty = line, column, False
+    meta.c_line, meta.c_column = line, column
+
+
+def _end(meta: _Meta, last: Token | _Meta, own: bool) -> None:
+    if type(last) is _Meta:
+        line, column = last.c_end_line, last.c_end_column
+    else:
+        line, column = last.end_line, last.end_column
+    if own:
+        meta.end_line, meta.end_column, meta.empty = line, column, False
+    meta.c_end_line, meta.c_end_column = line, column
+
+
+def _reducer(rule, name: str, method):
+    """One rule's reduction: Lark's child filter (`_rule`s inlined, filtered tokens dropped, `None`
+    for a missing `[optional]`), `?rule` passing its one child on, positions, then the construct."""
+    child_filter = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
+                                             rule.options.empty_indices)
+    if child_filter is None:
+        keep, trailing = [(i, False, 0) for i in range(len(rule.expansion))], 0
+    elif child_filter.func is ChildFilterLALR:
+        keep, trailing = child_filter.args
+    else:
+        keep, trailing = [(i, x, 0) for i, x in child_filter.args[0]], 0
+    expand1 = bool(rule.options.expand1 and not rule.alias)
+
+    helper = name.startswith("_")  # Lark's own rules (`__start_star_0` for a `*`): spliced into the parent
+
     def reduce(children):
-        res = callback(children)
-        if type(res) is not Tree or res.data != name:  # a `?rule` that passed its one child on
+        kept = []
+        for i, inline, nones in keep:
+            if nones:
+                kept += [None] * nones
+            if inline:
+                if kept:
+                    kept += children[i].children
+                else:  # a left-recursive list grows in place (as Lark's filter does): linear, not quadratic
+                    kept = children[i].children
+            else:
+                kept.append(children[i])
+        if trailing:
+            kept += [None] * trailing
+        first = _first(children)
+        if expand1 and len(kept) == 1:
+            res = kept[0]
+            if isinstance(res, Tree) and first is not None:  # it takes this rule's place: its container grows
+                meta = res._meta
+                own = meta.empty
+                _start(meta, first, own)
+                _end(meta, _first(reversed(children)), own)
             return res
-        kids = [c.value if type(c) is _Built else c for c in res.children]
+        meta = _Meta()
+        if first is not None:
+            _start(meta, first, True)
+            _end(meta, _first(reversed(children)), True)
+        if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
+            return Tree(name, kept, meta)
+        kids = [c.value if type(c) is _Built else c for c in kept]
         if method is None or _PARSING.error is not None:
-            return Tree(name, kids, res.meta)
+            return Tree(name, kids, meta)
         try:
-            return _Built(method(_PARSING.ast, res.meta, kids), res.meta)
+            return _Built(method(_PARSING.ast, meta, kids), meta)
         except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
             _PARSING.error = e
-            return Tree(name, kids, res.meta)
+            return Tree(name, kids, meta)
     return reduce
 
 
@@ -521,12 +601,18 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return [(a, "\n".join(lines[a:b]) + "\n") for a, b in zip(starts, starts[1:] + [len(lines)])]
 
 
-def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnostic]]:
-    """Parse; on errors, keep going declaration by declaration and report one error per broken one."""
+def _parse_all(text: str, start: str, place: Place,
+               parse_chunk: Callable[[int, str], Node] | None = None) -> tuple[Node, list[Diagnostic]]:
+    """Parse; on errors, keep going declaration by declaration and report one error per broken one.
+    `parse_chunk(offset, text)` parses one declaration (an editor's cached parse, see
+    `parse_rules_by_declaration`)."""
     _check_size(text, place)
     if not text.endswith("\n"):
         text += "\n"
     kind, key = ("module", "decls") if start == "start" else ("effect", "triggers")
+    if parse_chunk is None:
+        def parse_chunk(offset: int, chunk: str) -> Node:
+            return _parse_one(chunk, start, place.below(offset))
     try:
         return _parse_one(text, start, place), []
     except ContentError as e:
@@ -538,7 +624,7 @@ def _parse_all(text: str, start: str, place: Place) -> tuple[Node, list[Diagnost
     for offset, chunk in _chunks(text):
         n_lines = chunk.count("\n")
         try:
-            node = _parse_one(chunk, start, place.below(offset))
+            node = parse_chunk(offset, chunk)
             items.extend(getattr(node, key))
             continue
         except ContentError as e:
@@ -581,6 +667,57 @@ def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
         return _parse_all(text, "start", Place(file))
     except ContentError as e:
         return _empty("start", Place(file), [("*", "")]), e.diagnostics
+
+
+def parse_rules_by_declaration(text: str, file: str, memo: Callable[[tuple, Callable[[], Node]], Node]) \
+        -> tuple[Node, list[Diagnostic]]:
+    """`parse_rules_partial`, one top-level declaration at a time, each through `memo(key, parse)`
+    (an editor's cache): after an edit only the declarations whose text or first line changed are
+    parsed again. In a file with errors the whole file is parsed up to its first error, so the
+    diagnostics are the same words as `parse_rules_partial` gives."""
+    place = Place(file)
+    try:
+        _check_size(text, place)
+    except ContentError as e:
+        return _empty("start", place, [("*", "")]), e.diagnostics
+    if not text.endswith("\n"):
+        text += "\n"
+    def parsed(offset: int, chunk: str) -> Node:
+        # the same text elsewhere in the file (lines added or removed above it): moved, not parsed
+        at, module = memo(("declaration", file, chunk), lambda: (offset, _parse_one(chunk, "start", place.below(offset))))
+        return module if at == offset else _moved(module, offset - at)
+
+    def cached(offset: int, chunk: str) -> Node:
+        return memo(("declarations", file, offset, chunk), functools.partial(parsed, offset, chunk))
+
+    decls: list[Node] = []
+    for offset, chunk in _chunks(text):
+        try:
+            decls.extend(cached(offset, chunk).decls)
+        except ContentError:  # the whole file's parse words the first error (the others come from `cached`)
+            return _parse_all(text, "start", place, cached)
+    return _root("start", place.loc(1, 1), decls, []), []
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _moved(value: object, lines: int) -> object:
+    """A copy of a syntax tree (or a value in one) with every location `lines` lines further down."""
+    if isinstance(value, Node):
+        cls = type(value)
+        names = _ALL_FIELDS.get(cls)
+        if names is None:
+            names = _ALL_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        copy = object.__new__(cls)
+        for name in names:
+            setattr(copy, name, _moved(getattr(value, name), lines))
+        return copy
+    if isinstance(value, Loc):
+        return replace(value, line=value.line + lines)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_moved(v, lines) for v in value)
+    return value
 
 
 def parse_rules(text: str, file: str) -> Node:
