@@ -190,7 +190,7 @@ _GLOBALS = {"_call_fn": call_rule_function, "_of_items": _of_items, "_of_count":
             "_any": any, "_int": int, "__builtins__": {}}
 _ALLOWED_NAMES = set(_GLOBALS) | {"K", "g", "e", "f", "def", "return", "lambda", "if", "else", "for", "in",
                                   "not", "and", "or", "is", "None", "True", "False", "state", "where", "get",
-                                  "fields", "id", "listify", "visit", "stats", "constants", "pstats", "seats", "add", "sub",
+                                  "fields", "id", "listify", "charged_list", "stats", "constants", "pstats", "seats", "add", "sub",
                                   "type", "__class__"}
 _TEMP = re.compile(r"_[it]\d+\Z")
 _SIMPLE = re.compile(r"_i\d+(\[\d+\])?\Z")  # an item local, or one element of a bound group
@@ -399,7 +399,7 @@ class _Gen:
 
     def g_in(self, n, d):
         item, coll = self.gen(n.item, d), self.gen(n.coll, d)
-        return f"({item} in g.visit({coll}))"
+        return f"({item} in g.charged_list({coll}))"
 
     def g_is(self, n, d):
         what, v = n.what, self.gen(n.expr, d)

@@ -259,7 +259,7 @@ class Compiler:
 
     def x_in(self, n):
         item, coll = self.expr(n.item), self.expr(n.coll)
-        return lambda g, e: item(g, e) in g.visit(coll(g, e))
+        return lambda g, e: item(g, e) in g.charged_list(coll(g, e))
 
     def x_is(self, n):
         f, what, neg = self.expr(n.expr), n.what, n.negate

@@ -758,7 +758,7 @@ class Game:
         return str(v)
 
     # ---- cards and zones -----------------------------------------------------------------
-    def visit(self, v: Any) -> list:
+    def charged_list(self, v: Any) -> list:
         """`listify`, with the items counted against the work limit: what a builtin or `in` does
         to a collection (a sum of a long list inside a loop would otherwise go uncounted)."""
         out = self.listify(v)

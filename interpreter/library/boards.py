@@ -60,7 +60,7 @@ def compile_boards(compiler: Any, rs: Any) -> list[tuple[str, Any, Any, Any]]:
 
 def _cards(g: Any, f: Any, loc: Any) -> list[CardData]:
     v = g.evaluate(f, {"you": None}, loc)
-    items = [v] if isinstance(v, CardData) else g.visit(v)
+    items = [v] if isinstance(v, CardData) else g.charged_list(v)
     for c in items:
         if not isinstance(c, CardData):
             raise RuleError(f"a board's spaces are cards, not {g.text(c)}", loc)
@@ -150,7 +150,7 @@ def _space(g, x, what: str = "a space") -> int:
 def _kinds(g, kinds) -> set | None:
     if kinds is None:
         return None
-    return set(g.visit(kinds)) if not isinstance(kinds, str) else {kinds}
+    return set(g.charged_list(kinds)) if not isinstance(kinds, str) else {kinds}
 
 
 def _steps(gr: Graph, sid: int, kinds: set | None) -> list[int]:

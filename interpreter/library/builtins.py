@@ -27,71 +27,71 @@ class Builtin:
 
 
 def _distinct(g, e, xs):
-    vals = [x for x in g.visit(xs) if x is not None]
+    vals = [x for x in g.charged_list(xs) if x is not None]
     return len(vals) == len(set(vals))
 
 
 def _distinct_values(g, e, xs):
     out = []
-    for x in g.visit(xs):
+    for x in g.charged_list(xs):
         if x is not None and x not in out:
             out.append(x)
     return out
 
 
 def _ascending(g, e, xs):
-    vals = [x for x in g.visit(xs) if x is not None]
+    vals = [x for x in g.charged_list(xs) if x is not None]
     return all(a < b for a, b in zip(vals, vals[1:]))
 
 
 def _first(g, e, xs, n=None):
-    lst = g.visit(xs)
+    lst = g.charged_list(xs)
     if n is None:
         return lst[0] if lst else None
     return lst[:n]
 
 
 def _last(g, e, xs, n=None):
-    lst = g.visit(xs)
+    lst = g.charged_list(xs)
     if n is None:
         return lst[-1] if lst else None
     return lst[-n:] if n else []
 
 
 def _rest(g, e, xs):
-    return g.visit(xs)[1:]
+    return g.charged_list(xs)[1:]
 
 
 def _count(g, e, xs):
-    return len(g.visit(xs))
+    return len(g.charged_list(xs))
 
 
 def _sum(g, e, xs):
-    return sum(x for x in g.visit(xs) if x is not None)
+    return sum(x for x in g.charged_list(xs) if x is not None)
 
 
 def _max(g, e, xs):
-    vals = [x for x in g.visit(xs) if x is not None]
+    vals = [x for x in g.charged_list(xs) if x is not None]
     return max(vals) if vals else 0
 
 
 def _min(g, e, xs):
-    vals = [x for x in g.visit(xs) if x is not None]
+    vals = [x for x in g.charged_list(xs) if x is not None]
     return min(vals) if vals else 0
 
 
 def _random(g, e, xs):
-    lst = g.visit(xs)
+    lst = g.charged_list(xs)
     return g.state.rng.choice(lst) if lst else None
 
 
 def _top(g, e, zone):
-    lst = g.visit(zone)
+    lst = g.charged_list(zone)
     return lst[-1] if lst else None
 
 
 def _bottom(g, e, zone):
-    lst = g.visit(zone)
+    lst = g.charged_list(zone)
     return lst[0] if lst else None
 
 
@@ -114,12 +114,12 @@ def _ends(g, e, zone):
 
 
 def _adjacent(g, e, xs):
-    lst = g.visit(xs)
+    lst = g.charged_list(xs)
     return [[a, b] for a, b in zip(lst, lst[1:])]
 
 
 def _cards_in(g, e, where):
-    return g.visit(where)
+    return g.charged_list(where)
 
 
 def _cards_under(g, e, what):
@@ -184,7 +184,7 @@ def _is_covered(g, e, card):
 
 
 def _values(g, e, xs):
-    return g.visit(xs)
+    return g.charged_list(xs)
 
 
 def _grid_key(g, z) -> str:
@@ -324,7 +324,7 @@ def _previous_player(g, e, p=None):
 
 def _unique_most(g, e, items, keys):
     """The item whose key is strictly larger than every other item's key; none on a tie."""
-    xs, ks = g.visit(items), g.visit(keys)
+    xs, ks = g.charged_list(items), g.charged_list(keys)
     if len(xs) != len(ks):
         raise RuleError(f"unique_most: {len(xs)} items but {len(ks)} values", None)
     known = [(k, x) for x, k in zip(xs, ks) if k is not None]
@@ -337,7 +337,7 @@ def _unique_most(g, e, items, keys):
 
 def _linked(g, e, start, pairs):
     """`start` and every item joined to it through a chain of pairs [a, b] (a connected group)."""
-    links = [g.visit(pr) for pr in g.visit(pairs)]
+    links = [g.charged_list(pr) for pr in g.charged_list(pairs)]
     group, frontier = [start], [start]
     while frontier:
         x = frontier.pop()
@@ -353,7 +353,7 @@ def _linked(g, e, start, pairs):
 
 def _sort_by(g, e, items, keys):
     """The items in the order of their values, lowest first; equal values keep their order."""
-    xs, ks = g.visit(items), g.visit(keys)
+    xs, ks = g.charged_list(items), g.charged_list(keys)
     if len(xs) != len(ks):
         raise RuleError(f"sort_by: {len(xs)} items but {len(ks)} values", None)
     known = [k for k in ks if k is not None]
