@@ -65,3 +65,15 @@ def test_the_portal_is_opened_by_the_better_stat():
     g.state.pstats[0].update(strength_counters=0, craft_counters=6)
     by_strength, by_craft = _rates(g, "Open the Portal by Strength (no: by Craft)?", [True, False])
     assert by_strength < by_craft
+
+
+def test_guided_players_reach_the_crown():
+    """Two guided players (the default seats of `grimoire simulate`), seed 2: a character reaches
+    the Crown of Command and the Command Spell ends the game, long before the round cap."""
+    g = Game(load_program(RULESET), 2, 2, record_digests=False)
+    seats = [GuidedAgent(f"2/{i}") for i in range(2)]
+    while not g.over:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert g.error is None
+    assert g.result["reason"] == "Crown of Command" and "cap" not in g.result
+    assert g.result["rounds"] < 100 and g.state.stats["crown_reached"] == 1
