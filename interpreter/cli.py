@@ -87,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    s.add_argument("--agents", default="random", help="agent per seat, comma-separated: random, first, greedy, mcts "
+    s.add_argument("--agents", default="guided", help="agent per seat, comma-separated: guided (default: random "
+                                                      "play that follows the ruleset's `prefer` rule; without one, "
+                                                      "exactly random), random, first, greedy, mcts "
                                                       "(one name applies to all seats)")
     s.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     s.add_argument("--json", metavar="OUT", help="write the full report as JSON ('-' for stdout)")
@@ -131,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(repeatable: every combination is run)")
     w.add_argument("-n", "--games", type=int, default=100, help="games per batch (default 100)")
     w.add_argument("--seed", type=int, default=0, help="master seed, the same for every batch (default 0)")
-    w.add_argument("--agents", default="random", help="agent per seat, comma-separated (one name: all seats)")
+    w.add_argument("--agents", default="guided", help="agent per seat, comma-separated (one name: all seats; "
+                                                      "default guided, see simulate --help)")
     w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
     w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "

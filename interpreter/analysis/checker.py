@@ -99,6 +99,8 @@ class _Checker:
                 self.cond(x, {"you", p.binder, "card"})
         for s in rs.scores + rs.tiebreaks + rs.values:
             self.expr(s.expr, {"you", s.binder})
+        for s in rs.prefers:  # `it`: the option being rated
+            self.expr(s.expr, {"you", s.binder, "it"})
         for b in rs.boards.values():
             self.board(b)
         for node in rs.card_types.values():

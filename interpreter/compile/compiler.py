@@ -597,13 +597,17 @@ class Compiler:
         return run
 
     def s_end_game(self, n):
-        after = n.after
+        after, cap = n.after, n.cap  # `... by cap`: the result says the game was stopped by a cap
         if getattr(n, "reason", None) is None:
-            return lambda g, e: g.end_game(after)
+            def bare(g, e):
+                g.state.end_cap = cap
+                g.end_game(after)
+            return bare
         why = self.expr(n.reason)  # `end game "reason"`: the result and simulate reports name it
 
         def run(g, e):
             g.state.end_reason = g.text(why(g, e))
+            g.state.end_cap = cap
             g.end_game(after)
         return run
 

@@ -99,6 +99,7 @@ class Ruleset:
     scores: list[Node] = field(default_factory=list)
     tiebreaks: list[Node] = field(default_factory=list)
     values: list[Node] = field(default_factory=list)  # `value p: expr`: what bots should value (at most one)
+    prefers: list[Node] = field(default_factory=list)  # `prefer p [for "PROMPT"]: expr`: guided bots' option preferences
     boards: dict[str, Node] = field(default_factory=dict)  # name → `board` node (a graph of space cards)
     cards: list[CardData] = field(default_factory=list)
     unparsed: set[tuple[str, str]] = field(default_factory=set)  # (kind, name) lost to syntax errors
@@ -190,6 +191,7 @@ def build(content: Content) -> Ruleset:
     action_at: dict[str, tuple[int, str]] = {}  # action label → (index in rs.actions, ruleset)
     score_layer = ""
     value_layer = ""
+    prefer_layer = ""
     hooks: list[Node] = []
     hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
@@ -320,6 +322,11 @@ def build(content: Content) -> Ruleset:
                     rs.values = []
                 rs.values.append(d)
                 value_layer = layer
+            elif k == "prefer":  # like `value`: a mod's rules take the place of its base's
+                if rs.prefers and prefer_layer != layer:
+                    rs.prefers = []
+                rs.prefers.append(d)
+                prefer_layer = layer
             elif k == "board":  # a board is also the zone of the cards lying on its spaces
                 if claim(d.name, "board", at):
                     rs.boards[d.name] = d
@@ -332,6 +339,13 @@ def build(content: Content) -> Ruleset:
     if len(rs.values) > 1:
         content.error("name/duplicate", "more than one `value` rule", rs.values[1].loc,
                       "combine them in one expression")
+    seen_prompts: dict[str | None, Node] = {}
+    for d in rs.prefers:  # one rule per prompt, and one for every other decision
+        if d.prompt in seen_prompts:
+            which = f'for "{d.prompt}"' if d.prompt is not None else "without `for`"
+            content.error("name/duplicate", f"more than one `prefer` rule {which} (the first is at "
+                          f"{seen_prompts[d.prompt].loc})", d.loc, "combine them in one expression (`it` is the option)")
+        seen_prompts.setdefault(d.prompt, d)
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
     lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")

@@ -150,6 +150,10 @@ class Program:
         self.tiebreaks = [(t.binder, c.expr(t.expr)) for t in rs.tiebreaks]
         # `value p: expr` (bots only): None when the ruleset declares none
         self.value = (rs.values[0].binder, c.expr(rs.values[0].expr)) if rs.values else None
+        # `prefer p [for "PROMPT"]: expr` (guided bots only; `it` is the option): None when the ruleset
+        # declares none; else (prompt or None, binder, code, rule), the longest prompts first
+        self.prefer = sorted(((d.prompt, d.binder, c.expr(d.expr), d) for d in rs.prefers),
+                             key=lambda r: -len(r[0]) if r[0] is not None else 1) or None
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
         self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
         self.boards = compile_boards(c, rs)  # board graphs: built per game on first use (boards.py)
@@ -261,6 +265,8 @@ def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, 
               "first_player": first_player}
     if st.end_reason is not None:  # `end game "reason"`
         result["reason"] = st.end_reason
+    if st.end_cap:  # `end game ... by cap`: stopped by a safety cap, not by the rules
+        result["cap"] = True
     return result
 
 
@@ -1026,6 +1032,30 @@ class Game:
                 what = "none" if v is None else "a truth value" if isinstance(v, bool) else "not a number"
                 raise RuleError(f"the value of player {int(p) + 1} is {what}: `value` must give a number",
                                 self.rs.values[0].loc)
+            out.append(float(v))
+        return out
+
+    def preferences(self, decision: Decision) -> list[float] | None:
+        """How much the deciding player likes each option of `decision` by the ruleset's `prefer`
+        rule for it — the rule whose prompt the decision's prompt begins with (the longest), else
+        the rule without one — with `it` bound to the option (`none` counts 0); None when no rule
+        applies. For guided bots: it changes nothing."""
+        rule = next((r for r in self.program.prefer or () if r[0] is None or (decision.prompt or "").startswith(r[0])), None)
+        if rule is None:
+            return None
+        _, binder, f, decl = rule
+        env = self._env(decision.player)
+        env[binder] = Seat(decision.player)
+        out = []
+        for option in decision.options:
+            env["it"] = option
+            v = f(self, env)
+            if v is None:
+                v = 0
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                what = "a truth value" if isinstance(v, bool) else "not a number"
+                raise RuleError(f"the preference of player {decision.player + 1} for {self.label(option)} is {what}: "
+                                "`prefer` must give a number (or none)", decl.loc)
             out.append(float(v))
         return out
 

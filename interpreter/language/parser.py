@@ -20,7 +20,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import Indenter
 from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
-from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
@@ -38,7 +38,7 @@ _BINDING = frozenset({"where", "comprehension", "quantified"})
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
                  "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
-                 "board", "value")
+                 "board", "value", "prefer")
 STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
@@ -871,6 +871,10 @@ class _ToAst(Transformer_NonRecursive):
     def value_decl(self, meta, c):
         return ValueDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
 
+    def prefer_decl(self, meta, c):
+        prompt = _unquote(c[1]) if c[1] is not None else None
+        return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=prompt, expr=c[2])
+
     # -- statements
     def block(self, meta, c):
         return list(c)
@@ -925,7 +929,8 @@ class _ToAst(Transformer_NonRecursive):
 
     def end_stmt(self, meta, c):
         when = str(c[0]).split()[-1] if c[0] is not None else None
-        return EndStmt(loc=self._loc(meta), after=when, reason=c[1] if len(c) > 1 else None)  # `end game "why"`
+        return EndStmt(loc=self._loc(meta), after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
+                       cap=len(c) > 2 and c[2] is not None)  # `... by cap`: a safety cap, not the rules' end
 
     def play_turn_stmt(self, meta, c):
         return PlayTurnStmt(loc=self._loc(meta), player=c[0])

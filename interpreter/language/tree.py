@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Iterator
 
 from .diagnostics import Loc
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
 
@@ -523,6 +523,28 @@ class ValueDecl(Decl):
 
 
 @_node
+class PreferDecl(Decl):
+    """`prefer p [for "PROMPT"]: expr`: how much player p likes each option (`it`) of a decision he
+    answers (with `for`, of the decisions whose prompt begins with PROMPT).
+
+    Content for bots, not a rule: the `guided` agent picks among the options it rates highest,
+    so a ruleset can say which moves a sensible player makes (walk toward the goal, take the
+    treasure) without look-ahead and without game code."""
+
+    kind: ClassVar[str] = "prefer"
+    grammar: ClassVar[tuple[str, ...]] = ('prefer_decl',)
+
+    binder: str
+    prompt: str | None
+    expr: Node
+
+    def describe(self) -> str:
+        which = f"the options (it) of a decision asking “{self.prompt}…”" if self.prompt is not None \
+            else "the options (it) of a decision"
+        return f"Guided bots prefer, for a player ({self.binder}), {which} that rate highest by {_d(self.expr)}."
+
+
+@_node
 class HookDecl(Decl):
     """`before|after procedure name:` or `before|after turn:` (a mod hooks a named part)."""
 
@@ -792,18 +814,20 @@ class PassStmt(Stmt):
 
 @_node
 class EndStmt(Stmt):
-    """`end game [after this turn|round] ["reason"]`."""
+    """`end game [after this turn|round] ["reason"] [by cap]`; `by cap` marks a safety cap, an
+    end the rules themselves do not have, which reports keep apart from natural endings."""
 
     kind: ClassVar[str] = "end_game"
     grammar: ClassVar[tuple[str, ...]] = ('end_stmt',)
 
     after: str | None
     reason: Node | None
+    cap: bool = False
 
     def describe(self) -> str:
         when = f" after this {self.after}" if self.after else ""
         why = f" ({_d(self.reason)})" if self.reason is not None else ""
-        return f"the game ends{when}{why}"
+        return f"the game ends{when}{why}" + (", stopped by a cap rather than by the rules" if self.cap else "")
 
 
 @_node
@@ -1409,5 +1433,5 @@ def _count(count: Node | None) -> str:
     return f"{count.describe()} " if count is not None else ""
 
 
-CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, HookDecl, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
+CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
 """Every construct class, for checks and docs that must cover them all."""

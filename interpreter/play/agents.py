@@ -8,7 +8,7 @@ from typing import Protocol
 from ..engine.game import Decision, Game
 from ..runtime.values import ZoneRef
 
-__all__ = ["Agent", "RandomAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
+__all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
            "AGENT_KINDS"]
 
 
@@ -26,6 +26,29 @@ class RandomAgent:
 
     def choose(self, game: Game, decision: Decision) -> int:
         return self.rng.randrange(len(decision.options))
+
+
+class GuidedAgent:
+    """Random play that follows the ruleset's option preferences (`prefer p: EXPR`): a uniformly
+    random choice among the options rated highest. Without a `prefer` rule it draws exactly as
+    `RandomAgent` does (the same answers for the same seed), so it is the default seat of a batch:
+    a ruleset that says which moves a sensible player makes is played that way, at about the speed
+    of random play (no copies of the game, no look-ahead), and one that does not is played at
+    random. What the rule reads is the designer's choice: write it from what the player can see."""
+
+    copies_game = False
+    reads_preferences = True  # needs `Game.preferences`: the task engine, when the ruleset has the rule
+
+    def __init__(self, seed: object = 0):
+        self.rng = random.Random(str(seed))
+
+    def choose(self, game: Game, decision: Decision) -> int:
+        prefs = game.preferences(decision) if game.program.prefer is not None else None
+        if prefs is None:
+            return self.rng.randrange(len(decision.options))
+        best = max(prefs)
+        top = [i for i, v in enumerate(prefs) if v == best]
+        return top[self.rng.randrange(len(top))]
 
 
 class FirstAgent:
@@ -369,7 +392,7 @@ def default_mcts(seed: object = 0) -> MCTSAgent:
     return MCTSAgent(seed, **MCTS_DEFAULT_BUDGET)
 
 
-AGENT_KINDS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": default_mcts}
+AGENT_KINDS = {"random": RandomAgent, "guided": GuidedAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": default_mcts}
 
 
 def make_agent(kind: str, seed: object) -> Agent:

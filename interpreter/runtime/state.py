@@ -36,6 +36,7 @@ class GameState:
     round_number: int = 0
     ending: str | None = None  # "turn" | "round" when the game ends after the current one
     end_reason: str | None = None  # the text of the last `end game "reason"` run
+    end_cap: bool = False  # the last `end game` run was `... by cap`: a safety cap, not the rules' end
     rng: random.Random = field(default_factory=random.Random)
 
     def to_json(self) -> dict:
@@ -59,6 +60,8 @@ class GameState:
         }
         if self.end_reason is not None:  # only games that gave one (other digests stay as they were)
             d["end_reason"] = self.end_reason
+        if self.end_cap:  # only games stopped by a cap (other digests stay as they were)
+            d["end_cap"] = True
         if self.spaces:  # only games with a grid have spaces (other games' digests stay as they were)
             d["spaces"] = {str(k): v for k, v in sorted(self.spaces.items())}
         return d

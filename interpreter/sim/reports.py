@@ -7,11 +7,10 @@ returns is report data, with players numbered from 1.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "CAP_SHARE_WARNING", "endings", "card_stats", "fairness", "wilson",
-           "public_rows", "is_cap_reason"]
+           "public_rows"]
 
 SCHEMA_VERSION = 2  # 2: players from 1 in per-game rows, `endings`, `fairness`, cards by identity with intervals
 CAP_SHARE_WARNING = 0.05  # the summary warns when more than this share of games did not end by the rules
@@ -33,17 +32,12 @@ def wilson(wins: float, n: int, z: float = 1.959963984540054) -> list[float]:
 
 
 # ---- how games ended -------------------------------------------------------------------------
-def is_cap_reason(reason: str | None) -> bool:
-    """An `end game "reason"` that stops a game which did not end by its rules: by convention, a
-    reason with the word `cap` or `limit` in it ("turn cap", "round limit")."""
-    return bool(reason) and re.search(r"\b(cap|limit)\b", reason, re.IGNORECASE) is not None
-
-
 def endings(rows: list[dict]) -> dict:
-    """Games that ended by the rules, games stopped by a cap the rules declare (an end reason that
-    `is_cap_reason`), games stopped by an engine limit (turns, decisions), and other failures; per
-    reason, how many games; and a warning when more than `CAP_SHARE_WARNING` of the games hit a
-    cap or a limit (their results are a tally, not the game's)."""
+    """Games that ended by the rules, games stopped by a cap the rules declare (`end game ... by
+    cap`: the row's `cap`, never guessed from the reason's words), games stopped by an engine limit
+    (turns, decisions), and other failures; per reason, how many games; and a warning when more
+    than `CAP_SHARE_WARNING` of the games hit a cap or a limit (their results are a tally, not the
+    game's)."""
     by_reason: dict[str, dict] = {}
     natural = capped = limit = failed = 0
     for r in rows:
@@ -54,10 +48,10 @@ def endings(rows: list[dict]) -> dict:
                 failed += 1
             continue
         reason = r.get("reason") or ""
-        cap = is_cap_reason(reason)
+        cap = bool(r.get("cap"))
         capped += cap
         natural += not cap
-        entry = by_reason.setdefault(reason, {"reason": reason or None, "games": 0, "cap": cap})
+        entry = by_reason.setdefault(f"{cap}:{reason}", {"reason": reason or None, "games": 0, "cap": cap})
         entry["games"] += 1
     total = natural + capped + limit
     share = round((capped + limit) / total, 4) if total else 0.0

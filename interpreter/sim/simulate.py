@@ -124,7 +124,13 @@ def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Lim
     compiles that way; else the task engine ("tasks"). Both play the same game, bit for bit."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
-    if engine != "tasks" and (engine == "direct" or not any(getattr(a, "copies_game", True) for a in seats)):
+    # a seat that follows `prefer` needs Game.preferences, which direct code does not offer
+    guided = program.prefer is not None and any(getattr(a, "reads_preferences", False) for a in seats)
+    if guided and engine == "direct":
+        raise ValueError("the guided agent follows the ruleset's `prefer` rule, which direct code does not "
+                         "evaluate: use --engine auto or --engine tasks")
+    if engine != "tasks" and not guided and (engine == "direct" or not any(getattr(a, "copies_game", True)
+                                                                             for a in seats)):
         try:
             dp = compile_direct(program)
         except Unsupported as why:
@@ -175,6 +181,8 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
             row.update(held=tracker.held(g, len(res["scores"])), movers=tracker.moved_by(len(res["scores"])),
                        moved=tracker.moved_cards())
         row["reason"] = res.get("reason")  # `end game "reason"` (None: the rules' ordinary end)
+        if res.get("cap"):  # `end game ... by cap`: stopped by a cap the rules declare, not by the rules
+            row["cap"] = True
     if error:  # keep what is needed to replay the failing game
         row["choices"] = list(g.choices)
     return row

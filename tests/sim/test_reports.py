@@ -52,14 +52,14 @@ turn:
     if your points >= 3:
         end game "three points"
     if round_number >= ROUNDS:
-        end game after this round "round cap"
+        end game after this round "round cap" by cap
 score p: points of p
 """
 
 
 def test_endings_separate_the_rules_from_caps_and_warn(tmp_path, capsys):
-    """Games stopped by an end reason that names a cap are counted apart from the rules' endings,
-    and the summary warns once more than 5% of games hit one; a generous cap gives no warning."""
+    """Games stopped by `end game ... by cap` are counted apart from the rules' endings, and the
+    summary warns once more than 5% of games hit one; a generous cap gives no warning."""
     from interpreter.cli import main
     tight = simulate(str(ruleset(tmp_path, CAPPED.replace("ROUNDS", "3"))), 40, 2, 1, ["random"])
     e = tight["endings"]
@@ -71,6 +71,20 @@ def test_endings_separate_the_rules_from_caps_and_warn(tmp_path, capsys):
     main(["simulate", str(ruleset(tmp_path, CAPPED.replace("ROUNDS", "3"))), "-n", "40", "--seed", "1", "--quiet"])
     out = capsys.readouterr().out
     assert f"{e['capped']} at a cap" in out and "WARNING:" in out and "round cap [cap]" in out
+
+
+def test_a_cap_is_what_the_rules_declare_not_what_the_reason_says(tmp_path):
+    """Without `by cap` an end is the rules' own, whatever its words ("round cap"); with `by cap` an
+    end is a cap whatever its words ("three points"): reports never read the reason's text."""
+    unmarked = CAPPED.replace("ROUNDS", "3").replace(' "round cap" by cap', ' "round cap"')
+    e = simulate(str(ruleset(tmp_path, unmarked)), 40, 2, 1, ["random"])["endings"]
+    assert e["capped"] == 0 and e["natural"] == 40 and "warning" not in e
+    assert {x["reason"]: x["cap"] for x in e["reasons"]} == {"round cap": False, "three points": False}
+    swapped = CAPPED.replace("ROUNDS", "3").replace(' "round cap" by cap', ' "round cap"') \
+        .replace('end game "three points"', 'end game "three points" by cap')
+    e2 = simulate(str(ruleset(tmp_path, swapped)), 40, 2, 1, ["random"])["endings"]
+    assert e2["capped"] == e["reasons"][[x["reason"] for x in e["reasons"]].index("three points")]["games"]
+    assert {x["reason"]: x["cap"] for x in e2["reasons"]} == {"round cap": False, "three points": True}
 
 
 def test_engine_limits_count_as_caps(tmp_path):

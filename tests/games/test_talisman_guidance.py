@@ -1,0 +1,79 @@
+"""Talisman's option preferences (rulesets/talisman/guidance.rules, `prefer`) follow the rulebook's
+plan: on through the Inner Region rather than back, through the Portal of Power only when ready
+and free of a Warlock quest (TA-286), the Portal opened by the better stat; and the `guided`
+bots that follow them finish games by the rules (the Crown of Command, everyone out)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.api import load_program
+from interpreter.engine.game import Decision, Game
+from interpreter.play.agents import GuidedAgent
+
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
+
+
+def _space(g: Game, n: int):
+    return next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
+
+
+def _rates(g: Game, prompt: str, options: list) -> list[float]:
+    """Seat 1's preference for each option of a decision with this prompt."""
+    return g.preferences(Decision(0, "choose", prompt, options, None, None))
+
+
+def _standing(n: int, **stats) -> Game:
+    g = Game(load_program(RULESET), 4, 3)
+    g.state.pstats[0]["at"] = _space(g, n)
+    g.state.pstats[0].update(stats)
+    return g
+
+
+def test_on_through_the_inner_region_never_back():
+    g = _standing(43)  # the Inner Region: try again (43) or turn back (42); onward is 44
+    back, stay, onward = _rates(g, "Move to which space?", [_space(g, 42), _space(g, 43), _space(g, 44)])
+    assert back < stay < onward
+    assert _rates(g, "Move to which space?", [_space(g, 49)])[0] > onward  # the Crown above all
+
+
+def test_the_portal_only_when_ready_and_free_of_a_quest():
+    g = _standing(32)
+    walk_in, stay_out = [[_space(g, 33), _space(g, 41)]], [[_space(g, 31)]]
+    not_ready = _rates(g, "Move where?", walk_in + stay_out)  # no Talisman yet
+    assert not_ready[0] < not_ready[1]
+    g.state.pstats[0]["strength_counters"] = 6
+    st = g.state
+    talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
+                    and st.where.get(c.id, "").startswith("talisman_deck"))
+    st.zones[st.where[talisman]].remove(talisman)  # handed a Talisman from the Talisman deck
+    st.zones["objects#0"].append(talisman)
+    st.where[talisman] = "objects#0"
+    ready = _rates(g, "Move where?", walk_in + stay_out)
+    assert ready[0] > ready[1]
+    quest = next(c.id for c in g.cards if c.type == "Quest")
+    st.zones[st.where[quest]].remove(quest)  # a Warlock quest bars the Portal (TA-286)
+    st.zones["quest#0"].append(quest)
+    st.where[quest] = "quest#0"
+    barred = _rates(g, "Move where?", walk_in + stay_out)
+    assert barred[0] < barred[1]
+
+
+def test_the_portal_is_opened_by_the_better_stat():
+    g = _standing(33, strength_counters=4)
+    by_strength, by_craft = _rates(g, "Open the Portal by Strength (no: by Craft)?", [True, False])
+    assert by_strength > by_craft
+    g.state.pstats[0].update(strength_counters=0, craft_counters=6)
+    by_strength, by_craft = _rates(g, "Open the Portal by Strength (no: by Craft)?", [True, False])
+    assert by_strength < by_craft
+
+
+def test_guided_players_reach_the_crown():
+    """Two guided players (the default seats of `grimoire simulate`), seed 2: a character reaches
+    the Crown of Command and the Command Spell ends the game, long before the round cap."""
+    g = Game(load_program(RULESET), 2, 2, record_digests=False)
+    seats = [GuidedAgent(f"2/{i}") for i in range(2)]
+    while not g.over:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert g.error is None
+    assert g.result["reason"] == "Crown of Command" and "cap" not in g.result
+    assert g.result["rounds"] < 100 and g.state.stats["crown_reached"] == 1
