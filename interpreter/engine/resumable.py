@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from types import BuiltinMethodType, MethodType
 from typing import Any, Callable
 
 from ..runtime.values import Position, Seat
@@ -219,6 +220,15 @@ class _Exploder:
             raise NotLowerable("a decision in a chained comparison")
         if isinstance(e, ast.Dict):
             raise NotLowerable("a decision inside a map")
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not has_yield(e.func):
+            # `obj.method(..., (yield d))`: keep the object, not a bound method, across the decision
+            # (a copy of the game must call the method of its own copy of the object)
+            pre, obj = self._operand(e.func.value, True)
+            call = ast.Call(func=ast.Attribute(value=obj, attr=e.func.attr, ctx=ast.Load()), args=e.args,
+                            keywords=e.keywords)
+            more, out = self.expr(ast.Call(func=_name(_P + "nothing"), args=call.args, keywords=call.keywords))
+            call.args, call.keywords = out.args, out.keywords
+            return pre + more, call
         # any other expression: its children in order; those before the last one with a decision
         # are evaluated into temporaries first (they could change while the game waits)
         fields = [(name, value) for name, value in ast.iter_fields(e)]
@@ -926,6 +936,11 @@ def copy_value(v: Any, memo: dict) -> Any:
         return new
     elif t is set:
         new = set(v)
+    elif t is MethodType or t is BuiltinMethodType:  # a method of a copied object: the copy's
+        owner = getattr(v, "__self__", None)
+        if owner is None or type(owner) in _ATOMIC:
+            return v
+        return getattr(copy_value(owner, memo), v.__name__)
     else:
         return v
     memo[id(v)] = new
