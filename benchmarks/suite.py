@@ -103,7 +103,8 @@ def main() -> None:
     clones = out["clone"] = clone_costs(4, 3, repeat=50 if args.quick else 200, checkpoints=(10, 100, 200),
                                         replays=2 if args.quick else 5)
     for c in clones:
-        print(f"   after {c['decisions']:3d} decisions: clone {c['clone_ms']:.3f} ms, replay {c['replay_ms']:.1f} ms")
+        print(f"   after {c['decisions']:3d} decisions: clone {c['clone_ms']:.3f} ms (task engine), "
+              f"{c['direct_clone_ms']:.3f} ms (resumable direct code), replay {c['replay_ms']:.1f} ms")
     out["seconds"] = round(time.perf_counter() - started, 1)
     print(f"suite took {out['seconds']} s")
     if args.json:

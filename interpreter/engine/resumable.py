@@ -808,6 +808,7 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[a
     flat.body(body)
     if flat.cur is not None:
         flat.end_block([ast.Return(value=_name(_P + "DONE"))])
+    _simplify(flat)
     # locals that live across blocks: the parameters, anything mentioned in two blocks or read
     # in its block before that block surely set it
     params = [x.arg for x in a.args]
@@ -874,6 +875,66 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[a
     _fill_locations(factory, fn)
     step._q_meta = (dict(flat.lines), {lab: slots[c] for lab, c in flat.child.items() if c in slots})  # type: ignore[attr-defined]
     return step, factory
+
+
+def _jump_of(s: ast.stmt) -> int | None:
+    """The block a `pc = N` statement jumps to, else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and s.targets[0].id == PC and isinstance(s.value, ast.Constant):
+        return s.value.value
+    return None
+
+
+def _tail_jump(stmts: list[ast.stmt]) -> int | None:
+    if len(stmts) >= 2 and isinstance(stmts[-1], ast.Continue):
+        return _jump_of(stmts[-2])
+    return None
+
+
+def _simplify(flat: _Flattener) -> None:
+    """Fewer trips through the dispatch: a jump to a block that only jumps goes straight on, and
+    a block reached by one jump only (not a resume point, handler or the entry) is appended to
+    the block that jumps to it."""
+    fixed = set(flat.lines) | {h for h in flat.handler_of.values() if h is not None} | {0}
+    blocks = flat.blocks
+    trivial = {lab: _tail_jump(st) for lab, st in blocks.items() if len(st) == 2 and _tail_jump(st) is not None}
+
+    def resolve(lab: int) -> int:
+        seen = set()
+        while lab in trivial and lab not in seen:
+            seen.add(lab)
+            lab = trivial[lab]
+        return lab
+
+    for stmts in blocks.values():
+        for st in stmts:
+            for n in ast.walk(st):
+                t = _jump_of(n) if isinstance(n, ast.Assign) else None
+                if t is not None and t in trivial:
+                    n.value = _const(resolve(t))
+    changed = True
+    while changed:
+        changed = False
+        refs: dict[int, int] = {}
+        for stmts in blocks.values():
+            for st in stmts:
+                for n in ast.walk(st):
+                    t = _jump_of(n) if isinstance(n, ast.Assign) else None
+                    if t is not None:
+                        refs[t] = refs.get(t, 0) + 1
+        for lab in [x for x in blocks if x not in fixed and not refs.get(x)]:
+            del blocks[lab]  # unreachable now
+        for lab in list(blocks):
+            stmts = blocks.get(lab)
+            if stmts is None:
+                continue
+            t = _tail_jump(stmts)
+            if t is None or t == lab or t in fixed or refs.get(t) != 1 or t not in blocks \
+                    or flat.handler_of.get(t) != flat.handler_of.get(lab):
+                continue
+            blocks[lab] = stmts[:-2] + blocks.pop(t)
+            changed = True
+            break
 
 
 def _fill_locations(node: ast.AST, default: ast.AST) -> None:

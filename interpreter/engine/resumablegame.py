@@ -129,6 +129,25 @@ class _Root:
 
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
+_LISTS_OF_IDS = frozenset({"zones", "under", "row_ids"})
+
+
+def _copy_lists(table: dict, memo: dict) -> dict:
+    """A copy of a map whose values are lists of numbers or lists of such lists (rows), each
+    list noted in `memo` (the fast path of `copy_value` for zones)."""
+    out = {}
+    for k, xs in table.items():
+        if xs and type(xs[0]) is list:
+            new = []
+            for row in xs:
+                r = memo[id(row)] = row[:]
+                new.append(r)
+        else:
+            new = xs[:]
+        out[k] = memo[id(xs)] = new
+    memo[id(table)] = out
+    return out
+
 
 
 def copy_state(st: GameState) -> tuple[GameState, dict]:
@@ -144,6 +163,8 @@ def copy_state(st: GameState) -> tuple[GameState, dict]:
             v = r
         elif name == "where":
             v = dict(v)  # a ChangeLog (cardstats) becomes a plain map: copies are not tracked
+        elif name in _LISTS_OF_IDS:  # zone key or card → a list of ids, or of rows of ids
+            v = _copy_lists(v, memo)
         else:
             v = copy_value(v, memo)
         setattr(new, name, v)
