@@ -79,18 +79,23 @@ _FLOW: dict[str, Any] = {}
 
 
 def _flow() -> dict[str, Any]:
-    """DirectGame's game flow (`_main`) and Runtime's `fire`, lowered from their own source (so
-    that they stay one implementation): their factories and suspension tables."""
+    """Every generator method of DirectGame (the game flow, `_main`) and of Runtime (`fire`),
+    lowered from its own source (so the flow stays one implementation) and set on
+    ResumableGame / ResumableRuntime; returns the step functions' suspension tables by name."""
     if _FLOW:
         return _FLOW
     module = ast.Module(body=[], type_ignores=[])
     meta: dict[str, tuple] = {}
-    for fn in (DirectGame._main, Runtime.fire):
-        lines, start = inspect.getsourcelines(fn)
+    methods = [(cls, target, name) for cls, target in ((DirectGame, ResumableGame), (Runtime, ResumableRuntime))
+               for name, fn in vars(cls).items() if inspect.isgeneratorfunction(fn)]
+    for cls, _, name in methods:
+        lines, start = inspect.getsourcelines(getattr(cls, name))
         tree = ast.parse(textwrap.dedent("".join(lines)))
         ast.increment_lineno(tree, start - 1)
+        fn = tree.body[0]
+        fn.name = f"{cls.__name__}_{name}"
         try:
-            step, factory = lower_function(tree.body[0], f"_Q_{fn.__name__}_step")
+            step, factory = lower_function(fn, f"_Q_{cls.__name__}_{name}_step")
         except NotLowerable as why:
             raise Unsupported(f"the game flow cannot be made resumable ({why})") from None
         module.body += [step, factory]
@@ -99,17 +104,14 @@ def _flow() -> dict[str, Any]:
     ns = dict(vars(directgame))
     ns.update(HELPERS)
     exec(compile(module, directgame.__file__, "exec"), ns)  # noqa: S102 - our own module's code
-    _FLOW.update(main=ns["_main"], fire=ns["fire"], meta=meta)
-    ResumableRuntime.fire = ns["fire"]
+    for cls, target, name in methods:
+        setattr(target, name, ns[f"{cls.__name__}_{name}"])
+    _FLOW.update(meta)
     return _FLOW
 
 
 class ResumableRuntime(Runtime):
-    """The runtime whose `fire` is lowered (a frame factory, as every generator is here)."""
-
-    def fire(self, event: str, subject: Any, actor: Any) -> Any:
-        """Replaced by the lowered `Runtime.fire` (`_flow`) before any game starts."""
-        raise NotImplementedError
+    """The runtime whose generator methods (`fire`) are lowered to frame factories (`_flow`)."""
 
 
 class _Root:
@@ -182,7 +184,8 @@ class ResumableGame(DirectGame):
         self.R = ResumableRuntime(self, self.dp)
         self.fns = self.rp.build(self.R, self.dp.K)
         self.R.settle = self.fns["_settle"]
-        self._root = _flow()["main"](self)
+        _flow()
+        self._root = self._main()  # the lowered game flow: its first frame
         self._gen = _Root(self._root)
         self._advance(None)
 
@@ -246,7 +249,7 @@ class ResumableGame(DirectGame):
         metas = self.rp.meta
         while fr is not None:
             name = fr[0].__name__
-            meta = metas.get(name) or _flow()["meta"].get(name)
+            meta = metas.get(name) or _flow().get(name)
             if meta is None:
                 break
             lines, child = meta
