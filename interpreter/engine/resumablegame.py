@@ -19,7 +19,7 @@ from . import directgame
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
-from .resumable import DONE, HELPERS, NotLowerable, copy_value, lower_function, lower_generators
+from .resumable import DONE, HELPERS, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
 __all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state"]
@@ -61,6 +61,8 @@ def _lower_program(dp: DirectProgram) -> ResumableProgram:
         build.body, steps, meta = lower_generators(build.body)
     except NotLowerable as why:
         raise Unsupported(f"it cannot be made resumable ({why})") from None
+    if any(has_yield(n) for n in ast.walk(build) if isinstance(n, ast.FunctionDef) and n is not build):
+        raise Unsupported("it cannot be made resumable (a generator function below the top of `build`)")
     ret = build.body[-1]
     if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Dict)):
         raise Unsupported("it cannot be made resumable (the module does not end as expected)")
