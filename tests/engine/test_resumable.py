@@ -351,7 +351,7 @@ def _drive_frames(frame, answers, clone_each: bool):
 @pytest.mark.parametrize("name,args", [("toy_expressions", lambda: ([5, 6, 7], 1)),
                                        ("toy_expressions", lambda: ([5], 0)),
                                        ("toy_loops", lambda: ([1, 3, 4, 7, 9],)),
-                                       ("toy_loops", lambda: ([0, 2],)),
+                                       ("toy_loops", lambda: ([1, 2],)),
                                        ("toy_exceptions", lambda: ([],))])
 def test_lowered_generators_behave_as_python_generators(name, args):
     """Decisions inside conditional expressions, `and`/`or`, list displays and comparisons;
