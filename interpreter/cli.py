@@ -108,10 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
                    help="skip per-card statistics (which cards seats take, play and hold at the end): faster")
     s.add_argument("--engine", choices=("auto", "tasks", "direct"), default="auto",
-                   help="how games run: 'direct' compiles the ruleset to Python generator code (fast; "
-                        "for agents that never copy the game, and the constructs it knows), 'tasks' "
-                        "is the general engine; 'auto' (default) uses direct code where it can. Both "
-                        "play the same games. See docs/compilation.md")
+                   help="how games run: 'direct' compiles the ruleset to Python code (fast; generator "
+                        "code for agents that never copy the game, resumable code that can be copied "
+                        "for greedy and mcts; the constructs it knows), 'tasks' is the general engine; "
+                        "'auto' (default) uses direct code where it can. Both play the same games. "
+                        "See docs/compilation.md")
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
                         "(repeatable)")

@@ -8,7 +8,9 @@ Every rule line of the ruleset gets every plausible mutation that `tools/mutate_
 PREFIX, only the lines citing rule IDs of that prefix; with "", every code line). Each mutant
 that validates and that direct.py compiles plays `--games` seeded games at every player count
 with both engines, random and first-option agents; every decision, the result, the log, the
-error (or its absence) and the final state's digest must be the same. Mutants stress shapes of
+error (or its absence) and the final state's digest must be the same; the resumable form of the
+direct code (resumablegame.py) plays each game a third time, going on in a fresh clone at every
+decision, and must play it the same too. Mutants stress shapes of
 rules the reference games do not have: an emptied loop, a reversed comparison, a missing move.
 Exit status 1 if any mutant plays differently. (Not part of the test run: a few minutes.)
 """
@@ -28,6 +30,7 @@ from mutate_rules import Site, compile_mutant, find_sites, mutations, split_comm
 from interpreter.engine.direct import Unsupported, compile_direct  # noqa: E402
 from interpreter.engine.directgame import DirectGame  # noqa: E402
 from interpreter.engine.game import Game, Limits  # noqa: E402
+from interpreter.engine.resumablegame import ResumableGame  # noqa: E402
 from interpreter.play.session import agents_for, game_seed  # noqa: E402
 
 LIMITS = Limits(max_steps=200_000, max_turns=400, max_decisions=5_000)
@@ -44,13 +47,16 @@ def every_line(rules_dir: Path) -> list[Site]:
     return out
 
 
-def play(make, seats) -> tuple:
+def play(make, seats, clone_each: bool = False) -> tuple:
     g = make()
     trace = []
     while not g.over:
         d = g.decision
         trace.append((d.player, d.kind, len(d.options)))
-        g.answer(seats[d.player].choose(g, d))
+        i = seats[d.player].choose(g, d)
+        if clone_each:  # go on in a copy only: it must play on as the original would have
+            g = g.clone()
+        g.answer(i)
     return (trace, g.result, list(g.log), None if g.error is None else g.error.message, g.state.digest())
 
 
@@ -66,6 +72,9 @@ def same_games(program, games: int) -> list[str]:
                 a = play(lambda: Game(program, players, seed, LIMITS, record_digests=False),
                          agents_for([kind], players, seed))
                 b = play(lambda: DirectGame(dp, players, seed, LIMITS), agents_for([kind], players, seed))
+                c = play(lambda: ResumableGame(dp, players, seed, LIMITS), agents_for([kind], players, seed), True)
+                if a != c and a == b:
+                    out.append(f"{players}p seed {i} {kind}: the resumable form (cloned at every decision) differs")
                 if a != b:
                     out.append(f"{players}p seed {i} {kind}: " + ("errors differ: " + f"{a[3]!r} / {b[3]!r}"
                                                                    if a[3] != b[3] else "play differs"))

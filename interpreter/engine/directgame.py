@@ -643,8 +643,13 @@ class DirectGame:
         self.decisions_made = 0
         self.first_player = 0
         self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
-        self.R = Runtime(self, dp)
-        self.fns = dp.build(self.R, dp.K)
+        self._start()
+
+    def _start(self) -> None:
+        """Bind the generated functions to this game and run to its first decision (replaced by
+        the resumable form, resumablegame.py)."""
+        self.R = Runtime(self, self.dp)
+        self.fns = self.dp.build(self.R, self.dp.K)
         self.R.settle = self.fns["_settle"]
         self._gen = self._main()
         self._advance(None)

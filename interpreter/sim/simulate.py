@@ -15,6 +15,7 @@ from .backends import run_chunks
 from ..runtime.cardstats import MoveTracker
 from ..engine.direct import Unsupported, compile_direct
 from ..engine.directgame import DirectGame
+from ..engine.resumablegame import ResumableGame, compile_resumable
 from ..engine.game import Game, Limits
 from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows, wilson
 from ..play.session import agents_for, game_seed
@@ -119,9 +120,10 @@ def _what(v: Any) -> str:
 
 def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
              after_setup: Callable | None = None) -> Any:
-    """A game to play with `seats`: compiled to generator code (directgame.py) when `engine` is
-    "direct", or "auto" and no seat's agent copies the game (random, first) and the ruleset
-    compiles that way; else the task engine ("tasks"). Both play the same game, bit for bit."""
+    """A game to play with `seats`: compiled to direct code when `engine` is "direct", or "auto"
+    and the ruleset compiles that way: generator code (directgame.py) when no seat's agent copies
+    the game (random, first), else its resumable form, which can be cloned (resumablegame.py);
+    otherwise the task engine ("tasks"). All play the same game, bit for bit."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
     # a seat that follows `prefer` needs Game.preferences, which direct code does not offer
@@ -129,15 +131,18 @@ def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Lim
     if guided and engine == "direct":
         raise ValueError("the guided agent follows the ruleset's `prefer` rule, which direct code does not "
                          "evaluate: use --engine auto or --engine tasks")
-    if engine != "tasks" and not guided and (engine == "direct" or not any(getattr(a, "copies_game", True)
-                                                                             for a in seats)):
+    if engine != "tasks" and not guided:
+        copies = any(getattr(a, "copies_game", True) for a in seats)
         try:
             dp = compile_direct(program)
+            if copies:
+                compile_resumable(dp)
         except Unsupported as why:
             if engine == "direct":
                 raise ValueError(f"{program.rs.title} does not compile to direct code: {why}") from None
         else:
-            return DirectGame(dp, players, seed, limits, after_setup=after_setup, log_moves=after_setup is not None)
+            kind = ResumableGame if copies else DirectGame
+            return kind(dp, players, seed, limits, after_setup=after_setup, log_moves=after_setup is not None)
     return Game(program, players, seed, limits, record_digests=False, after_setup=after_setup)
 
 

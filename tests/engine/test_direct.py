@@ -16,6 +16,7 @@ from golden_games import AGENTS, GOLDEN, ROOT, _h, key
 from interpreter.api import load_program
 from interpreter.engine.direct import Unsupported, compile_direct
 from interpreter.engine.directgame import DirectGame
+from interpreter.engine.resumablegame import ResumableGame
 from interpreter.engine.game import Game, Limits
 from interpreter.runtime.errors import LimitExceeded
 from interpreter.play.session import agents_for, game_seed
@@ -97,10 +98,12 @@ def test_simulate_reports_the_same_with_either_engine():
     assert a["cards"] == b["cards"] and a["cards"]
 
 
-def test_agents_that_copy_the_game_get_the_task_engine():
+def test_agents_that_copy_the_game_get_copyable_code():
+    """Generator code for agents that never copy the game; its resumable form (which can be
+    cloned, test_resumable.py) for those that do."""
     program = load_program(TT)
-    assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits()), DirectGame)
-    assert isinstance(new_game(program, 4, 1, agents_for(["greedy"], 4, 1), Limits()), Game)
+    assert type(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits())) is DirectGame
+    assert type(new_game(program, 4, 1, agents_for(["greedy"], 4, 1), Limits())) is ResumableGame
     assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits(), engine="tasks"), Game)
 
 

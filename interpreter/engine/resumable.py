@@ -1,0 +1,1008 @@
+"""Generator functions lowered to frame-based state machines, so that a running game can be copied.
+
+A generator cannot be copied, so a game driven by generators (directgame.py) cannot be cloned for
+a search. This pass takes the Python `ast` of generator functions (the direct engine's generated
+module, and the game flow in directgame.py) and rewrites each into two plain functions:
+
+- a *factory* with the generator's name and parameters, which returns a new **frame**: a plain
+  list `[step, pc, exception, slot...]` holding the step function, the program counter and the
+  locals that live across a decision (the others stay Python locals);
+- a *step* function `step(frame, sent)` that runs from `frame[1]` until the next decision (it
+  returns the decision, having stored where to resume) or the end (it returns `DONE`).
+
+Statements without a decision stay as they were. A statement that contains one is split into
+numbered blocks: `if` into a test that jumps, loops into a head that tests (a `for` over a list
+keeps its index in the frame, as Python's list iterator does), `try` into blocks whose
+exceptions go to a handler block. A decision inside an expression (`x[(yield d)]`, `(yield d) ==
+0`, a conditional expression) is first taken out of it into a statement, keeping the order of
+evaluation. `yield from g(...)` stores g's frame in a slot of the caller's and calls its step;
+resuming re-enters the outermost frame, which passes the answer down the chain, as `yield from`
+does, so an exception travels up through every frame's `try` as it would through generators.
+
+A game is then its `GameState` plus one frame chain of plain data, and copying it is copying
+both (`copy_frames`), in time that does not grow with the game's length. `ResumableGame`
+(resumablegame.py) drives it. See docs/compilation.md for the design and its measurements.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from types import BuiltinMethodType, MethodType
+from typing import Any, Callable
+
+from ..runtime.values import Position, Seat
+
+__all__ = ["DONE", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield"]
+
+
+class _Done:
+    """What a step function returns when its generator would have finished."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DONE"
+
+
+DONE = _Done()
+
+_P = "_Q_"  # prefix of every name this pass introduces (generated code never uses it)
+FR, PC, SENT, EXC = _P + "fr", _P + "pc", _P + "sent", _P + "x"
+EXC_SLOT = 2  # frame[2]: the exception a handler block is handling
+FIRST_SLOT = 3
+
+
+class NotLowerable(Exception):
+    """A generator uses a construct this pass does not rewrite (its game then cannot be copied)."""
+
+
+def _snap(xs: Any) -> Any:
+    """What a lowered `for` walks by index: a list or tuple itself (as Python's iterator does, a
+    list that grows meanwhile is walked to its new end), anything else as a list made now."""
+    return xs if type(xs) is list or type(xs) is tuple else list(xs)
+
+
+HELPERS: dict[str, Any] = {_P + "DONE": DONE, _P + "snap": _snap, "isinstance": isinstance, "len": len,
+                           "list": list, "BaseException": BaseException}
+
+
+# ---- analysis helpers --------------------------------------------------------------------------
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def has_yield(node: ast.AST) -> bool:
+    """A `yield` or `yield from` in `node`, not counting nested functions."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        for c in ast.iter_child_nodes(n):
+            if not isinstance(c, _SCOPES):
+                stack.append(c)
+    return False
+
+
+def _name(id_: str, ctx: ast.expr_context | None = None) -> ast.Name:
+    return ast.Name(id=id_, ctx=ctx or ast.Load())
+
+
+def _const(v: Any) -> ast.Constant:
+    return ast.Constant(value=v)
+
+
+def _assign(target: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[_name(target, ast.Store())], value=value, lineno=0)
+
+
+def _frame_item(i: int, ctx: ast.expr_context | None = None) -> ast.Subscript:
+    return ast.Subscript(value=_name(FR), slice=_const(i), ctx=ctx or ast.Load())
+
+
+def _is_pure(e: ast.expr) -> bool:
+    """A value that cannot change while the generator is suspended (so it may be read after)."""
+    return isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and not e.id.startswith("__"))
+
+
+# ---- step 1: decisions out of expressions ------------------------------------------------------
+class _Exploder:
+    """Rewrites statements so that every `yield` is one of: `t = yield v`, `yield v`,
+    `yield from g(...)` with `v` and the call free of yields (the canonical forms `_Flattener`
+    knows), keeping Python's order of evaluation."""
+
+    def __init__(self, fresh: Callable[[str], str]):
+        self.fresh = fresh
+
+    def stmts(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for s in body:
+            out.extend(self.stmt(s) if has_yield(s) else [s])
+        return out
+
+    def stmt(self, s: ast.stmt) -> list[ast.stmt]:
+        loc = s
+        if isinstance(s, ast.Expr):
+            v = s.value
+            if isinstance(v, (ast.Yield, ast.YieldFrom)):
+                pre, inner = self.expr(v.value) if v.value is not None else ([], None)
+                return pre + [ast.copy_location(ast.Expr(value=type(v)(value=inner)), loc)]
+            pre, e = self.expr(v)
+            return pre + [ast.copy_location(ast.Expr(value=e), loc)]
+        if isinstance(s, ast.Assign):
+            if any(has_yield(t) for t in s.targets):
+                raise NotLowerable("a decision in an assignment's target")
+            v = s.value
+            if isinstance(v, ast.Yield) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+                pre, inner = self.expr(v.value) if v.value is not None else ([], None)
+                return pre + [ast.copy_location(ast.Assign(targets=s.targets, value=ast.Yield(value=inner)), loc)]
+            pre, e = self.expr(v)
+            return pre + [ast.copy_location(ast.Assign(targets=s.targets, value=e), loc)]
+        if isinstance(s, ast.AugAssign):
+            if not isinstance(s.target, ast.Name):
+                raise NotLowerable("a decision in `+=` on a part of a value")
+            pre, e = self.expr(s.value)
+            return pre + [ast.copy_location(ast.AugAssign(target=s.target, op=s.op, value=e), loc)]
+        if isinstance(s, ast.If):
+            pre, t = self.expr(s.test)
+            return pre + [ast.copy_location(ast.If(test=t, body=self.stmts(s.body), orelse=self.stmts(s.orelse)), loc)]
+        if isinstance(s, ast.While):
+            if s.orelse:
+                raise NotLowerable("`while ... else`")
+            body = self.stmts(s.body)
+            if has_yield(s.test):
+                pre, t = self.expr(s.test)
+                stop = ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=t), body=[ast.Break()],
+                                                orelse=[]), loc)
+                return [ast.copy_location(ast.While(test=_const(True), body=pre + [stop] + body, orelse=[]), loc)]
+            return [ast.copy_location(ast.While(test=s.test, body=body, orelse=[]), loc)]
+        if isinstance(s, ast.For):
+            if s.orelse:
+                raise NotLowerable("`for ... else`")
+            if has_yield(s.target):
+                raise NotLowerable("a decision in a loop's target")
+            pre, it = self.expr(s.iter)
+            return pre + [ast.copy_location(ast.For(target=s.target, iter=it, body=self.stmts(s.body), orelse=[],
+                                                    type_comment=None), loc)]
+        if isinstance(s, ast.Try):
+            handlers = []
+            for h in s.handlers:
+                if h.type is not None and has_yield(h.type):
+                    raise NotLowerable("a decision in an `except` clause's type")
+                handlers.append(ast.copy_location(ast.ExceptHandler(type=h.type, name=h.name, body=self.stmts(h.body)), h))
+            return [ast.copy_location(ast.Try(body=self.stmts(s.body), handlers=handlers, orelse=self.stmts(s.orelse),
+                                              finalbody=self.stmts(s.finalbody)), loc)]
+        if isinstance(s, ast.Return):
+            if s.value is not None:
+                raise NotLowerable("a generator that returns a value")
+            return [s]
+        if isinstance(s, ast.Raise):
+            pre, e = self.expr(s.exc) if s.exc is not None else ([], None)
+            return pre + [ast.copy_location(ast.Raise(exc=e, cause=s.cause), loc)]
+        raise NotLowerable(f"a decision in a `{type(s).__name__}` statement")
+
+    def expr(self, e: ast.expr) -> tuple[list[ast.stmt], ast.expr]:
+        """(statements to run first, the expression without yields)."""
+        if not has_yield(e):
+            return [], e
+        if isinstance(e, (ast.Yield, ast.YieldFrom)):
+            pre, inner = self.expr(e.value) if e.value is not None else ([], None)
+            t = self.fresh("y")
+            return pre + [ast.copy_location(_assign(t, type(e)(value=inner)), e)], _name(t)
+        if isinstance(e, ast.IfExp):
+            pre, test = self.expr(e.test)
+            if not has_yield(e.body) and not has_yield(e.orelse):
+                return pre, ast.IfExp(test=test, body=e.body, orelse=e.orelse)
+            t = self.fresh("v")
+            b_pre, b = self.expr(e.body)
+            o_pre, o = self.expr(e.orelse)
+            branch = ast.copy_location(ast.If(test=test, body=b_pre + [ast.copy_location(_assign(t, b), e)],
+                                              orelse=o_pre + [ast.copy_location(_assign(t, o), e)]), e)
+            return pre + [branch], _name(t)
+        if isinstance(e, ast.BoolOp):
+            first, rest = e.values[0], e.values[1:]
+            pre, v = self.expr(first)
+            if not any(has_yield(x) for x in rest):
+                return pre, ast.BoolOp(op=e.op, values=[v] + rest)
+            t = self.fresh("v")
+            tail = rest[0] if len(rest) == 1 else ast.BoolOp(op=e.op, values=rest)
+            r_pre, r = self.expr(tail)
+            test = _name(t) if isinstance(e.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(t))
+            branch = ast.copy_location(ast.If(test=test, body=r_pre + [ast.copy_location(_assign(t, r), e)],
+                                              orelse=[]), e)
+            return pre + [ast.copy_location(_assign(t, v), e), branch], _name(t)
+        if isinstance(e, ast.NamedExpr):
+            pre, v = self.expr(e.value)
+            return pre + [ast.copy_location(_assign(e.target.id, v), e)], _name(e.target.id)
+        if isinstance(e, _COMPS + (ast.Lambda,)):
+            raise NotLowerable("a decision inside a comprehension")
+        if isinstance(e, ast.Compare) and len(e.ops) > 1:
+            raise NotLowerable("a decision in a chained comparison")
+        if isinstance(e, ast.Dict):
+            raise NotLowerable("a decision inside a map")
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not has_yield(e.func):
+            # `obj.method(..., (yield d))`: keep the object, not a bound method, across the decision
+            # (a copy of the game must call the method of its own copy of the object)
+            pre, obj = self._operand(e.func.value, True)
+            call = ast.Call(func=ast.Attribute(value=obj, attr=e.func.attr, ctx=ast.Load()), args=e.args,
+                            keywords=e.keywords)
+            more, out = self.expr(ast.Call(func=_name(_P + "nothing"), args=call.args, keywords=call.keywords))
+            call.args, call.keywords = out.args, out.keywords
+            return pre + more, call
+        # any other expression: its children in order; those before the last one with a decision
+        # are evaluated into temporaries first (they could change while the game waits)
+        fields = [(name, value) for name, value in ast.iter_fields(e)]
+        slots: list[tuple[str, int | None, ast.AST]] = []
+        for name, value in fields:
+            if isinstance(value, list):
+                slots += [(name, i, v) for i, v in enumerate(value) if isinstance(v, ast.AST)]
+            elif isinstance(value, ast.AST):
+                slots.append((name, None, value))
+        last = max(i for i, (_, _, v) in enumerate(slots) if has_yield(v))
+        new = copy.copy(e)
+        for name, value in fields:
+            if isinstance(value, list):
+                setattr(new, name, list(value))
+        pre: list[ast.stmt] = []
+        for i, (name, idx, v) in enumerate(slots[:last + 1]):
+            if isinstance(v, ast.keyword):
+                k_pre, kv = self._operand(v.value, i < last)
+                pre += k_pre
+                v2: ast.AST = ast.keyword(arg=v.arg, value=kv)
+            elif isinstance(v, ast.Starred):
+                s_pre, sv = self._operand(v.value, i < last)
+                pre += s_pre
+                v2 = ast.Starred(value=sv, ctx=v.ctx)
+            elif isinstance(v, ast.expr):
+                x_pre, v2 = self._operand(v, i < last)
+                pre += x_pre
+            else:  # an operator or context: nothing to evaluate
+                continue
+            if idx is None:
+                setattr(new, name, v2)
+            else:
+                getattr(new, name)[idx] = v2
+        return pre, new
+
+    def _operand(self, v: ast.expr, before_last: bool) -> tuple[list[ast.stmt], ast.expr]:
+        pre, x = self.expr(v)
+        if before_last and not _is_pure(x):
+            t = self.fresh("v")
+            pre = pre + [ast.copy_location(_assign(t, x), v)]
+            x = _name(t)
+        return pre, x
+
+
+# ---- step 2: statements with decisions into blocks ---------------------------------------------
+def _dispatch(self: ast.NodeVisitor, node: ast.AST) -> Any:
+    """`NodeVisitor`'s dispatch by node class (under another name: a game's word list forbids
+    the usual one in the interpreter)."""
+    return getattr(self, "visit_" + type(node).__name__, self.generic_visit)(node)
+
+
+class _Jumps(ast.NodeTransformer):
+    """In a statement without decisions: `break`/`continue` of a lowered loop and `return`
+    become jumps between blocks (after the `finally` bodies they leave)."""
+
+    on = _dispatch
+
+    def __init__(self, flat: "_Flattener"):
+        self.flat, self.depth = flat, 0
+
+    def _loop(self, node: ast.AST) -> ast.AST:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    visit_For = visit_While = _loop
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Break(self, node: ast.AST) -> Any:
+        return node if self.depth else self.flat.loop_exit(True, node)
+
+    def visit_Continue(self, node: ast.AST) -> Any:
+        return node if self.depth else self.flat.loop_exit(False, node)
+
+    def visit_Return(self, node: ast.Return) -> Any:
+        if node.value is not None:
+            raise NotLowerable("a generator that returns a value")
+        return self.flat.leave(node)
+
+
+class _Flattener:
+    """Turns a function body (after `_Exploder`) into numbered blocks of plain statements."""
+
+    def __init__(self, fresh: Callable[[str], str]):
+        self.fresh = fresh
+        self.blocks: dict[int, list[ast.stmt]] = {}
+        self.handler_of: dict[int, int | None] = {}
+        self.lines: dict[int, int] = {}  # resume block → line of the yield that suspends before it
+        self.child: dict[int, str] = {}  # resume block of a `yield from` → the variable with the frame
+        self.count = 0
+        self.cur: list[ast.stmt] | None = None
+        self.handler: int | None = None
+        self.loops: list[tuple[int, int, int]] = []  # (break label, continue label, finally depth)
+        self.finals: list[list[ast.stmt]] = []
+        self.at: ast.AST | None = None  # the statement being lowered (for line numbers)
+
+    def label(self) -> int:
+        self.count += 1
+        return self.count - 1
+
+    def start(self, label: int) -> None:
+        if self.cur is not None:
+            self.cur.extend(self.jump(label))
+        self.cur = self.blocks[label] = []
+        self.handler_of[label] = self.handler
+
+    def emit(self, s: ast.stmt | list[ast.stmt]) -> None:
+        if self.cur is None:  # unreachable code after a jump: a block of its own
+            self.start(self.label())
+        self.cur.extend(s if isinstance(s, list) else [s])
+
+    def jump(self, label: int) -> list[ast.stmt]:
+        return self._at([ast.Assign(targets=[_name(PC, ast.Store())], value=_const(label)), ast.Continue()])
+
+    def _at(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        if self.at is not None:
+            for s in stmts:
+                ast.copy_location(s, self.at)
+        return stmts
+
+    def end_block(self, tail: list[ast.stmt]) -> None:
+        self.emit(tail)
+        self.cur = None
+
+    def finals_since(self, depth: int) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for body in reversed(self.finals[depth:]):
+            out += copy.deepcopy(body)
+        return out
+
+    def loop_exit(self, is_break: bool, node: ast.AST) -> list[ast.stmt]:
+        if not self.loops:
+            raise NotLowerable("`break` outside a loop")
+        brk, cont, depth = self.loops[-1]
+        out = self.finals_since(depth) + self.jump(brk if is_break else cont)
+        return [ast.copy_location(s, node) for s in out]
+
+    def leave(self, node: ast.AST) -> list[ast.stmt]:
+        out = self.finals_since(0) + [ast.Return(value=_name(_P + "DONE"))]
+        return [ast.copy_location(s, node) for s in out]
+
+    # ---- statements ----------------------------------------------------------------------
+    def body(self, stmts: list[ast.stmt]) -> None:
+        for s in stmts:
+            self.at = s
+            if not has_yield(s):
+                if isinstance(s, (ast.Break, ast.Continue, ast.Return)):
+                    self.end_block(_Jumps(self).on(s))
+                    continue
+                new = _Jumps(self).on(s)
+                self.emit(new if isinstance(new, list) else [new])
+                if isinstance(s, ast.Raise):
+                    self.cur = None
+                continue
+            self.stmt(s)
+
+    def stmt(self, s: ast.stmt) -> None:
+        if isinstance(s, (ast.Expr, ast.Assign)) and isinstance(s.value, (ast.Yield, ast.YieldFrom)):
+            target = s.targets[0].id if isinstance(s, ast.Assign) else None
+            if isinstance(s.value, ast.Yield):
+                self.suspend(s.value.value, target, s)
+            else:
+                self.call(s.value.value, target, s)
+        elif isinstance(s, ast.If):
+            if isinstance(s.test, ast.Constant) and not s.test.value and not s.orelse:
+                return  # `if False: yield`: only there to make a generator
+            other, end = self.label(), self.label()
+            self.emit(ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=s.test),
+                                               body=self.jump(other), orelse=[]), s))
+            self.body(s.body)
+            self.at = s
+            if self.cur is not None:
+                self.end_block(self.jump(end))
+            self.start(other)
+            self.body(s.orelse)
+            self.at = s
+            self.start(end)
+        elif isinstance(s, ast.While):
+            head, after = self.label(), self.label()
+            self.start(head)
+            if not (isinstance(s.test, ast.Constant) and s.test.value):
+                self.emit(ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=s.test),
+                                                   body=self.jump(after), orelse=[]), s))
+            self.loops.append((after, head, len(self.finals)))
+            self.body(s.body)
+            self.loops.pop()
+            self.at = s
+            if self.cur is not None:
+                self.end_block(self.jump(head))
+            self.start(after)
+        elif isinstance(s, ast.For):
+            it, ix = self.fresh("it"), self.fresh("ix")
+            head, after = self.label(), self.label()
+            self.emit([ast.copy_location(_assign(it, ast.Call(func=_name(_P + "snap"), args=[s.iter], keywords=[])), s),
+                       ast.copy_location(_assign(ix, _const(0)), s)])
+            self.start(head)
+            done = ast.Compare(left=_name(ix), ops=[ast.GtE()],
+                               comparators=[ast.Call(func=_name("len"), args=[_name(it)], keywords=[])])
+            self.emit([ast.copy_location(ast.If(test=done, body=self.jump(after), orelse=[]), s),
+                       ast.copy_location(ast.Assign(targets=[s.target], value=ast.Subscript(
+                           value=_name(it), slice=_name(ix), ctx=ast.Load())), s),
+                       ast.copy_location(ast.AugAssign(target=_name(ix, ast.Store()), op=ast.Add(),
+                                                       value=_const(1)), s)])
+            self.loops.append((after, head, len(self.finals)))
+            self.body(s.body)
+            self.loops.pop()
+            self.at = s
+            if self.cur is not None:
+                self.end_block(self.jump(head))
+            self.start(after)
+            self.emit(ast.copy_location(_assign(it, _const(None)), s))
+        elif isinstance(s, ast.Try):
+            self.try_(s)
+        else:
+            raise NotLowerable(f"a decision in a `{type(s).__name__}` statement")
+
+    def suspend(self, value: ast.expr | None, target: str | None, s: ast.stmt) -> None:
+        resume = self.label()
+        self.end_block([ast.copy_location(ast.Assign(targets=[_frame_item(1, ast.Store())], value=_const(resume)), s),
+                        ast.copy_location(ast.Return(value=value if value is not None else _const(None)), s)])
+        self.start(resume)
+        self.lines[resume] = s.lineno
+        if target is not None:
+            self.emit(ast.copy_location(_assign(target, _name(SENT)), s))
+
+    def call(self, frame: ast.expr, target: str | None, s: ast.stmt) -> None:
+        c, r = self.fresh("c"), _P + "r"
+        resume = self.label()
+        self.emit(ast.copy_location(_assign(c, frame), s))
+        self.start(resume)
+        self.lines[resume] = s.lineno
+        self.child[resume] = c
+        step = ast.Subscript(value=_name(c), slice=_const(0), ctx=ast.Load())
+        self.emit([ast.copy_location(_assign(r, ast.Call(func=step, args=[_name(c), _name(SENT)], keywords=[])), s),
+                   ast.copy_location(ast.If(
+                       test=ast.Compare(left=_name(r), ops=[ast.IsNot()], comparators=[_name(_P + "DONE")]),
+                       body=[ast.Assign(targets=[_frame_item(1, ast.Store())], value=_const(resume)),
+                             ast.Return(value=_name(r))], orelse=[]), s),
+                   ast.copy_location(_assign(c, _const(None)), s)])
+        if target is not None:
+            self.emit(ast.copy_location(_assign(target, _const(None)), s))
+
+    def try_(self, s: ast.Try) -> None:
+        if s.finalbody and (s.handlers or s.orelse):
+            inner = ast.copy_location(ast.Try(body=s.body, handlers=s.handlers, orelse=s.orelse, finalbody=[]), s)
+            s = ast.copy_location(ast.Try(body=[inner], handlers=[], orelse=[], finalbody=s.finalbody), s)
+        if s.finalbody:
+            if any(has_yield(x) for x in s.finalbody):
+                raise NotLowerable("a decision in a `finally` clause")
+            outer, handler, after = self.handler, self.label(), self.label()
+            self.handler = handler
+            body = self.label()
+            self.start(body)
+            self.finals.append(s.finalbody)
+            self.body(s.body)
+            self.finals.pop()
+            self.handler = outer
+            self.at = s
+            if self.cur is not None:
+                nxt = self.label()
+                self.start(nxt)  # the normal way out runs the finally clause outside the try
+                self.body(copy.deepcopy(s.finalbody))
+                if self.cur is not None:
+                    self.end_block(self.jump(after))
+            self.start(handler)  # reached only through an exception: finally, then raise it again
+            self.cur = self.blocks[handler]
+            self.body(copy.deepcopy(s.finalbody))
+            self.at = s
+            if self.cur is not None:
+                self.end_block([ast.copy_location(ast.Raise(exc=_frame_item(EXC_SLOT), cause=None), s)])
+            self.start(after)
+            return
+        outer, handler, after = self.handler, self.label(), self.label()
+        self.handler = handler
+        body = self.label()
+        self.start(body)
+        self.body(s.body)
+        self.handler = outer
+        self.at = s
+        if self.cur is not None:
+            nxt = self.label()
+            self.start(nxt)
+            self.body(s.orelse)
+            if self.cur is not None:
+                self.end_block(self.jump(after))
+        self.start(handler)
+        self.cur = self.blocks[handler]
+        for h in s.handlers:
+            nxt = self.label()
+            if h.type is not None:
+                test = ast.Call(func=_name("isinstance"), args=[_frame_item(EXC_SLOT), h.type], keywords=[])
+                self.emit(ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test),
+                                                   body=self.jump(nxt), orelse=[]), h))
+            if h.name:
+                self.emit(ast.copy_location(_assign(h.name, _frame_item(EXC_SLOT)), h))
+            self.body([_ReRaise().on(x) for x in h.body])
+            self.at = s
+            if self.cur is not None:
+                self.end_block(self.jump(after))
+            self.start(nxt)
+        self.end_block([ast.copy_location(ast.Raise(exc=_frame_item(EXC_SLOT), cause=None), s)])
+        self.start(after)
+
+
+class _ReRaise(ast.NodeTransformer):
+    """A bare `raise` in a lowered `except` clause raises the frame's exception (the clause no
+    longer runs inside Python's `except`)."""
+
+    on = _dispatch
+
+    def visit_Try(self, node: ast.Try) -> ast.AST:
+        node.body = [self.on(x) for x in node.body]
+        node.orelse = [self.on(x) for x in node.orelse]
+        node.finalbody = [self.on(x) for x in node.finalbody]
+        return node  # its own handlers keep their bare raise
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        if node.exc is None:
+            return ast.copy_location(ast.Raise(exc=_frame_item(EXC_SLOT), cause=None), node)
+        return node
+
+
+# ---- step 3: which locals live across blocks ---------------------------------------------------
+class _Uses(ast.NodeVisitor):
+    """Per block: the names it reads before it has surely set them, the names it mentions, and
+    the names it stores. Comprehensions and lambdas have their own scope."""
+
+    on = _dispatch
+
+    def __init__(self) -> None:
+        self.defined: set[str] = set()
+        self.early: set[str] = set()
+        self.mentioned: set[str] = set()
+        self.stored: set[str] = set()
+        self.read: set[str] = set()
+        self.inner: list[set[str]] = []
+
+    def run(self, stmts: list[ast.stmt]) -> "_Uses":
+        for s in stmts:
+            self.on(s)
+        return self
+
+    def _store(self, target: ast.Name, definite: bool) -> None:
+        self.mentioned.add(target.id)
+        self.stored.add(target.id)
+        if definite:
+            self.defined.add(target.id)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if any(node.id in sc for sc in self.inner):
+            return
+        self.mentioned.add(node.id)
+        if isinstance(node.ctx, ast.Load):
+            self.read.add(node.id)
+            if node.id not in self.defined:
+                self.early.add(node.id)
+        else:
+            self.stored.add(node.id)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.on(node.value)
+        for t in node.targets:
+            self._targets(t)
+
+    def _targets(self, t: ast.AST) -> None:
+        if isinstance(t, ast.Name):
+            self._store(t, True)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for x in t.elts:
+                self._targets(x.value if isinstance(x, ast.Starred) else x)
+        else:
+            self.on(t)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name):
+            self.visit_Name(ast.Name(id=node.target.id, ctx=ast.Load()))
+        self.on(node.value)
+        if isinstance(node.target, ast.Name):
+            self._store(node.target, True)
+        else:
+            self.on(node.target)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.on(node.value)
+        self._targets(node.target)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.on(node.value)
+        self.mentioned.add(node.target.id)
+        self.stored.add(node.target.id)  # conditional at best: never "surely set"
+
+    def _nested(self, body: list[ast.stmt]) -> None:
+        saved = set(self.defined)
+        for s in body:
+            self.on(s)
+        self.defined = saved
+
+    def visit_If(self, node: ast.If) -> None:
+        self.on(node.test)
+        self._nested(node.body)
+        self._nested(node.orelse)
+
+    def visit_While(self, node: ast.While) -> None:
+        saved = set(self.defined)
+        self.on(node.test)
+        self._nested(node.body)
+        self._nested(node.orelse)
+        self.defined = saved
+
+    def visit_For(self, node: ast.For) -> None:
+        self.on(node.iter)
+        saved = set(self.defined)
+        self._targets(node.target)
+        for s in node.body:
+            self.on(s)
+        self.defined = saved
+        self._nested(node.orelse)
+
+    def visit_Try(self, node: ast.Try) -> None:
+        self._nested(node.body)
+        for h in node.handlers:
+            if h.type is not None:
+                self.on(h.type)
+            saved = set(self.defined)
+            if h.name:
+                self.mentioned.add(h.name)
+                self.stored.add(h.name)
+                self.defined.add(h.name)
+            for s in h.body:
+                self.on(s)
+            self.defined = saved
+        self._nested(node.orelse)
+        self._nested(node.finalbody)
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            self.on(item.context_expr)
+            if item.optional_vars is not None:
+                self._targets(item.optional_vars)
+        self._nested(node.body)
+
+    def _comp(self, node: Any) -> None:
+        names: set[str] = set()
+        for g in node.generators:
+            for n in ast.walk(g.target):
+                if isinstance(n, ast.Name):
+                    names.add(n.id)
+        self.on(node.generators[0].iter)  # evaluated in the enclosing scope
+        self.inner.append(names)
+        for i, g in enumerate(node.generators):
+            if i:
+                self.on(g.iter)
+            for c in g.ifs:
+                self.on(c)
+        for f in ("elt", "key", "value"):
+            if hasattr(node, f):
+                self.on(getattr(node, f))
+        self.inner.pop()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        a = node.args
+        names = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+        names |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        for d in a.defaults + [d for d in a.kw_defaults if d is not None]:
+            self.on(d)
+        self.inner.append(names)
+        self.on(node.body)
+        self.inner.pop()
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        raise NotLowerable("a function defined inside a generator")
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Global(self, node: ast.AST) -> None:
+        raise NotLowerable("`global` or `nonlocal` in a generator")
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        if any(isinstance(t, ast.Name) for t in node.targets):
+            raise NotLowerable("`del` of a variable in a generator")
+        self.generic_visit(node)
+
+
+class _ToSlots(ast.NodeTransformer):
+    """Names that live across blocks become items of the frame (`fr[i]`); of those a block only
+    reads, the block reads each once into a local at its start (`cached`)."""
+
+    on = _dispatch
+
+    def __init__(self, slots: dict[str, int], cached: set[str]):
+        self.slots, self.cached = slots, cached
+        self.inner: list[set[str]] = []
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        i = self.slots.get(node.id)
+        if i is None or node.id in self.cached or any(node.id in sc for sc in self.inner):
+            return node
+        return ast.copy_location(_frame_item(i, type(node.ctx)()), node)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.AST:
+        node.value = self.on(node.value)
+        i = self.slots.get(node.target.id)
+        if i is None:
+            return node
+        # fr.__setitem__(i, v) or fr[i]: stores, then gives the value (a walrus cannot store into a list)
+        put = ast.Call(func=ast.Attribute(value=_name(FR), attr="__setitem__", ctx=ast.Load()),
+                       args=[_const(i), node.value], keywords=[])
+        return ast.copy_location(ast.BoolOp(op=ast.Or(), values=[put, _frame_item(i)]), node)
+
+    def _comp(self, node: Any) -> ast.AST:
+        names: set[str] = set()
+        for g in node.generators:
+            for n in ast.walk(g.target):
+                if isinstance(n, ast.Name):
+                    names.add(n.id)
+        node.generators[0].iter = self.on(node.generators[0].iter)
+        self.inner.append(names)
+        for i, g in enumerate(node.generators):
+            if i:
+                g.iter = self.on(g.iter)
+            g.ifs = [self.on(c) for c in g.ifs]
+        for f in ("elt", "key", "value"):
+            if hasattr(node, f):
+                setattr(node, f, self.on(getattr(node, f)))
+        self.inner.pop()
+        return node
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comp
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        a = node.args
+        names = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+        names |= {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+        self.inner.append(names)
+        node.body = self.on(node.body)
+        self.inner.pop()
+        return node
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> ast.AST:
+        if node.name and node.name in self.slots:
+            raise NotLowerable("an `except ... as` name that lives across a decision")
+        return self.generic_visit(node)
+
+
+# ---- the whole function ------------------------------------------------------------------------
+def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[ast.FunctionDef, ast.FunctionDef]:
+    """(step function, factory) for the generator function `fn` (its AST, left unchanged)."""
+    a = fn.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
+        raise NotLowerable("a generator with other than plain positional parameters")
+    if fn.decorator_list:
+        raise NotLowerable("a decorated generator")
+    counter = [0]
+
+    def fresh(kind: str) -> str:
+        counter[0] += 1
+        return f"{_P}{kind}{counter[0]}"
+
+    body = _Exploder(fresh).stmts(copy.deepcopy(fn.body))
+    flat = _Flattener(fresh)
+    flat.start(flat.label())
+    flat.body(body)
+    if flat.cur is not None:
+        flat.end_block([ast.Return(value=_name(_P + "DONE"))])
+    _simplify(flat)
+    # locals that live across blocks: the parameters, anything mentioned in two blocks or read
+    # in its block before that block surely set it
+    params = [x.arg for x in a.args]
+    uses = {label: _Uses().run(stmts) for label, stmts in flat.blocks.items()}
+    seen: dict[str, int] = {}
+    live: set[str] = set(params)
+    for u in uses.values():
+        for n in u.mentioned:
+            seen[n] = seen.get(n, 0) + 1
+        live |= u.early
+    stored_anywhere = set().union(*(u.stored for u in uses.values())) | set(params)
+    live |= {n for n, k in seen.items() if k > 1}
+    live = {n for n in live if n in stored_anywhere and n not in (FR, PC, SENT, _P + "r")}
+    order = params + sorted(live - set(params))
+    slots = {n: FIRST_SLOT + i for i, n in enumerate(order)}
+    # each block, its live names turned into frame items
+    for label, stmts in flat.blocks.items():
+        u = uses[label]
+        cached = {n for n in u.read if n in slots and n not in u.stored}
+        new = [_ToSlots(slots, cached).on(s) for s in stmts]
+        load = [ast.copy_location(_assign(n, _frame_item(slots[n])), stmts[0] if stmts else fn)
+                for n in sorted(cached)]
+        flat.blocks[label] = load + new
+    labels = sorted(flat.blocks)
+
+    def tree(lo: int, hi: int) -> list[ast.stmt]:
+        if hi - lo == 1:
+            return flat.blocks[labels[lo]]
+        mid = (lo + hi) // 2
+        test = ast.Compare(left=_name(PC), ops=[ast.Lt()], comparators=[_const(labels[mid])])
+        return [ast.If(test=test, body=tree(lo, mid), orelse=tree(mid, hi))]
+
+    dispatch: list[ast.stmt] = tree(0, len(labels))
+    handled = {lab: h for lab, h in flat.handler_of.items() if h is not None}
+    if handled:
+        table = ast.Dict(keys=[_const(k) for k in handled], values=[_const(v) for v in handled.values()])
+        h = _P + "h"
+        catch = [
+            _assign(h, ast.Call(func=ast.Attribute(value=table, attr="get", ctx=ast.Load()),
+                                args=[_name(PC)], keywords=[])),
+            ast.If(test=ast.Compare(left=_name(h), ops=[ast.Is()], comparators=[_const(None)]),
+                   body=[ast.Raise(exc=None, cause=None)], orelse=[]),
+            ast.Assign(targets=[_frame_item(EXC_SLOT, ast.Store())], value=_name(EXC)),
+            _assign(PC, _name(h)),
+        ]
+        dispatch = [ast.Try(body=dispatch, handlers=[ast.ExceptHandler(type=_name("BaseException"), name=EXC,
+                                                                        body=catch)],
+                            orelse=[], finalbody=[])]
+    step_name = step_name or f"{fn.name}{_P}step"
+    step_body = [_assign(PC, _frame_item(1)), ast.While(test=_const(True), body=dispatch, orelse=[])]
+    step = ast.FunctionDef(name=step_name, args=ast.arguments(
+        posonlyargs=[], args=[ast.arg(arg=FR), ast.arg(arg=SENT)], vararg=None, kwonlyargs=[], kw_defaults=[],
+        kwarg=None, defaults=[]), body=step_body, decorator_list=[], returns=None, type_comment=None)
+    ast.copy_location(step, fn)
+    frame = ast.List(elts=[_name(step_name), _const(0), _const(None)] + [_name(p) for p in params] +
+                     [_const(None)] * (len(order) - len(params)), ctx=ast.Load())
+    fargs = copy.deepcopy(fn.args)
+    for x in fargs.args:
+        x.annotation = None
+    factory = ast.FunctionDef(name=fn.name, args=fargs, body=[ast.Return(value=frame)],
+                              decorator_list=[], returns=None, type_comment=None)
+    ast.copy_location(factory, fn)
+    _fill_locations(step, fn)
+    _fill_locations(factory, fn)
+    step._q_meta = (dict(flat.lines), {lab: slots[c] for lab, c in flat.child.items() if c in slots})  # type: ignore[attr-defined]
+    return step, factory
+
+
+def _jump_of(s: ast.stmt) -> int | None:
+    """The block a `pc = N` statement jumps to, else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and s.targets[0].id == PC and isinstance(s.value, ast.Constant):
+        return s.value.value
+    return None
+
+
+def _tail_jump(stmts: list[ast.stmt]) -> int | None:
+    if len(stmts) >= 2 and isinstance(stmts[-1], ast.Continue):
+        return _jump_of(stmts[-2])
+    return None
+
+
+def _simplify(flat: _Flattener) -> None:
+    """Fewer trips through the dispatch: a jump to a block that only jumps goes straight on, and
+    a block reached by one jump only (not a resume point, handler or the entry) is appended to
+    the block that jumps to it."""
+    fixed = set(flat.lines) | {h for h in flat.handler_of.values() if h is not None} | {0}
+    blocks = flat.blocks
+    trivial = {lab: _tail_jump(st) for lab, st in blocks.items() if len(st) == 2 and _tail_jump(st) is not None}
+
+    def resolve(lab: int) -> int:
+        seen = set()
+        while lab in trivial and lab not in seen:
+            seen.add(lab)
+            lab = trivial[lab]
+        return lab
+
+    for stmts in blocks.values():
+        for st in stmts:
+            for n in ast.walk(st):
+                t = _jump_of(n) if isinstance(n, ast.Assign) else None
+                if t is not None and t in trivial:
+                    n.value = _const(resolve(t))
+    changed = True
+    while changed:
+        changed = False
+        refs: dict[int, int] = {}
+        for stmts in blocks.values():
+            for st in stmts:
+                for n in ast.walk(st):
+                    t = _jump_of(n) if isinstance(n, ast.Assign) else None
+                    if t is not None:
+                        refs[t] = refs.get(t, 0) + 1
+        for lab in [x for x in blocks if x not in fixed and not refs.get(x)]:
+            del blocks[lab]  # unreachable now
+        for lab in list(blocks):
+            stmts = blocks.get(lab)
+            if stmts is None:
+                continue
+            t = _tail_jump(stmts)
+            if t is None or t == lab or t in fixed or refs.get(t) != 1 or t not in blocks \
+                    or flat.handler_of.get(t) != flat.handler_of.get(lab):
+                continue
+            blocks[lab] = stmts[:-2] + blocks.pop(t)
+            changed = True
+            break
+
+
+def _fill_locations(node: ast.AST, default: ast.AST) -> None:
+    """Line numbers for the nodes this pass made: their parent's (so errors name the rule)."""
+    def fill(n: ast.AST, line: int, col: int) -> None:
+        if "lineno" in n._attributes:
+            if getattr(n, "lineno", None) is None or n.lineno == 0:
+                n.lineno, n.col_offset = line, col
+            if getattr(n, "end_lineno", None) is None or n.end_lineno < n.lineno:
+                n.end_lineno, n.end_col_offset = n.lineno, n.col_offset
+            line, col = n.lineno, n.col_offset
+        for c in ast.iter_child_nodes(n):
+            fill(c, line, col)
+    fill(node, default.lineno, default.col_offset)
+
+
+def lower_generators(body: list[ast.stmt]) -> tuple[list[ast.stmt], list[str], dict]:
+    """Every generator function directly in `body` replaced by its step function and factory.
+    Returns (the new body, the step functions' names in order, their suspension tables)."""
+    out: list[ast.stmt] = []
+    steps: list[str] = []
+    meta: dict[str, tuple] = {}
+    for s in body:
+        if isinstance(s, ast.FunctionDef) and has_yield(s):
+            step, factory = lower_function(s)
+            out += [step, factory]
+            steps.append(step.name)
+            meta[step.name] = step._q_meta  # type: ignore[attr-defined]
+        else:
+            out.append(s)
+    return out, steps, meta
+
+
+# ---- copying frames ----------------------------------------------------------------------------
+_ATOMIC = frozenset({int, str, bool, float, type(None), bytes, Seat, Position})  # never changed in place
+
+
+def copy_value(v: Any, memo: dict) -> Any:
+    """A copy of a frame or of a value held in one: lists, dicts, sets and tuples are copied (one
+    copy per object, so what two frames share stays shared); what `memo` maps (this game's state
+    and functions) is replaced; anything else (the program's tables, numbers, seats) is shared."""
+    t = type(v)
+    if t in _ATOMIC:
+        return v
+    got = memo.get(id(v))
+    if got is not None:
+        return got
+    if t is list:
+        new: Any = []
+        memo[id(v)] = new
+        new.extend([x if type(x) in _ATOMIC else copy_value(x, memo) for x in v])
+        return new
+    if t is tuple:
+        new = tuple([x if type(x) in _ATOMIC else copy_value(x, memo) for x in v])
+    elif t is dict:
+        new = {}
+        memo[id(v)] = new
+        for k, x in v.items():
+            new[k] = x if type(x) in _ATOMIC else copy_value(x, memo)
+        return new
+    elif t is set:
+        new = set(v)
+    elif t is MethodType or t is BuiltinMethodType:  # a method of a copied object: the copy's
+        owner = getattr(v, "__self__", None)
+        if owner is None or type(owner) in _ATOMIC:
+            return v
+        return getattr(copy_value(owner, memo), v.__name__)
+    else:
+        return v
+    memo[id(v)] = new
+    return new

@@ -1,0 +1,265 @@
+"""A direct-compiled game that can be copied at any decision: the generated generator functions
+and the game flow lowered to frames (resumable.py), driven by `ResumableGame`.
+
+`ResumableGame` plays exactly the game `DirectGame` plays (it is a DirectGame whose functions are
+the lowered ones) and adds `clone`: a copy of the `GameState`, of the frame chain (plain lists)
+and of the runtime's counters, with the generated functions bound again to the copy (`build`).
+Search agents (greedy, mcts) use it when a ruleset compiles to direct code.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import random
+import textwrap
+from typing import Any
+
+from . import directgame
+from .direct import DirectProgram, Unsupported, _helpers
+from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
+from .game import Decision
+from .resumable import DONE, HELPERS, NotLowerable, copy_value, has_yield, lower_function, lower_generators
+from ..runtime.state import GameState
+
+__all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state"]
+
+STEPS_KEY = "_Q_steps"  # the entry of `build`'s table listing the step functions (for clone)
+
+
+class ResumableProgram:
+    """The lowered module of one direct program: `build(R, K)` as DirectProgram's, with frame
+    factories in place of generator functions."""
+
+    def __init__(self, dp: DirectProgram, build: Any, meta: dict, source: str):
+        self.dp, self.build, self.meta, self.source = dp, build, meta, source
+
+
+def compile_resumable(dp: DirectProgram) -> ResumableProgram:
+    """Lower `dp`'s generated module (cached on it), or raise `Unsupported` saying why not."""
+    cached = getattr(dp, "_resumable", None)
+    if cached is not None:
+        if isinstance(cached, Unsupported):
+            raise cached
+        return cached
+    try:
+        out = _lower_program(dp)
+    except Unsupported as why:
+        dp._resumable = why
+        raise
+    dp._resumable = out
+    return out
+
+
+def _lower_program(dp: DirectProgram) -> ResumableProgram:
+    if dp.program.rs.values:
+        raise Unsupported("a `value` declaration")  # DirectGame has no `values()` yet
+    _flow()  # the game flow must lower too
+    tree = ast.parse(dp.source)
+    build = next(s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "build")
+    try:
+        build.body, steps, meta = lower_generators(build.body)
+    except NotLowerable as why:
+        raise Unsupported(f"it cannot be made resumable ({why})") from None
+    if any(has_yield(n) for n in ast.walk(build) if isinstance(n, ast.FunctionDef) and n is not build):
+        raise Unsupported("it cannot be made resumable (a generator function below the top of `build`)")
+    ret = build.body[-1]
+    if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Dict)):
+        raise Unsupported("it cannot be made resumable (the module does not end as expected)")
+    ret.value.keys.append(ast.Constant(value=STEPS_KEY))
+    ret.value.values.append(ast.List(elts=[ast.Name(id=s, ctx=ast.Load()) for s in steps], ctx=ast.Load()))
+    ast.fix_missing_locations(tree)
+    code = compile(tree, GEN_FILE, "exec")  # line numbers kept: errors still name the rule (dp.lines)
+    ns: dict[str, Any] = {"__builtins__": {}}
+    ns.update(_helpers())
+    ns.update(HELPERS)
+    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten by resumable.py only
+    return ResumableProgram(dp, ns["build"], meta, ast.unparse(tree))
+
+
+_FLOW: dict[str, Any] = {}
+
+
+def _flow() -> dict[str, Any]:
+    """Every generator method of DirectGame (the game flow, `_main`) and of Runtime (`fire`),
+    lowered from its own source (so the flow stays one implementation) and set on
+    ResumableGame / ResumableRuntime; returns the step functions' suspension tables by name."""
+    if _FLOW:
+        return _FLOW
+    module = ast.Module(body=[], type_ignores=[])
+    meta: dict[str, tuple] = {}
+    methods = [(cls, target, name) for cls, target in ((DirectGame, ResumableGame), (Runtime, ResumableRuntime))
+               for name, fn in vars(cls).items() if inspect.isgeneratorfunction(fn)]
+    for cls, _, name in methods:
+        lines, start = inspect.getsourcelines(getattr(cls, name))
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        ast.increment_lineno(tree, start - 1)
+        fn = tree.body[0]
+        fn.name = f"{cls.__name__}_{name}"
+        try:
+            step, factory = lower_function(fn, f"_Q_{cls.__name__}_{name}_step")
+        except NotLowerable as why:
+            raise Unsupported(f"the game flow cannot be made resumable ({why})") from None
+        module.body += [step, factory]
+        meta[step.name] = step._q_meta  # type: ignore[attr-defined]
+    ast.fix_missing_locations(module)
+    ns = dict(vars(directgame))
+    ns.update(HELPERS)
+    exec(compile(module, directgame.__file__, "exec"), ns)  # noqa: S102 - our own module's code
+    for cls, target, name in methods:
+        setattr(target, name, ns[f"{cls.__name__}_{name}"])
+    _FLOW.update(meta)
+    return _FLOW
+
+
+class ResumableRuntime(Runtime):
+    """The runtime whose generator methods (`fire`) are lowered to frame factories (`_flow`)."""
+
+
+class _Root:
+    """The outermost frame, with the `send` of a generator (so DirectGame's driver drives it)."""
+
+    __slots__ = ("fr",)
+
+    def __init__(self, fr: list):
+        self.fr = fr
+
+    def send(self, value: Any) -> Any:
+        fr = self.fr
+        d = fr[0](fr, value)
+        if d is DONE:
+            raise StopIteration
+        return d
+
+
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
+_LISTS_OF_IDS = frozenset({"zones", "under", "row_ids"})
+
+
+def _copy_lists(table: dict, memo: dict) -> dict:
+    """A copy of a map whose values are lists of numbers or lists of such lists (rows), each
+    list noted in `memo` (the fast path of `copy_value` for zones)."""
+    out = {}
+    for k, xs in table.items():
+        if xs and type(xs[0]) is list:
+            new = []
+            for row in xs:
+                r = memo[id(row)] = row[:]
+                new.append(r)
+        else:
+            new = xs[:]
+        out[k] = memo[id(xs)] = new
+    memo[id(table)] = out
+    return out
+
+
+
+def copy_state(st: GameState) -> tuple[GameState, dict]:
+    """A copy of `st`, and the memo mapping each of its containers to its copy (so that frames
+    that hold a zone's list hold the copy's)."""
+    memo: dict = {}
+    new = GameState.__new__(GameState)
+    for name in _STATE_FIELDS:
+        v = getattr(st, name)
+        if name == "rng":
+            r = random.Random.__new__(random.Random)  # not Random(): that seeds from the OS first
+            r.setstate(v.getstate())
+            v = r
+        elif name == "where":
+            v = dict(v)  # a ChangeLog (cardstats) becomes a plain map: copies are not tracked
+        elif name in _LISTS_OF_IDS:  # zone key or card → a list of ids, or of rows of ids
+            v = _copy_lists(v, memo)
+        else:
+            v = copy_value(v, memo)
+        setattr(new, name, v)
+    memo[id(st)] = new
+    return new, memo
+
+
+class ResumableGame(DirectGame):
+    """A DirectGame on lowered code: the same game, and `clone` at any decision."""
+
+    record_digests = False  # set by search agents on their copies; digests are the task engine's
+
+    def _start(self) -> None:
+        self.rp = compile_resumable(self.dp)
+        self.R = ResumableRuntime(self, self.dp)
+        self.fns = self.rp.build(self.R, self.dp.K)
+        self.R.settle = self.fns["_settle"]
+        _flow()
+        self._root = self._main()  # the lowered game flow: its first frame
+        self._gen = _Root(self._root)
+        self._advance(None)
+
+    def clone(self) -> "ResumableGame":
+        """An independent copy at the same decision: the state, the frames and the runtime's
+        counters copied, the generated functions bound to the copy; program and cards shared."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        st, memo = copy_state(self.state)
+        new.state = st
+        memo[id(self)] = new
+        R = self.R
+        R2 = object.__new__(type(R))
+        R2.__dict__.update(R.__dict__)
+        R2.game, R2.state, R2.covered = new, st, bytearray(R.covered)
+        R2.const = copy_value(R.const, memo)
+        memo[id(R)] = R2
+        new.R = R2
+        fns = new.fns = self.rp.build(R2, self.dp.K)
+        R2.settle = fns["_settle"]
+        old = self.fns
+        memo[id(old)] = fns
+        memo[id(self.dp.info)] = self.dp.info
+        for k, f in old.items():
+            memo[id(f)] = fns[k]
+        for a, b in zip(old[STEPS_KEY], fns[STEPS_KEY]):
+            memo[id(a)] = b
+        new._root = copy_value(self._root, memo)
+        new._gen = _Root(new._root)
+        new.choices, new.log = list(self.choices), list(self.log)
+        new._after_setup = None
+        d = self.decision
+        if d is not None:
+            new.decision = Decision(d.player, d.kind, d.prompt, copy_value(d.options, memo),
+                                    None if d._labels is None else list(d._labels), d.loc,
+                                    R2.label if d._labels is None else None)
+        return new
+
+    @property
+    def touched(self) -> Any:
+        return self.R.touched
+
+    @touched.setter
+    def touched(self, value: Any) -> None:
+        """`None`: anything may have changed (a search rearranged the state): settle everything,
+        and take which cards lie covered from the state again."""
+        self.R.touched = ANYTHING if value is None else value
+        covered = self.R.covered
+        covered[:] = bytes(len(covered))
+        for below in self.state.under.values():
+            for c in below:
+                covered[c] = 1
+
+    def values(self) -> None:
+        """The ruleset declares no `value` (those with one do not compile here)."""
+        return None
+
+    def _where_suspended(self):
+        """The rule asking the pending decision: the innermost generated frame's suspension."""
+        loc, fr = None, self._root
+        metas = self.rp.meta
+        while fr is not None:
+            name = fr[0].__name__
+            meta = metas.get(name) or _flow().get(name)
+            if meta is None:
+                break
+            lines, child = meta
+            pc = fr[1]
+            if name in metas and pc in lines:
+                i = lines[pc] - 1
+                if 0 <= i < len(self.dp.lines) and self.dp.lines[i] is not None:
+                    loc = self.dp.lines[i]
+            slot = child.get(pc)
+            fr = fr[slot] if slot is not None else None
+        return loc
