@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import sys
 import random
 import textwrap
 from typing import Any
 
-from . import directgame
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
@@ -86,28 +86,39 @@ def _flow() -> dict[str, Any]:
     ResumableGame / ResumableRuntime; returns the step functions' suspension tables by name."""
     if _FLOW:
         return _FLOW
-    module = ast.Module(body=[], type_ignores=[])
     meta: dict[str, tuple] = {}
-    methods = [(cls, target, name) for cls, target in ((DirectGame, ResumableGame), (Runtime, ResumableRuntime))
-               for name, fn in vars(cls).items() if inspect.isgeneratorfunction(fn)]
-    for cls, _, name in methods:
-        lines, start = inspect.getsourcelines(getattr(cls, name))
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-        ast.increment_lineno(tree, start - 1)
-        fn = tree.body[0]
-        fn.name = f"{cls.__name__}_{name}"
-        try:
-            step, factory = lower_function(fn, f"_Q_{cls.__name__}_{name}_step")
-        except NotLowerable as why:
-            raise Unsupported(f"the game flow cannot be made resumable ({why})") from None
-        module.body += [step, factory]
-        meta[step.name] = step._q_meta  # type: ignore[attr-defined]
-    ast.fix_missing_locations(module)
-    ns = dict(vars(directgame))
-    ns.update(HELPERS)
-    exec(compile(module, directgame.__file__, "exec"), ns)  # noqa: S102 - our own module's code
-    for cls, target, name in methods:
-        setattr(target, name, ns[f"{cls.__name__}_{name}"])
+    # every generator method as the classes resolve it, mix-ins included (directcover's flow of
+    # rounds and `play:` phases, the abilities' actions...), lowered in its own module's namespace
+    methods = []
+    for cls, target in ((DirectGame, ResumableGame), (Runtime, ResumableRuntime)):
+        for name in sorted(dir(cls)):
+            owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+            if owner is not None and inspect.isgeneratorfunction(vars(owner)[name]):
+                methods.append((owner, target, name))
+    by_module: dict[str, list] = {}
+    for owner, target, name in methods:
+        by_module.setdefault(owner.__module__, []).append((owner, target, name))
+    for module_name, group in by_module.items():
+        module = ast.Module(body=[], type_ignores=[])
+        for owner, _, name in group:
+            lines, start = inspect.getsourcelines(vars(owner)[name])
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            ast.increment_lineno(tree, start - 1)
+            fn = tree.body[0]
+            fn.name = f"{owner.__name__}_{name}"
+            try:
+                step, factory = lower_function(fn, f"_Q_{owner.__name__}_{name}_step")
+            except NotLowerable as why:
+                raise Unsupported(f"the game flow cannot be made resumable ({why})") from None
+            module.body += [step, factory]
+            meta[step.name] = step._q_meta  # type: ignore[attr-defined]
+        ast.fix_missing_locations(module)
+        source = sys.modules[module_name]
+        ns = dict(vars(source))
+        ns.update(HELPERS)
+        exec(compile(module, source.__file__, "exec"), ns)  # noqa: S102 - our own module's code
+        for owner, target, name in group:
+            setattr(target, name, ns[f"{owner.__name__}_{name}"])
     _FLOW.update(meta)
     return _FLOW
 

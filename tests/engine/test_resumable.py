@@ -22,7 +22,8 @@ from interpreter.runtime.errors import LimitExceeded
 from interpreter.sim.simulate import new_game, simulate
 from rulekit import build, line_of
 
-DIRECT = ["toil_and_troublez", "tutorial_fireflies"]
+DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
+          "enchanters_overlords"]
 TT = ROOT / "rulesets" / "toil_and_troublez"
 
 
@@ -44,7 +45,9 @@ def _end(g) -> tuple:
 
 
 @pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", 2), ("toil_and_troublez", 4),
-                                             ("tutorial_fireflies", 2), ("tutorial_fireflies", 4)])
+                                             ("tutorial_fireflies", 2), ("tutorial_fireflies", 4),
+                                             ("magical_treehouse", 3), ("enchanters", 2),
+                                             ("enchanters_overlords", 4)])
 def test_a_clone_at_every_decision_plays_on_to_the_same_end(ruleset, players):
     """Clone at each decision and go on in the clone only: the last clone ends exactly as the
     uninterrupted game (state digest, log, result, answers, hands) and as the generator code."""
@@ -90,7 +93,8 @@ def test_a_clone_answered_otherwise_leaves_the_original_alone():
 
 
 @pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", n) for n in (2, 3, 4, 5, 6)] +
-                         [("tutorial_fireflies", n) for n in (2, 3, 4)])
+                         [("tutorial_fireflies", n) for n in (2, 3, 4)] +
+                         [("magical_treehouse", 4), ("enchanters", 3), ("enchanters_overlords", 2)])
 def test_same_games_as_the_task_engine(ruleset, players):
     """Every decision, the result, the log and the final state as the task engine plays them."""
     program = load_program(ROOT / "rulesets" / ruleset)
