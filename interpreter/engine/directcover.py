@@ -146,6 +146,12 @@ class CoverStatements:
             raise Unsupported("card_at of a non-space")
         return V(f"R.card_at({a[0].src})", "card")
 
+    def f_owner(self, n, a, scope):
+        """`owner(c)`: the player whose zone holds the card (none for a shared zone)."""
+        if a[0].kind != "card":
+            raise Unsupported("owner of a non-card")
+        return V(f"R.owner_of({a[0].src})", "player")
+
     def f_space_of(self, n, a, scope):
         if a[0].kind != "card":
             raise Unsupported("space_of of a non-card")
@@ -456,6 +462,17 @@ class CoverRuntime:
 
     def is_dummy(self, p: Any) -> bool:
         return isinstance(p, Seat) and p >= self.state.players
+
+    def owner_of(self, c: Any) -> Any:
+        """`owner(c)` (`builtins._owner`): the owner of the zone the card lies in, under a cover too."""
+        if c is None:
+            raise RuleError("`owner` needs a card, not none", None)
+        where = self.state.where
+        key = where.get(c, "")
+        while key.startswith("^"):
+            key = where[int(key[1:])]
+        _, _, owner = key.partition("#")
+        return Seat(int(owner)) if owner else None
 
     def decider(self, p: Any) -> int:
         """Who answers a decision of `p` (`Game.ask`): a dummy's are the active player's."""

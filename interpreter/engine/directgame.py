@@ -265,13 +265,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
     # ---- tables the generated code binds once ---------------------------------------------
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        out = [zones[f"{name}#{p}"] for p in range(self.state.players)]
+        out = [zones[f"{name}#{p}"] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
         if self.info.get("dummies"):
             self.bound_player_zone(name, out, None)
         return out
 
     def player_keys(self, name: str) -> list:
-        out = [f"{name}#{p}" for p in range(self.state.players)]
+        out = [f"{name}#{p}" for p in range(self.state.players + self.state.dummies)]
         if self.info.get("dummies"):
             self.bound_player_zone(name, None, out)
         return out

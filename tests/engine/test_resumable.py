@@ -23,7 +23,7 @@ from interpreter.sim.simulate import new_game, simulate
 from rulekit import build, line_of
 
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
-          "enchanters_overlords"]
+          "enchanters_overlords", "stonehenge_wizards"]
 TT = ROOT / "rulesets" / "toil_and_troublez"
 
 
@@ -47,7 +47,8 @@ def _end(g) -> tuple:
 @pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", 2), ("toil_and_troublez", 4),
                                              ("tutorial_fireflies", 2), ("tutorial_fireflies", 4),
                                              ("magical_treehouse", 3), ("enchanters", 2),
-                                             ("enchanters_overlords", 4)])
+                                             ("enchanters_overlords", 4), ("stonehenge_wizards", 1),
+                                             ("stonehenge_wizards", 3)])
 def test_a_clone_at_every_decision_plays_on_to_the_same_end(ruleset, players):
     """Clone at each decision and go on in the clone only: the last clone ends exactly as the
     uninterrupted game (state digest, log, result, answers, hands) and as the generator code."""
