@@ -6,6 +6,7 @@ import argparse
 import gc
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 from .language.diagnostics import ContentError, format_all  # light: the rest is imported when a command runs
@@ -41,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("validate", help="check rule and card files; exit 1 on errors",
                        description="Check rulesets (folders of .rules files with their cards). Reports every problem "
                                    "with file:line:col, the source line and a hint. Exit 0 when there are no errors.")
-    v.add_argument("paths", nargs="+", metavar="PATH", help="ruleset folders or .rules files")
+    v.add_argument("paths", nargs="+", metavar="PATH",
+                   help="ruleset folders or .rules files; `-` reads one rule file from standard input")
     v.add_argument("--format", choices=["text", "json"], default="text", help="output format (default: text)")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
     _add_with(v)
@@ -84,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "take and play, and errors (with seeds). Same seed, same games, whatever the "
                                    "backend and worker count. See docs/simulation.md.")
     s.add_argument("ruleset", help="ruleset folder")
-    s.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
+    s.add_argument("-n", "--games", type=_positive_int, default=100, help="number of games (default 100)")
     s.add_argument("--players", type=int, default=None, help="player count (default: the ruleset's minimum)")
     s.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     s.add_argument("--agents", default="guided", help="agent per seat, comma-separated: guided (default: random "
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
                    help="sweep a constant, or Card.field of every card of that name, over these values "
                         "(repeatable: every combination is run)")
-    w.add_argument("-n", "--games", type=int, default=100, help="games per batch (default 100)")
+    w.add_argument("-n", "--games", type=_positive_int, default=100, help="games per batch (default 100)")
     w.add_argument("--seed", type=int, default=0, help="master seed, the same for every batch (default 0)")
     w.add_argument("--agents", default="guided", help="agent per seat, comma-separated (one name: all seats; "
                                                       "default guided, see simulate --help)")
@@ -334,20 +336,31 @@ def _stack_mods(args) -> None:
         raise ValueError("--with stacks mods on a ruleset: give the ruleset too")
 
 
+MAX_STDIN_CHARS = 1_000_000  # as a rule file read from disk (language/untrusted.py)
+
+
 def _validate(args) -> int:
     # a short command that builds long-lived objects (modules, syntax trees, card data) and little
     # garbage: the cyclic collector would only walk over them, about a tenth of the time
     gc.disable()
     from .analysis.validate import check_path  # not `api`: validating needs no compiler
     all_diags = []
-    for path in args.paths:
-        _, content = check_path(path)
-        all_diags += content.diagnostics
+    stdin_file = None
+    with tempfile.TemporaryDirectory(prefix="grimoire-stdin-") as tmp:
+        for path in args.paths:
+            if path == "-":  # an editor or a pipe: the text becomes one rule file, shown as <stdin>
+                stdin_file = str(Path(tmp) / "stdin.rules")
+                Path(stdin_file).write_text(sys.stdin.read(MAX_STDIN_CHARS + 1)[:MAX_STDIN_CHARS + 1],
+                                            encoding="utf-8", errors="replace")
+                path = stdin_file
+            _, content = check_path(path)
+            all_diags += content.diagnostics
     errors = [d for d in all_diags if d.severity == "error" or args.strict]
     if args.format == "json":
-        print(json.dumps({"ok": not errors, "diagnostics": [d.to_json() for d in all_diags]}, indent=2))
+        text = json.dumps({"ok": not errors, "diagnostics": [d.to_json() for d in all_diags]}, indent=2)
     else:
-        print(format_all(all_diags))
+        text = format_all(all_diags)
+    print(text.replace(stdin_file, "<stdin>") if stdin_file else text)
     gc.freeze()  # the process ends now: no last collection over the parsed rulesets at exit
     return 1 if errors else 0
 

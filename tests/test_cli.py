@@ -213,3 +213,19 @@ def test_scenario_exit_codes(tmp_path):
     assert r_bad.returncode == 1
     assert "FAIL" in r_bad.stdout and "expected 4, got 3" in r_bad.stdout
     assert r_both.returncode == 1 and "1 passed, 1 failed" in r_both.stdout
+
+
+def test_validate_reads_standard_input_and_counts_must_be_positive():
+    """`validate -` checks a rule file piped in (an editor's buffer), naming it <stdin>; a batch of
+    no games or a negative count is refused by argparse with a clear message, not run."""
+    bad = 'game "Piped":\n    players 2\n\nturn:\n    movee x\n'
+    r = grimoire("validate", "-", input=bad)
+    assert r.returncode == 1
+    assert r.stdout.startswith("<stdin>:5:5: error:") and "did you mean `move`?" in r.stdout
+    assert "grimoire-stdin" not in r.stdout + r.stderr
+    good = (ROOT / "rulesets" / "tutorial_fireflies" / "game.rules").read_text(encoding="utf-8")
+    r = grimoire("validate", "-", "--format", "json", input=good)
+    assert r.returncode == 0 and json.loads(r.stdout)["ok"] is True
+    for n in ("0", "-3"):
+        r = grimoire("simulate", RULESET, "-n", n)
+        assert r.returncode == 2 and f"must be at least 1, not {n}" in r.stderr and "Traceback" not in r.stderr
