@@ -348,7 +348,7 @@ def _validate(args) -> int:
     stdin_file = None
     with tempfile.TemporaryDirectory(prefix="grimoire-stdin-") as tmp:
         for path in args.paths:
-            if path == "-":  # an editor or a pipe: the text becomes one rule file, shown as <stdin>
+            if path == "-":  # an editor's buffer on standard input: one rule file, shown as <stdin>
                 stdin_file = str(Path(tmp) / "stdin.rules")
                 Path(stdin_file).write_text(sys.stdin.read(MAX_STDIN_CHARS + 1)[:MAX_STDIN_CHARS + 1],
                                             encoding="utf-8", errors="replace")

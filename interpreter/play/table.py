@@ -361,7 +361,7 @@ class Table:
             "zones": zones, "stats": plain["stats"],
             "player_stats": [{"player": i + 1, "stats": s} for i, s in enumerate(plain["players"])],
             "decision": None, "waiting_for": None if g.over or d is None else d.player + 1,
-            "result": self._result(), "error": str(g.error) if g.error else None, "faces": self.has_faces(),
+            "result": self._result(), "stopped_by": str(g.error) if g.error else None, "faces": self.has_faces(),
             "narration": self._narration(seat),
         }
         if mine or (designer and d is not None and not g.over):

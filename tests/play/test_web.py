@@ -10,7 +10,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import example, HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
 from interpreter.api import load_program
@@ -360,6 +360,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(body={"option": None, "seed": 0}, route="new", who="designer")  # a success: no `error` key
 @given(body=st.one_of(st.dictionaries(st.sampled_from(["option", "step", "seed", "player", "kind"]), JSON, max_size=4),
                       JSON, st.binary(max_size=40)),
        route=st.sampled_from(["answer", "new", "seat", "back", "load"]), who=st.sampled_from([0, 1, "designer"]))

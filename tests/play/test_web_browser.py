@@ -225,7 +225,7 @@ def test_a_few_turns_of_a_second_game_with_a_bot_and_the_designer_page(browser, 
         # draw once, then stop: each person's turn is two or three clicks
         answers = play(browser, server, windows, pick=lambda labels: 1 if "no" in labels else 0, max_answers=12)
         full = server.state()
-        assert answers == 12 and full["turn"] >= turn0 + 3 and not full["error"]
+        assert answers == 12 and full["turn"] >= turn0 + 3 and not full["stopped_by"]
         # the bot's moves are narrated on a person's page
         browser.switch_to.window(windows[1])
         assert "player 3:" in browser.find_element(By.ID, "narration").text

@@ -209,7 +209,7 @@ function render(v) {
   res.hidden = !v.over;
   res.replaceChildren();
   if (v.over) {
-    if (v.error) res.append(el("h2", { text: `the game stopped: ${v.error}` }));
+    if (v.stopped_by) res.append(el("h2", { text: `the game stopped: ${v.stopped_by}` }));
     if (v.result) {
       res.append(el("h2", { text: `winner${v.result.winners.length > 1 ? "s" : ""}: ` + v.result.winners.map((w) => `player ${w}`).join(", ") }));
       res.append(el("p", { text: "scores: " + v.result.scores.map((s) => `player ${s.player}: ${s.score}`).join(", ") + (v.result.reason ? ` (${v.result.reason})` : "") }));
