@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -336,6 +338,36 @@ def _stack_mods(args) -> None:
         raise ValueError("--with stacks mods on a ruleset: give the ruleset too")
 
 
+def _colour_wanted() -> bool:
+    """Colours on a terminal only: plain text when piped, redirected, or NO_COLOR is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+_DIAG_HEAD = re.compile(r"(?P<loc>\S+:\d+:\d+: )?(?P<sev>error|warning)(?P<rest>: .*)")
+
+
+def _print_coloured(text: str) -> None:
+    """Diagnostics with the severity, location, caret and hint coloured (rich `Text` objects:
+    nothing in the content is read as markup)."""
+    from rich.console import Console
+    from rich.text import Text
+    console = Console(highlight=False, soft_wrap=True)
+    for line in text.split("\n"):
+        m = _DIAG_HEAD.fullmatch(line)
+        out = Text()
+        if m:
+            out.append(m["loc"] or "", style="bold")
+            out.append(m["sev"], style="bold red" if m["sev"] == "error" else "bold yellow")
+            out.append(m["rest"])
+        elif line.strip() and set(line.strip()) <= {"^"}:
+            out.append(line, style="red")
+        elif line.lstrip().startswith("hint:"):
+            out.append(line, style="cyan")
+        else:
+            out.append(line)
+        console.print(out)
+
+
 MAX_STDIN_CHARS = 1_000_000  # as a rule file read from disk (language/untrusted.py)
 
 
@@ -360,7 +392,11 @@ def _validate(args) -> int:
         text = json.dumps({"ok": not errors, "diagnostics": [d.to_json() for d in all_diags]}, indent=2)
     else:
         text = format_all(all_diags)
-    print(text.replace(stdin_file, "<stdin>") if stdin_file else text)
+    text = text.replace(stdin_file, "<stdin>") if stdin_file else text
+    if args.format == "text" and _colour_wanted():
+        _print_coloured(text)
+    else:
+        print(text)
     gc.freeze()  # the process ends now: no last collection over the parsed rulesets at exit
     return 1 if errors else 0
 

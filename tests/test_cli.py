@@ -229,3 +229,22 @@ def test_validate_reads_standard_input_and_counts_must_be_positive():
     for n in ("0", "-3"):
         r = grimoire("simulate", RULESET, "-n", n)
         assert r.returncode == 2 and f"must be at least 1, not {n}" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_diagnostics_are_coloured_on_a_terminal_and_plain_when_piped(tmp_path):
+    """On a terminal the severity, location, caret and hint are coloured; piped (and with NO_COLOR)
+    the text is plain, so tools and files get no escape codes."""
+    pexpect = __import__("pytest").importorskip("pexpect")
+    bad = write(tmp_path / "bad" / "game.rules", 'game "Bad":\n    players 2\n\nturn:\n    movee x\n')
+    child = pexpect.spawn(sys.executable, ["-m", "interpreter", "validate", str(bad)], cwd=str(ROOT),
+                          env={**ENV, "TERM": "xterm-256color", "NO_COLOR": ""}, encoding="utf-8", timeout=60)
+    out = child.read()
+    child.close()
+    assert "\x1b[" in out and "error" in out and "movee" in out
+    piped = grimoire("validate", bad)
+    assert piped.returncode == 1 and "\x1b[" not in piped.stdout and ": error: " in piped.stdout
+    child = pexpect.spawn(sys.executable, ["-m", "interpreter", "validate", str(bad)], cwd=str(ROOT),
+                          env={**ENV, "TERM": "xterm-256color", "NO_COLOR": "1"}, encoding="utf-8", timeout=60)
+    out = child.read()
+    child.close()
+    assert "\x1b[" not in out and ": error: " in out
