@@ -114,7 +114,9 @@ def _script(texts: dict[str, str]) -> list[tuple[str, str, str]]:
     for uri, text in texts.items():
         lines = text.split("\n")
         mid = len(lines) // 2
-        while mid < len(lines) - 1 and (not lines[mid].strip() or lines[mid].lstrip().startswith("#")):
+        while mid < len(lines) - 1 and (not lines[mid].strip() or lines[mid].lstrip().startswith("#")
+                                        or lines[mid].rstrip().endswith("\\") or lines[mid - 1].rstrip().endswith("\\")):
+            # a comment cannot follow a line continuation, nor a syntax error start a continued line
             mid += 1
         typed = "\n".join(lines[:mid] + [lines[mid] + "  # x"] + lines[mid + 1:])
         indent = len(lines[mid]) - len(lines[mid].lstrip())
