@@ -601,7 +601,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         cur, v = self.expr(t, scope), self.expr(n.expr, scope)
         if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
             raise Unsupported("+= on anything but numbers")
-        new = f"_plus({cur.src}, {v.src})" if n.op == "+=" else f"({cur.src} - {v.src})"
+        new = f"_plus({cur.src}, {v.src})" if n.op == "+=" else f"_sub({cur.src}, {v.src})"
         if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
             self.emit(d, f"R.set_stat({self.k(t.id)}, {new})", n.loc)
         elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:

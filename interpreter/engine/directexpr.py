@@ -363,7 +363,9 @@ class Expressions:
         nn = left.nn and right.nn
         if n.op == "*":
             return V(f"_mul({left.src}, {right.src})", "int", nn=nn)
-        op = {"+": "+", "-": "-", "/": "//", "%": "%"}.get(n.op)
+        if n.op in ("+", "-"):  # bounded as the task engine bounds them (`Game.add`, `Game.sub`)
+            return V(f"{'_add' if n.op == '+' else '_sub'}({left.src}, {right.src})", "int", nn=nn)
+        op = {"/": "//", "%": "%"}.get(n.op)
         if op is None:
             raise Unsupported("operator")
         return V(f"({left.src} {op} {right.src})", "int", nn=nn)

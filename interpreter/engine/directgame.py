@@ -86,7 +86,7 @@ def _plus(a: Any, b: Any) -> Any:
     """`+=` on numbers (`Game.add`); texts join as texts."""
     if isinstance(a, str) or isinstance(b, str):
         return _scalar_text(a) + _scalar_text(b)
-    return a + b
+    return _add(a, b)
 
 
 def _scalar_text(v: Any) -> str:
@@ -165,13 +165,29 @@ def _card_or_none(v: Any) -> Any:
     return v if type(v) is int else None
 
 
+def _add(a: int, b: int) -> int:
+    """`+` of numbers, bounded as `Game.add` bounds it (a number doubled each step would make
+    every step slower long before the step limit)."""
+    out = a + b
+    if -MAX_INT <= out <= MAX_INT:
+        return out
+    raise RuleError(f"the number {a} + {b} is too large", None)
+
+
+def _sub(a: int, b: int) -> int:
+    out = a - b
+    if -MAX_INT <= out <= MAX_INT:
+        return out
+    raise RuleError(f"the number {a} - {b} is too large", None)
+
+
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
-    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
+    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_card_or_none": _card_or_none, "_placeable": _placeable, "_placeable_in": _placeable_in, "type": type, "int": int, "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,

@@ -108,3 +108,24 @@ def test_ordinary_arithmetic_and_logs_are_untouched(tmp_path):
         """)
     g = run(p)
     assert g.error is None and g.log[-1] == str(2 ** 62 - 1)
+
+
+def test_direct_code_bounds_addition_and_subtraction_with_the_same_words(tmp_path):
+    """The generated code of the direct engine stops a doubling number where the task engine does,
+    with the same message at the same rule."""
+    from interpreter.engine.direct import compile_direct
+    from interpreter.engine.directgame import DirectGame
+    for line in ("n += n", "set n to n + n", "set n to n - (0 - n)", "n -= 0 - n"):
+        p = build(tmp_path / line.replace(" ", "_").replace("(", "").replace(")", ""), f"""
+            stat n = 1
+            turn:
+                repeat 100000 times:
+                    {line}
+                end game
+            """)
+        a = run(p)
+        start = time.perf_counter()
+        b = DirectGame(compile_direct(p), 2, 0)
+        assert time.perf_counter() - start < 10
+        assert b.over and isinstance(b.error, RuleError) and "too large" in b.error.message, line
+        assert a.error.message.startswith(b.error.message) and a.error.loc.line == b.error.loc.line, line
