@@ -15,7 +15,6 @@ from typing import Any, Iterator
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.values import Position, Seat, Space
 from ..runtime.zones import put as _put
-from ..language.tree import walk
 from .directexpr import _ITEM_KIND, Unsupported, V
 
 __all__ = ["CoverStatements", "CoverRuntime"]
@@ -187,35 +186,6 @@ class CoverStatements:
         if z.kind != "zone" or not self.grid_zone(z.zone):
             raise Unsupported("spaces of a non-grid")
         return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
-
-    # ---- dummy players ----------------------------------------------------------------------
-    def dummies_used(self) -> bool:
-        got = self.__dict__.get("_dummies")
-        if got is None:
-            got = self._dummies = any(m.kind == "add_dummy" for body in self.all_bodies() for s in body
-                                      for m in walk(s))
-        return got
-
-    def all_bodies(self) -> list:
-        rs = self.rs
-        out = [p.body for p in rs.phases.values()] + [p.body for p in rs.procedures.values()] + \
-            [t.body for t in rs.triggers] + [a.body for a in rs.always] + [w.body for w in rs.watchers]
-        out += [t.body for ts in rs.short_triggers.values() for t in ts]
-        out += [t.body for c in rs.cards if c.effect is not None for t in c.effect.triggers]
-        return out
-
-    def s_add_dummy(self, n, d, scope, loops):
-        """`add a dummy player [as P]` (`Game.add_dummy`)."""
-        if self.sync:
-            raise Unsupported("a dummy player added by a state-based rule")
-        if any(plan is not None for plan in self.p.always_players):
-            raise Unsupported("dummy players with per-player state-based rules")
-        if n.name:
-            py = self.bind(scope, n.name, "player")
-            self.emit(d, f"{py} = R.add_dummy()", n.loc)
-        else:
-            self.emit(d, "R.add_dummy()", n.loc)
-        self.changed = True
 
     # ---- gain / lose ---------------------------------------------------------------------
     def s_gain(self, n, d, scope, loops):
@@ -460,9 +430,6 @@ class CoverRuntime:
             return v
         raise RuleError(f"only cards can be moved, not {v!r}", None)
 
-    def is_dummy(self, p: Any) -> bool:
-        return isinstance(p, Seat) and p >= self.state.players
-
     def owner_of(self, c: Any) -> Any:
         """`owner(c)` (`builtins._owner`): the owner of the zone the card lies in, under a cover too."""
         if c is None:
@@ -474,52 +441,6 @@ class CoverRuntime:
         _, _, owner = key.partition("#")
         return Seat(int(owner)) if owner else None
 
-    def decider(self, p: Any) -> int:
-        """Who answers a decision of `p` (`Game.ask`): a dummy's are the active player's."""
-        if p is None or p >= self.state.players:
-            return self.state.active
-        return p
-
-    def others_with_dummies(self, start: int) -> list:
-        n = self.state.players
-        playing = [Seat(k) for k in range(n)] if start >= n else [Seat((start + k) % n) for k in range(1, n)]
-        return playing + [s for s in self.seats[n:] if s != start]
-
-    def add_dummy(self) -> Seat:
-        """`Game.add_dummy`: a seat that takes no turns, with every player zone and stat. The
-        name bits of its zones and stats are added to the tables (shared by the games of this
-        player count: a key's bit, once made, is the same in all of them)."""
-        st, rs = self.state, self.rs
-        seat = Seat(st.players + st.dummies)
-        st.dummies += 1
-        bits = self.bits
-        for name, z in rs.zones.items():
-            if z.per_player:
-                key = f"{name}#{int(seat)}"
-                st.zones[key] = []
-                if key not in bits:
-                    bits[key] = 1 << len(bits)
-                self.tbit[key] = bits[name] | bits[key]
-                self.key_name[key] = name
-                if name in self.rows_zones:
-                    self.rows_keys = self.rows_keys | {key}
-                if name in self.zone_tables:
-                    self.zone_tables[name].append(st.zones[key])
-                    self.key_tables[name].append(key)
-        st.pstats.append({})
-        fns, inits = self.game.fns, self.info["stat_inits"]
-        for name, sd in rs.stats.items():
-            if sd.per_player:
-                key = f"{name}#{int(seat)}"
-                if key not in bits:
-                    bits[key] = 1 << len(bits)
-                init = inits.get(name)
-                v = fns[init](seat) if init else (sd.lo if sd.lo is not None else 0)
-                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
-        self.seats = self.seats + [seat]  # a list of this game's own (the shared one stays)
-        self.touched = -1
-        return seat
-
     def function_too_deep(self, loc: Any) -> None:
         """A rule function called deeper than `max_depth` (`codegen.call_rule_function`)."""
         raise LimitExceeded(f"functions nest deeper than {self.limits.max_depth} (endless recursion?)", loc)
@@ -528,12 +449,6 @@ class CoverRuntime:
     def events(self) -> set:
         info = self.info
         return set(info["rule_triggers"]) | set(info["card_triggers"])
-
-    def reset_uses(self, prefix: str) -> None:
-        uses = self.state.uses
-        if uses:
-            for k in [k for k in uses if k.startswith(prefix)]:
-                del uses[k]
 
     def play_turn(self, player: Any) -> Iterator:
         """`TurnTask`: the player becomes active, the turn counts, `turn_start`, the turn body,

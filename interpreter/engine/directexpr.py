@@ -423,8 +423,6 @@ class Expressions:
             src = f"_is_covered(_COV, {v.src})"
         elif what in ("none", "unknown"):
             src = f"({v.src} is None)"
-        elif what == "dummy":  # `Game.is_dummy` of a player
-            src = f"R.is_dummy({v.src})"
         else:
             raise Unsupported(f"is {what}")
         return V(f"(not {src})" if n.negate else src, "bool")

@@ -197,6 +197,9 @@ class FormsRuntime:
                 st.zones[key] = []
                 self.bits[key] = 1 << len(self.bits)
                 self.tbit[key] = self.bits[name] | self.bits[key]  # this game's own copy (Runtime)
+                self.key_name = {**self.key_name, key: name}
+                if name in self.rows_zones:  # a card taken off one of its rows leaves the row
+                    self.rows_keys = self.rows_keys | {key}
                 got = self.__dict__.get("_player_zones", {}).get(name)
                 if got is not None:
                     got[0].append(st.zones[key])

@@ -264,8 +264,6 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))
         self.row_home: dict[int, str] = {}  # id of a row list → its zone's key (`move_to_row`)
-        self.zone_tables: dict[str, list] = {}  # per-player zone → its instances by seat (`player_zone`)
-        self.key_tables: dict[str, list] = {}
         self.const: dict[str, Any] = {}
         self.rows_zones = program.rows_zones
         self.labels = dp.labels
