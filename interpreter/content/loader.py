@@ -715,6 +715,8 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
                 valid = checker.model_validate(plain)
             except ValidationError as e:
                 _field_errors(content, spec, entry, card_types[tname], checker, e)
+                if isinstance(entry.get("effect"), str) and entry["effect"].strip():
+                    _parse_card_effect(content, spec, entry)  # its own mistakes are reported too
                 continue
             card = valid.copies, valid.text, valid.effect, {
                 info.alias: getattr(valid, k) for k, info in checker.model_fields.items() if info.alias not in _RESERVED}

@@ -61,3 +61,19 @@ def test_cheap_check_agrees_with_pydantic(ruleset):
             if kind == "enum":
                 for value in allowed:
                     assert _agree(shape, model, {**plain, **{f[0]: value for f in shape.fields if f[2] == allowed}})
+
+
+def test_a_wrong_field_does_not_hide_a_mistake_in_the_cards_effect(tmp_path):
+    """A card whose field is out of range still has its effect parsed: both mistakes are reported,
+    each at its own line of the card file."""
+    folder = tmp_path / "rs"
+    (folder / "cards").mkdir(parents=True)
+    (folder / "game.rules").write_text('game "T":\n    players 2\n\ncard type Thing:\n    value: 0..9\n\n'
+                                       'zone deck: pile, shared, hidden\nplayer stat gold = 0\n\nsetup:\n'
+                                       '    move all_cards() to deck\n\nturn:\n    end game\n\nscore p: gold of p\n',
+                                       encoding="utf-8")
+    (folder / "cards" / "c.yaml").write_text("- name: Coin\n  type: Thing\n  value: 42\n  effect: |\n"
+                                             "    when drawn:\n        you gaine 1 gold\n", encoding="utf-8")
+    _, content = check_path(folder)
+    found = sorted((d.code, d.loc.line) for d in content.diagnostics if d.severity == "error")
+    assert found == [("cards/field", 3), ("syntax", 6)]
