@@ -357,12 +357,12 @@ def _print_coloured(text: str) -> None:
         out = Text()
         if m:
             out.append(m["loc"] or "", style="bold")
-            out.append(m["sev"], style="bold red" if m["sev"] == "error" else "bold yellow")
+            out.append(m["sev"], style="bold #d70000" if m["sev"] == "error" else "bold #d7af00")
             out.append(m["rest"])
         elif line.strip() and set(line.strip()) <= {"^"}:
-            out.append(line, style="red")
+            out.append(line, style="#d70000")
         elif line.lstrip().startswith("hint:"):
-            out.append(line, style="cyan")
+            out.append(line, style="#00afaf")
         else:
             out.append(line)
         console.print(out)
