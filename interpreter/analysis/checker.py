@@ -108,6 +108,8 @@ class _Checker:
                 if f.default is not None:
                     self.expr(f.default, set())
         effects = {id(card.effect): card.effect for card in rs.cards if card.effect is not None}
+        for eff in rs.content.unbuilt_effects:  # a card with a wrong field: its effect is checked too
+            effects[id(eff)] = eff
         for eff in effects.values():
             for t in eff.triggers:
                 if t.kind == "action":

@@ -73,6 +73,8 @@ class Content:
     card_owner: dict[str, tuple] = field(default_factory=dict)  # card name → (layer, loc, edit) of its last edit
     after_at: dict[tuple[str, str], Loc] = field(default_factory=dict)  # (layer, x) → its `after "x"`
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # the effects of cards left out for a wrong field: checked all the same (analysis/checker.py)
+    unbuilt_effects: list[Node] = field(default_factory=list)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def source_line(self, loc: Loc | None) -> str | None:
@@ -716,7 +718,9 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
             except ValidationError as e:
                 _field_errors(content, spec, entry, card_types[tname], checker, e)
                 if isinstance(entry.get("effect"), str) and entry["effect"].strip():
-                    _parse_card_effect(content, spec, entry)  # its own mistakes are reported too
+                    unbuilt = _parse_card_effect(content, spec, entry)  # its own mistakes are reported too
+                    if unbuilt is not None:
+                        content.unbuilt_effects.append(unbuilt)
                 continue
             card = valid.copies, valid.text, valid.effect, {
                 info.alias: getattr(valid, k) for k, info in checker.model_fields.items() if info.alias not in _RESERVED}

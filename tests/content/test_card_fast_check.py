@@ -64,8 +64,8 @@ def test_cheap_check_agrees_with_pydantic(ruleset):
 
 
 def test_a_wrong_field_does_not_hide_a_mistake_in_the_cards_effect(tmp_path):
-    """A card whose field is out of range still has its effect parsed: both mistakes are reported,
-    each at its own line of the card file."""
+    """A card whose field is out of range still has its effect parsed and checked: every mistake is
+    reported, each at its own line of the card file."""
     folder = tmp_path / "rs"
     (folder / "cards").mkdir(parents=True)
     (folder / "game.rules").write_text('game "T":\n    players 2\n\ncard type Thing:\n    value: 0..9\n\n'
@@ -73,7 +73,10 @@ def test_a_wrong_field_does_not_hide_a_mistake_in_the_cards_effect(tmp_path):
                                        '    move all_cards() to deck\n\nturn:\n    end game\n\nscore p: gold of p\n',
                                        encoding="utf-8")
     (folder / "cards" / "c.yaml").write_text("- name: Coin\n  type: Thing\n  value: 42\n  effect: |\n"
-                                             "    when drawn:\n        you gaine 1 gold\n", encoding="utf-8")
+                                             "    when drawn:\n        you gaine 1 gold\n"
+                                             "- name: Gem\n  type: Thing\n  value: -1\n  effect: |\n"
+                                             "    when drawn:\n        you gain 1 goldd\n", encoding="utf-8")
     _, content = check_path(folder)
     found = sorted((d.code, d.loc.line) for d in content.diagnostics if d.severity == "error")
-    assert found == [("cards/field", 3), ("syntax", 6)]
+    # the syntax of one card's effect, and the names of the other's, are checked all the same
+    assert found == [("cards/field", 3), ("cards/field", 9), ("name/undefined", 12), ("syntax", 6)]
