@@ -130,3 +130,32 @@ def tiny(tmp_path: Path, name: str, rules: str):
     (d / "game.rules").write_text(f'game "{name}":\n    players 2..3\n' + textwrap.dedent(rules))
     (d / "cards" / "c.yaml").write_text(TOKS)
     return load_program(d)
+
+
+# ---- a small board (tests/engine: boards on both engines) --------------------------------------
+# three regions of space cards: an outer ring, a middle ring (a bridge from the outer one) and a
+# core path (a one-way gate from the middle); coins of another card type to move on it
+BOARD_WORLD = """
+card type Land:
+    area: Out | Mid | Core
+card type Token:
+    area: Out | Mid | Core
+
+zone lands: set
+zone bag: pile
+
+board world:
+    ring all_cards() where it is Land and it.area == Out as Out
+    ring all_cards() where it is Land and it.area == Mid as Mid
+    path all_cards() where it is Land and it.area == Core as Core
+    link card_named("A2") to card_named("C1") as bridge
+    link card_named("C3") to card_named("D1") one way as gate
+"""
+
+
+def board_cards(coins: int) -> str:
+    """The space cards of BOARD_WORLD (six outer, four middle, three core) and `coins` coins."""
+    spaces = [(f"A{i}", "Out") for i in range(1, 7)] + [(f"C{i}", "Mid") for i in range(1, 5)] + \
+        [(f"D{i}", "Core") for i in range(1, 4)]
+    return "\n" + "".join(f"- {{name: {n}, type: Land, area: {a}}}\n" for n, a in spaces) + \
+        f"- {{name: Coin, type: Token, area: Out, copies: {coins}}}\n"

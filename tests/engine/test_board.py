@@ -2,46 +2,17 @@
 exactly n steps never step straight back; one-way links; regions; cards lying on spaces."""
 from __future__ import annotations
 
-from rulekit import answer, errors, game
+from rulekit import BOARD_WORLD, answer, board_cards, errors, game
 
 # Two loops joined by a two-way bridge (b2 -- c1), a one-way gate (c3 -> d1) into a line d1-d2-d3.
-CARDS = """
-- {name: A1, type: Land, area: Out}
-- {name: A2, type: Land, area: Out}
-- {name: A3, type: Land, area: Out}
-- {name: A4, type: Land, area: Out}
-- {name: A5, type: Land, area: Out}
-- {name: A6, type: Land, area: Out}
-- {name: C1, type: Land, area: Mid}
-- {name: C2, type: Land, area: Mid}
-- {name: C3, type: Land, area: Mid}
-- {name: C4, type: Land, area: Mid}
-- {name: D1, type: Land, area: Core}
-- {name: D2, type: Land, area: Core}
-- {name: D3, type: Land, area: Core}
-- {name: Coin, type: Token, area: Out, copies: 2}
-"""
+CARDS = board_cards(2)
 
 HEAD = """
 game "Board test":
     players 2
 
-card type Land:
-    area: Out | Mid | Core
-card type Token:
-    area: Out | Mid | Core
-
-zone lands: set
-zone bag: pile
 player stat at = none
-
-board world:
-    ring all_cards() where it is Land and it.area == Out as Out
-    ring all_cards() where it is Land and it.area == Mid as Mid
-    path all_cards() where it is Land and it.area == Core as Core
-    link card_named("A2") to card_named("C1") as bridge
-    link card_named("C3") to card_named("D1") one way as gate
-
+""" + BOARD_WORLD + """
 setup:
     move all_cards() where it is Land to lands
     move all_cards() where it is Token to bag

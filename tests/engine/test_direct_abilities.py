@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit import build, line_of
+from rulekit import BOARD_WORLD, board_cards, build, line_of
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game
@@ -235,39 +235,10 @@ def test_lists_texts_while_and_procedure_arguments_play_the_same_games(tmp_path,
     assert g.error is None and any(line.startswith("paid ") for line in g.log)
 
 
-BOARD_CARDS = """
-- {name: A1, type: Land, area: Out}
-- {name: A2, type: Land, area: Out}
-- {name: A3, type: Land, area: Out}
-- {name: A4, type: Land, area: Out}
-- {name: A5, type: Land, area: Out}
-- {name: A6, type: Land, area: Out}
-- {name: C1, type: Land, area: Mid}
-- {name: C2, type: Land, area: Mid}
-- {name: C3, type: Land, area: Mid}
-- {name: C4, type: Land, area: Mid}
-- {name: D1, type: Land, area: Core}
-- {name: D2, type: Land, area: Core}
-- {name: D3, type: Land, area: Core}
-- {name: Coin, type: Token, area: Out, copies: 3}
-"""
+BOARD_CARDS = board_cards(3)
 
-BOARD = """
-card type Land:
-    area: Out | Mid | Core
-card type Token:
-    area: Out | Mid | Core
-
-zone lands: set
-zone bag: pile
+BOARD = BOARD_WORLD + """
 player stat gold = 0
-
-board world:
-    ring all_cards() where it is Land and it.area == Out as Out
-    ring all_cards() where it is Land and it.area == Mid as Mid
-    path all_cards() where it is Land and it.area == Core as Core
-    link card_named("A2") to card_named("C1") as bridge
-    link card_named("C3") to card_named("D1") one way as gate
 
 setup:
     move all_cards() where it is Land to lands
