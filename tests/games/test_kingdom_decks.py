@@ -1,0 +1,81 @@
+"""Enchanters' Overlords expansion content as mods: the Wound deck (rulesets/enchanters_wounds) and
+the eight Kingdom decks (rulesets/enchanters_kingdoms). The rules themselves are asserted by the
+scenarios in tests/scenarios/enchanters_wounds/ and tests/scenarios/enchanters_kingdoms/; these
+tests check the decks as components and that the mods stack in any order and play to the end."""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from statistics import mean
+
+import pytest
+
+from interpreter.api import check_path, load_program
+from interpreter.sim.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[2] / "rulesets"
+BASE = ROOT / "enchanters"
+WOUNDS, KINGDOMS, OVERLORDS = ROOT / "enchanters_wounds", ROOT / "enchanters_kingdoms", ROOT / "enchanters_overlords"
+NEW = ["Angels", "DarkElves", "Demons", "Fairies", "Golems", "Mages", "Slimes", "Troglodytes"]
+
+
+def _stack(*mods: Path) -> str:
+    return f"{BASE} --with {','.join(str(m) for m in mods)}"
+
+
+def _cards(*mods: Path):
+    return load_program(_stack(*mods)).rs.cards
+
+
+def _field(card, name):
+    """A card's field value (the loaded card keeps them in `fields`)."""
+    return card.fields.get(name)
+
+
+def test_each_new_kingdom_deck_has_25_cards_with_a_two_half():
+    """Each Kingdom deck is 25 cards (the component list), and has "2"-marked cards for 2 players."""
+    cards = [c for c in _cards(KINGDOMS) if str(_field(c, "kingdom")) in NEW]
+    per = Counter(str(_field(c, "kingdom")) for c in cards)
+    assert per == {k: 25 for k in NEW}
+    halves = Counter(str(_field(c, "kingdom")) for c in cards if _field(c, "two"))
+    assert all(10 <= halves[k] <= 15 for k in NEW), halves
+
+
+def test_the_wound_deck_has_25_cards():
+    """EN-215: Wound cards form their own stack: the Wound deck, 25 cards, dealt to no Kingdom."""
+    wounds = [c for c in _cards(WOUNDS) if c.type == "Wound"]
+    assert len(wounds) == 25
+
+
+def test_golem_monsters_are_the_most_durable():
+    """EN-233: Golem Monsters are very durable: their mean health is above every other deck's."""
+    monsters = [c for c in _cards(KINGDOMS) if c.type == "Monster"]
+    health = {k: mean(_field(c, "health") for c in monsters if str(_field(c, "kingdom")) == k)
+              for k in {str(_field(c, "kingdom")) for c in monsters}}
+    assert max(health, key=health.get) == "Golems", health
+
+
+def test_every_demon_monster_is_worth_negative_glory():
+    """EN-227: every Demon Monster card is worth negative Glory Points (the Dragon is no Monster card)."""
+    demons = [c for c in _cards(KINGDOMS) if c.type == "Monster" and str(_field(c, "kingdom")) == "Demons"]
+    assert len(demons) == 12 and all(_field(c, "glory") < 0 for c in demons)
+
+
+def test_the_mods_stack_in_any_order_as_the_same_game():
+    """`after` in the headers fixes the order: Overlords, then the Wound deck, then the Kingdoms,
+    whatever order `--with` names them in; and no mod conflicts with another."""
+    want = [c.label() for c in _cards(OVERLORDS, WOUNDS, KINGDOMS)]
+    assert [c.label() for c in _cards(KINGDOMS, WOUNDS, OVERLORDS)] == want
+    assert [c.label() for c in _cards(WOUNDS, KINGDOMS, OVERLORDS)] == want
+    for mods in [(WOUNDS,), (KINGDOMS,), (WOUNDS, KINGDOMS), (OVERLORDS, WOUNDS, KINGDOMS)]:
+        _, content = check_path(_stack(*mods))
+        assert [d for d in content.diagnostics if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize("mods", [(WOUNDS,), (KINGDOMS,), (OVERLORDS, WOUNDS, KINGDOMS)],
+                         ids=["wounds", "kingdoms", "overlords+wounds+kingdoms"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_play_the_mods_to_the_end(mods, players):
+    """Random bots finish every game of each stack without a rule error."""
+    report = simulate(_stack(*mods), 3, players, 5, ["random"], per_game=True, card_stats=False)
+    assert report["errors"] == [] and report["completed"] == 3

@@ -1,0 +1,78 @@
+"""Enchanters' expansion rules (EN-211..EN-394): each is cited by a scenario of the expansion mods
+or a docstring of tests/games/test_kingdom_decks*.py, or rulesets/enchanters_kingdoms/NOTES.md
+says why it is not modelled (yet) — as tests/games/test_enchanters_coverage.py does for the base."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTES = ROOT / "rulesets" / "enchanters_kingdoms" / "NOTES.md"
+SCENARIOS = [ROOT / "tests" / "scenarios" / "enchanters_wounds", ROOT / "tests" / "scenarios" / "enchanters_kingdoms"]
+IN_SCOPE = range(211, 395)
+
+
+def _ids(text: str) -> list[int]:
+    """`EN-245..EN-283, EN-235` → [245, ..., 283, 235]."""
+    out: list[int] = []
+    for lo, hi in re.findall(r"EN-(\d{3})(?:\.\.EN-(\d{3}))?", text):
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def not_modelled() -> dict[str, str]:
+    """The rules NOTES.md's section "Not modelled, by rule ID" lists, one `- EN-nnn — reason` line each."""
+    section = NOTES.read_text(encoding="utf-8").split("## Not modelled, by rule ID", 1)[1].split("\n## ", 1)[0]
+    out: dict[str, str] = {}
+    for line in section.splitlines():
+        m = re.match(r"\s*-\s+((?:EN-\d{3}(?:\.\.EN-\d{3})?(?:,\s*)?)+)\s+—\s+(.+)", line)
+        if m:
+            out.update({f"EN-{i:03d}": m.group(2) for i in _ids(m.group(1))})
+    return out
+
+
+def cited() -> set[str]:
+    """IDs in the scenarios' `covers:` lists and in the docstrings of the expansion test files."""
+    ids: set[str] = set()
+    for folder in SCENARIOS:
+        for f in folder.glob("*.yaml"):
+            ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
+    for f in (ROOT / "tests" / "games").glob("test_kingdom_decks*.py"):
+        if f.name == Path(__file__).name:
+            continue
+        for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):
+            ids.update(f"EN-{i:03d}" for i in _ids(doc))
+    return ids
+
+
+def test_every_expansion_rule_is_covered_or_said_not_modelled():
+    """Each of EN-211..EN-394 is asserted by a scenario or test, or NOTES.md says why not."""
+    have, skipped = cited(), not_modelled()
+    missing = [f"EN-{i:03d}" for i in IN_SCOPE if f"EN-{i:03d}" not in have and f"EN-{i:03d}" not in skipped]
+    assert not missing, f"rules no scenario or test covers and NOTES.md does not list: {missing}"
+
+
+def test_the_overlords_content_is_covered():
+    """The Wound deck and the eight Kingdom decks (EN-211..EN-244) are this wave: all but the
+    Book's live copy (EN-235) are cited by a scenario or test, not merely listed."""
+    have = cited()
+    assert [f"EN-{i:03d}" for i in range(211, 245) if f"EN-{i:03d}" not in have] == ["EN-235"]
+
+
+def test_cited_rules_are_in_scope():
+    """A citation outside EN-211..EN-394 (or a typo) would inflate the coverage."""
+    unknown = sorted(r for r in cited() | set(not_modelled()) if int(r[3:]) not in IN_SCOPE)
+    assert not unknown, f"IDs outside EN-211..EN-394: {unknown}"
+
+
+def test_not_modelled_rules_are_not_also_cited():
+    """A rule is either tested or declared not modelled, not both."""
+    both = sorted(set(not_modelled()) & cited())
+    assert not both, f"cited and also listed as not modelled: {both}"
+
+
+def test_the_list_is_read():
+    """The parser of NOTES.md finds the lines it should (a format slip would empty the list)."""
+    assert {"EN-235", "EN-245", "EN-394"} <= set(not_modelled())
