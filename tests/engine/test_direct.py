@@ -24,7 +24,8 @@ from interpreter.sim.simulate import new_game, simulate
 
 TT = ROOT / "rulesets" / "toil_and_troublez"
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
-          "enchanters_overlords", "stonehenge_wizards"]  # the reference rulesets direct.py compiles
+          "enchanters_overlords", "stonehenge_wizards",
+          "enchanters_wounds", "enchanters_kingdoms"]  # the reference rulesets direct.py compiles
 
 
 def _play(game, seats):
@@ -49,7 +50,8 @@ def test_which_reference_rulesets_compile():
 
 @pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", n) for n in (2, 3, 4, 5, 6)] +
                          [("tutorial_fireflies", n) for n in (2, 3, 4)] + [("magical_treehouse", n) for n in (3, 4)] +
-                         [("stonehenge_wizards", n) for n in (1, 4)] + [("enchanters", 2), ("enchanters_overlords", 4)])
+                         [("stonehenge_wizards", n) for n in (1, 4)] + [("enchanters", 2), ("enchanters_overlords", 4)] +
+                         [("enchanters_wounds", 3), ("enchanters_kingdoms", 2), ("enchanters_kingdoms", 4)])
 @pytest.mark.parametrize("agents", ["random", "first"])
 def test_same_games_as_the_task_engine(ruleset, players, agents):
     """Every decision, the result, the log and the final state are identical (for Toil and
