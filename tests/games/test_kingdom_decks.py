@@ -34,11 +34,17 @@ def _field(card, name):
 
 def test_each_new_kingdom_deck_has_25_cards_with_a_two_half():
     """Each Kingdom deck is 25 cards (the component list), and has "2"-marked cards for 2 players."""
-    cards = [c for c in _cards(KINGDOMS) if str(_field(c, "kingdom")) in NEW]
+    cards = [c for c in _cards(KINGDOMS) if str(_field(c, "kingdom")) in NEW and c.type != "Village"]
     per = Counter(str(_field(c, "kingdom")) for c in cards)
     assert per == {k: 25 for k in NEW}
     halves = Counter(str(_field(c, "kingdom")) for c in cards if _field(c, "two"))
     assert all(10 <= halves[k] <= 15 for k in NEW), halves
+
+
+def test_each_new_kingdom_has_its_village():
+    """The rulebook names each deck's home (Angels: Sun Tower, ...): one Village card per new Kingdom."""
+    villages = Counter(str(_field(c, "kingdom")) for c in _cards(KINGDOMS) if c.type == "Village")
+    assert all(villages[k] == 1 for k in NEW) and sum(villages.values()) == 16
 
 
 def test_the_wound_deck_has_25_cards():
