@@ -25,6 +25,7 @@ from typing import Any
 
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
+from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
@@ -93,6 +94,10 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
+        # state-based rules whose bodies can stop for a decision (`Program.settles_at_once` false):
+        # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
+        self.settle_stops = not program.settles_at_once
+        self.in_settle = False  # writing a state-based rule's body: no settle checks inside
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
@@ -149,8 +154,6 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     # ---- the module --------------------------------------------------------------------------
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
-        if not p.settles_at_once:
-            raise Unsupported("state-based rules that stop for decisions")
         if len(rs.scores) > 1:
             raise Unsupported("more than one score rule")
         funcs: dict[str, str] = {}
@@ -229,12 +232,16 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if name not in done:
                 self.emit(1, f"def {self.procs[name]}():")
                 self.emit(2, "pass")
-        # state-based rules: plain functions (they never stop)
+        # state-based rules: plain functions where they never stop, generators where they can
         always = []
+        stopping: set[str] = set()  # the rule bodies written as generators
         for i, a in enumerate(rs.always):
             name = f"_al{i}"
             plan = p.always_players[i]
-            if plan is None:
+            if plan is None and not is_sync(a.body):
+                self.settle_body(name, a.body, a.loc)
+                stopping.add(name)
+            elif plan is None:
                 self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
             else:  # its loop runs over the seats whose zones changed (instancedeps.py)
                 self.plan_function(name, a, plan, f"_pk{i}")
@@ -243,9 +250,13 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         for i, w in enumerate(rs.watchers):
             cname, bname = f"_wc{i}", f"_wb{i}"
             self.expr_function(cname, [("you", "player")], w.cond, w.loc)
-            self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            if is_sync(w.body):
+                self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            else:
+                self.settle_body(bname, w.body, w.loc)
+                stopping.add(bname)
             watchers.append((cname, bname, p.watcher_reads[i], w))
-        self.settle_function(always, watchers)
+        self.settle_function(always, watchers, stopping)
         # placement rules
         for zname, pl in rs.placements.items():  # called by name from the code that places
             if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack", "grid"):
@@ -279,6 +290,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         info.update(abilities)
         info["var_names"] = self.var_names
         info["dummies"] = self.uses_dummies
+        info["settle_stops"] = self.settle_stops
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out
@@ -386,18 +398,36 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             mask |= bits[r]
         return f"{var} == -1" if not mask else f"{var} & {self.k(mask)}"
 
-    def settle_function(self, always: list, watchers: list) -> None:
+    def settle_body(self, name: str, body: list[Node], loc) -> None:
+        """A state-based rule's body that can stop for a decision: a generator, run while the
+        rules settle (`R.settling`), so it checks for nothing to settle inside, as a body the
+        `SettleTask` pushed on the stack never does."""
+        self.in_settle = True
+        try:
+            self.function(name, [("you", "player")], body, loc, call=False)
+        finally:
+            self.in_settle = False
+
+    def settle_function(self, always: list, watchers: list, stopping: set[str] = frozenset()) -> None:
         """`_settle()`: `SettleTask` written out for this ruleset's state-based rules: passes over
         the `always` rules, then the watchers, until a pass changes nothing; each rule runs only
         when something it reads changed before its pass (a per-player rule only for those seats).
-        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime."""
+        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime.
+        Where a rule's body can stop (`stopping`: its generator's name), `_settle` is a generator
+        too and runs it with `yield from`."""
         self.cur_loc = None
         reads = [r for _, r, _, _ in always] + [r for _, _, r, _ in watchers]
         e = self.emit
         e(1, "def _settle():")
+        if self.settle_stops:
+            e(2, "if False:")
+            e(3, "yield")  # a generator, even where no rule stops this time
         if not always and not watchers:
             e(2, "R.touched = 0")
             return
+
+        def run(d: int, call: str, fname: str) -> None:
+            e(d, f"{'yield from ' if fname in stopping else ''}{call}")
         if all(r is not None and r for r in reads):
             e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
             e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
@@ -418,7 +448,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 self.plan_keys[keys] = plan
                 e(5, f"{fname}(_Seat(_st.active), -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
             else:
-                e(5, f"{fname}(_Seat(_st.active))")
+                run(5, f"{fname}(_Seat(_st.active))", fname)
             e(5, "if R.touched != _b4:")
             e(6, f"_changer = {i}")
         for w, (cname, bname, r, node) in enumerate(watchers):
@@ -431,7 +461,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
             e(7, "_b4 = R.touched")
-            e(7, f"{bname}(_Seat(_st.active))")
+            run(7, f"{bname}(_Seat(_st.active))", bname)
             e(7, "if R.touched != _b4:")
             e(8, f"_changer = {j}")
             e(5, f"elif _watch[{w}]:")
@@ -531,12 +561,12 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     def settle_check(self, d: int) -> None:
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
-        if not self.sync and self.changed and self.check_mode != "none":
+        if not self.sync and not self.in_settle and self.changed and self.check_mode != "none":
             # the turn never runs while rules settle: no need to ask (procedures and triggers may
             # run during setup, which settles nothing)
             short = self.check_mode == "short"
             self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
-            self.emit(d + 1, "_settle()")
+            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}_settle()")
             self.changed = False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:

@@ -253,6 +253,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         self.state: GameState = game.state
         self.limits: Limits = game.limits
         self.settling = False
+        self.settle_stops = bool(dp.info.get("settle_stops"))  # `_settle` is a generator
         # what changed since the last settle, as bits (`bits`: a zone's or stat's name, and a
         # player's instance `pile#2`); ANYTHING when anything may have (a new setup, a start player)
         self.touched = 0
@@ -315,10 +316,15 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         if at is not None:
             self.touch(at)
 
-    def new_period(self) -> None:
+    def new_period(self) -> bool:
+        """A turn or round begins (`Game.new_period`): settle, or, where state-based rules can stop
+        for a decision (`settle_stops`), return True: the caller runs `yield from R.settle()`."""
         self.touched |= self.bits[PERIOD]
         if not self.settling:
+            if self.settle_stops:
+                return True
             self.settle()
+        return False
 
     def settle(self) -> None:
         """Replaced by the ruleset's own generated `_settle` (direct.py, `settle_function`)."""
@@ -796,7 +802,10 @@ class DirectGame:
         for i, (cond, _, _, _) in enumerate(info["watchers"]):
             st.watch[i] = bool(fns[cond](Seat(st.active)))
         R.touched = ANYTHING
-        R.settle()
+        if R.settle_stops:
+            yield from R.settle()
+        else:
+            R.settle()
         events = set(info["rule_triggers"]) | set(info["card_triggers"]) | set(info["whenever"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
@@ -809,7 +818,8 @@ class DirectGame:
                 if st.uses:
                     R.reset_uses("round:")
                 started = R.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
-                R.new_period()
+                if R.new_period():
+                    yield from R.settle()
                 if started:  # its conditions were tested before the period's settling (RoundTask)
                     yield from R.run_fired("round_start", started)
                 k = 0
@@ -823,7 +833,8 @@ class DirectGame:
                     if st.uses:
                         R.reset_uses("turn:")
                     started = R.fired("turn_start", None, p) if "turn_start" in events else ()
-                    R.new_period()
+                    if R.new_period():
+                        yield from R.settle()
                     if started:  # as TurnTask: the fire is pushed before the settling
                         yield from R.run_fired("turn_start", started)
                     if turn is not None:
