@@ -30,7 +30,8 @@ from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
-from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, Unsupported, V
+from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, \
+    Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -63,17 +64,33 @@ def compile_direct(program: Program) -> DirectProgram:
             raise cached
         return cached
     try:
-        try:
-            out = _Gen(program).module()
-        except CardStatsFound as found:  # compile again, reading those stats as cards throughout
+        card_stats, stat_kinds = _list_stats(program.rs)
+        for _ in range(2 + len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
-            gen.card_stats = found.stats
-            out = gen.module()
+            gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
+            try:
+                out = gen.module()
+                break
+            except CardStatsFound as found:  # compile again, reading those stats as cards throughout
+                card_stats = found.stats
+            except StatKindsFound as found:  # again, reading those stats in their kinds
+                stat_kinds = found.kinds
+        else:
+            raise Unsupported("the kinds of the stats")
     except Unsupported as why:
         program._direct = why
         raise
     program._direct = out
     return out
+
+
+def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
+    """Stats that start as an empty list are taken to hold cards (a `set` of anything else
+    leaves the ruleset to the task engine): shared ones as `card_stats`, a player's as `stat_kinds`."""
+    empty = [name for name, sd in rs.stats.items()
+             if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
+    return (frozenset(n for n in empty if not rs.stats[n].per_player),
+            {n: "cards" for n in empty if rs.stats[n].per_player})
 
 
 class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
@@ -266,7 +283,9 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         for i, (name, sd) in enumerate(rs.stats.items()):
             if sd.init is not None:
                 fname = f"_si{i}"
-                if self.expr_function(fname, [("you", "player")], sd.init, sd.loc) not in ("int", "bool", "str"):
+                kind = self.expr_function(fname, [("you", "player")], sd.init, sd.loc)
+                if kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
+                                                                     and not sd.init.items):
                     raise Unsupported("a stat holding cards or players")
                 stat_inits[name] = fname
         score = None
@@ -664,9 +683,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if name in rs.stats and not rs.stats[name].per_player:
                 if self.set_card_stat(name, v, d, n):
                     return
-                if v.kind not in ("int", "bool", "str", "any"):
-                    raise Unsupported("a stat holding cards")
-                self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
+                self.emit(d, f"R.set_stat({self.k(name)}, {self.stat_store(name, v)})", n.loc)
                 self.changed = True
                 return
             if name == "start_player":
@@ -683,9 +700,9 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if stat not in rs.stats or not rs.stats[stat].per_player:
                 raise Unsupported("set")
             owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
-            if owner.kind != "player" or v.kind not in ("int", "bool", "str", "any"):
+            if owner.kind != "player":
                 raise Unsupported("set a player stat")
-            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {v.src})", n.loc)
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
             self.changed = True
             return
         raise Unsupported("set")
@@ -1130,7 +1147,8 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "add_dummy", "owner_of",
-             "is_dummy", "key", "_ZoneRef", "card_item"}
+             "is_dummy", "key", "_ZoneRef", "card_item",
+             "card_obj", "card_objs", "_cid", "_cids"}
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards

@@ -56,11 +56,21 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
               "zonerefs": "zoneref"}
 
 
+class StatKindsFound(Exception):
+    """Raised when a stat turns out to hold cards, players or text after its reads were compiled
+    as numbers: `compile_direct` compiles again knowing `kinds`."""
+
+    def __init__(self, kinds: dict):
+        super().__init__("stats holding cards, players or text")
+        self.kinds = kinds
+
+
 class Expressions:
     """Expression compilation, mixed into `direct._Gen` (which provides `k`, `temp`, `zone`, `you`,
     `field`, `rs`, `enum_values`, `const_kinds` and `placement_names`)."""
 
     card_stats: frozenset = frozenset()  # shared stats that hold lists of cards (`CardStats`)
+    stat_kinds: dict = {}  # stats that hold something else than numbers: name → kind (`stat_store`)
     binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
 
     def expr(self, n: Node, scope: dict) -> V:
@@ -68,6 +78,40 @@ class Expressions:
         if m is None:
             raise Unsupported(f"expression {n.kind}")
         return m(n, scope)
+
+    # ---- stats holding cards, players or text ------------------------------------------------
+    # A stat is read as a number until a `set` stores another kind of value in it; then the
+    # module is compiled again knowing that kind (`StatKindsFound`). A card is kept in the state
+    # as the card itself, as the task engine keeps it (the digest names it as a card).
+    def stat_read(self, name: str, src: str) -> V:
+        """The value of stat `name`, held at `src` in the state, in its kind."""
+        kind = self.stat_kinds.get(name, "int")
+        if kind == "card":
+            return V(f"_cid({src})", "card")
+        if kind == "cards":
+            return V(f"_cids({src})", "cards", nn=True)
+        return V(src, kind)
+
+    def stat_store(self, name: str, v: V) -> str:
+        """The source of the value `set` stores in stat `name` (the card itself for a card)."""
+        sd = self.rs.stats[name]
+        known = self.stat_kinds.get(name)
+        kind = "cards" if v.kind in ("zone", "row") else v.kind
+        if kind == "none" or (kind == "list" and v.src == "[]" and known in (None, "cards", "list")):
+            return v.src  # none, or an empty list: the same in every kind
+        if kind in ("int", "bool", "any") and known is None:
+            return v.src
+        if kind not in ("card", "cards", "player", "str", "list") or sd.lo is not None or sd.hi is not None:
+            raise Unsupported("a stat holding cards or players")
+        if known is None:
+            raise StatKindsFound({**self.stat_kinds, name: kind})
+        if known != kind:
+            raise Unsupported("a stat holding values of several kinds")
+        if kind == "card":
+            return f"R.card_obj({v.src})"
+        if kind == "cards":
+            return f"R.card_objs({self.cards_src(v)})"
+        return f"list({v.src})" if v.live else v.src
 
     def e_lit(self, n, scope):
         v = n.value
@@ -133,7 +177,7 @@ class Expressions:
                 raise Unsupported("player stat without owner")
             if name in self.card_stats:  # a stat holding a list of cards (`CardStats`)
                 return V(f"R.card_stat({self.k(name)})", "cards", nn=True)
-            return V(f"_st.stats[{self.k(name)}]", "int")
+            return self.stat_read(name, f"_st.stats[{self.k(name)}]")
         if name in rs.constants:
             kind = self.const_kinds.get(name)
             if kind is None:
@@ -173,8 +217,10 @@ class Expressions:
                 return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
             raise Unsupported("zone of")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
-            return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+            return self.stat_read(n.name, f"_st.pstats[{owner.src}][{self.k(n.name)}]")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
+            if n.name in self.stat_kinds:
+                raise Unsupported("a stat of several players holding cards, players or text")
             return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
         raise Unsupported("of")
 
@@ -190,7 +236,7 @@ class Expressions:
         if obj.kind == "type":
             return V(self.k(self.type_values(n)), "list")
         if obj.kind == "player" and name in self.rs.stats:
-            return V(f"_st.pstats[{obj.src}][{self.k(name)}]", "int")
+            return self.stat_read(name, f"_st.pstats[{obj.src}][{self.k(name)}]")
         if name not in self.card_fields():
             raise Unsupported(f"field {name}")
         f = self.field(name)

@@ -195,7 +195,18 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+def _cid(card: Any) -> Any:
+    """A card kept in a stat (the card itself, as the task engine keeps it) as its id."""
+    return None if card is None else card.id
+
+
+def _cids(cards: Any) -> list:
+    """Cards kept in a stat as their ids (none or another value: no cards)."""
+    return [c.id for c in cards] if type(cards) is list else []
+
+
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
+GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
@@ -508,6 +519,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v
             self.touch_stat(name, p)
+
+    def card_obj(self, c: Any) -> Any:
+        """The card with id `c` (none: none), to keep in a stat."""
+        return None if c is None else self.rs.cards[c]
+
+    def card_objs(self, ids: list) -> list:
+        return [self.rs.cards[c] for c in ids]
 
     def set_start(self, v: Any) -> None:
         self.state.start_player = int(v)

@@ -137,3 +137,71 @@ def test_the_resumable_form_copies_a_game_while_it_settles(program):
                 break
             g.answer(seats[d.player].choose(g, d))
     assert copied > 0
+
+
+HOLDS = """\
+game "Stats that hold things":
+    players 2..4
+
+card type Chip:
+    value: 1..3
+    colour: Red | Blue
+
+zone deck: pile, shared, hidden
+zone hand: set, per player, public
+zone pool: set, shared, public
+player stat last = none
+player stat kept = []
+player stat liked = none
+stat leader = none
+stat seen = []
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+turn:
+    draw from deck to your hand as c
+    set your last to c
+    set your liked to c.colour
+    set seen to seen + [c]
+    if c.value == 3:
+        set your kept to (your kept) + [c]
+        set leader to you
+    if your last != none and (your last).value == 1 and count(your kept) > 0:
+        you choose k from your kept "Give one back?"
+        set your kept to (your kept) where it != k
+        move k to pool
+    if leader == you and your liked == Red:
+        log [you, "leads in red with", your last]
+    if deck is empty:
+        end game after this turn
+
+score p: count(kept of p) * 3 + count(hand of p where it.colour == liked of p)
+"""
+
+COLOURED = """\
+cards:
+  - {name: Ember, type: Chip, value: 1, colour: Red, copies: 4}
+  - {name: Brand, type: Chip, value: 3, colour: Red, copies: 3}
+  - {name: Drop, type: Chip, value: 1, colour: Blue, copies: 4}
+  - {name: Wave, type: Chip, value: 3, colour: Blue, copies: 3}
+"""
+
+
+@pytest.mark.parametrize("agents", ["random", "first"])
+def test_stats_holding_a_card_cards_a_player_or_text(tmp_path, agents):
+    """A stat without a range may hold a card, a list of cards, a player or a text: the direct
+    engine keeps what the task engine keeps (the card itself: the digests agree) and reads it
+    in its kind."""
+    program = load_program(ruleset(tmp_path, HOLDS, COLOURED))
+    dp = compile_direct(program)
+    for players in (2, 3):
+        for i in range(5):
+            seed = game_seed(6, i)
+            a, b = Game(program, players, seed, record_digests=False), DirectGame(dp, players, seed)
+            assert _play(a, agents_for([agents], players, seed)) == _play(b, agents_for([agents], players, seed))
+            assert a.error is None and b.error is None, (a.error, b.error)
+            assert (a.result, a.log) == (b.result, b.log)
+            assert a.state.digest() == b.state.digest()
+    assert any("leads in red" in line for line in b.log) or agents == "first"
