@@ -89,8 +89,29 @@ def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
     leaves the ruleset to the task engine): shared ones as `card_stats`, a player's as `stat_kinds`."""
     empty = [name for name, sd in rs.stats.items()
              if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
+    empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
     return (frozenset(n for n in empty if not rs.stats[n].per_player),
             {n: "cards" for n in empty if rs.stats[n].per_player})
+
+
+def _stats_set_to_lists(rs: Ruleset) -> list[str]:
+    """Stats without a range that some `set` gives a list joined with `+` (`xs + [c]`): lists
+    from the start, though they start as none (so that their reads compile as lists)."""
+    roots = [*rs.phases.values(), *rs.procedures.values(), *rs.triggers, *rs.always, *rs.watchers]
+    roots += [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+    out = []
+    for root in roots:
+        for n in walk(root):
+            if n.kind != "set" or n.expr.kind != "arith" or n.expr.op != "+":
+                continue
+            t = n.target
+            name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
+            sd = rs.stats.get(name)
+            if sd is None or sd.lo is not None or sd.hi is not None or name in out:
+                continue
+            if any(x.kind == "list" and x.items for x in (n.expr.left, n.expr.right)):
+                out.append(name)
+    return out
 
 
 class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
@@ -124,6 +145,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.read_mask = ""  # ` & MASK` of the bits some state-based rule reads ("" : any)
         self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
         self.trigger_names: dict[int, str] = {}  # trigger node → its function's name
+        self.cur_loops = 0  # the loops around the statement being written (in its body)
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -597,6 +619,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             m = getattr(self, "s_" + s.kind, None)
             if m is None:
                 raise Unsupported(f"statement {s.kind}")
+            self.cur_loops = loops
             m(s, d, scope, loops)
             if s.kind in _CHANGING:
                 self.changed = True
@@ -607,6 +630,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
         if got is not None and "item" in (kind, got[1]) and {kind, got[1]} <= {"item", "player", "card", "row"}:
+            if kind == "item" and got[1] != "item" and not self.cur_loops:
+                scope[name] = (got[0], "item")  # it may now hold a card or a player: read as an item after
             return got[0]  # an item of a mixed list kept where a player, card or row was (or the reverse)
         if got is not None:
             if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
@@ -701,7 +726,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 raise Unsupported("set")
             owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
             if owner.kind != "player":
-                raise Unsupported("set a player stat")
+                raise Unsupported(f"set a stat of a {owner.kind}")
             self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
             self.changed = True
             return
@@ -722,10 +747,38 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         raise Unsupported(f"moving a {v.kind}")
 
     def dest(self, n: Node, scope) -> V:
+        if n.kind == "if_expr":
+            either = self.either_zone(n, scope)
+            if either is not None:
+                return either
         v = self.expr(n, scope)
         if v.kind != "zone" or v.rows:
             raise Unsupported("move to a row or rows zone")
         return v
+
+    def either_zone(self, n: Node, scope) -> V | None:
+        """`A if COND else B` of two shared piles or sets, as a destination: the zone's list and
+        key chosen by the condition (a pure one: it is evaluated for each)."""
+        then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
+        if then.kind != "zone" or orelse.kind != "zone" or then.zone == orelse.zone or not self.pure_test(n.cond):
+            return None
+        zs = [self.rs.zones[v.zone] for v in (then, orelse)]
+        if any(z.per_player or z.kind not in ("pile", "set") for z in zs):
+            return None
+        c = self.expr(n.cond, scope).src
+        return V(f"({then.src} if {c} else {orelse.src})", "zone", top=True, live=True, zone=then.zone,
+                 key=f"({then.key} if {c} else {orelse.key})", elem="either")
+
+    def pure_test(self, n: Node, seen: frozenset = frozenset()) -> bool:
+        """A condition that draws nothing at random, itself or in the rule functions it calls (so
+        it may be evaluated twice)."""
+        for m in walk(n):
+            if m.kind == "call" and m.func in ("random", "roll", "shuffled", "random_int", "shuffle"):
+                return False
+            if m.kind == "call" and m.func in self.rs.functions and m.func not in seen and \
+                    not self.pure_test(self.rs.functions[m.func].expr, seen | {m.func}):
+                return False
+        return True
 
     def s_move(self, n, d, scope, loops):
         if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
@@ -770,7 +823,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             self.emit(d, "if True:", loc)
         else:
             self.emit(d, f"if {c} is not None:", loc)
-        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player else \
+        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player and \
+            dest.elem != "either" else \
             f"_TB[{dest.key}]"
         at, src = self.temp(), self.temp()
         self.emit(d + 1, f"{at} = _W.get({c})", loc)
@@ -927,10 +981,11 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         if len(x.args) != len(params):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
-        args = [V(a.src, "card") if a.kind == "item" else a for a in args]  # a mixed list's item as a card
+        args = [V(a.src, "player" if self.used_as_player(x.func, i) else "card") if a.kind == "item" else a
+                for i, a in enumerate(args)]  # a mixed list's item as a card, or as a player where used as one
         args = [V(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed",
+            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
                               "list", "rows") and not a.kind.startswith("map:") and \
                     not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
@@ -944,6 +999,25 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         this = scope["this"][0] if "this" in scope else "None"
         srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
         self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def used_as_player(self, proc: str, i: int, seen: frozenset = frozenset()) -> bool:
+        """Whether procedure `proc` uses its `i`th parameter as a player (the owner of a zone or
+        stat, or so passed on): an item of a mixed list given there is kept an item, not a card."""
+        pr = self.rs.procedures[proc]
+        if i >= len(pr.params) or proc in seen:
+            return False
+        name = pr.params[i]
+
+        def named(x) -> bool:
+            return x is not None and x.kind == "name" and x.id == name
+        for s in pr.body:
+            for m in walk(s):
+                if (m.kind == "of" and named(m.owner)) or (m.kind == "attr" and named(m.obj) and m.name in self.rs.stats):
+                    return True
+                if m.kind == "call" and m.func in self.rs.procedures and \
+                        any(named(a) and self.used_as_player(m.func, j, seen | {proc}) for j, a in enumerate(m.args)):
+                    return True
+        return False
 
     def plan_dispatch(self) -> None:
         """Name every trigger function, and find the events whose triggers are all card triggers
@@ -1108,8 +1182,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             return
         if n.times is not None:
             t = self.expr(n.times, scope)
-            if t.kind != "int":
-                raise Unsupported("repeat times")
+            if t.kind not in ("int", "any"):  # `any`: a card's field
+                raise Unsupported(f"repeat {t.kind} times")
             self.emit(d, f"for _ in range({t.src}):", n.loc)
         else:
             self.emit(d, "while True:", n.loc)

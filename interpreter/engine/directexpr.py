@@ -42,7 +42,9 @@ class V:
     rows: bool = False
     key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
     nn: bool = False  # never none (a value), or holds no none (a list)
-    elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`)
+    elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`); for a
+    # destination zone, "either": one of two zones (`direct.either_zone`)
+    held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
@@ -89,7 +91,7 @@ class Expressions:
         if kind == "card":
             return V(f"_cid({src})", "card")
         if kind == "cards":
-            return V(f"_cids({src})", "cards", nn=True)
+            return V(f"_cids({src})", "cards", nn=True, held=src)
         return V(src, kind)
 
     def stat_store(self, name: str, v: V) -> str:
@@ -99,12 +101,17 @@ class Expressions:
         kind = "cards" if v.kind in ("zone", "row") else v.kind
         if kind == "none" or (kind == "list" and v.src == "[]" and known in (None, "cards", "list")):
             return v.src  # none, or an empty list: the same in every kind
-        if kind in ("int", "bool", "any") and known is None:
+        if sd.lo is not None or sd.hi is not None or (kind in ("int", "bool") and known in (None, "any")):
+            if kind not in ("int", "bool", "str", "any"):
+                raise Unsupported("a number stat holding cards or players")
             return v.src
-        if kind not in ("card", "cards", "player", "str", "list") or sd.lo is not None or sd.hi is not None:
-            raise Unsupported("a stat holding cards or players")
-        if known is None:
-            raise StatKindsFound({**self.stat_kinds, name: kind})
+        if kind not in ("card", "cards", "player", "str", "list", "any"):
+            raise Unsupported(f"a stat holding {kind}")
+        plain = ("str", "any")  # values kept as they are, read as `any`: a card field's value
+        if known is None or (known != kind and kind in plain and known in plain):
+            if known == "any":
+                return v.src
+            raise StatKindsFound({**self.stat_kinds, name: "any" if known == "str" else kind})
         if known != kind:
             raise Unsupported("a stat holding values of several kinds")
         if kind == "card":
@@ -215,14 +222,14 @@ class Expressions:
                 if z.rows:
                     raise Unsupported("rows of several players")
                 return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
-            raise Unsupported("zone of")
+            raise Unsupported(f"zone of a {owner.kind}")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
             return self.stat_read(n.name, f"_st.pstats[{owner.src}][{self.k(n.name)}]")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
             if n.name in self.stat_kinds:
                 raise Unsupported("a stat of several players holding cards, players or text")
             return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
-        raise Unsupported("of")
+        raise Unsupported(f"of a {owner.kind}")
 
     def e_attr(self, n, scope):
         if n.name == "face" and self.rs.die_types:
@@ -428,6 +435,9 @@ class Expressions:
             return self.compare_item(n, left, right)
         if left.kind == "row" and right.kind in ("row", "none") and n.op in ("==", "!="):  # the same row
             return V(f"({left.src} {'is' if n.op == '==' else 'is not'} {right.src})", "bool")
+        if n.op in ("==", "!=") and "none" in (left.kind, right.kind) and (left.held or right.held):
+            held = left.held or right.held  # a stat holding cards: none until first set
+            return V(f"({held} {'is' if n.op == '==' else 'is not'} None)", "bool")
         for v in (left, right):
             if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
                 raise Unsupported("comparing lists")
@@ -792,7 +802,7 @@ class RuleFunctions:
         kinds = {left.kind, right.kind}
         if kinds in ({"players"}, {"rows"}):
             return V(f"({left.src} + {right.src})", left.kind)
-        if not kinds & {"list", "mixed"} or kinds & {"int", "any", "str", "bool", "none"}:
+        if kinds & {"int", "any", "str", "bool", "none"} or not (kinds & {"list", "mixed"} or kinds == {"cards", "players"}):
             return None
         sides = [self.items(v) if v.kind in ("zone", "row") else v for v in (left, right)]
         if all(v.kind == "list" for v in sides):
