@@ -64,7 +64,7 @@ def compile_direct(program: Program) -> DirectProgram:
             raise cached
         return cached
     try:
-        card_stats, stat_kinds = _list_stats(program.rs)
+        card_stats, stat_kinds = _learn_stats(program)
         for _ in range(2 + len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
             gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
@@ -92,6 +92,23 @@ def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
     empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
     return (frozenset(n for n in empty if not rs.stats[n].per_player),
             {n: "cards" for n in empty if rs.stats[n].per_player})
+
+
+def _learn_stats(program: Program) -> tuple[frozenset, dict]:
+    """What the stats without a range hold, learnt before the module is compiled: a first pass
+    that goes on past what it cannot compile (`_Gen.learning`), so that a stat read before a
+    `set` shows its kind is read in that kind from the start."""
+    card_stats, stat_kinds = _list_stats(program.rs)
+    if not any(sd.lo is None and sd.hi is None and name not in card_stats and name not in stat_kinds
+               for name, sd in program.rs.stats.items()):
+        return card_stats, stat_kinds
+    gen = _Gen(program)
+    gen.card_stats, gen.stat_kinds, gen.learning = card_stats, dict(stat_kinds), True
+    try:
+        gen.module()
+    except Unsupported:
+        pass
+    return gen.card_stats, gen.stat_kinds
 
 
 def _stats_set_to_lists(rs: Ruleset) -> list[str]:
@@ -146,6 +163,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
         self.trigger_names: dict[int, str] = {}  # trigger node → its function's name
         self.cur_loops = 0  # the loops around the statement being written (in its body)
+        self.procs_written: set[str] = set()  # procedures whose functions are written (kinds fixed)
+        self.learning = False  # a first pass that only learns what stats hold (`_learn_stats`)
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -267,6 +286,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
                 self.function(self.procs[name], params, pr.body, pr.loc, call=True)
                 done.add(name)
+                self.procs_written.add(name)
         for name in rs.procedures:  # never called: nothing to run
             if name not in done:
                 self.emit(1, f"def {self.procs[name]}():")
@@ -620,6 +640,12 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if m is None:
                 raise Unsupported(f"statement {s.kind}")
             self.cur_loops = loops
+            if self.learning:  # (`_learn_stats`) past any statement it cannot compile
+                try:
+                    m(s, d, scope, loops)
+                except Unsupported:
+                    self.emit(d, "pass")
+                continue
             m(s, d, scope, loops)
             if s.kind in _CHANGING:
                 self.changed = True
@@ -634,9 +660,11 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 scope[name] = (got[0], "item")  # it may now hold a card or a player: read as an item after
             return got[0]  # an item of a mixed list kept where a player, card or row was (or the reverse)
         if got is not None:
-            if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
-                scope[name] = (got[0], kind)  # `let xs = []`, then cards (directforms.e_arith)
+            if got[1] == "list" and kind in ("cards", "players") and got[0] in self.empty_lists:
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (directforms.e_arith)
                 return got[0]
+            if {got[1], kind} == {"int", "any"}:
+                return got[0]  # a number, or a card's field (a number, a text or none): read alike
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
                 if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
                     raise Unsupported(f"variable `{name}` changes kind")
@@ -986,6 +1014,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         args = [V(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
         for a, name in zip(args, params):
             if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
+                              "none",
                               "list", "rows") and not a.kind.startswith("map:") and \
                     not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
@@ -993,8 +1022,11 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
             self.inline_call(x.func, args, d, scope, n)
             return
-        self.arg_kinds.setdefault(x.func, [a.kind for a in args])
-        if self.arg_kinds[x.func] != [a.kind for a in args]:
+        kinds = self.arg_kinds.setdefault(x.func, [a.kind for a in args])
+        for i, a in enumerate(args):  # a number and a card's field (`any`) are passed alike: `any`
+            if kinds[i] != a.kind and {kinds[i], a.kind} == {"int", "any"} and x.func not in self.procs_written:
+                kinds[i] = "any"
+        if kinds != [a.kind if {a.kind, k} != {"int", "any"} else "any" for a, k in zip(args, kinds)]:
             raise Unsupported("procedure argument kinds differ between calls")
         this = scope["this"][0] if "this" in scope else "None"
         srcs = ", ".join([self.you(scope), this] + [a.src for a in args])

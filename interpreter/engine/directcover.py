@@ -75,6 +75,9 @@ class CoverStatements:
         digest names them as cards); True when written here."""
         if name not in self.card_stats:
             if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
+                if self.learning:  # (direct._learn_stats)
+                    self.card_stats = self.card_stats | {name}
+                    return True
                 raise CardStatsFound(self.card_stats | {name})
             return False
         if v.kind == "list" and v.src == "[]":

@@ -73,6 +73,7 @@ class Expressions:
 
     card_stats: frozenset = frozenset()  # shared stats that hold lists of cards (`CardStats`)
     stat_kinds: dict = {}  # stats that hold something else than numbers: name → kind (`stat_store`)
+    learning = False  # a first pass learning `stat_kinds` (direct._learn_stats)
     binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
 
     def expr(self, n: Node, scope: dict) -> V:
@@ -110,6 +111,9 @@ class Expressions:
         plain = ("str", "any")  # values kept as they are, read as `any`: a card field's value
         if known is None or (known != kind and kind in plain and known in plain):
             if known == "any":
+                return v.src
+            if self.learning:
+                self.stat_kinds[name] = "any" if known == "str" else kind
                 return v.src
             raise StatKindsFound({**self.stat_kinds, name: "any" if known == "str" else kind})
         if known != kind:
@@ -236,6 +240,10 @@ class Expressions:
             return self.face_of(n, scope)
         obj = self.expr(n.obj, scope)
         name = n.name
+        if obj.kind == "item" and name in self.card_fields() and name not in self.rs.stats:
+            obj = self.as_card(obj)  # an item of a mixed list read as a card: a card's field
+        if obj.kind == "none" and name in self.card_fields():
+            return V("None", "none")  # none's field: none, as `Game` reads it
         if obj.kind == "space" and name in ("x", "y"):  # columns and rows count from 1 (`read_field`)
             if obj.nn:
                 return V(f"({obj.src}.{name} + 1)", "int", nn=True)
