@@ -19,6 +19,7 @@ from .directabilities import AbilityRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
 from .directforms import FORMS_GLOBALS, FormsRuntime
+from .directview import task_decision, task_view
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.state import GameState
@@ -882,6 +883,20 @@ class DirectGame:
             scores.append(s)
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
+
+    def values(self) -> list[float] | None:
+        """Every seat's `value` now (`Game.values`, evaluated by the task engine's closures on this
+        game's state: directview.py); None when the ruleset declares none."""
+        if self.program.value is None:
+            return None
+        return task_view(self).values()
+
+    def preferences(self, decision: Decision) -> list[float] | None:
+        """How much the deciding player likes each option by the ruleset's `prefer` rule
+        (`Game.preferences`, evaluated as `values` is)."""
+        if not self.program.prefer:
+            return None
+        return task_view(self).preferences(task_decision(self, decision))
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (as `Game.held`)."""
