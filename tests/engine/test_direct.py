@@ -109,6 +109,31 @@ def test_agents_that_copy_the_game_get_copyable_code():
     assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits(), engine="tasks"), Game)
 
 
+def test_prefer_and_value_on_direct_code():
+    """A ruleset's `prefer` and `value` rules on direct code (directview.py): guided seats play
+    Talisman as on the task engine; the resumable form gives the same `values` at the same
+    point, and a copy taken there plays on as the original does."""
+    program = load_program(ROOT / "rulesets" / "talisman")
+    dp = compile_direct(program)
+    seed = game_seed(11, 1)
+    a, b = Game(program, 3, seed, record_digests=False), DirectGame(dp, 3, seed)
+    assert _play(a, agents_for(["guided"], 3, seed)) == _play(b, agents_for(["guided"], 3, seed))
+    assert (a.result, a.log, a.state.digest()) == (b.result, b.log, b.state.digest())
+    t, r = Game(program, 3, seed, record_digests=False), ResumableGame(dp, 3, seed)
+    seats = agents_for(["random"], 3, seed)
+    for _ in range(60):
+        i = seats[r.decision.player].choose(r, r.decision)
+        t.answer(i)
+        r.answer(i)
+    assert r.values() == t.values() and len(set(r.values())) > 1
+    assert r.preferences(r.decision) == t.preferences(t.decision)
+    twin = r.clone()
+    assert _play(twin, agents_for(["first"], 3, seed)) == _play(r, agents_for(["first"], 3, seed))
+    assert (twin.result, twin.state.digest()) == (r.result, r.state.digest())
+    assert type(new_game(program, 3, 1, agents_for(["greedy"], 3, 1), Limits())) is ResumableGame
+    assert type(new_game(program, 3, 1, agents_for(["guided"], 3, 1), Limits())) is DirectGame
+
+
 def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine(tmp_path):
     program = _tiny(tmp_path, "let m = {1: hand of you}\nmove first(pile) to your hand\n"
                               "if pile is empty:\n    end game after this turn\n")  # a map of zones
