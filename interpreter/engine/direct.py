@@ -25,11 +25,13 @@ from typing import Any
 
 from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
+from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
-from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, Unsupported, V
+from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, \
+    Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -62,16 +64,70 @@ def compile_direct(program: Program) -> DirectProgram:
             raise cached
         return cached
     try:
-        try:
-            out = _Gen(program).module()
-        except CardStatsFound as found:  # compile again, reading those stats as cards throughout
+        card_stats, stat_kinds = _learn_stats(program)
+        for _ in range(2 + len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
-            gen.card_stats = found.stats
-            out = gen.module()
+            gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
+            try:
+                out = gen.module()
+                break
+            except CardStatsFound as found:  # compile again, reading those stats as cards throughout
+                card_stats = found.stats
+            except StatKindsFound as found:  # again, reading those stats in their kinds
+                stat_kinds = found.kinds
+        else:
+            raise Unsupported("the kinds of the stats")
     except Unsupported as why:
         program._direct = why
         raise
     program._direct = out
+    return out
+
+
+def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
+    """Stats that start as an empty list are taken to hold cards (a `set` of anything else
+    leaves the ruleset to the task engine): shared ones as `card_stats`, a player's as `stat_kinds`."""
+    empty = [name for name, sd in rs.stats.items()
+             if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
+    empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
+    return (frozenset(n for n in empty if not rs.stats[n].per_player),
+            {n: "cards" for n in empty if rs.stats[n].per_player})
+
+
+def _learn_stats(program: Program) -> tuple[frozenset, dict]:
+    """What the stats without a range hold, learnt before the module is compiled: a first pass
+    that goes on past what it cannot compile (`_Gen.learning`), so that a stat read before a
+    `set` shows its kind is read in that kind from the start."""
+    card_stats, stat_kinds = _list_stats(program.rs)
+    if not any(sd.lo is None and sd.hi is None and name not in card_stats and name not in stat_kinds
+               for name, sd in program.rs.stats.items()):
+        return card_stats, stat_kinds
+    gen = _Gen(program)
+    gen.card_stats, gen.stat_kinds, gen.learning = card_stats, dict(stat_kinds), True
+    try:
+        gen.module()
+    except Unsupported:
+        pass
+    return gen.card_stats, gen.stat_kinds
+
+
+def _stats_set_to_lists(rs: Ruleset) -> list[str]:
+    """Stats without a range that some `set` gives a list joined with `+` (`xs + [c]`): lists
+    from the start, though they start as none (so that their reads compile as lists)."""
+    roots = [*rs.phases.values(), *rs.procedures.values(), *rs.triggers, *rs.always, *rs.watchers]
+    roots += [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
+    out = []
+    for root in roots:
+        for n in walk(root):
+            if n.kind != "set" or n.expr.kind != "arith" or n.expr.op != "+":
+                continue
+            t = n.target
+            name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
+            sd = rs.stats.get(name)
+            if sd is None or sd.lo is not None or sd.hi is not None or name in out:
+                continue
+            if any(x.kind == "list" and x.items for x in (n.expr.left, n.expr.right)):
+                out.append(name)
     return out
 
 
@@ -93,6 +149,10 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
+        # state-based rules whose bodies can stop for a decision (`Program.settles_at_once` false):
+        # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
+        self.settle_stops = not program.settles_at_once
+        self.in_settle = False  # writing a state-based rule's body: no settle checks inside
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
@@ -102,6 +162,9 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.read_mask = ""  # ` & MASK` of the bits some state-based rule reads ("" : any)
         self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
         self.trigger_names: dict[int, str] = {}  # trigger node → its function's name
+        self.cur_loops = 0  # the loops around the statement being written (in its body)
+        self.procs_written: set[str] = set()  # procedures whose functions are written (kinds fixed)
+        self.learning = False  # a first pass that only learns what stats hold (`_learn_stats`)
 
     # ---- small helpers -----------------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -149,8 +212,6 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     # ---- the module --------------------------------------------------------------------------
     def module(self) -> DirectProgram:
         p, rs = self.p, self.rs
-        if not p.settles_at_once:
-            raise Unsupported("state-based rules that stop for decisions")
         if len(rs.scores) > 1:
             raise Unsupported("more than one score rule")
         funcs: dict[str, str] = {}
@@ -225,16 +286,21 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
                 self.function(self.procs[name], params, pr.body, pr.loc, call=True)
                 done.add(name)
+                self.procs_written.add(name)
         for name in rs.procedures:  # never called: nothing to run
             if name not in done:
                 self.emit(1, f"def {self.procs[name]}():")
                 self.emit(2, "pass")
-        # state-based rules: plain functions (they never stop)
+        # state-based rules: plain functions where they never stop, generators where they can
         always = []
+        stopping: set[str] = set()  # the rule bodies written as generators
         for i, a in enumerate(rs.always):
             name = f"_al{i}"
             plan = p.always_players[i]
-            if plan is None:
+            if plan is None and not is_sync(a.body):
+                self.settle_body(name, a.body, a.loc)
+                stopping.add(name)
+            elif plan is None:
                 self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
             else:  # its loop runs over the seats whose zones changed (instancedeps.py)
                 self.plan_function(name, a, plan, f"_pk{i}")
@@ -243,9 +309,13 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         for i, w in enumerate(rs.watchers):
             cname, bname = f"_wc{i}", f"_wb{i}"
             self.expr_function(cname, [("you", "player")], w.cond, w.loc)
-            self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            if is_sync(w.body):
+                self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
+            else:
+                self.settle_body(bname, w.body, w.loc)
+                stopping.add(bname)
             watchers.append((cname, bname, p.watcher_reads[i], w))
-        self.settle_function(always, watchers)
+        self.settle_function(always, watchers, stopping)
         # placement rules
         for zname, pl in rs.placements.items():  # called by name from the code that places
             if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack", "grid"):
@@ -255,7 +325,9 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         for i, (name, sd) in enumerate(rs.stats.items()):
             if sd.init is not None:
                 fname = f"_si{i}"
-                if self.expr_function(fname, [("you", "player")], sd.init, sd.loc) not in ("int", "bool", "str"):
+                kind = self.expr_function(fname, [("you", "player")], sd.init, sd.loc)
+                if kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
+                                                                     and not sd.init.items):
                     raise Unsupported("a stat holding cards or players")
                 stat_inits[name] = fname
         score = None
@@ -272,6 +344,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
             list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x] + abilities.pop("exported")
+        if self.learning:  # (`_learn_stats`) only the stats' kinds were wanted: no Python compile
+            raise Unsupported("learning pass")
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
         info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
@@ -279,6 +353,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         info.update(abilities)
         info["var_names"] = self.var_names
         info["dummies"] = self.uses_dummies
+        info["settle_stops"] = self.settle_stops
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out
@@ -386,18 +461,36 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             mask |= bits[r]
         return f"{var} == -1" if not mask else f"{var} & {self.k(mask)}"
 
-    def settle_function(self, always: list, watchers: list) -> None:
+    def settle_body(self, name: str, body: list[Node], loc) -> None:
+        """A state-based rule's body that can stop for a decision: a generator, run while the
+        rules settle (`R.settling`), so it checks for nothing to settle inside, as a body the
+        `SettleTask` pushed on the stack never does."""
+        self.in_settle = True
+        try:
+            self.function(name, [("you", "player")], body, loc, call=False)
+        finally:
+            self.in_settle = False
+
+    def settle_function(self, always: list, watchers: list, stopping: set[str] = frozenset()) -> None:
         """`_settle()`: `SettleTask` written out for this ruleset's state-based rules: passes over
         the `always` rules, then the watchers, until a pass changes nothing; each rule runs only
         when something it reads changed before its pass (a per-player rule only for those seats).
-        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime."""
+        What changed is a number of bits (`R.touched`, -1: anything), see directgame.Runtime.
+        Where a rule's body can stop (`stopping`: its generator's name), `_settle` is a generator
+        too and runs it with `yield from`."""
         self.cur_loc = None
         reads = [r for _, r, _, _ in always] + [r for _, _, r, _ in watchers]
         e = self.emit
         e(1, "def _settle():")
+        if self.settle_stops:
+            e(2, "if False:")
+            e(3, "yield")  # a generator, even where no rule stops this time
         if not always and not watchers:
             e(2, "R.touched = 0")
             return
+
+        def run(d: int, call: str, fname: str) -> None:
+            e(d, f"{'yield from ' if fname in stopping else ''}{call}")
         if all(r is not None and r for r in reads):
             e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
             e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
@@ -418,7 +511,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                 self.plan_keys[keys] = plan
                 e(5, f"{fname}(_Seat(_st.active), -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
             else:
-                e(5, f"{fname}(_Seat(_st.active))")
+                run(5, f"{fname}(_Seat(_st.active))", fname)
             e(5, "if R.touched != _b4:")
             e(6, f"_changer = {i}")
         for w, (cname, bname, r, node) in enumerate(watchers):
@@ -431,7 +524,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
             e(7, "_b4 = R.touched")
-            e(7, f"{bname}(_Seat(_st.active))")
+            run(7, f"{bname}(_Seat(_st.active))", bname)
             e(7, "if R.touched != _b4:")
             e(8, f"_changer = {j}")
             e(5, f"elif _watch[{w}]:")
@@ -531,12 +624,12 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     def settle_check(self, d: int) -> None:
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
-        if not self.sync and self.changed and self.check_mode != "none":
+        if not self.sync and not self.in_settle and self.changed and self.check_mode != "none":
             # the turn never runs while rules settle: no need to ask (procedures and triggers may
             # run during setup, which settles nothing)
             short = self.check_mode == "short"
             self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
-            self.emit(d + 1, "_settle()")
+            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}_settle()")
             self.changed = False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
@@ -548,6 +641,13 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             m = getattr(self, "s_" + s.kind, None)
             if m is None:
                 raise Unsupported(f"statement {s.kind}")
+            self.cur_loops = loops
+            if self.learning:  # (`_learn_stats`) past any statement it cannot compile
+                try:
+                    m(s, d, scope, loops)
+                except Unsupported:
+                    self.emit(d, "pass")
+                continue
             m(s, d, scope, loops)
             if s.kind in _CHANGING:
                 self.changed = True
@@ -558,11 +658,15 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
         if got is not None and "item" in (kind, got[1]) and {kind, got[1]} <= {"item", "player", "card", "row"}:
+            if kind == "item" and got[1] != "item" and not self.cur_loops:
+                scope[name] = (got[0], "item")  # it may now hold a card or a player: read as an item after
             return got[0]  # an item of a mixed list kept where a player, card or row was (or the reverse)
         if got is not None:
-            if got[1] == "list" and kind == "cards" and got[0] in self.empty_lists:
-                scope[name] = (got[0], kind)  # `let xs = []`, then cards (directforms.e_arith)
+            if got[1] == "list" and kind in ("cards", "players") and got[0] in self.empty_lists:
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (directforms.e_arith)
                 return got[0]
+            if {got[1], kind} == {"int", "any"}:
+                return got[0]  # a number, or a card's field (a number, a text or none): read alike
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
                 if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
                     raise Unsupported(f"variable `{name}` changes kind")
@@ -634,9 +738,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if name in rs.stats and not rs.stats[name].per_player:
                 if self.set_card_stat(name, v, d, n):
                     return
-                if v.kind not in ("int", "bool", "str", "any"):
-                    raise Unsupported("a stat holding cards")
-                self.emit(d, f"R.set_stat({self.k(name)}, {v.src})", n.loc)
+                self.emit(d, f"R.set_stat({self.k(name)}, {self.stat_store(name, v)})", n.loc)
                 self.changed = True
                 return
             if name == "start_player":
@@ -653,9 +755,9 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if stat not in rs.stats or not rs.stats[stat].per_player:
                 raise Unsupported("set")
             owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
-            if owner.kind != "player" or v.kind not in ("int", "bool", "str", "any"):
-                raise Unsupported("set a player stat")
-            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {v.src})", n.loc)
+            if owner.kind != "player":
+                raise Unsupported(f"set a stat of a {owner.kind}")
+            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
             self.changed = True
             return
         raise Unsupported("set")
@@ -675,10 +777,38 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         raise Unsupported(f"moving a {v.kind}")
 
     def dest(self, n: Node, scope) -> V:
+        if n.kind == "if_expr":
+            either = self.either_zone(n, scope)
+            if either is not None:
+                return either
         v = self.expr(n, scope)
         if v.kind != "zone" or v.rows:
             raise Unsupported("move to a row or rows zone")
         return v
+
+    def either_zone(self, n: Node, scope) -> V | None:
+        """`A if COND else B` of two shared piles or sets, as a destination: the zone's list and
+        key chosen by the condition (a pure one: it is evaluated for each)."""
+        then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
+        if then.kind != "zone" or orelse.kind != "zone" or then.zone == orelse.zone or not self.pure_test(n.cond):
+            return None
+        zs = [self.rs.zones[v.zone] for v in (then, orelse)]
+        if any(z.per_player or z.kind not in ("pile", "set") for z in zs):
+            return None
+        c = self.expr(n.cond, scope).src
+        return V(f"({then.src} if {c} else {orelse.src})", "zone", top=True, live=True, zone=then.zone,
+                 key=f"({then.key} if {c} else {orelse.key})", elem="either")
+
+    def pure_test(self, n: Node, seen: frozenset = frozenset()) -> bool:
+        """A condition that draws nothing at random, itself or in the rule functions it calls (so
+        it may be evaluated twice)."""
+        for m in walk(n):
+            if m.kind == "call" and m.func in ("random", "roll", "shuffled", "random_int", "shuffle"):
+                return False
+            if m.kind == "call" and m.func in self.rs.functions and m.func not in seen and \
+                    not self.pure_test(self.rs.functions[m.func].expr, seen | {m.func}):
+                return False
+        return True
 
     def s_move(self, n, d, scope, loops):
         if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
@@ -723,7 +853,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             self.emit(d, "if True:", loc)
         else:
             self.emit(d, f"if {c} is not None:", loc)
-        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player else \
+        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player and \
+            dest.elem != "either" else \
             f"_TB[{dest.key}]"
         at, src = self.temp(), self.temp()
         self.emit(d + 1, f"{at} = _W.get({c})", loc)
@@ -880,10 +1011,12 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         if len(x.args) != len(params):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in x.args]
-        args = [V(a.src, "card") if a.kind == "item" else a for a in args]  # a mixed list's item as a card
+        args = [V(a.src, "player" if self.used_as_player(x.func, i) else "card") if a.kind == "item" else a
+                for i, a in enumerate(args)]  # a mixed list's item as a card, or as a player where used as one
         args = [V(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
         for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed",
+            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
+                              "none",
                               "list", "rows") and not a.kind.startswith("map:") and \
                     not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
                 raise Unsupported("procedure argument kind")
@@ -891,12 +1024,34 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
             self.inline_call(x.func, args, d, scope, n)
             return
-        self.arg_kinds.setdefault(x.func, [a.kind for a in args])
-        if self.arg_kinds[x.func] != [a.kind for a in args]:
+        kinds = self.arg_kinds.setdefault(x.func, [a.kind for a in args])
+        for i, a in enumerate(args):  # a number and a card's field (`any`) are passed alike: `any`
+            if kinds[i] != a.kind and {kinds[i], a.kind} == {"int", "any"} and x.func not in self.procs_written:
+                kinds[i] = "any"
+        if kinds != [a.kind if {a.kind, k} != {"int", "any"} else "any" for a, k in zip(args, kinds)]:
             raise Unsupported("procedure argument kinds differ between calls")
         this = scope["this"][0] if "this" in scope else "None"
         srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
         self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
+
+    def used_as_player(self, proc: str, i: int, seen: frozenset = frozenset()) -> bool:
+        """Whether procedure `proc` uses its `i`th parameter as a player (the owner of a zone or
+        stat, or so passed on): an item of a mixed list given there is kept an item, not a card."""
+        pr = self.rs.procedures[proc]
+        if i >= len(pr.params) or proc in seen:
+            return False
+        name = pr.params[i]
+
+        def named(x) -> bool:
+            return x is not None and x.kind == "name" and x.id == name
+        for s in pr.body:
+            for m in walk(s):
+                if (m.kind == "of" and named(m.owner)) or (m.kind == "attr" and named(m.obj) and m.name in self.rs.stats):
+                    return True
+                if m.kind == "call" and m.func in self.rs.procedures and \
+                        any(named(a) and self.used_as_player(m.func, j, seen | {proc}) for j, a in enumerate(m.args)):
+                    return True
+        return False
 
     def plan_dispatch(self) -> None:
         """Name every trigger function, and find the events whose triggers are all card triggers
@@ -1061,8 +1216,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             return
         if n.times is not None:
             t = self.expr(n.times, scope)
-            if t.kind != "int":
-                raise Unsupported("repeat times")
+            if t.kind not in ("int", "any"):  # `any`: a card's field
+                raise Unsupported(f"repeat {t.kind} times")
             self.emit(d, f"for _ in range({t.src}):", n.loc)
         else:
             self.emit(d, "while True:", n.loc)
@@ -1100,7 +1255,8 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "add_dummy", "owner_of",
-             "is_dummy", "key", "_ZoneRef", "card_item"}
+             "is_dummy", "key", "_ZoneRef", "card_item",
+             "card_obj", "card_objs", "_cid", "_cids"}
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards

@@ -75,6 +75,9 @@ class CoverStatements:
         digest names them as cards); True when written here."""
         if name not in self.card_stats:
             if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
+                if self.learning:  # (direct._learn_stats)
+                    self.card_stats = self.card_stats | {name}
+                    return True
                 raise CardStatsFound(self.card_stats | {name})
             return False
         if v.kind == "list" and v.src == "[]":
@@ -462,7 +465,8 @@ class CoverRuntime:
         self.reset_uses("turn:")
         events = self.events()
         started = self.fired("turn_start", None, Seat(p)) if "turn_start" in events else ()
-        self.new_period()  # after the fire's conditions (TurnTask pushes the fire, then the settling)
+        if self.new_period():  # after the fire's conditions (TurnTask pushes the fire, then the settling)
+            yield from self.settle()
         if started:
             yield from self.run_fired("turn_start", started)
         turn = info["funcs"].get("turn")
@@ -483,7 +487,8 @@ class CoverRuntime:
         self.reset_uses("round:")
         events = self.events()
         started = self.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
-        self.new_period()
+        if self.new_period():
+            yield from self.settle()
         if started:
             yield from self.run_fired("round_start", started)
         body = info["funcs"].get("round")

@@ -42,7 +42,9 @@ class V:
     rows: bool = False
     key: str | None = None  # for kind `zone`: the source of its key in the state (`name#owner`)
     nn: bool = False  # never none (a value), or holds no none (a list)
-    elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`)
+    elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`); for a
+    # destination zone, "either": one of two zones (`direct.either_zone`)
+    held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
@@ -56,11 +58,22 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
               "zonerefs": "zoneref"}
 
 
+class StatKindsFound(Exception):
+    """Raised when a stat turns out to hold cards, players or text after its reads were compiled
+    as numbers: `compile_direct` compiles again knowing `kinds`."""
+
+    def __init__(self, kinds: dict):
+        super().__init__("stats holding cards, players or text")
+        self.kinds = kinds
+
+
 class Expressions:
     """Expression compilation, mixed into `direct._Gen` (which provides `k`, `temp`, `zone`, `you`,
     `field`, `rs`, `enum_values`, `const_kinds` and `placement_names`)."""
 
     card_stats: frozenset = frozenset()  # shared stats that hold lists of cards (`CardStats`)
+    stat_kinds: dict = {}  # stats that hold something else than numbers: name → kind (`stat_store`)
+    learning = False  # a first pass learning `stat_kinds` (direct._learn_stats)
     binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
 
     def expr(self, n: Node, scope: dict) -> V:
@@ -68,6 +81,48 @@ class Expressions:
         if m is None:
             raise Unsupported(f"expression {n.kind}")
         return m(n, scope)
+
+    # ---- stats holding cards, players or text ------------------------------------------------
+    # A stat is read as a number until a `set` stores another kind of value in it; then the
+    # module is compiled again knowing that kind (`StatKindsFound`). A card is kept in the state
+    # as the card itself, as the task engine keeps it (the digest names it as a card).
+    def stat_read(self, name: str, src: str) -> V:
+        """The value of stat `name`, held at `src` in the state, in its kind."""
+        kind = self.stat_kinds.get(name, "int")
+        if kind == "card":
+            return V(f"_cid({src})", "card")
+        if kind == "cards":
+            return V(f"_cids({src})", "cards", nn=True, held=src)
+        return V(src, kind)
+
+    def stat_store(self, name: str, v: V) -> str:
+        """The source of the value `set` stores in stat `name` (the card itself for a card)."""
+        sd = self.rs.stats[name]
+        known = self.stat_kinds.get(name)
+        kind = "cards" if v.kind in ("zone", "row") else v.kind
+        if kind == "none" or (kind == "list" and v.src == "[]" and known in (None, "cards", "list")):
+            return v.src  # none, or an empty list: the same in every kind
+        if sd.lo is not None or sd.hi is not None or (kind in ("int", "bool") and known in (None, "any")):
+            if kind not in ("int", "bool", "str", "any"):
+                raise Unsupported("a number stat holding cards or players")
+            return v.src
+        if kind not in ("card", "cards", "player", "str", "list", "any"):
+            raise Unsupported(f"a stat holding {kind}")
+        plain = ("str", "any")  # values kept as they are, read as `any`: a card field's value
+        if known is None or (known != kind and kind in plain and known in plain):
+            if known == "any":
+                return v.src
+            if self.learning:
+                self.stat_kinds[name] = "any" if known == "str" else kind
+                return v.src
+            raise StatKindsFound({**self.stat_kinds, name: "any" if known == "str" else kind})
+        if known != kind:
+            raise Unsupported("a stat holding values of several kinds")
+        if kind == "card":
+            return f"R.card_obj({v.src})"
+        if kind == "cards":
+            return f"R.card_objs({self.cards_src(v)})"
+        return f"list({v.src})" if v.live else v.src
 
     def e_lit(self, n, scope):
         v = n.value
@@ -133,7 +188,7 @@ class Expressions:
                 raise Unsupported("player stat without owner")
             if name in self.card_stats:  # a stat holding a list of cards (`CardStats`)
                 return V(f"R.card_stat({self.k(name)})", "cards", nn=True)
-            return V(f"_st.stats[{self.k(name)}]", "int")
+            return self.stat_read(name, f"_st.stats[{self.k(name)}]")
         if name in rs.constants:
             kind = self.const_kinds.get(name)
             if kind is None:
@@ -171,18 +226,24 @@ class Expressions:
                 if z.rows:
                     raise Unsupported("rows of several players")
                 return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
-            raise Unsupported("zone of")
+            raise Unsupported(f"zone of a {owner.kind}")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
-            return V(f"_st.pstats[{owner.src}][{self.k(n.name)}]", "int")
+            return self.stat_read(n.name, f"_st.pstats[{owner.src}][{self.k(n.name)}]")
         if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
+            if n.name in self.stat_kinds:
+                raise Unsupported("a stat of several players holding cards, players or text")
             return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
-        raise Unsupported("of")
+        raise Unsupported(f"of a {owner.kind}")
 
     def e_attr(self, n, scope):
         if n.name == "face" and self.rs.die_types:
             return self.face_of(n, scope)
         obj = self.expr(n.obj, scope)
         name = n.name
+        if obj.kind == "item" and name in self.card_fields() and name not in self.rs.stats:
+            obj = self.as_card(obj)  # an item of a mixed list read as a card: a card's field
+        if obj.kind == "none" and name in self.card_fields():
+            return V("None", "none")  # none's field: none, as `Game` reads it
         if obj.kind == "space" and name in ("x", "y"):  # columns and rows count from 1 (`read_field`)
             if obj.nn:
                 return V(f"({obj.src}.{name} + 1)", "int", nn=True)
@@ -190,7 +251,7 @@ class Expressions:
         if obj.kind == "type":
             return V(self.k(self.type_values(n)), "list")
         if obj.kind == "player" and name in self.rs.stats:
-            return V(f"_st.pstats[{obj.src}][{self.k(name)}]", "int")
+            return self.stat_read(name, f"_st.pstats[{obj.src}][{self.k(name)}]")
         if name not in self.card_fields():
             raise Unsupported(f"field {name}")
         f = self.field(name)
@@ -382,6 +443,9 @@ class Expressions:
             return self.compare_item(n, left, right)
         if left.kind == "row" and right.kind in ("row", "none") and n.op in ("==", "!="):  # the same row
             return V(f"({left.src} {'is' if n.op == '==' else 'is not'} {right.src})", "bool")
+        if n.op in ("==", "!=") and "none" in (left.kind, right.kind) and (left.held or right.held):
+            held = left.held or right.held  # a stat holding cards: none until first set
+            return V(f"({held} {'is' if n.op == '==' else 'is not'} None)", "bool")
         for v in (left, right):
             if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
                 raise Unsupported("comparing lists")
@@ -746,7 +810,7 @@ class RuleFunctions:
         kinds = {left.kind, right.kind}
         if kinds in ({"players"}, {"rows"}):
             return V(f"({left.src} + {right.src})", left.kind)
-        if not kinds & {"list", "mixed"} or kinds & {"int", "any", "str", "bool", "none"}:
+        if kinds & {"int", "any", "str", "bool", "none"} or not (kinds & {"list", "mixed"} or kinds == {"cards", "players"}):
             return None
         sides = [self.items(v) if v.kind in ("zone", "row") else v for v in (left, right)]
         if all(v.kind == "list" for v in sides):

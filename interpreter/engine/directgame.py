@@ -19,6 +19,7 @@ from .directabilities import AbilityRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
 from .directforms import FORMS_GLOBALS, FormsRuntime
+from .directview import task_decision, task_view
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.state import GameState
@@ -195,7 +196,18 @@ GENERATED_GLOBALS: dict[str, Any] = {
 }
 
 
+def _cid(card: Any) -> Any:
+    """A card kept in a stat (the card itself, as the task engine keeps it) as its id."""
+    return None if card is None else card.id
+
+
+def _cids(cards: Any) -> list:
+    """Cards kept in a stat as their ids (none or another value: no cards)."""
+    return [c.id for c in cards] if type(cards) is list else []
+
+
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
+GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
@@ -253,6 +265,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         self.state: GameState = game.state
         self.limits: Limits = game.limits
         self.settling = False
+        self.settle_stops = bool(dp.info.get("settle_stops"))  # `_settle` is a generator
         # what changed since the last settle, as bits (`bits`: a zone's or stat's name, and a
         # player's instance `pile#2`); ANYTHING when anything may have (a new setup, a start player)
         self.touched = 0
@@ -315,10 +328,15 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         if at is not None:
             self.touch(at)
 
-    def new_period(self) -> None:
+    def new_period(self) -> bool:
+        """A turn or round begins (`Game.new_period`): settle, or, where state-based rules can stop
+        for a decision (`settle_stops`), return True: the caller runs `yield from R.settle()`."""
         self.touched |= self.bits[PERIOD]
         if not self.settling:
+            if self.settle_stops:
+                return True
             self.settle()
+        return False
 
     def settle(self) -> None:
         """Replaced by the ruleset's own generated `_settle` (direct.py, `settle_function`)."""
@@ -502,6 +520,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v
             self.touch_stat(name, p)
+
+    def card_obj(self, c: Any) -> Any:
+        """The card with id `c` (none: none), to keep in a stat."""
+        return None if c is None else self.rs.cards[c]
+
+    def card_objs(self, ids: list) -> list:
+        return [self.rs.cards[c] for c in ids]
 
     def set_start(self, v: Any) -> None:
         self.state.start_player = int(v)
@@ -796,7 +821,10 @@ class DirectGame:
         for i, (cond, _, _, _) in enumerate(info["watchers"]):
             st.watch[i] = bool(fns[cond](Seat(st.active)))
         R.touched = ANYTHING
-        R.settle()
+        if R.settle_stops:
+            yield from R.settle()
+        else:
+            R.settle()
         events = set(info["rule_triggers"]) | set(info["card_triggers"]) | set(info["whenever"])
         turn = fns[info["funcs"]["turn"]] if info["funcs"].get("turn") else None
         try:
@@ -809,7 +837,8 @@ class DirectGame:
                 if st.uses:
                     R.reset_uses("round:")
                 started = R.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
-                R.new_period()
+                if R.new_period():
+                    yield from R.settle()
                 if started:  # its conditions were tested before the period's settling (RoundTask)
                     yield from R.run_fired("round_start", started)
                 k = 0
@@ -823,7 +852,8 @@ class DirectGame:
                     if st.uses:
                         R.reset_uses("turn:")
                     started = R.fired("turn_start", None, p) if "turn_start" in events else ()
-                    R.new_period()
+                    if R.new_period():
+                        yield from R.settle()
                     if started:  # as TurnTask: the fire is pushed before the settling
                         yield from R.run_fired("turn_start", started)
                     if turn is not None:
@@ -853,6 +883,20 @@ class DirectGame:
             scores.append(s)
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
+
+    def values(self) -> list[float] | None:
+        """Every seat's `value` now (`Game.values`, evaluated by the task engine's closures on this
+        game's state: directview.py); None when the ruleset declares none."""
+        if self.program.value is None:
+            return None
+        return task_view(self).values()
+
+    def preferences(self, decision: Decision) -> list[float] | None:
+        """How much the deciding player likes each option by the ruleset's `prefer` rule
+        (`Game.preferences`, evaluated as `values` is)."""
+        if not self.program.prefer:
+            return None
+        return task_view(self).preferences(task_decision(self, decision))
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (as `Game.held`)."""

@@ -126,12 +126,7 @@ def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Lim
     otherwise the task engine ("tasks"). All play the same game, bit for bit."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
-    # a seat that follows `prefer` needs Game.preferences, which direct code does not offer
-    guided = program.prefer is not None and any(getattr(a, "reads_preferences", False) for a in seats)
-    if guided and engine == "direct":
-        raise ValueError("the guided agent follows the ruleset's `prefer` rule, which direct code does not "
-                         "evaluate: use --engine auto or --engine tasks")
-    if engine != "tasks" and not guided:
+    if engine != "tasks":
         copies = any(getattr(a, "copies_game", True) for a in seats)
         try:
             dp = compile_direct(program)

@@ -24,7 +24,7 @@ from interpreter.sim.simulate import new_game, simulate
 
 TT = ROOT / "rulesets" / "toil_and_troublez"
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
-          "enchanters_overlords", "stonehenge_wizards",
+          "enchanters_overlords", "stonehenge_wizards", "talisman",
           "enchanters_wounds", "enchanters_kingdoms"]  # the reference rulesets direct.py compiles
 
 
@@ -51,14 +51,15 @@ def test_which_reference_rulesets_compile():
 @pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", n) for n in (2, 3, 4, 5, 6)] +
                          [("tutorial_fireflies", n) for n in (2, 3, 4)] + [("magical_treehouse", n) for n in (3, 4)] +
                          [("stonehenge_wizards", n) for n in (1, 4)] + [("enchanters", 2), ("enchanters_overlords", 4)] +
-                         [("enchanters_wounds", 3), ("enchanters_kingdoms", 2), ("enchanters_kingdoms", 4)])
+                         [("enchanters_wounds", 3), ("enchanters_kingdoms", 2), ("enchanters_kingdoms", 4)] +
+                         [("talisman", n) for n in (2, 4, 6)])
 @pytest.mark.parametrize("agents", ["random", "first"])
 def test_same_games_as_the_task_engine(ruleset, players, agents):
     """Every decision, the result, the log and the final state are identical (for Toil and
     Troublez this is TT-016..TT-092 as played)."""
     program = load_program(ROOT / "rulesets" / ruleset)
     dp = compile_direct(program)
-    for i in range(4):
+    for i in range(2 if ruleset == "talisman" else 4):  # a Talisman game is hundreds of decisions
         seed = game_seed(11, i)
         a = Game(program, players, seed, record_digests=False)
         b = DirectGame(dp, players, seed)
@@ -110,12 +111,38 @@ def test_agents_that_copy_the_game_get_copyable_code():
     assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits(), engine="tasks"), Game)
 
 
-def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine():
+def test_prefer_and_value_on_direct_code():
+    """A ruleset's `prefer` and `value` rules on direct code (directview.py): guided seats play
+    Talisman as on the task engine; the resumable form gives the same `values` at the same
+    point, and a copy taken there plays on as the original does."""
     program = load_program(ROOT / "rulesets" / "talisman")
+    dp = compile_direct(program)
+    seed = game_seed(11, 1)
+    a, b = Game(program, 3, seed, record_digests=False), DirectGame(dp, 3, seed)
+    assert _play(a, agents_for(["guided"], 3, seed)) == _play(b, agents_for(["guided"], 3, seed))
+    assert (a.result, a.log, a.state.digest()) == (b.result, b.log, b.state.digest())
+    t, r = Game(program, 3, seed, record_digests=False), ResumableGame(dp, 3, seed)
+    seats = agents_for(["random"], 3, seed)
+    for _ in range(60):
+        i = seats[r.decision.player].choose(r, r.decision)
+        t.answer(i)
+        r.answer(i)
+    assert r.values() == t.values() and len(set(r.values())) > 1
+    assert r.preferences(r.decision) == t.preferences(t.decision)
+    twin = r.clone()
+    assert _play(twin, agents_for(["first"], 3, seed)) == _play(r, agents_for(["first"], 3, seed))
+    assert (twin.result, twin.state.digest()) == (r.result, r.state.digest())
+    assert type(new_game(program, 3, 1, agents_for(["greedy"], 3, 1), Limits())) is ResumableGame
+    assert type(new_game(program, 3, 1, agents_for(["guided"], 3, 1), Limits())) is DirectGame
+
+
+def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine(tmp_path):
+    program = _tiny(tmp_path, "let m = {1: hand of you}\nmove first(pile) to your hand\n"
+                              "if pile is empty:\n    end game after this turn\n")  # a map of zones
     with pytest.raises(Unsupported):
         compile_direct(program)
     g = new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits())
-    assert isinstance(g, Game) and g.error is None and g.decision is not None, g.error
+    assert isinstance(g, Game) and g.error is None and g.over and g.result["turns"] == 6, g.error
     with pytest.raises(ValueError, match="does not compile to direct code"):
         new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits(), engine="direct")
 
