@@ -831,7 +831,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.emit(d + 1, "R.nothing_to_choose()", n.loc)
         py = self.bind(scope, n.name, item)
         prompt = n.prompt or f"Choose {n.name}"
-        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o)
+        # numbers, texts, truth values are labelled as themselves, never as the card of that id
+        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o, f"_value_labels({o})" if item == "any" else "None")
         self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
 
     def emit_enter(self, d: int) -> None:

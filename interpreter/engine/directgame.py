@@ -18,6 +18,7 @@ from .blame import rule_terms
 from .directabilities import AbilityRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
+from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
@@ -181,6 +182,18 @@ def _sub(a: int, b: int) -> int:
     raise RuleError(f"the number {a} - {b} is too large", None)
 
 
+def _value_label(v: Any) -> str:
+    """`Game.label` of a value that is no card: a number, text, truth value or a list of them."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_value_label(x) for x in v) + "]"
+    return str(v)
+
+
+def _value_labels(xs: list) -> list[str]:
+    """The labels of a choice among values that are no cards (`choose x from [70, 80, 90]`)."""
+    return [_value_label(x) for x in xs]
+
+
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
@@ -196,7 +209,8 @@ GENERATED_GLOBALS: dict[str, Any] = {
 
 
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
-GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
+GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]
+GENERATED_GLOBALS["_value_labels"] = _value_labels  # a `may`'s options, as the task engine labels them
 
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
 ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
@@ -619,12 +633,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
 _NO_TABLE: dict = {}
 
 
-class DirectGame:
+class DirectGame(DirectFacade):
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
     def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
-                 after_setup: Any = None, log_moves: bool = False):
-        """`log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
+                 after_setup: Any = None, log_moves: bool = False, record_digests: bool = False):
+        """`record_digests`: keep the state's digest at each decision (sessions' logs and saves).
+        `log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
         card tracker's looks cost what moved, not what is in play."""
         program = dp.program
         rs = program.rs
@@ -657,6 +672,8 @@ class DirectGame:
         self.decisions_made = 0
         self.first_player = 0
         self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
+        if record_digests:
+            self.record_digests = True
         self._start()
 
     def _start(self) -> None:
@@ -698,6 +715,7 @@ class DirectGame:
                 self.decision = gen.send(value)
                 if self.decision is not None and self.decisions_made >= self.limits.max_decisions:
                     self._too_many_decisions()
+                self.note_digest()
                 return
             d = self.decision
             limit = self.limits.max_decisions
