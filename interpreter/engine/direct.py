@@ -261,11 +261,13 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         score = None
         if rs.scores:
             s = rs.scores[0]
-            self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc)
+            if self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc) in _NOT_SCORES:
+                raise Unsupported("a score that is a card or a player")  # its result shows the card itself
             score = "_score"
         tiebreaks = []
         for i, t in enumerate(rs.tiebreaks):
-            self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
+            if self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc) in _NOT_SCORES:
+                raise Unsupported("a tiebreak that is a card or a player")
             tiebreaks.append(f"_tb{i}")
         exported = [funcs.get("setup"), funcs.get("turn"), funcs.get("round"), funcs.get("play")] + \
             [a[0] for a in always] + \
@@ -1084,6 +1086,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         else:
             self.emit(d, "if R.steps > R.max_steps:")
         self.emit(d + 1, "R.runaway()")
+
+_NOT_SCORES = ("card", "player")  # kinds a result would show as ids, where the task engine shows values
 
 _OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
 _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",

@@ -462,6 +462,8 @@ class CoverRuntime:
         self.reset_uses("turn:")
         events = self.events()
         started = self.fired("turn_start", None, Seat(p)) if "turn_start" in events else ()
+        if self.game.observer is not None:
+            self.game.observe_turn()
         self.new_period()  # after the fire's conditions (TurnTask pushes the fire, then the settling)
         if started:
             yield from self.run_fired("turn_start", started)

@@ -34,6 +34,10 @@ class DirectFacade:
     _labels: list[str] | None = None  # cards' labels, made on first use (`Game.card_label`)
     _evaluator: Game | None = None
 
+    # told what the state does not show (`Game.observer`); only games of the observed form of
+    # the code (directobserved.py) tell it of decisions taken without asking and of shuffles
+    observer: Any = None
+
     # what a seat may see: the task engine's code, on the shared state representation
     view = Game.view
     _plain = Game._plain
@@ -81,6 +85,11 @@ class DirectFacade:
         labels = decision.labels
         return [cards[o] if type(o) is int and 0 <= o < len(cards) and labels[i] == label(o) else o
                 for i, o in enumerate(decision.options)]
+
+    def observe_turn(self) -> None:
+        """A turn begins (as `TurnTask` tells it: before the turn's settling and its start triggers)."""
+        if hasattr(self.observer, "turn_started"):
+            self.observer.turn_started(self)
 
     def arranged(self) -> None:
         """The caller changed the state directly (a scenario's `setup:`, in `after_setup`): take

@@ -637,8 +637,11 @@ class DirectGame(DirectFacade):
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
     def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
-                 after_setup: Any = None, log_moves: bool = False, record_digests: bool = False):
+                 after_setup: Any = None, log_moves: bool = False, record_digests: bool = False,
+                 observer: Any = None):
         """`record_digests`: keep the state's digest at each decision (sessions' logs and saves).
+        `observer`: told of each turn's start (and, by the observed form of the code, directobserved.py,
+        of decisions taken without asking and of shuffles), from the setup on.
         `log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
         card tracker's looks cost what moved, not what is in play."""
         program = dp.program
@@ -674,6 +677,8 @@ class DirectGame(DirectFacade):
         self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
         if record_digests:
             self.record_digests = True
+        if observer is not None:
+            self.observer = observer
         self._start()
 
     def _start(self) -> None:
@@ -841,6 +846,8 @@ class DirectGame(DirectFacade):
                     if st.uses:
                         R.reset_uses("turn:")
                     started = R.fired("turn_start", None, p) if "turn_start" in events else ()
+                    if self.observer is not None:
+                        self.observe_turn()
                     R.new_period()
                     if started:  # as TurnTask: the fire is pushed before the settling
                         yield from R.run_fired("turn_start", started)

@@ -245,10 +245,9 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
             setup_failures.append(e)
 
     observer = _Observer()
-    try:  # on generated code where the ruleset compiles, unless the scenario watches (`offered`, `shuffled`)
+    try:  # on generated code where the ruleset compiles (engine/factory.py)
         game = new_game(program, sc.players, sc.seed, seats=[], engine=engine,
-                        after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None,
-                        observer=observer if _watches(sc) else None)
+                        after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None, observer=observer)
     except ValueError as e:  # the ruleset refuses this game (e.g. the player count)
         if sc.expect.error is None:
             raise _Fail(f"the game cannot start: {e}") from None
@@ -281,23 +280,6 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
         while not game.over:
             game.answer(agents[game.decision.player].choose(game, game.decision))
     _check(game, sc.expect, res, observer)
-
-
-def _watches(sc: Scenario) -> bool:
-    """Whether the scenario checks what only an observer is told (decisions taken without asking,
-    shuffles): its game then runs on the task engine, which tells them (engine/factory.py)."""
-    checks = [sc.expect] + [_Expect.model_validate(c["expect"]) for c in sc.choices
-                            if isinstance(c, dict) and set(c) == {"expect"} and isinstance(c["expect"], dict)
-                            and _valid(c["expect"])]
-    return any(ex.offered or ex.shuffled is not None for ex in checks)
-
-
-def _valid(data: dict) -> bool:
-    try:
-        _Expect.model_validate(data)
-    except ValidationError:
-        return False  # reported where the checkpoint is reached
-    return True
 
 
 def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult, observer: _Observer) -> None:
