@@ -19,7 +19,7 @@ from typing import Any
 
 from ..runtime.values import ZoneRef
 from .direct import DirectProgram, Unsupported, _check_direct_source, _helpers
-from .directgame import GEN_FILE
+from .directgame import GEN_FILE, GENERATED_GLOBALS
 
 __all__ = ["compile_observed"]
 
@@ -43,6 +43,7 @@ def _shuffled(R: Any, zone: list) -> None:
 
 
 OBSERVED_GLOBALS = {"_only_option": _only_option, "_shuffled": _shuffled}
+GENERATED_GLOBALS.update(OBSERVED_GLOBALS)  # so the lowered form (resumablegame.py) finds them too
 
 
 def compile_observed(dp: DirectProgram) -> DirectProgram:
@@ -59,7 +60,6 @@ def compile_observed(dp: DirectProgram) -> DirectProgram:
         raise Unsupported(f"the observed code did not pass its checks ({why})") from None
     ns: dict[str, Any] = {"__builtins__": {}}
     ns.update(_helpers())
-    ns.update(OBSERVED_GLOBALS)
     exec(code, ns)  # noqa: S102 - the checked generated module, rewritten here only
     out = copy.copy(dp)
     out.__dict__.pop("_resumable", None)  # its own lowered form (resumablegame.compile_resumable)
