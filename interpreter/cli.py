@@ -702,14 +702,15 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 def _play(args) -> int:
     from .play.agents import make_agent
     from .engine.factory import new_game
-    from .play.session import ReplayMismatch, load_saved, restore_agent
+    from .play.session import QuietObserver, ReplayMismatch, load_saved, restore_agent
     from .play.tui import HumanAgent, Narrator
     narrator = None
     lines: list[dict] = []  # the event log, from the first step even when resuming
     saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
         try:
-            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True, engine=args.engine)
+            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True, engine=args.engine,
+                                     observer=QuietObserver())  # the narrator watches it from here
         except ReplayMismatch as e:
             print(f"grimoire: {printable(e)}", file=sys.stderr)
             return 1
@@ -855,12 +856,12 @@ def _scenario(args) -> int:
 
 
 def _replay(args) -> int:
-    from .play.session import ReplayMismatch, numbered_result, replay
+    from .play.session import QuietObserver, ReplayMismatch, numbered_result, replay
     from .play.tui import QuitGame, Stepper
     stepper = Stepper() if args.step else None
     try:
         g = replay(args.log, args.ruleset, confine=True, on_step=stepper.step if stepper else None,
-                   engine=args.engine)
+                   engine=args.engine, observer=QuietObserver() if stepper else None)  # --step narrates
     except ReplayMismatch as e:
         if stepper is not None and e.game is not None:
             stepper.mismatch(e.game, str(e))

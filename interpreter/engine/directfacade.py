@@ -13,6 +13,7 @@ form over this game's state (`evaluator`): the same code, the same answers.
 """
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -64,8 +65,11 @@ class DirectFacade:
         shares the state (so an expression that draws from the RNG draws as it would in the task
         engine); its constants were evaluated as the game's were, before setup."""
         ev = self._evaluator
-        if ev is None or ev.state is not self.state:
+        if ev is None:
             ev = self._evaluator = _evaluator(self)
+        elif ev.state is not self.state:  # a copy of the game (clone): its constants are the same
+            ev = self._evaluator = copy.copy(ev)
+            ev.state, ev._seats, ev._placement_cache = self.state, [], None
         return ev
 
     def preferences(self, decision: Decision) -> list[float] | None:
@@ -73,9 +77,11 @@ class DirectFacade:
         (ids in direct code) are given to the rule as the cards themselves."""
         if self.program.prefer is None:
             return None
+        ev = self.evaluator()
+        ev.work = 0  # counted per question: the game's own work limit is its generated code's
         task = Decision(decision.player, decision.kind, decision.prompt, self.option_values(decision), None,
-                        decision.loc, self.evaluator().label)
-        return self.evaluator().preferences(task)
+                        decision.loc, ev.label)
+        return ev.preferences(task)
 
     def option_values(self, decision: Decision) -> list:
         """The options of `decision` as the task engine offers them: a card as the card, where

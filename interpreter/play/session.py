@@ -243,14 +243,27 @@ def _confined(named: Any, beside: Path, what: str) -> str:
     return str(path)
 
 
+class QuietObserver:
+    """An observer that keeps nothing: a game made with it can be watched later (a narrator set as
+    `game.observer` once the game exists), which generated code allows only for games made with
+    an observer (engine/directobserved.py)."""
+
+    def only_option(self, decision: Any) -> None:
+        pass
+
+    def shuffled(self, zone: Any) -> None:
+        pass
+
+
 def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
-           on_step: Callable[[Game, dict], None] | None = None, engine: str = "auto") -> Game:
+           on_step: Callable[[Game, dict], None] | None = None, engine: str = "auto",
+           observer: Any = None) -> Game:
     """Re-run a logged game; raise ReplayMismatch naming the first step that differs (with the
     game as replayed up to there). With `confine` (the command line), a ruleset the log names is
     used only inside the working folder or the log's own folder: elsewhere the user must name it.
     `on_step(game, line)` is called before each logged answer is applied, once it was checked
     (`replay --step` shows the game there). `engine`: see engine/factory.py (a log replays the same
-    on every engine)."""
+    on every engine); `observer`: the game's (`QuietObserver` for one a narrator watches later)."""
     lines = read_log(path)
     head = lines[0]
     first = 0 if head["grimoire_log"] == 2 else 1  # format 2 numbered players from 0
@@ -261,7 +274,7 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
         players, seed = head["players"], head["seed"]
         if not _is_int(players) or not (_is_int(seed) or isinstance(seed, str)):
             raise TypeError("players and seed must be numbers")
-        g = new_game(program, players, seed, engine=engine, record_digests=True)
+        g = new_game(program, players, seed, engine=engine, record_digests=True, observer=observer)
     except (KeyError, TypeError) as e:
         raise ReplayMismatch(f"{printable(path)}: a bad header line ({printable(e)})") from None
     except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
@@ -416,12 +429,12 @@ def restore_agent(agent: Any, state: Any) -> None:
 
 def load_saved(path: str | Path, ruleset: str | None = None,
                log_lines: list[dict] | None = None, agents: list[dict] | None = None,
-               confine: bool = False, engine: str = "auto") -> tuple[Game, str]:
+               confine: bool = False, engine: str = "auto", observer: Any = None) -> tuple[Game, str]:
     """Resume a saved game (replays its answers, checking the state digest before each and at the
     end, then the chained digest). With `log_lines`, the replayed steps are appended to it as
     event-log lines, so a resumed game logs in full; with `agents`, the saved seats (`kind`,
-    `rng`) are appended to it. `confine`, `engine`: see `replay` (the resumed game can be copied:
-    any seat may be a searching bot)."""
+    `rng`) are appended to it. `confine`, `engine`, `observer`: see `replay` (the resumed game can be
+    copied: any seat may be a searching bot)."""
     text = _read_json_file(path, "saved game")
     where = printable(path)
     try:
@@ -446,7 +459,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
             ruleset = _confined(ruleset, Path(path), "saved game")
     rpath = ruleset
     try:
-        g = new_game(load_program(rpath), players, seed, engine=engine, record_digests=True)
+        g = new_game(load_program(rpath), players, seed, engine=engine, record_digests=True, observer=observer)
     except ValueError as e:  # e.g. a player count this ruleset does not allow
         raise ReplayMismatch(f"the saved game does not fit this ruleset: {e}") from None
     for i, choice in enumerate(choices):

@@ -256,3 +256,39 @@ def test_scenarios_that_watch_pass_on_generated_code(tmp_path, name):
                        encoding="utf-8")
     res = run_scenario(changed, engine="direct")
     assert not res.passed and any("offered" in f or "shuffled" in f for f in res.failures)
+
+
+def test_preferences_of_a_copy_read_the_copy(tmp_path):
+    """A searching agent's copy rates options by its own state, not the original's."""
+    program = build(tmp_path, PREFER, STEPS)
+    g = new_game(program, 2, 7)
+    assert isinstance(g, ResumableGame)
+    copy = g.clone()
+    assert copy.preferences(copy.decision) == g.preferences(g.decision)
+    best = max(range(len(copy.decision.options)), key=lambda i: copy.preferences(copy.decision)[i])
+    copy.answer(best)
+    tasks = new_game(program, 2, 7, engine="tasks")
+    tasks.answer(best)
+    assert copy.preferences(copy.decision) == tasks.preferences(tasks.decision)
+    assert len(copy.decision.options) == len(g.decision.options) - 1
+
+
+def test_a_resumed_game_can_be_narrated_from_there(tmp_path):
+    """`play --resume` and `replay --step` make the game with a quiet observer, so a narrator set
+    later hears decisions taken without asking and shuffles on generated code as on the task engine."""
+    from interpreter.play.session import QuietObserver
+    program = _program("tutorial_fireflies")
+    g = new_game(program, 2, 3)
+    for _ in range(4):
+        g.answer(0)
+    saved = tmp_path / "game.json"
+    save_game(g, saved, str(ROOT / "rulesets" / "tutorial_fireflies"))
+    heard = {}
+    for engine in ("direct", "tasks"):
+        resumed, _ = load_saved(saved, engine=engine, observer=QuietObserver())
+        w = resumed.observer = _Watcher()
+        rng = random.Random(3)
+        while not resumed.over:
+            resumed.answer(rng.randrange(len(resumed.decision.options)))
+        heard[engine] = w.events
+    assert heard["direct"] == heard["tasks"] and any(e[0] == "only" for e in heard["direct"])
