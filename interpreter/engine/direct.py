@@ -735,6 +735,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.emit(d + 3, f"{src}.pop()", loc)
         self.emit(d + 2, "else:", loc)
         self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
+        self.emit(d + 2, f"del _W[{c}]", loc)  # as zones.take_out: its entry goes last (the narration's order)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"R.take_any({c})", loc)

@@ -427,6 +427,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
             self.touch(at)
             src = st.zones[at]
             del src[src.index(c)]
+            del where[c]  # as zones.take_out: its entry goes last (the narration's order)
         elif at is not None:
             self._touch_card(c)
             self._take(c)

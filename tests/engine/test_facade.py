@@ -17,7 +17,9 @@ from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.agents import GuidedAgent, make_agent
 from interpreter.play.scenario import run_scenario
-from interpreter.play.session import load_saved, play, replay, save_game, write_log
+from interpreter.cli import main
+from interpreter.play.session import QuietObserver, load_saved, play, replay, save_game, write_log
+from interpreter.play.table import Table
 from rulekit import build
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -276,7 +278,6 @@ def test_preferences_of_a_copy_read_the_copy(tmp_path):
 def test_a_resumed_game_can_be_narrated_from_there(tmp_path):
     """`play --resume` and `replay --step` make the game with a quiet observer, so a narrator set
     later hears decisions taken without asking and shuffles on generated code as on the task engine."""
-    from interpreter.play.session import QuietObserver
     program = _program("tutorial_fireflies")
     g = new_game(program, 2, 3)
     for _ in range(4):
@@ -292,3 +293,40 @@ def test_a_resumed_game_can_be_narrated_from_there(tmp_path):
             resumed.answer(rng.randrange(len(resumed.decision.options)))
         heard[engine] = w.events
     assert heard["direct"] == heard["tasks"] and any(e[0] == "only" for e in heard["direct"])
+
+
+@pytest.mark.parametrize("ruleset,players", [("tutorial_fireflies", 3), ("toil_and_troublez", 4),
+                                             ("magical_treehouse", 3)])
+def test_the_terminal_tells_the_same_game_on_both_engines(tmp_path, capsys, ruleset, players):
+    """`grimoire play` (every seat a bot) prints the same story, line for line (cards moved in the
+    same order), and writes the same event log on generated code as on the task engine; the log
+    replays on either."""
+    folder = str(ROOT / "rulesets" / ruleset)
+    out = {}
+    for engine in ("direct", "tasks"):
+        log = tmp_path / f"{engine}.jsonl"
+        assert main(["play", folder, "--players", str(players), "--seed", "5", "--engine", engine,
+                     "--log", str(log)]) == 0
+        out[engine] = (capsys.readouterr().out.replace(str(log), "LOG"), log.read_text(encoding="utf-8"))
+    assert out["direct"] == out["tasks"]
+    assert "── turn 2" in out["direct"][0] and "the only option" in out["direct"][0]
+    assert main(["replay", str(tmp_path / "direct.jsonl"), "--engine", "tasks"]) == 0
+    assert "same states" in capsys.readouterr().out
+
+
+def test_the_browser_table_runs_on_generated_code():
+    """`grimoire serve`'s table plays on the copyable generated code (a seat may become mcts), and
+    each seat's page shows at every step what it shows on the task engine."""
+    program = _program("tutorial_fireflies")
+    path = str(ROOT / "rulesets" / "tutorial_fireflies")
+    tables = [Table(program, path, 2, 4, ["human", "bot"]), Table(program, path, 2, 4, ["human", "bot"], engine="tasks")]
+    assert [type(t.game) for t in tables] == [ResumableGame, Game]
+    steps = 0
+    while not tables[0].game.over:
+        views = [t.seat_view(t.seats[0].token) for t in tables]
+        assert views[0] == views[1]
+        for t in tables:
+            t.answer(t.seats[0].token, 1, len(t.game.choices))
+        steps += 1
+    assert tables[1].game.over and steps > 3
+    assert tables[0].seat_view(tables[0].seats[0].token) == tables[1].seat_view(tables[1].seats[0].token)
