@@ -111,12 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
     s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
                    help="skip per-card statistics (which cards seats take, play and hold at the end): faster")
-    s.add_argument("--engine", choices=("auto", "tasks", "direct"), default="auto",
-                   help="how games run: 'direct' compiles the ruleset to Python code (fast; generator "
-                        "code for agents that never copy the game, resumable code that can be copied "
-                        "for greedy and mcts; the constructs it knows), 'tasks' is the general engine; "
-                        "'auto' (default) uses direct code where it can. Both play the same games. "
-                        "See docs/compilation.md")
+    _add_engine(s)
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
                         "(repeatable)")
@@ -165,12 +160,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resume", metavar="FILE", help="resume a saved game; every seat keeps its kind (human or "
                                                     "bot) unless --seat changes it")
     _add_with(p)
+    _add_engine(p)
 
     sc = sub.add_parser("scenario", help="run rule scenarios (YAML); exit 1 if any fails",
                         description="Run scenario files: each sets up a game, scripts choices and states "
                                     "expectations. See docs/scenarios.md.")
-    sc.add_argument("files", nargs="+", metavar="FILE")
+    sc.add_argument("files", nargs="+", metavar="FILE",
+                    help="scenario files; a folder stands for every .yaml file below it")
     sc.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    _add_engine(sc)
 
     r = sub.add_parser("replay", help="re-run a logged game and confirm it ends the same",
                        description="Re-run a game log written by `play --log` or `simulate`; each step's state "
@@ -180,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "part ways.")
     r.add_argument("log")
     r.add_argument("--ruleset", help="override the ruleset path in the log")
+    _add_engine(r)
     r.add_argument("--step", action="store_true",
                    help="tell each decision and what it led to, pausing after each; show the state at a mismatch")
 
@@ -313,6 +312,16 @@ def _fmt(args) -> int:
     rep = format_files(rules_files(args.paths), args.check)
     print(summary(rep, args.check))
     return 0 if rep.ok and not (args.check and rep.changed) else 1
+
+
+def _add_engine(p: argparse.ArgumentParser) -> None:
+    """`--engine`, the same for every command that runs games (engine/factory.py picks it)."""
+    p.add_argument("--engine", choices=("auto", "tasks", "direct"), default="auto",
+                   help="how games run: 'direct' compiles the ruleset to Python code (fast; generator "
+                        "code for agents that never copy the game, resumable code that can be copied "
+                        "for greedy and mcts; the constructs it knows), 'tasks' is the general engine; "
+                        "'auto' (default) uses direct code where it can. Both play the same games. "
+                        "See docs/compilation.md")
 
 
 def _add_with(p: argparse.ArgumentParser) -> None:
@@ -599,7 +608,7 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
             continue
         path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
         write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
-                                    e["error"], args.max_seconds or 300.0))
+                                    e["error"], args.max_seconds or 300.0, engine=args.engine))
         print(f"  replay log of game {e['index']}: {path}")
 
 
@@ -692,15 +701,16 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 
 def _play(args) -> int:
     from .play.agents import make_agent
-    from .engine.game import Game
-    from .play.session import ReplayMismatch, load_saved, restore_agent
+    from .engine.factory import new_game
+    from .play.session import QuietObserver, ReplayMismatch, load_saved, restore_agent
     from .play.tui import HumanAgent, Narrator
     narrator = None
     lines: list[dict] = []  # the event log, from the first step even when resuming
     saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
         try:
-            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True)
+            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True, engine=args.engine,
+                                     observer=QuietObserver())  # the narrator watches it from here
         except ReplayMismatch as e:
             print(f"grimoire: {printable(e)}", file=sys.stderr)
             return 1
@@ -711,7 +721,8 @@ def _play(args) -> int:
         program = load_program(args.ruleset)
         rpath = args.ruleset
         narrator = Narrator(_human_view(args.seat, _players(args)))
-        game = Game(program, _players(args), args.seed, observer=narrator)  # told from the setup on
+        game = new_game(program, _players(args), args.seed, observer=narrator, engine=args.engine,
+                        record_digests=True)  # told from the setup on
         narrator.attach(game)
     players = game.state.players
     # a resumed game keeps every seat's kind, a human seat too (--seat changes one)
@@ -797,6 +808,7 @@ def _add_serve_command(sub) -> None:
                     help="also print a designer address: full state, step back/forward, save/load, new seed, "
                          "seats replaced by bots, the log to download")
     _add_with(sv)
+    _add_engine(sv)
 
 
 def _serve(args) -> int:
@@ -815,33 +827,41 @@ def _serve(args) -> int:
         kinds[int(seat) - 1] = kind
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: a port is a number from 1 to 65535")
-    table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer)
+    table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer, engine=args.engine)
     table.run_bots()
     serve(table, args.host, args.port)
     return 0
 
 
+def _scenario_files(folder: Path) -> list[Path]:
+    """The scenarios a folder stands for: those in its `scenarios/` folder (a ruleset's), else its own."""
+    inner = folder / "scenarios"
+    return sorted((inner if inner.is_dir() else folder).glob("*.yaml"))
+
+
 def _scenario(args) -> int:
     from .play.scenario import ScenarioResult, run_scenario
     failed = 0
-    for f in args.files:
+    files = [str(y) for f in args.files for y in (_scenario_files(Path(f)) if Path(f).is_dir() else [f])]
+    for f in files:
         try:
-            res = run_scenario(f)
+            res = run_scenario(f, args.engine)
         except Exception as e:  # noqa: BLE001 - one scenario the runner cannot follow stops nothing
             res = ScenarioResult(str(f), "?", False, [f"internal error: {type(e).__name__}: {e}"])
         if not res.passed or args.verbose:
             print(printable(res.format(), keep="\n"))
         failed += not res.passed
-    print(f"{len(args.files) - failed} passed, {failed} failed")
+    print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
 def _replay(args) -> int:
-    from .play.session import ReplayMismatch, numbered_result, replay
+    from .play.session import QuietObserver, ReplayMismatch, numbered_result, replay
     from .play.tui import QuitGame, Stepper
     stepper = Stepper() if args.step else None
     try:
-        g = replay(args.log, args.ruleset, confine=True, on_step=stepper.step if stepper else None)
+        g = replay(args.log, args.ruleset, confine=True, on_step=stepper.step if stepper else None,
+                   engine=args.engine, observer=QuietObserver() if stepper else None)  # --step narrates
     except ReplayMismatch as e:
         if stepper is not None and e.game is not None:
             stepper.mismatch(e.game, str(e))

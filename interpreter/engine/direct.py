@@ -333,11 +333,13 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         score = None
         if rs.scores:
             s = rs.scores[0]
-            self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc)
+            if self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc) in _NOT_SCORES:
+                raise Unsupported("a score that is a card or a player")  # its result shows the card itself
             score = "_score"
         tiebreaks = []
         for i, t in enumerate(rs.tiebreaks):
-            self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc)
+            if self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc) in _NOT_SCORES:
+                raise Unsupported("a tiebreak that is a card or a player")
             tiebreaks.append(f"_tb{i}")
         exported = [funcs.get("setup"), funcs.get("turn"), funcs.get("round"), funcs.get("play")] + \
             [a[0] for a in always] + \
@@ -864,6 +866,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.emit(d + 3, f"{src}.pop()", loc)
         self.emit(d + 2, "else:", loc)
         self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
+        self.emit(d + 2, f"del _W[{c}]", loc)  # as zones.take_out: its entry goes last (the narration's order)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"R.take_any({c})", loc)
@@ -962,7 +965,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         self.emit(d + 1, "R.nothing_to_choose()", n.loc)
         py = self.bind(scope, n.name, item)
         prompt = n.prompt or f"Choose {n.name}"
-        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o)
+        # numbers, texts, truth values are labelled as themselves, never as the card of that id
+        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o, f"_value_labels({o})" if item == "any" else "None")
         self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
 
     def emit_enter(self, d: int) -> None:
@@ -1238,6 +1242,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         else:
             self.emit(d, "if R.steps > R.max_steps:")
         self.emit(d + 1, "R.runaway()")
+
+_NOT_SCORES = ("card", "player")  # kinds a result would show as ids, where the task engine shows values
 
 _OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
 _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",

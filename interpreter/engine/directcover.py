@@ -465,6 +465,8 @@ class CoverRuntime:
         self.reset_uses("turn:")
         events = self.events()
         started = self.fired("turn_start", None, Seat(p)) if "turn_start" in events else ()
+        if self.game.observer is not None:
+            self.game.observe_turn()
         if self.new_period():  # after the fire's conditions (TurnTask pushes the fire, then the settling)
             yield from self.settle()
         if started:
@@ -537,11 +539,18 @@ class CoverRuntime:
         return missing
 
     def roll(self, dice: list) -> None:
-        """`Game.roll` without scripted faces: a face per die from the game's RNG."""
-        faces_of, cards, st = self.program.die_faces, self.rs.cards, self.state
+        """`Game.roll`: a face per die from the game's RNG, or the next scripted face (scenarios'
+        `rolls:`, the game's `forced_rolls`)."""
+        faces_of, cards, st, forced = self.program.die_faces, self.rs.cards, self.state, self.game.forced_rolls
         for c in dice:
             if c is None or cards[c].type not in faces_of:
                 raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+            if forced:
+                face = forced.pop(0)
+                if face not in faces_of[cards[c].type]:
+                    raise RuleError(f"scripted roll `{face}` is not a face of {cards[c].type}", None)
+                st.faces[c] = face
+                continue
             st.faces[c] = st.rng.choice(faces_of[cards[c].type])
         for key in {st.where.get(c, "") for c in dice} - {""}:
             if key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)

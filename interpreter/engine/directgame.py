@@ -18,8 +18,8 @@ from .blame import rule_terms
 from .directabilities import AbilityRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
+from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
-from .directview import task_decision, task_view
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.state import GameState
@@ -182,6 +182,18 @@ def _sub(a: int, b: int) -> int:
     raise RuleError(f"the number {a} - {b} is too large", None)
 
 
+def _value_label(v: Any) -> str:
+    """`Game.label` of a value that is no card: a number, text, truth value or a list of them."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_value_label(x) for x in v) + "]"
+    return str(v)
+
+
+def _value_labels(xs: list) -> list[str]:
+    """The labels of a choice among values that are no cards (`choose x from [70, 80, 90]`)."""
+    return [_value_label(x) for x in xs]
+
+
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
@@ -209,6 +221,7 @@ def _cids(cards: Any) -> list:
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
 GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
+GENERATED_GLOBALS["_value_labels"] = _value_labels  # a choice among numbers, labelled by the numbers
 
 GEN_FILE = "<grimoire direct>"  # the file name generated code is compiled under (direct.py)
 ANYTHING = -1  # every bit set: what `touched = None` means in the task engine
@@ -431,6 +444,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
             self.touch(at)
             src = st.zones[at]
             del src[src.index(c)]
+            del where[c]  # as zones.take_out: its entry goes last (the narration's order)
         elif at is not None:
             self._touch_card(c)
             self._take(c)
@@ -644,12 +658,16 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
 _NO_TABLE: dict = {}
 
 
-class DirectGame:
+class DirectGame(DirectFacade):
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
     def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
-                 after_setup: Any = None, log_moves: bool = False):
-        """`log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
+                 after_setup: Any = None, log_moves: bool = False, record_digests: bool = False,
+                 observer: Any = None):
+        """`record_digests`: keep the state's digest at each decision (sessions' logs and saves).
+        `observer`: told of each turn's start (and, by the observed form of the code, directobserved.py,
+        of decisions taken without asking and of shuffles), from the setup on.
+        `log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
         card tracker's looks cost what moved, not what is in play."""
         program = dp.program
         rs = program.rs
@@ -682,6 +700,10 @@ class DirectGame:
         self.decisions_made = 0
         self.first_player = 0
         self._after_setup = after_setup  # e.g. the card tracker's first look (cardstats.py)
+        if record_digests:
+            self.record_digests = True
+        if observer is not None:
+            self.observer = observer
         self._start()
 
     def _start(self) -> None:
@@ -723,6 +745,7 @@ class DirectGame:
                 self.decision = gen.send(value)
                 if self.decision is not None and self.decisions_made >= self.limits.max_decisions:
                     self._too_many_decisions()
+                self.note_digest()
                 return
             d = self.decision
             limit = self.limits.max_decisions
@@ -852,6 +875,8 @@ class DirectGame:
                     if st.uses:
                         R.reset_uses("turn:")
                     started = R.fired("turn_start", None, p) if "turn_start" in events else ()
+                    if self.observer is not None:
+                        self.observe_turn()
                     if R.new_period():
                         yield from R.settle()
                     if started:  # as TurnTask: the fire is pushed before the settling
@@ -883,20 +908,6 @@ class DirectGame:
             scores.append(s)
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
-
-    def values(self) -> list[float] | None:
-        """Every seat's `value` now (`Game.values`, evaluated by the task engine's closures on this
-        game's state: directview.py); None when the ruleset declares none."""
-        if self.program.value is None:
-            return None
-        return task_view(self).values()
-
-    def preferences(self, decision: Decision) -> list[float] | None:
-        """How much the deciding player likes each option by the ruleset's `prefer` rule
-        (`Game.preferences`, evaluated as `values` is)."""
-        if not self.program.prefer:
-            return None
-        return task_view(self).preferences(task_decision(self, decision))
 
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (as `Game.held`)."""

@@ -1059,6 +1059,15 @@ class Game:
             out.append(float(v))
         return out
 
+    def option_values(self, decision: Decision) -> list:
+        """The options of `decision` as rule values (the facade of both engines: directfacade.py)."""
+        return decision.options
+
+    def evaluator(self) -> "Game":
+        """The game that evaluates rule-language expressions over this game's state: itself (a
+        game of direct code gives a task-engine one, directfacade.py)."""
+        return self
+
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (cards under others included)."""
         return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))

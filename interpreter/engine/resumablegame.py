@@ -232,7 +232,10 @@ class ResumableGame(DirectGame):
         new._root = copy_value(self._root, memo)
         new._gen = _Root(new._root)
         new.choices, new.log = list(self.choices), list(self.log)
+        if "digests" in self.__dict__ or "forced_rolls" in self.__dict__:  # (directfacade) not shared
+            new.__dict__["digests"], new.forced_rolls = list(self.digests), list(self.forced_rolls)
         new._after_setup = None
+        new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
         d = self.decision
         if d is not None:
             new.decision = Decision(d.player, d.kind, d.prompt, copy_value(d.options, memo),

@@ -37,7 +37,7 @@ class GuidedAgent:
     random. What the rule reads is the designer's choice: write it from what the player can see."""
 
     copies_game = False
-    reads_preferences = True  # reads `preferences` (the task and direct engines both give them)
+    reads_preferences = True  # calls `preferences` (both engines offer it: engine/directfacade.py)
 
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))

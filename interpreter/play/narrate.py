@@ -225,7 +225,7 @@ def prompt_text(game: Game, text: str) -> str:
 def option_text(game: Game, d: Decision, index: int) -> str:
     """An option as people read it: a card by its fields by name, a list of cards by their
     names; any other option by the engine's own label."""
-    v = d.options[index]
+    v = game.option_values(d)[index]  # cards as cards (direct code offers their ids)
     if isinstance(v, CardData):
         return card_line(game.rs, v, game.state.faces.get(v.id))
     if isinstance(v, list) and v and all(isinstance(x, CardData) for x in v):
@@ -236,7 +236,7 @@ def option_text(game: Game, d: Decision, index: int) -> str:
 def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str) -> str:
     """`player 2 (greedy) — prompt: answer`, told before the answer is applied; a choice of a
     card `seat` may not see is told without naming it."""
-    hidden = any(not sees_card(game, c.id, seat) for c in _option_cards(d.options[index]))
+    hidden = any(not sees_card(game, c.id, seat) for c in _option_cards(game.option_values(d)[index]))
     answer = f"one of {len(d.options)} options" if hidden else option_text(game, d, index)
     name = "you" if seat is not None and d.player == seat else f"player {d.player + 1}"
     kind = f" ({who})" if who and name != "you" else ""

@@ -75,6 +75,7 @@ from ..api import load_program
 from ..compile.compiler import Compiler
 from ..language.parser import parse_rules
 from ..language.diagnostics import ContentError
+from ..engine.factory import new_game
 from ..engine.game import Game
 from ..runtime.errors import RuleError
 from ..content.model import CardData
@@ -161,9 +162,10 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario.model_validate(data)
 
 
-def run_scenario(path: str | Path) -> ScenarioResult:
+def run_scenario(path: str | Path, engine: str = "auto") -> ScenarioResult:
     """Run one scenario file. Whatever the file holds, this returns a result (a bad file is a
-    failed scenario with the reason), so a run over many files goes on to the next."""
+    failed scenario with the reason), so a run over many files goes on to the next. `engine`:
+    as `grimoire simulate --engine` (engine/factory.py)."""
     path = Path(path)
     try:
         sc = load_scenario(path)
@@ -179,7 +181,7 @@ def run_scenario(path: str | Path) -> ScenarioResult:
                               [f"bad scenario: {'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()])
     res = ScenarioResult(str(path), sc.name, True, covers=sc.covers)
     try:
-        _run(sc, path, res)
+        _run(sc, path, res, engine)
     except ContentError as e:
         res.failures.append("the ruleset does not load:\n" + str(e))
     except _Fail as e:
@@ -220,7 +222,7 @@ class _Observer:
         self.decisions, self.shuffles = [], []
 
 
-def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
+def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") -> None:
     rpath = (path.parent / sc.ruleset).resolve()
     if sc.mods:  # `with: [mod, ...]`, each relative to this file like `ruleset:`
         rpath = stack_path(str(rpath), [str((path.parent / m).resolve()) for m in sc.mods])
@@ -236,16 +238,16 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     def arrange(g: Game) -> None:  # a bad setup is the scenario's fault: report it as such
         try:
             if sc.setup.model_fields_set:
-                _apply_setup(g, sc.setup)
+                _apply_setup(g.evaluator(), sc.setup)  # (direct code: a task-engine view of its state)
                 observer.reset()  # what the rules' setup shuffled, the scenario's setup replaced
             g.forced_rolls = list(sc.rolls)
         except _Fail as e:
             setup_failures.append(e)
 
     observer = _Observer()
-    try:
-        game = Game(program, sc.players, sc.seed,
-                    after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None, observer=observer)
+    try:  # on generated code where the ruleset compiles (engine/factory.py)
+        game = new_game(program, sc.players, sc.seed, seats=[], engine=engine,
+                        after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None, observer=observer)
     except ValueError as e:  # the ruleset refuses this game (e.g. the player count)
         if sc.expect.error is None:
             raise _Fail(f"the game cannot start: {e}") from None
@@ -424,13 +426,13 @@ def _match_choice(game: Game, d, choice: Any) -> int | None:
     for i, label in enumerate(d.labels):
         if label == text:
             return i
-    for i, o in enumerate(d.options):
+    for i, o in enumerate(game.option_values(d)):
         if isinstance(o, CardData) and _matches(o, text):
             return i
         if str(o) == text:
             return i
     if text.startswith("player ") and text[7:].isdigit():
-        for i, o in enumerate(d.options):
+        for i, o in enumerate(game.option_values(d)):
             if isinstance(o, int) and int(o) == int(text[7:]) - 1:
                 return i
     for i, label in enumerate(d.labels):
@@ -445,7 +447,7 @@ def _option_matches(game: Game, d, i: int, choice: Any) -> bool:
         return d.options[i] is (choice is True or choice == "yes")
     if isinstance(choice, int):
         return choice == i
-    text, o, label = str(choice), d.options[i], d.labels[i]
+    text, o, label = str(choice), game.option_values(d)[i], d.labels[i]
     if label == text or str(o) == text or (isinstance(o, CardData) and _matches(o, text)):
         return True
     if text.startswith("player ") and text[7:].isdigit() and isinstance(o, int) and not isinstance(o, bool):
@@ -552,7 +554,7 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | N
             stat, _, who = name.partition(" of ")
             got = st.pstats[int(who) - 1].get(stat)
         else:
-            got = st.stats.get(name, game.constants.get(name))
+            got = st.stats.get(name, game.evaluator().constants.get(name))
         if isinstance(got, CardData) and isinstance(value, str):  # a stat holding a card (a board space)
             if not _matches(got, value):
                 f.append(f"stat {name}: expected {value}, got {_spec_of(got)}")
@@ -603,7 +605,7 @@ def _card_value(game: Game, value: Any) -> Any:
 
 def _space(game: Game, spec: str) -> CardData:
     for c in game.cards:
-        if _matches(c, spec) and is_space(game, c):
+        if _matches(c, spec) and is_space(game.evaluator(), c):
             return c
     raise _Fail(f"no board space `{spec}`")
 
@@ -691,7 +693,7 @@ def _check_values(game: Game, values: dict[str, Any]) -> list[str]:
             out.append(f"value `{key}`: there is no player {who + 1}")
             continue
         try:
-            got = game.evaluate(_expression(game, text), {"you": Seat(who), "this": None}, None)
+            got = game.evaluator().evaluate(_expression(game, text), {"you": Seat(who), "this": None}, None)
         except _Fail as e:
             out.append(f"value `{key}`: {e}")
             continue
@@ -745,7 +747,7 @@ def _same_value(game: Game, got: Any, want: Any) -> bool:
 
 
 def _zone_cards_top_first(game: Game, ref: Any) -> list:
-    cards = game.listify(ref)
+    cards = game.evaluator().listify(ref)
     if isinstance(ref, ZoneRef) and game.rs.zones[ref.name].kind == "pile":
         return list(reversed(cards))
     return cards

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 from .agents import Agent, make_agent
 from ..api import load_program
 from ..content.stack import split_stack, stack_path
+from ..engine.factory import new_game
 from ..engine.game import Game, Limits, Program
 from ..language.untrusted import FileRefused, inside, printable, read_text
 from ..runtime.clock import GameTimeout, wall_clock
@@ -53,9 +54,11 @@ class GameRecord:
 
 
 def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log: bool = False,
-         limits: Limits | None = None, ruleset_path: str | None = None, game: Game | None = None) -> GameRecord:
-    """Play one game to its end with one agent per seat."""
-    g = game or Game(program, players, seed, limits, record_digests=log)
+         limits: Limits | None = None, ruleset_path: str | None = None, game: Game | None = None,
+         engine: str = "auto") -> GameRecord:
+    """Play one game to its end with one agent per seat (`engine`: see engine/factory.py; the
+    record's `steps` count each engine's own work)."""
+    g = game or new_game(program, players, seed, seats=agents, limits=limits, engine=engine, record_digests=log)
     lines: list[dict] = []
     if log:
         lines.append(header(program, players, seed, ruleset_path))
@@ -240,13 +243,27 @@ def _confined(named: Any, beside: Path, what: str) -> str:
     return str(path)
 
 
+class QuietObserver:
+    """An observer that keeps nothing: a game made with it can be watched later (a narrator set as
+    `game.observer` once the game exists), which generated code allows only for games made with
+    an observer (engine/directobserved.py)."""
+
+    def only_option(self, decision: Any) -> None:
+        pass
+
+    def shuffled(self, zone: Any) -> None:
+        pass
+
+
 def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
-           on_step: Callable[[Game, dict], None] | None = None) -> Game:
+           on_step: Callable[[Game, dict], None] | None = None, engine: str = "auto",
+           observer: Any = None) -> Game:
     """Re-run a logged game; raise ReplayMismatch naming the first step that differs (with the
     game as replayed up to there). With `confine` (the command line), a ruleset the log names is
     used only inside the working folder or the log's own folder: elsewhere the user must name it.
     `on_step(game, line)` is called before each logged answer is applied, once it was checked
-    (`replay --step` shows the game there)."""
+    (`replay --step` shows the game there). `engine`: see engine/factory.py (a log replays the same
+    on every engine); `observer`: the game's (`QuietObserver` for one a narrator watches later)."""
     lines = read_log(path)
     head = lines[0]
     first = 0 if head["grimoire_log"] == 2 else 1  # format 2 numbered players from 0
@@ -257,7 +274,7 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
         players, seed = head["players"], head["seed"]
         if not _is_int(players) or not (_is_int(seed) or isinstance(seed, str)):
             raise TypeError("players and seed must be numbers")
-        g = Game(program, players, seed)
+        g = new_game(program, players, seed, engine=engine, record_digests=True, observer=observer)
     except (KeyError, TypeError) as e:
         raise ReplayMismatch(f"{printable(path)}: a bad header line ({printable(e)})") from None
     except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
@@ -386,7 +403,7 @@ def _digests_before_each_answer(g: Game) -> list[str]:
     """The state digest before each answer (games made without digests are replayed for them)."""
     if len(g.digests) >= len(g.choices):
         return g.digests[:len(g.choices)]
-    again = Game(g.program, g.state.players, g.state.seed, g.limits)
+    again = new_game(g.program, g.state.players, g.state.seed, seats=[], limits=g.limits, record_digests=True)
     for choice in g.choices:
         again.answer(choice)
     return again.digests[:len(g.choices)]
@@ -412,11 +429,12 @@ def restore_agent(agent: Any, state: Any) -> None:
 
 def load_saved(path: str | Path, ruleset: str | None = None,
                log_lines: list[dict] | None = None, agents: list[dict] | None = None,
-               confine: bool = False) -> tuple[Game, str]:
+               confine: bool = False, engine: str = "auto", observer: Any = None) -> tuple[Game, str]:
     """Resume a saved game (replays its answers, checking the state digest before each and at the
     end, then the chained digest). With `log_lines`, the replayed steps are appended to it as
     event-log lines, so a resumed game logs in full; with `agents`, the saved seats (`kind`,
-    `rng`) are appended to it. `confine`: see `replay`."""
+    `rng`) are appended to it. `confine`, `engine`, `observer`: see `replay` (the resumed game can be
+    copied: any seat may be a searching bot)."""
     text = _read_json_file(path, "saved game")
     where = printable(path)
     try:
@@ -441,7 +459,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
             ruleset = _confined(ruleset, Path(path), "saved game")
     rpath = ruleset
     try:
-        g = Game(load_program(rpath), players, seed)
+        g = new_game(load_program(rpath), players, seed, engine=engine, record_digests=True, observer=observer)
     except ValueError as e:  # e.g. a player count this ruleset does not allow
         raise ReplayMismatch(f"the saved game does not fit this ruleset: {e}") from None
     for i, choice in enumerate(choices):
@@ -466,7 +484,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
 
 def failure_log(program: Program, ruleset_path: str, players: int, seed: int, choices: list[int],
                 limits: Limits | None = None, error: str | None = None,
-                seconds: float | None = 300.0) -> list[dict]:
+                seconds: float | None = 300.0, engine: str = "auto") -> list[dict]:
     """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
     `grimoire replay` shows it step by step and ends on the same error. `error` is the batch's
     word for it (a bad score, an overrun), kept when the game itself ends without one; rebuilding
@@ -474,7 +492,7 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
     lines = [header(program, players, seed, ruleset_path)]
     try:
         with wall_clock(seconds):
-            g = Game(program, players, seed, limits)
+            g = new_game(program, players, seed, seats=[], limits=limits, engine=engine, record_digests=True)
             for i, choice in enumerate(choices):
                 if g.over:
                     break

@@ -24,6 +24,7 @@ from typing import Any
 from .agents import AGENT_KINDS, make_agent
 from .session import end_line, header, load_saved, save_game, step_line, write_log
 from ..content.model import CardData
+from ..engine.factory import new_game
 from ..engine.game import Game, Program
 from ..language.diagnostics import ContentError
 from ..library.boards import graph
@@ -76,6 +77,7 @@ class Table:
     seed: int
     kinds: list[str]
     designer: bool = False
+    engine: str = "auto"  # as `--engine` (engine/factory.py); the game can be copied: a seat may become mcts
     seats: list[Seat] = field(default_factory=list)
     designer_token: str | None = None
     game: Game | None = None
@@ -118,7 +120,7 @@ class Table:
     # ---- playing ---------------------------------------------------------------------------
     def _restart(self, answers: list[int]) -> None:
         """A fresh game from the seed, then `answers` replayed (each narrated as it was)."""
-        self.game = Game(self.program, self.players, self.seed)
+        self.game = new_game(self.program, self.players, self.seed, engine=self.engine, record_digests=True)
         self.entries = []
         self._narrate_moves({})
         self._narrate_logs(0)
@@ -322,7 +324,7 @@ class Table:
 
     def _board(self, name: str, lying: list[int]) -> dict:
         """A board as a graph: its spaces in declaration order, their edges, what lies on each."""
-        gr = graph(self.game)
+        gr = graph(self.game.evaluator())  # board graphs are built by the task engine's code
         order = gr.order.get(name, [])
         on: dict[int, list[dict]] = {}
         for c in lying:
@@ -491,7 +493,7 @@ class Table:
                 path = Path(tmp) / "game.json"
                 path.write_text(text, encoding="utf-8")
                 try:
-                    g, _ = load_saved(path, self.ruleset_path)
+                    g, _ = load_saved(path, self.ruleset_path, engine=self.engine)
                 except Exception as e:  # noqa: BLE001 - any refusal is the save's fault, said plainly
                     why = str(e).replace(f"saved game {path}: ", "").replace(f"{path}: ", "").replace(str(path), "it")
                     raise TableError(f"cannot load this save: {why}", 400) from None
@@ -507,7 +509,8 @@ class Table:
         once the game has ended)."""
         with self.lock:
             self._designer(token)
-            again = Game(self.program, self.players, self.seed)
+            again = new_game(self.program, self.players, self.seed, seats=[], engine=self.engine,
+                             record_digests=True)
             lines = [header(self.program, self.players, self.seed, self.ruleset_path)]
             for a in self.game.choices:
                 lines.append(step_line(again, a))

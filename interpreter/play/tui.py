@@ -128,9 +128,10 @@ class HumanAgent:
         out.print()
         show_table(game, decision.player, out)
         out.print(_t(prompt_text(game, decision.prompt), "bold"))
+        values = game.option_values(decision)  # cards as cards (direct code offers their ids)
         for i in range(len(decision.options)):
             out.print(_t(f"  {i + 1}) {option_text(game, decision, i)}"))
-            card = decision.options[i]
+            card = values[i]
             if getattr(card, "effect", None) is not None or getattr(card, "text", None):
                 if sees_card(game, card.id, decision.player):
                     out.print(_t(f"       {card_text(card)}", "dim"))

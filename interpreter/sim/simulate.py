@@ -13,10 +13,9 @@ from typing import Any, Callable, Sequence
 from ..api import load_program
 from .backends import run_chunks
 from ..runtime.cardstats import MoveTracker
-from ..engine.direct import Unsupported, compile_direct
 from ..engine.directgame import DirectGame
-from ..engine.resumablegame import ResumableGame, compile_resumable
-from ..engine.game import Game, Limits
+from ..engine.factory import new_game as make_game
+from ..engine.game import Limits
 from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows, wilson
 from ..play.session import agents_for, game_seed
 from ..runtime.clock import GameTimeout, alarm_handler, timer
@@ -27,7 +26,6 @@ Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) 
 __all__ = ["simulate", "summarize", "run_chunk"]
 
 
-ENGINES = ("auto", "tasks", "direct")
 MAX_GAME_SECONDS = 300.0  # per-game wall clock in batches: one runaway game cannot stall the rest
 
 
@@ -120,25 +118,10 @@ def _what(v: Any) -> str:
 
 def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
              after_setup: Callable | None = None) -> Any:
-    """A game to play with `seats`: compiled to direct code when `engine` is "direct", or "auto"
-    and the ruleset compiles that way: generator code (directgame.py) when no seat's agent copies
-    the game (random, first), else its resumable form, which can be cloned (resumablegame.py);
-    otherwise the task engine ("tasks"). All play the same game, bit for bit."""
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine `{engine}` (known: {', '.join(ENGINES)})")
-    if engine != "tasks":
-        copies = any(getattr(a, "copies_game", True) for a in seats)
-        try:
-            dp = compile_direct(program)
-            if copies:
-                compile_resumable(dp)
-        except Unsupported as why:
-            if engine == "direct":
-                raise ValueError(f"{program.rs.title} does not compile to direct code: {why}") from None
-        else:
-            kind = ResumableGame if copies else DirectGame
-            return kind(dp, players, seed, limits, after_setup=after_setup, log_moves=after_setup is not None)
-    return Game(program, players, seed, limits, record_digests=False, after_setup=after_setup)
+    """A batch's game for `seats` (`engine.factory.new_game`, the one place that picks the engine;
+    card statistics get the state's move log with their `after_setup`)."""
+    return make_game(program, players, seed, seats=seats, limits=limits, engine=engine, after_setup=after_setup,
+                     log_moves=after_setup is not None)
 
 
 def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,

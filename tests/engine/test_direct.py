@@ -112,7 +112,7 @@ def test_agents_that_copy_the_game_get_copyable_code():
 
 
 def test_prefer_and_value_on_direct_code():
-    """A ruleset's `prefer` and `value` rules on direct code (directview.py): guided seats play
+    """A ruleset's `prefer` and `value` rules on direct code (directfacade.py): guided seats play
     Talisman as on the task engine; the resumable form gives the same `values` at the same
     point, and a copy taken there plays on as the original does."""
     program = load_program(ROOT / "rulesets" / "talisman")
