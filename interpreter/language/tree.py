@@ -15,9 +15,13 @@ from typing import Any, ClassVar, Iterator
 
 from .diagnostics import Loc
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
+
+# What a statement may change (`Node.writes`). RULES: it runs other rules (triggers, procedures,
+# a turn), which may change anything.
+CARDS, STATS, RULES, TURN, DICE, SEATS, END = "cards", "stats", "rules", "turn", "dice", "seats", "end"
 
 
 @_node
@@ -26,6 +30,13 @@ class Node:
 
     kind: ClassVar[str] = ""
     grammar: ClassVar[tuple[str, ...]] = ()  # the grammar rules that build it
+    # Its effects, its parts aside (analysis/effects.py walks a tree with them): whether it may
+    # stop for a decision or start other rules that may (`waits`), what game state it may change
+    # (`writes`: CARDS, STATS, RULES, ...), and which of its own fields name where it writes rather than
+    # what it reads (`written`: `move ... to Z` changes Z, it does not read it).
+    waits: ClassVar[bool] = False
+    writes: ClassVar[frozenset[str]] = frozenset()
+    written: ClassVar[tuple[str, ...]] = ()
     loc: Loc
 
     def __repr__(self) -> str:
@@ -622,6 +633,7 @@ class SetStmt(Stmt):
 
     kind: ClassVar[str] = "set"
     grammar: ClassVar[tuple[str, ...]] = ('set_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({STATS})
 
     target: Node
     expr: Node
@@ -636,6 +648,7 @@ class AugStmt(Stmt):
 
     kind: ClassVar[str] = "aug"
     grammar: ClassVar[tuple[str, ...]] = ('aug_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({STATS})
 
     target: Node
     op: str
@@ -651,6 +664,8 @@ class MoveStmt(Stmt):
 
     kind: ClassVar[str] = "move"
     grammar: ClassVar[tuple[str, ...]] = ('move_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS})
+    written: ClassVar[tuple[str, ...]] = ('dest',)
 
     what: Node
     dest: Node
@@ -669,6 +684,9 @@ class DrawStmt(Stmt):
 
     kind: ClassVar[str] = "draw"
     grammar: ClassVar[tuple[str, ...]] = ('draw_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
+    written: ClassVar[tuple[str, ...]] = ('dest',)
 
     count: Node | None
     source: Node
@@ -688,6 +706,8 @@ class PlaceStmt(Stmt):
 
     kind: ClassVar[str] = "place"
     grammar: ClassVar[tuple[str, ...]] = ('place_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
 
     what: Node
     zone: Node
@@ -702,6 +722,8 @@ class CoverStmt(Stmt):
 
     kind: ClassVar[str] = "cover"
     grammar: ClassVar[tuple[str, ...]] = ('cover_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
 
     what: Node
     target: Node
@@ -716,6 +738,7 @@ class ShuffleStmt(Stmt):
 
     kind: ClassVar[str] = "shuffle"
     grammar: ClassVar[tuple[str, ...]] = ('shuffle_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS})
 
     zone: Node
 
@@ -729,6 +752,8 @@ class FireStmt(Stmt):
 
     kind: ClassVar[str] = "fire"
     grammar: ClassVar[tuple[str, ...]] = ('fire_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     event: str
     subject: Node | None
@@ -747,6 +772,7 @@ class ChooseStmt(Stmt):
 
     kind: ClassVar[str] = "choose"
     grammar: ClassVar[tuple[str, ...]] = ('choose_stmt',)
+    waits: ClassVar[bool] = True
 
     player: Node
     count: Node | None
@@ -765,6 +791,7 @@ class SimulChooseStmt(Stmt):
 
     kind: ClassVar[str] = "simul_choose"
     grammar: ClassVar[tuple[str, ...]] = ('simul_choose_stmt',)
+    waits: ClassVar[bool] = True
 
     var: str
     players: Node
@@ -819,6 +846,7 @@ class EndStmt(Stmt):
 
     kind: ClassVar[str] = "end_game"
     grammar: ClassVar[tuple[str, ...]] = ('end_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({END})
 
     after: str | None
     reason: Node | None
@@ -836,6 +864,8 @@ class PlayTurnStmt(Stmt):
 
     kind: ClassVar[str] = "play_turn"
     grammar: ClassVar[tuple[str, ...]] = ('play_turn_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES, TURN})
 
     player: Node
 
@@ -849,6 +879,8 @@ class PlayRoundStmt(Stmt):
 
     kind: ClassVar[str] = "play_round"
     grammar: ClassVar[tuple[str, ...]] = ('play_round_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES, TURN})
 
     def describe(self) -> str:
         return "play a round"
@@ -873,6 +905,8 @@ class CallStmt(Stmt):
 
     kind: ClassVar[str] = "call_stmt"
     grammar: ClassVar[tuple[str, ...]] = ('call_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     expr: Node
 
@@ -905,6 +939,7 @@ class MayCond(Node):
 
     kind: ClassVar[str] = "may"
     grammar: ClassVar[tuple[str, ...]] = ('may_cond',)
+    waits: ClassVar[bool] = True
 
     player: Node
     prompt: str
@@ -956,6 +991,8 @@ class RollStmt(Stmt):
 
     kind: ClassVar[str] = "roll"
     grammar: ClassVar[tuple[str, ...]] = ('roll_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({DICE, RULES})
 
     dice: Node
 
@@ -969,6 +1006,8 @@ class GainStmt(Stmt):
 
     kind: ClassVar[str] = "gain"
     grammar: ClassVar[tuple[str, ...]] = ('gain_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({STATS, RULES})
 
     player: Node
     amount: Node
@@ -985,6 +1024,8 @@ class LoseStmt(Stmt):
 
     kind: ClassVar[str] = "lose"
     grammar: ClassVar[tuple[str, ...]] = ('lose_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({STATS, RULES})
 
     player: Node
     amount: Node
@@ -1001,6 +1042,7 @@ class AddDummyStmt(Stmt):
 
     kind: ClassVar[str] = "add_dummy"
     grammar: ClassVar[tuple[str, ...]] = ('add_dummy_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({SEATS})
 
     name: str | None
 
@@ -1014,6 +1056,8 @@ class ActionsStmt(Stmt):
 
     kind: ClassVar[str] = "take_actions"
     grammar: ClassVar[tuple[str, ...]] = ('actions_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     player: Node
     sources: Node | None
