@@ -34,6 +34,7 @@ class _Checker:
         self.rs = rs
         self.c = rs.content
         self.used: set[str] = set()
+        self.builtins = BUILTINS  # for the constructs' own checks (language/tree.py `Checks`)
         self.enum_values = rs.enum_values()
         self.card_fields = rs.card_fields()
         self.fired: set[str] = set()
@@ -236,6 +237,9 @@ class _Checker:
 
     def type_error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
         self.c.error(f"type/{code}", message, loc, hint)
+
+    def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        self.c.error(code, message, loc, hint)
 
     # ---- statements ------------------------------------------------------------------------
     def block(self, stmts: list[Node], scope: set[str], loops: int) -> None:
@@ -513,83 +517,8 @@ class _Checker:
 
     # ---- expressions -----------------------------------------------------------------------
     def expr(self, n: Node, scope: set[str]) -> None:
-        k = n.kind
-        rs = self.rs
-        if k == "name":
-            self.name(n, scope)
-        elif k == "of":
-            self.expr(n.owner, scope)
-            if n.name in rs.zones or n.name in rs.stats:
-                self.used.add(n.name)
-                d = rs.zones.get(n.name) or rs.stats.get(n.name)
-                if not d.per_player:
-                    self.c.error("zone/owner", f"`{n.name}` is shared, it has no owner", n.name_loc,
-                                 f"write just `{n.name}`")
-            elif n.name not in BUILTINS:
-                per_player = {z for z, d in rs.zones.items() if d.per_player} | \
-                             {s for s, d in rs.stats.items() if d.per_player}
-                self.undefined(n.name, n.name_loc, per_player, "zone or player stat")
-        elif k == "attr":
-            self.expr(n.obj, scope)
-            grid_attr = n.name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
-            if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player) \
-                    and not grid_attr:  # a grid space's column and row
-                if not self.lost_types:
-                    self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
-                                 did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
-            elif n.name in rs.stats:
-                self.used.add(n.name)
-        elif k == "call" and n.func in rs.functions:
-            self.used.add(n.func)
-            params = rs.functions[n.func].params
-            if len(n.args) != len(params):
-                self.c.error("call/arity", f"`{n.func}` takes {len(params)} argument(s) "
-                             f"({', '.join(params)}), got {len(n.args)}", n.loc)
-            for a in n.args:
-                self.expr(a, scope)
-        elif k == "call":
-            self.call(n, scope)
-        elif k == "is":
-            self.expr(n.expr, scope)
-            if n.what not in rs.card_types and n.what not in rs.die_types and \
-                    n.what not in ("empty", "covered", "none", "unknown", "dummy") \
-                    and not self.lost_types and n.what not in self.lost_names:
-                self.c.error("name/undefined", f"`is {n.what}`: not a card type", (getattr(n, "what_loc", None) or n.loc),
-                             did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
-                             or "use a card type, `empty`, `covered`, `dummy` or `none`")
-        elif k == "compare":
-            self.compare(n, scope)
-        elif k == "arith":
-            self.expr(n.left, scope)
-            self.expr(n.right, scope)
-            self.arith(n, scope)
-        elif k == "neg":
-            self.number_arg(n.expr, scope, "only a number can be negated")
-        elif k in ("and", "or"):
-            for item in n.items:
-                self.cond(item, scope)
-        elif k == "not":
-            self.cond(n.expr, scope)
-        elif k == "if_expr":
-            self.expr(n.then, scope)
-            self.cond(n.cond, scope)
-            self.expr(n.orelse, scope)
-        elif k == "where":
-            self.expr(n.items, scope)
-            self.cond(n.cond, scope | {"it"})
-        elif k == "quantified":
-            self.expr(n.iter, scope)
-            self.cond(n.cond, scope | set(n.names))
-        elif k == "comprehension":
-            self.expr(n.iter, scope)
-            self.expr(n.expr, scope | {n.name})
-        elif k == "map":
-            for a, b in n.pairs:
-                self.expr(a, scope)
-                self.expr(b, scope)
-        else:
-            for child in n.children():
-                self.expr(child, scope)
+        """A value: each construct checks itself (`check` in language/tree.py), through this checker."""
+        n.check(self, scope)
 
     def name(self, n: Node, scope: set[str]) -> None:
         rs, name = self.rs, n.id

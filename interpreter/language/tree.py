@@ -11,13 +11,40 @@ node after it is built (the classes have slots). The parser (`language/parser.py
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterator, Protocol
 
-from .diagnostics import Loc
+from .diagnostics import Loc, did_you_mean
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
+
+
+class Checks(Protocol):
+    """What a construct's `check` may use of the checker (analysis/checker.py `_Checker`): the
+    ruleset, its shared findings and its general checks. A construct checks its own parts through
+    `expr` (any value), `cond` (a condition) or `number_arg` (a number)."""
+
+    rs: Any  # the Ruleset being checked
+    used: set[str]  # declarations some rule uses (the rest are warned as unused)
+    builtins: Any  # the builtin registry (library.BUILTINS)
+    card_fields: dict  # field name -> the card types that have it
+    lost_types: bool  # a card type or declaration did not parse: any field or value may exist
+    lost_names: set  # names declared in parts of the rules that did not parse
+
+    def expr(self, n: "Node", scope: set[str]) -> None: ...
+    def cond(self, n: "Node", scope: set[str]) -> None: ...
+    def number_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def name(self, n: "Name", scope: set[str]) -> None: ...
+    def call(self, n: "Call", scope: set[str]) -> None: ...
+    def compare(self, n: "Compare", scope: set[str]) -> None: ...
+    def arith(self, n: "Arith", scope: set[str]) -> None: ...
+    def undefined(self, name: str, loc: Loc | None, candidates: set[str], what: str = "name",
+                  hint: str | None = None) -> None: ...
+    def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None: ...
+
+# the words `x is ...` knows besides card and die types
+_IS_WORDS = frozenset({"empty", "covered", "none", "unknown", "dummy"})
 
 # What a statement may change (`Node.writes`). RULES: it runs other rules (triggers, procedures,
 # a turn), which may change anything.
@@ -58,6 +85,13 @@ class Node:
     def children(self) -> Iterator["Node"]:
         for f in _field_names(type(self)):
             yield from _nodes_in(getattr(self, f))
+
+    def check(self, ck: "Checks", scope: set[str]) -> None:
+        """Its static checks (names, kinds, arity), reported through the checker `ck`, which
+        passes itself in (the tree never imports the analysis); `scope`: the variables bound here.
+        By default each part is checked as a value."""
+        for child in self.children():
+            ck.expr(child, scope)
 
 
 @_node
@@ -1084,6 +1118,10 @@ class WhereExpr(Expr):
     def describe(self) -> str:
         return f"{_d(self.items)} where {_d(self.cond)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.items, scope)
+        ck.cond(self.cond, scope | {"it"})
+
 
 @_node
 class IfExpr(Expr):
@@ -1098,6 +1136,11 @@ class IfExpr(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.then)} if {_d(self.cond)}, else {_d(self.orelse)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.then, scope)
+        ck.cond(self.cond, scope)
+        ck.expr(self.orelse, scope)
 
 
 @_node
@@ -1116,6 +1159,10 @@ class Quantified(Expr):
         q = {"every": "every", "some": "some", "no": "no"}[self.quantifier]
         return f"{q} {', '.join(self.names)} in {_d(self.iter)} {'has' if q != 'no' else 'has'} {_d(self.cond)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.iter, scope)
+        ck.cond(self.cond, scope | set(self.names))
+
 
 @_node
 class OrExpr(Expr):
@@ -1129,6 +1176,10 @@ class OrExpr(Expr):
     def describe(self) -> str:
         return " or ".join(_d(i) for i in self.items)
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        for item in self.items:
+            ck.cond(item, scope)
+
 
 @_node
 class AndExpr(Expr):
@@ -1141,6 +1192,10 @@ class AndExpr(Expr):
 
     def describe(self) -> str:
         return " and ".join(_d(i) for i in self.items)
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        for item in self.items:
+            ck.cond(item, scope)
 
 
 @_node
@@ -1162,6 +1217,9 @@ class NotExpr(Expr):
             return f"{_d(e.left)} {_COMPARE[_NEGATED[e.op]]} {_d(e.right)}"
         return f"not ({_d(e)})" if isinstance(e, (AndExpr, OrExpr)) else f"not {_d(e)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.cond(self.expr, scope)
+
 
 @_node
 class Compare(Expr):
@@ -1176,6 +1234,9 @@ class Compare(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.left)} {_COMPARE[self.op]} {_d(self.right)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.compare(self, scope)
 
 
 @_node
@@ -1206,6 +1267,15 @@ class IsExpr(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.expr)} is {'not ' if self.negate else ''}{_article(self.what)}{_words(self.what)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.expr, scope)
+        rs, what = ck.rs, self.what
+        if what not in rs.card_types and what not in rs.die_types and what not in _IS_WORDS \
+                and not ck.lost_types and what not in ck.lost_names:
+            ck.error("name/undefined", f"`is {what}`: not a card type", self.what_loc or self.loc,
+                     did_you_mean(what, set(rs.card_types) | {"empty", "covered"})
+                     or "use a card type, `empty`, `covered`, `dummy` or `none`")
 
 
 @_node
@@ -1251,6 +1321,11 @@ class Arith(Expr):
     def describe(self) -> str:
         return f"{_d(self.left)} {_ARITH[self.op]} {_d(self.right)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.left, scope)
+        ck.expr(self.right, scope)
+        ck.arith(self, scope)
+
 
 @_node
 class Neg(Expr):
@@ -1263,6 +1338,9 @@ class Neg(Expr):
 
     def describe(self) -> str:
         return f"minus {_d(self.expr)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.number_arg(self.expr, scope, "only a number can be negated")
 
 
 @_node
@@ -1282,6 +1360,18 @@ class OfExpr(Expr):
             return f"your {_words(self.name)}"
         return f"the {_words(self.name)} of {_d(owner)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.owner, scope)
+        rs, name = ck.rs, self.name
+        if name in rs.zones or name in rs.stats:
+            ck.used.add(name)
+            if not (rs.zones.get(name) or rs.stats.get(name)).per_player:
+                ck.error("zone/owner", f"`{name}` is shared, it has no owner", self.name_loc, f"write just `{name}`")
+        elif name not in ck.builtins:
+            per_player = {z for z, d in rs.zones.items() if d.per_player} | \
+                         {s for s, d in rs.stats.items() if d.per_player}
+            ck.undefined(name, self.name_loc, per_player, "zone or player stat")
+
 
 @_node
 class Attr(Expr):
@@ -1296,6 +1386,18 @@ class Attr(Expr):
 
     def describe(self) -> str:
         return f"the {_words(self.name)} of {_d(self.obj)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.obj, scope)
+        rs, name = ck.rs, self.name
+        grid_attr = name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
+        if name not in ck.card_fields and not (name in rs.stats and rs.stats[name].per_player) \
+                and not grid_attr:  # a grid space's column and row
+            if not ck.lost_types:
+                ck.error("field/unknown", f"no card type or player stat has a field `{name}`", self.name_loc,
+                         did_you_mean(name, set(ck.card_fields) | set(rs.stats)))
+        elif name in rs.stats:
+            ck.used.add(name)
 
 
 @_node
@@ -1331,6 +1433,18 @@ class Call(Expr):
             return f"{words} {_d(self.args[0])}" if words.endswith(" of") else f"{words} of {_d(self.args[0])}"
         return f"{_words(self.func)}(" + ", ".join(_d(a) for a in self.args) + ")"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        fn = ck.rs.functions.get(self.func)
+        if fn is None:  # a builtin, or a mistake: the registry's arity and argument kinds
+            ck.call(self, scope)
+            return
+        ck.used.add(self.func)
+        if len(self.args) != len(fn.params):
+            ck.error("call/arity", f"`{self.func}` takes {len(fn.params)} argument(s) "
+                     f"({', '.join(fn.params)}), got {len(self.args)}", self.loc)
+        for a in self.args:
+            ck.expr(a, scope)
+
 
 @_node
 class Lit(Expr):
@@ -1356,6 +1470,9 @@ class Name(Expr):
 
     def describe(self) -> str:
         return _SPECIAL.get(self.id, _words(self.id))
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.name(self, scope)
 
 
 @_node
@@ -1384,6 +1501,10 @@ class Comprehension(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.expr)} for each {self.name} in {_d(self.iter)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.iter, scope)
+        ck.expr(self.expr, scope | {self.name})
 
 
 @_node
