@@ -27,6 +27,8 @@ def test_the_docs_copy_is_the_class():
 def test_the_checker_has_no_branch_per_expression():
     src = inspect.getsource(_Checker.expr)
     assert ".check(self, scope)" in src and "kind" not in src.split('"""')[-1]
+    src = inspect.getsource(_Checker.kind)  # the static types too: each construct says its kind
+    assert ".value_kind(self, scope)" in src and ".kind" not in src.split('"""')[-1]
     # the constructs that used to be branches there check themselves
     own = {c.kind for c in CONSTRUCTS if issubclass(c, Expr) and "check" in c.__dict__}
     assert {"name", "of", "attr", "call", "is", "compare", "arith", "neg", "and", "or", "not", "if_expr",

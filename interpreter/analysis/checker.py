@@ -22,8 +22,6 @@ __all__ = ["check", "BUILTIN_EVENTS"]
 _SUBJECTLESS = frozenset({"turn_start", "turn_end", "round_start", "round_end", "game_end"})
 BUILTIN_EVENTS = {"drawn", "placed", "rolled"} | _SUBJECTLESS
 
-_BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
-
 
 # statements after which nothing else of their block runs (`end game after this turn` is not one)
 _ENDERS = {"break": "break", "continue": "continue", "end_game": "end game"}
@@ -436,45 +434,29 @@ class _Checker:
 
     # ---- kinds of values -------------------------------------------------------------------
     def kind(self, n: Node, scope: set[str]) -> str | None:
-        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything."""
-        k, rs = n.kind, self.rs
-        if k == "lit":
-            return NUMBER if isinstance(n.value, int) else TEXT
-        if k == "name":
-            if n.id in scope:
-                return None
-            if n.id in ("true", "false"):
-                return BOOL
-            if n.id in ("player_count", "turn_number", "round_number"):
-                return NUMBER
-            if n.id in rs.zones:
-                return ZONE
-            if n.id in rs.stats:
-                return self.stat_kind(n.id)
-            if n.id in rs.constants and n.id not in self.constant_stack:
-                self.constant_stack.add(n.id)
-                try:
-                    return self.kind(rs.constants[n.id].value, set())
-                finally:
-                    self.constant_stack.discard(n.id)
+        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything:
+        each construct says (`value_kind` in language/tree.py)."""
+        return n.value_kind(self, scope)
+
+    def name_kind(self, n: Node, scope: set[str]) -> str | None:
+        """What a bare name certainly is: a zone, a stat's kind, a constant's value's kind."""
+        rs = self.rs
+        if n.id in scope:
             return None
-        if k == "of":
-            owner = n.owner
-            one_player = owner.kind == "name" and owner.id not in ("players",) and owner.id in scope | {"you"} \
-                or owner.kind == "call" and owner.func in ("next_player", "previous_player")
-            if not one_player:  # `STAT of players` is a list of numbers
-                return None
-            return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
-        if k == "call":
-            return BUILTINS[n.func].result if n.func in BUILTINS else None
-        if k == "arith":
-            if n.op != "+":
-                return NUMBER
-            return NUMBER if self.kind(n.left, scope) == NUMBER and self.kind(n.right, scope) == NUMBER else None
-        if k == "neg":
-            return NUMBER
-        if k in _BOOL_KINDS:
+        if n.id in ("true", "false"):
             return BOOL
+        if n.id in ("player_count", "turn_number", "round_number"):
+            return NUMBER
+        if n.id in rs.zones:
+            return ZONE
+        if n.id in rs.stats:
+            return self.stat_kind(n.id)
+        if n.id in rs.constants and n.id not in self.constant_stack:
+            self.constant_stack.add(n.id)
+            try:
+                return self.kind(rs.constants[n.id].value, set())
+            finally:
+                self.constant_stack.discard(n.id)
         return None
 
     def stat_kind(self, name: str) -> str | None:

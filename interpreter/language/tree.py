@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Iterator, Protocol
 
 from .diagnostics import Loc, did_you_mean
+from .kinds import BOOL, NUMBER, TEXT, ZONE
 
 __all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
@@ -33,6 +34,9 @@ class Checks(Protocol):
     lost_names: set  # names declared in parts of the rules that did not parse
 
     def expr(self, n: "Node", scope: set[str]) -> None: ...
+    def kind(self, n: "Node", scope: set[str]) -> str | None: ...
+    def name_kind(self, n: "Name", scope: set[str]) -> str | None: ...
+    def stat_kind(self, name: str) -> str | None: ...
     def cond(self, n: "Node", scope: set[str]) -> None: ...
     def number_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
     def name(self, n: "Name", scope: set[str]) -> None: ...
@@ -64,6 +68,7 @@ class Node:
     waits: ClassVar[bool] = False
     writes: ClassVar[frozenset[str]] = frozenset()
     written: ClassVar[tuple[str, ...]] = ()
+    gives: ClassVar[str | None] = None  # the kind of value it always gives, when that is fixed
     loc: Loc
 
     def __repr__(self) -> str:
@@ -85,6 +90,11 @@ class Node:
     def children(self) -> Iterator["Node"]:
         for f in _field_names(type(self)):
             yield from _nodes_in(getattr(self, f))
+
+    def value_kind(self, ck: "Checks", scope: set[str]) -> str | None:
+        """The kind of value it certainly gives (language/kinds.py: ZONE, NUMBER, BOOL, TEXT), or
+        None when it could be anything: the language's static types, asked through `ck.kind`."""
+        return self.gives
 
     def check(self, ck: "Checks", scope: set[str]) -> None:
         """Its static checks (names, kinds, arity), reported through the checker `ck`, which
@@ -1149,6 +1159,7 @@ class Quantified(Expr):
 
     kind: ClassVar[str] = "quantified"
     grammar: ClassVar[tuple[str, ...]] = ('quantified',)
+    gives: ClassVar[str | None] = BOOL
 
     quantifier: str
     names: list[str]
@@ -1170,6 +1181,7 @@ class OrExpr(Expr):
 
     kind: ClassVar[str] = "or"
     grammar: ClassVar[tuple[str, ...]] = ('or_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
 
@@ -1187,6 +1199,7 @@ class AndExpr(Expr):
 
     kind: ClassVar[str] = "and"
     grammar: ClassVar[tuple[str, ...]] = ('and_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
 
@@ -1204,6 +1217,7 @@ class NotExpr(Expr):
 
     kind: ClassVar[str] = "not"
     grammar: ClassVar[tuple[str, ...]] = ('not_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     expr: Node
 
@@ -1227,6 +1241,7 @@ class Compare(Expr):
 
     kind: ClassVar[str] = "compare"
     grammar: ClassVar[tuple[str, ...]] = ('compare',)
+    gives: ClassVar[str | None] = BOOL
 
     op: str
     left: Node
@@ -1245,6 +1260,7 @@ class InExpr(Expr):
 
     kind: ClassVar[str] = "in"
     grammar: ClassVar[tuple[str, ...]] = ('in_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     item: Node
     coll: Node
@@ -1259,6 +1275,7 @@ class IsExpr(Expr):
 
     kind: ClassVar[str] = "is"
     grammar: ClassVar[tuple[str, ...]] = ('is_expr', 'is_not_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     expr: Node
     what: str
@@ -1284,6 +1301,7 @@ class CanPlaceExpr(Expr):
 
     kind: ClassVar[str] = "can_place"
     grammar: ClassVar[tuple[str, ...]] = ('can_place_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     what: Node
     zone: Node
@@ -1326,6 +1344,11 @@ class Arith(Expr):
         ck.expr(self.right, scope)
         ck.arith(self, scope)
 
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        if self.op != "+":
+            return NUMBER
+        return NUMBER if ck.kind(self.left, scope) == NUMBER and ck.kind(self.right, scope) == NUMBER else None
+
 
 @_node
 class Neg(Expr):
@@ -1333,6 +1356,7 @@ class Neg(Expr):
 
     kind: ClassVar[str] = "neg"
     grammar: ClassVar[tuple[str, ...]] = ('neg',)
+    gives: ClassVar[str | None] = NUMBER
 
     expr: Node
 
@@ -1371,6 +1395,14 @@ class OfExpr(Expr):
             per_player = {z for z, d in rs.zones.items() if d.per_player} | \
                          {s for s, d in rs.stats.items() if d.per_player}
             ck.undefined(name, self.name_loc, per_player, "zone or player stat")
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        owner, rs = self.owner, ck.rs
+        one_player = isinstance(owner, Name) and owner.id not in ("players",) and owner.id in scope | {"you"} \
+            or isinstance(owner, Call) and owner.func in ("next_player", "previous_player")
+        if not one_player:  # `STAT of players` is a list of numbers
+            return None
+        return ZONE if self.name in rs.zones else ck.stat_kind(self.name) if self.name in rs.stats else None
 
 
 @_node
@@ -1445,6 +1477,10 @@ class Call(Expr):
         for a in self.args:
             ck.expr(a, scope)
 
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        b = ck.builtins.get(self.func)
+        return b.result if b is not None else None
+
 
 @_node
 class Lit(Expr):
@@ -1457,6 +1493,9 @@ class Lit(Expr):
 
     def describe(self) -> str:
         return f"\u201c{self.value}\u201d" if isinstance(self.value, str) else str(self.value)
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        return NUMBER if isinstance(self.value, int) else TEXT
 
 
 @_node
@@ -1473,6 +1512,9 @@ class Name(Expr):
 
     def check(self, ck: Checks, scope: set[str]) -> None:
         ck.name(self, scope)
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        return ck.name_kind(self, scope)
 
 
 @_node
