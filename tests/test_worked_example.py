@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from interpreter.analysis.checker import _Checker, check
 from interpreter.api import check_path
-from interpreter.language.tree import CONSTRUCTS, ConstDecl, Expr, Name, Neg, Node
+from interpreter.language.tree import CONSTRUCTS, Checks, ConstDecl, Expr, Name, Neg, Node
 from rulekit import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,3 +75,12 @@ def test_a_new_expression_checks_itself(tmp_path):
     assert _diagnostics_of(tmp_path, "deck") == [("type/number", "only a number can be doubled, not a zone")]
     # its parts are checked through the checker too: an unknown name inside it is reported
     assert _diagnostics_of(tmp_path, "dekc") == [("name/undefined", "unknown name `dekc`")]
+
+
+def test_the_checker_offers_all_a_construct_may_use(tmp_path):
+    """Every member of the `Checks` protocol (what a construct's `check` may call) is on the checker."""
+    rs, _ = check_path(ruleset(tmp_path, 'game "T":\n    players 2\nturn:\n    end game\n'))
+    ck = _Checker(rs)
+    members = set(Checks.__annotations__) | {n for n in vars(Checks) if not n.startswith("_")}
+    assert {"expr", "cond", "kind", "error", "rs", "builtins"} <= members
+    assert not [m for m in sorted(members) if not hasattr(ck, m)]

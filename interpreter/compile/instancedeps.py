@@ -11,7 +11,7 @@ when (checked by `player_plan`, otherwise the whole rule runs as before):
 - it reads the state only as `Z of p` for per-player zones `Z` and `S of p` for player stats `S`
   (no shared zones or stats, no constants, no turn or player variables, no rule functions, no
   randomness);
-- its calls are pure list builtins, and it never rebinds `p`;
+- its calls are pure builtins (`library.PURE_BUILTINS`), and it never rebinds `p`;
 - its statements are `let`, `if`, `for each` and `move ... to Z of p` or to a shared zone (which
   it never reads), so one player's body neither reads nor writes another player's zones, and
   every card it handles comes from the zones it reads (an untouched, empty zone set does nothing).
