@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from interpreter.analysis.checker import _Checker, check
 from interpreter.api import check_path
-from interpreter.language.tree import CONSTRUCTS, Checks, ConstDecl, Expr, Name, Neg, Node
+from interpreter.language.tree import CONSTRUCTS, Checks, ConstDecl, Expr, Name, Neg, Node, Stmt
 from rulekit import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +33,9 @@ def test_the_checker_has_no_branch_per_expression():
     own = {c.kind for c in CONSTRUCTS if issubclass(c, Expr) and "check" in c.__dict__}
     assert {"name", "of", "attr", "call", "is", "compare", "arith", "neg", "and", "or", "not", "if_expr",
             "where", "quantified", "comprehension"} <= own
+    # and so does every statement (`Checker.stmt` only hands a statement its checker)
+    assert ".check(self, scope, loops)" in inspect.getsource(_Checker.stmt)
+    assert not [c.__name__ for c in CONSTRUCTS if issubclass(c, Stmt) and "check" not in c.__dict__]
 
 
 @dataclass(eq=False, repr=False, kw_only=True, slots=True)

@@ -33,6 +33,7 @@ class _Checker:
         self.c = rs.content
         self.used: set[str] = set()
         self.builtins = BUILTINS  # for the constructs' own checks (language/tree.py `Checks`)
+        self.builtin_events = BUILTIN_EVENTS
         self.enum_values = rs.enum_values()
         self.card_fields = rs.card_fields()
         self.fired: set[str] = set()
@@ -266,113 +267,8 @@ class _Checker:
         scope.add(name)
 
     def stmt(self, s: Node, scope: set[str], loops: int) -> None:
-        k = s.kind
-        name_loc = (getattr(s, "name_loc", None) or s.loc)
-        if k == "let":
-            self.expr(s.expr, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k in ("set", "aug"):
-            self.expr(s.expr, scope)
-            self.target(s.target, scope)
-            self.assigned_kind(s, scope)
-        elif k == "move":
-            self.cards_arg(s.what, scope, "only cards can be moved")
-            self.zone_arg(s.dest, scope, "`move ... to` needs a zone")
-            if s.name:
-                self.bind(s.name, name_loc, scope)
-        elif k == "draw":
-            if s.count is not None:
-                self.number_arg(s.count, scope, "`draw N from` needs a number")
-            self.zone_arg(s.source, scope, "`draw from` needs a zone")
-            self.zone_arg(s.dest, scope, "`draw ... to` needs a zone")
-            if s.name:
-                self.bind(s.name, name_loc, scope)
-        elif k == "place":
-            self.cards_arg(s.what, scope, "only a card can be placed")
-            self.zone_arg(s.zone, scope, "`place ... in` needs a zone")
-        elif k == "cover":
-            self.cards_arg(s.what, scope, "only a card can be placed")
-            self.cards_arg(s.target, scope, "`place ... on` needs a card")
-        elif k == "shuffle":
-            self.zone_arg(s.zone, scope, "`shuffle` needs a zone")
-        elif k == "fire":
-            self.fired.add(s.event)
-            if s.subject is not None:
-                self.fired_on.add(s.event)
-            if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
-                self.undefined(s.event, (getattr(s, "event_loc", None) or s.loc), set(self.rs.events), "event",
-                               f"declare it with `event {s.event}`")
-            for x in (s.subject, s.actor):
-                if x is not None:
-                    self.expr(x, scope)
-        elif k == "choose":
-            self.expr(s.player, scope)
-            self.expr(s.options, scope)
-            if s.count is not None and s.count.n is not None:
-                self.expr(s.count.n, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k == "simul_choose":
-            self.expr(s.players, scope)
-            self.bind(s.var, s.var_loc or s.loc, scope)
-            self.expr(s.options, scope)
-            if s.count is not None and s.count.n is not None:
-                self.expr(s.count.n, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k == "roll":
-            self.expr(s.dice, scope)
-            if not self.rs.die_types:
-                self.c.error("dice/none", "`roll` needs dice, but no `die type` is declared", s.loc,
-                             "declare one, e.g. `die type D6: 1..6, 2 dice`")
-        elif k in ("gain", "lose"):
-            self.expr(s.player, scope)
-            self.expr(s.amount, scope)
-            sd = self.rs.stats.get(s.stat)
-            if sd is None or not sd.per_player:
-                self.undefined(s.stat, s.stat_loc, {n for n, d in self.rs.stats.items() if d.per_player},
-                               "player stat")
-            else:
-                self.used.add(s.stat)
-        elif k == "take_actions":
-            self.expr(s.player, scope)
-            if s.sources is not None:
-                self.expr(s.sources, scope)
-        elif k in ("break", "continue"):
-            if loops == 0:
-                self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
-        elif k == "end_game":  # the optional reason is an expression (text)
-            if getattr(s, "reason", None) is not None:
-                self.expr(s.reason, scope)
-        elif k in ("play_round", "pass"):
-            self.flow.add(k)
-        elif k == "add_dummy":
-            if s.name:
-                self.bind(s.name, s.loc, scope)
-        elif k == "play_turn":
-            self.flow.add(k)
-            self.expr(s.player, scope)
-        elif k == "log":
-            self.expr(s.expr, scope)
-        elif k == "call_stmt":
-            self.call_stmt(s, scope)
-        elif k == "if":
-            for cond, body in s.branches:
-                if cond.kind == "may":
-                    self.expr(cond.player, scope)
-                else:
-                    self.cond(cond, scope)
-                self.block(body, scope, loops)
-            if s.orelse:
-                self.block(s.orelse, scope, loops)
-        elif k == "for":
-            self.expr(s.iter, scope)
-            self.bind(s.name, name_loc, scope)
-            self.block(s.body, scope, loops + 1)
-        elif k == "repeat":
-            if s.times is not None:
-                self.number_arg(s.times, scope, "`repeat N times` needs a number")
-            if s.cond is not None:
-                self.cond(s.cond, scope)
-            self.block(s.body, scope, loops + 1)
+        """A statement: each construct checks itself (`check` in language/tree.py), through this checker."""
+        s.check(self, scope, loops)
 
     def call_stmt(self, s: Node, scope: set[str]) -> None:
         x = s.expr

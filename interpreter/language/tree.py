@@ -46,6 +46,19 @@ class Checks(Protocol):
     def undefined(self, name: str, loc: Loc | None, candidates: set[str], what: str = "name",
                   hint: str | None = None) -> None: ...
     def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None: ...
+    # for statements: their bodies, the names they bind, what they use of the rules
+    fired: set[str]  # events some `fire` fires
+    fired_on: set[str]  # events some `fire` gives a subject (`on ...`)
+    flow: set[str]  # `play_turn`, `play_round`, `pass`: the statements that shape the flow of play
+    builtin_events: set[str]  # the events the engine fires itself
+
+    def block(self, stmts: list["Node"], scope: set[str], loops: int) -> None: ...
+    def bind(self, name: str, loc: Loc | None, scope: set[str]) -> None: ...
+    def target(self, t: "Node", scope: set[str]) -> None: ...
+    def assigned_kind(self, s: "Node", scope: set[str]) -> None: ...
+    def cards_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def zone_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def call_stmt(self, s: "CallStmt", scope: set[str]) -> None: ...
 
 # the words `x is ...` knows besides card and die types
 _IS_WORDS = frozenset({"empty", "covered", "none", "unknown", "dummy"})
@@ -114,6 +127,11 @@ class Decl(Node):
 @_node
 class Stmt(Node):
     """A statement: a line (or block) of a body that does something."""
+
+    def check(self, ck: "Checks", scope: set[str], loops: int = 0) -> None:
+        """As `Node.check`; `scope` grows with the names it binds, `loops`: the loops around it."""
+        for child in self.children():
+            ck.expr(child, scope)
 
 
 @_node
@@ -670,6 +688,10 @@ class LetStmt(Stmt):
     def describe(self) -> str:
         return f"let {self.name} be {_d(self.expr)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class SetStmt(Stmt):
@@ -684,6 +706,11 @@ class SetStmt(Stmt):
 
     def describe(self) -> str:
         return f"set {_d(self.target)} to {_d(self.expr)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.target(self.target, scope)
+        ck.assigned_kind(self, scope)
 
 
 @_node
@@ -700,6 +727,11 @@ class AugStmt(Stmt):
 
     def describe(self) -> str:
         return f"{'add' if self.op == '+=' else 'subtract'} {_d(self.expr)} {'to' if self.op == '+=' else 'from'} {_d(self.target)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.target(self.target, scope)
+        ck.assigned_kind(self, scope)
 
 
 @_node
@@ -720,6 +752,12 @@ class MoveStmt(Stmt):
     def describe(self) -> str:
         where = {"on top": " on top", "at bottom": " at the bottom"}.get(self.position or "", "")
         return f"move {_d(self.what)} to {_d(self.dest)}{where}" + _as(self.name)
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only cards can be moved")
+        ck.zone_arg(self.dest, scope, "`move ... to` needs a zone")
+        if self.name:
+            ck.bind(self.name, self.name_loc or self.loc, scope)
 
 
 @_node
@@ -743,6 +781,14 @@ class DrawStmt(Stmt):
         n = "a card" if one else f"{_d(self.count)} cards"
         return f"draw {n} from {_d(self.source)} to {_d(self.dest)}" + _as(self.name)
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.count is not None:
+            ck.number_arg(self.count, scope, "`draw N from` needs a number")
+        ck.zone_arg(self.source, scope, "`draw from` needs a zone")
+        ck.zone_arg(self.dest, scope, "`draw ... to` needs a zone")
+        if self.name:
+            ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class PlaceStmt(Stmt):
@@ -758,6 +804,10 @@ class PlaceStmt(Stmt):
 
     def describe(self) -> str:
         return f"place {_d(self.what)} in {_d(self.zone)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only a card can be placed")
+        ck.zone_arg(self.zone, scope, "`place ... in` needs a zone")
 
 
 @_node
@@ -775,6 +825,10 @@ class CoverStmt(Stmt):
     def describe(self) -> str:
         return f"lay {_d(self.what)} on {_d(self.target)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only a card can be placed")
+        ck.cards_arg(self.target, scope, "`place ... on` needs a card")
+
 
 @_node
 class ShuffleStmt(Stmt):
@@ -788,6 +842,9 @@ class ShuffleStmt(Stmt):
 
     def describe(self) -> str:
         return f"shuffle {_d(self.zone)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.zone_arg(self.zone, scope, "`shuffle` needs a zone")
 
 
 @_node
@@ -809,6 +866,17 @@ class FireStmt(Stmt):
         by = f" by {_d(self.actor)}" if self.actor is not None else ""
         return f"{_words(self.event)} happens{on}{by}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.fired.add(self.event)
+        if self.subject is not None:
+            ck.fired_on.add(self.event)
+        if self.event not in ck.rs.events and self.event not in ck.builtin_events:
+            ck.undefined(self.event, self.event_loc or self.loc, set(ck.rs.events), "event",
+                         f"declare it with `event {self.event}`")
+        for x in (self.subject, self.actor):
+            if x is not None:
+                ck.expr(x, scope)
+
 
 @_node
 class ChooseStmt(Stmt):
@@ -827,6 +895,13 @@ class ChooseStmt(Stmt):
 
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'choose')} {_count(self.count)}{self.name} from {_d(self.options)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.player, scope)
+        ck.expr(self.options, scope)
+        if self.count is not None and self.count.n is not None:
+            ck.expr(self.count.n, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
 
 
 @_node
@@ -849,6 +924,14 @@ class SimulChooseStmt(Stmt):
     def describe(self) -> str:
         return f"all {_d(self.players)} at once, each {self.var} chooses {_count(self.count)}{self.name} from {_d(self.options)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.players, scope)
+        ck.bind(self.var, self.var_loc or self.loc, scope)
+        ck.expr(self.options, scope)
+        if self.count is not None and self.count.n is not None:
+            ck.expr(self.count.n, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class BreakStmt(Stmt):
@@ -859,6 +942,10 @@ class BreakStmt(Stmt):
 
     def describe(self) -> str:
         return "stop repeating"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if loops == 0:
+            ck.error("flow/loop", "`break` outside a loop", self.loc, "use it inside `repeat`, `while` or `for each`")
 
 
 @_node
@@ -871,6 +958,11 @@ class ContinueStmt(Stmt):
     def describe(self) -> str:
         return "go on with the next round of the loop"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if loops == 0:
+            ck.error("flow/loop", "`continue` outside a loop", self.loc,
+                     "use it inside `repeat`, `while` or `for each`")
+
 
 @_node
 class PassStmt(Stmt):
@@ -881,6 +973,9 @@ class PassStmt(Stmt):
 
     def describe(self) -> str:
         return "do nothing"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
 
 
 @_node
@@ -901,6 +996,10 @@ class EndStmt(Stmt):
         why = f" ({_d(self.reason)})" if self.reason is not None else ""
         return f"the game ends{when}{why}" + (", stopped by a cap rather than by the rules" if self.cap else "")
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.reason is not None:  # the optional reason is an expression (text)
+            ck.expr(self.reason, scope)
+
 
 @_node
 class PlayTurnStmt(Stmt):
@@ -916,6 +1015,10 @@ class PlayTurnStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'take')} a turn"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
+        ck.expr(self.player, scope)
+
 
 @_node
 class PlayRoundStmt(Stmt):
@@ -929,6 +1032,9 @@ class PlayRoundStmt(Stmt):
     def describe(self) -> str:
         return "play a round"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
+
 
 @_node
 class LogStmt(Stmt):
@@ -941,6 +1047,9 @@ class LogStmt(Stmt):
 
     def describe(self) -> str:
         return f"tell everyone {_d(self.expr)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
 
 
 @_node
@@ -960,6 +1069,9 @@ class CallStmt(Stmt):
             return " ".join([_words(e.func)] + ([", ".join(_d(a) for a in e.args)] if e.args else []))
         return _d(e)
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.call_stmt(self, scope)
+
 
 @_node
 class IfStmt(Stmt):
@@ -975,6 +1087,16 @@ class IfStmt(Stmt):
         parts = [f"if {_d(c)}: {_body(b)}" for c, b in self.branches]
         text = "; otherwise ".join(parts)
         return text + (f"; otherwise {_body(self.orelse)}" if self.orelse else "")
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        for cond, body in self.branches:
+            if isinstance(cond, MayCond):
+                ck.expr(cond.player, scope)
+            else:
+                ck.cond(cond, scope)
+            ck.block(body, scope, loops)
+        if self.orelse:
+            ck.block(self.orelse, scope, loops)
 
 
 @_node
@@ -1009,6 +1131,11 @@ class ForStmt(Stmt):
     def describe(self) -> str:
         return f"for each {self.name} in {_d(self.iter)}: {_body(self.body)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.iter, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+        ck.block(self.body, scope, loops + 1)
+
 
 @_node
 class RepeatStmt(Stmt):
@@ -1028,6 +1155,13 @@ class RepeatStmt(Stmt):
             return f"while {_d(self.cond)}: {_body(self.body)}"
         return f"repeat: {_body(self.body)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.times is not None:
+            ck.number_arg(self.times, scope, "`repeat N times` needs a number")
+        if self.cond is not None:
+            ck.cond(self.cond, scope)
+        ck.block(self.body, scope, loops + 1)
+
 
 @_node
 class RollStmt(Stmt):
@@ -1042,6 +1176,12 @@ class RollStmt(Stmt):
 
     def describe(self) -> str:
         return f"roll {_d(self.dice)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.dice, scope)
+        if not ck.rs.die_types:
+            ck.error("dice/none", "`roll` needs dice, but no `die type` is declared", self.loc,
+                     "declare one, e.g. `die type D6: 1..6, 2 dice`")
 
 
 @_node
@@ -1061,6 +1201,9 @@ class GainStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'gain')} {_d(self.amount)} {_words(self.stat)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        _check_player_stat_change(self, ck, scope)
+
 
 @_node
 class LoseStmt(Stmt):
@@ -1079,6 +1222,9 @@ class LoseStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'lose')} {_d(self.amount)} {_words(self.stat)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        _check_player_stat_change(self, ck, scope)
+
 
 @_node
 class AddDummyStmt(Stmt):
@@ -1092,6 +1238,10 @@ class AddDummyStmt(Stmt):
 
     def describe(self) -> str:
         return "add a dummy player" + _as(self.name)
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.name:
+            ck.bind(self.name, self.loc, scope)
 
 
 @_node
@@ -1110,6 +1260,22 @@ class ActionsStmt(Stmt):
     def describe(self) -> str:
         src = f" from {_d(self.sources)}" if self.sources is not None else ""
         return f"{_d(self.player)} {_verb(self.player, 'take')} actions{src} until \u201c{self.done}\u201d"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.player, scope)
+        if self.sources is not None:
+            ck.expr(self.sources, scope)
+
+
+def _check_player_stat_change(s: "GainStmt | LoseStmt", ck: Checks, scope: set[str]) -> None:
+    """`P gains/loses N STAT`: STAT must be a player stat."""
+    ck.expr(s.player, scope)
+    ck.expr(s.amount, scope)
+    sd = ck.rs.stats.get(s.stat)
+    if sd is None or not sd.per_player:
+        ck.undefined(s.stat, s.stat_loc, {n for n, d in ck.rs.stats.items() if d.per_player}, "player stat")
+    else:
+        ck.used.add(s.stat)
 
 
 # ---- expressions ---------------------------------------------------------------------------------
