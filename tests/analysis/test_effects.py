@@ -9,6 +9,7 @@ from interpreter.analysis import effects
 from interpreter.analysis.effects import PERIOD, can_wait, changes_state, reads, writes_of
 from interpreter.compile.instancedeps import _loop_reads
 from interpreter.compile.syncblocks import SYNC_KINDS, is_sync
+from interpreter.engine.direct import _Gen
 from interpreter.language.parser import parse_rules
 from interpreter.language.tree import CARDS, CONSTRUCTS, END, RULES, SEATS, STATS, Call, Expr, LetStmt, Name, \
     OfExpr, Stmt, walk
@@ -197,3 +198,12 @@ def test_the_settle_read_sets_come_from_here(tmp_path):
     assert program.always_reads == [frozenset({"hand", "pot", PERIOD})]
     assert program.watcher_reads == [frozenset({"pool"})]
     assert program.always_reads == [effects.reads(a.body, program.rs) for a in program.rs.always]
+
+
+def test_the_direct_engines_placement_memo_takes_pure_calls_from_the_registry(tmp_path):
+    """A placement rule's answer is remembered per card only when its calls are pure builtins."""
+    gen = _Gen(build(tmp_path, RULES_TEXT))
+    card = Name(loc=None, id="card")
+    for name, b in BUILTINS.items():
+        call = Call(loc=None, func=name, args=[card] * b.lo, name_loc=None)
+        assert gen.pure(call, {"card"}) is b.pure, name
