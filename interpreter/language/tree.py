@@ -69,6 +69,7 @@ class Checks(Protocol):
     def zone_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
     def call_stmt(self, s: "CallStmt", scope: set[str]) -> None: ...
 
+
 # the words `x is ...` knows besides card and die types
 _IS_WORDS = frozenset({"empty", "covered", "none", "unknown", "dummy"})
 
