@@ -22,8 +22,6 @@ __all__ = ["check", "BUILTIN_EVENTS"]
 _SUBJECTLESS = frozenset({"turn_start", "turn_end", "round_start", "round_end", "game_end"})
 BUILTIN_EVENTS = {"drawn", "placed", "rolled"} | _SUBJECTLESS
 
-_BOOL_KINDS = {"compare", "and", "or", "not", "in", "is", "can_place", "quantified"}
-
 
 # statements after which nothing else of their block runs (`end game after this turn` is not one)
 _ENDERS = {"break": "break", "continue": "continue", "end_game": "end game"}
@@ -34,6 +32,8 @@ class _Checker:
         self.rs = rs
         self.c = rs.content
         self.used: set[str] = set()
+        self.builtins = BUILTINS  # for the constructs' own checks (language/tree.py `Checks`)
+        self.builtin_events = BUILTIN_EVENTS
         self.enum_values = rs.enum_values()
         self.card_fields = rs.card_fields()
         self.fired: set[str] = set()
@@ -237,6 +237,9 @@ class _Checker:
     def type_error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
         self.c.error(f"type/{code}", message, loc, hint)
 
+    def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None:
+        self.c.error(code, message, loc, hint)
+
     # ---- statements ------------------------------------------------------------------------
     def block(self, stmts: list[Node], scope: set[str], loops: int) -> None:
         ender, told = None, False
@@ -264,113 +267,8 @@ class _Checker:
         scope.add(name)
 
     def stmt(self, s: Node, scope: set[str], loops: int) -> None:
-        k = s.kind
-        name_loc = (getattr(s, "name_loc", None) or s.loc)
-        if k == "let":
-            self.expr(s.expr, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k in ("set", "aug"):
-            self.expr(s.expr, scope)
-            self.target(s.target, scope)
-            self.assigned_kind(s, scope)
-        elif k == "move":
-            self.cards_arg(s.what, scope, "only cards can be moved")
-            self.zone_arg(s.dest, scope, "`move ... to` needs a zone")
-            if s.name:
-                self.bind(s.name, name_loc, scope)
-        elif k == "draw":
-            if s.count is not None:
-                self.number_arg(s.count, scope, "`draw N from` needs a number")
-            self.zone_arg(s.source, scope, "`draw from` needs a zone")
-            self.zone_arg(s.dest, scope, "`draw ... to` needs a zone")
-            if s.name:
-                self.bind(s.name, name_loc, scope)
-        elif k == "place":
-            self.cards_arg(s.what, scope, "only a card can be placed")
-            self.zone_arg(s.zone, scope, "`place ... in` needs a zone")
-        elif k == "cover":
-            self.cards_arg(s.what, scope, "only a card can be placed")
-            self.cards_arg(s.target, scope, "`place ... on` needs a card")
-        elif k == "shuffle":
-            self.zone_arg(s.zone, scope, "`shuffle` needs a zone")
-        elif k == "fire":
-            self.fired.add(s.event)
-            if s.subject is not None:
-                self.fired_on.add(s.event)
-            if s.event not in self.rs.events and s.event not in BUILTIN_EVENTS:
-                self.undefined(s.event, (getattr(s, "event_loc", None) or s.loc), set(self.rs.events), "event",
-                               f"declare it with `event {s.event}`")
-            for x in (s.subject, s.actor):
-                if x is not None:
-                    self.expr(x, scope)
-        elif k == "choose":
-            self.expr(s.player, scope)
-            self.expr(s.options, scope)
-            if s.count is not None and s.count.n is not None:
-                self.expr(s.count.n, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k == "simul_choose":
-            self.expr(s.players, scope)
-            self.bind(s.var, s.var_loc or s.loc, scope)
-            self.expr(s.options, scope)
-            if s.count is not None and s.count.n is not None:
-                self.expr(s.count.n, scope)
-            self.bind(s.name, name_loc, scope)
-        elif k == "roll":
-            self.expr(s.dice, scope)
-            if not self.rs.die_types:
-                self.c.error("dice/none", "`roll` needs dice, but no `die type` is declared", s.loc,
-                             "declare one, e.g. `die type D6: 1..6, 2 dice`")
-        elif k in ("gain", "lose"):
-            self.expr(s.player, scope)
-            self.expr(s.amount, scope)
-            sd = self.rs.stats.get(s.stat)
-            if sd is None or not sd.per_player:
-                self.undefined(s.stat, s.stat_loc, {n for n, d in self.rs.stats.items() if d.per_player},
-                               "player stat")
-            else:
-                self.used.add(s.stat)
-        elif k == "take_actions":
-            self.expr(s.player, scope)
-            if s.sources is not None:
-                self.expr(s.sources, scope)
-        elif k in ("break", "continue"):
-            if loops == 0:
-                self.c.error("flow/loop", f"`{k}` outside a loop", s.loc, "use it inside `repeat`, `while` or `for each`")
-        elif k == "end_game":  # the optional reason is an expression (text)
-            if getattr(s, "reason", None) is not None:
-                self.expr(s.reason, scope)
-        elif k in ("play_round", "pass"):
-            self.flow.add(k)
-        elif k == "add_dummy":
-            if s.name:
-                self.bind(s.name, s.loc, scope)
-        elif k == "play_turn":
-            self.flow.add(k)
-            self.expr(s.player, scope)
-        elif k == "log":
-            self.expr(s.expr, scope)
-        elif k == "call_stmt":
-            self.call_stmt(s, scope)
-        elif k == "if":
-            for cond, body in s.branches:
-                if cond.kind == "may":
-                    self.expr(cond.player, scope)
-                else:
-                    self.cond(cond, scope)
-                self.block(body, scope, loops)
-            if s.orelse:
-                self.block(s.orelse, scope, loops)
-        elif k == "for":
-            self.expr(s.iter, scope)
-            self.bind(s.name, name_loc, scope)
-            self.block(s.body, scope, loops + 1)
-        elif k == "repeat":
-            if s.times is not None:
-                self.number_arg(s.times, scope, "`repeat N times` needs a number")
-            if s.cond is not None:
-                self.cond(s.cond, scope)
-            self.block(s.body, scope, loops + 1)
+        """A statement: each construct checks itself (`check` in language/tree.py), through this checker."""
+        s.check(self, scope, loops)
 
     def call_stmt(self, s: Node, scope: set[str]) -> None:
         x = s.expr
@@ -432,45 +330,29 @@ class _Checker:
 
     # ---- kinds of values -------------------------------------------------------------------
     def kind(self, n: Node, scope: set[str]) -> str | None:
-        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything."""
-        k, rs = n.kind, self.rs
-        if k == "lit":
-            return NUMBER if isinstance(n.value, int) else TEXT
-        if k == "name":
-            if n.id in scope:
-                return None
-            if n.id in ("true", "false"):
-                return BOOL
-            if n.id in ("player_count", "turn_number", "round_number"):
-                return NUMBER
-            if n.id in rs.zones:
-                return ZONE
-            if n.id in rs.stats:
-                return self.stat_kind(n.id)
-            if n.id in rs.constants and n.id not in self.constant_stack:
-                self.constant_stack.add(n.id)
-                try:
-                    return self.kind(rs.constants[n.id].value, set())
-                finally:
-                    self.constant_stack.discard(n.id)
+        """What a value certainly is (ZONE, NUMBER, BOOL, TEXT), or None when it could be anything:
+        each construct says (`value_kind` in language/tree.py)."""
+        return n.value_kind(self, scope)
+
+    def name_kind(self, n: Node, scope: set[str]) -> str | None:
+        """What a bare name certainly is: a zone, a stat's kind, a constant's value's kind."""
+        rs = self.rs
+        if n.id in scope:
             return None
-        if k == "of":
-            owner = n.owner
-            one_player = owner.kind == "name" and owner.id not in ("players",) and owner.id in scope | {"you"} \
-                or owner.kind == "call" and owner.func in ("next_player", "previous_player")
-            if not one_player:  # `STAT of players` is a list of numbers
-                return None
-            return ZONE if n.name in rs.zones else self.stat_kind(n.name) if n.name in rs.stats else None
-        if k == "call":
-            return BUILTINS[n.func].result if n.func in BUILTINS else None
-        if k == "arith":
-            if n.op != "+":
-                return NUMBER
-            return NUMBER if self.kind(n.left, scope) == NUMBER and self.kind(n.right, scope) == NUMBER else None
-        if k == "neg":
-            return NUMBER
-        if k in _BOOL_KINDS:
+        if n.id in ("true", "false"):
             return BOOL
+        if n.id in ("player_count", "turn_number", "round_number"):
+            return NUMBER
+        if n.id in rs.zones:
+            return ZONE
+        if n.id in rs.stats:
+            return self.stat_kind(n.id)
+        if n.id in rs.constants and n.id not in self.constant_stack:
+            self.constant_stack.add(n.id)
+            try:
+                return self.kind(rs.constants[n.id].value, set())
+            finally:
+                self.constant_stack.discard(n.id)
         return None
 
     def stat_kind(self, name: str) -> str | None:
@@ -513,83 +395,8 @@ class _Checker:
 
     # ---- expressions -----------------------------------------------------------------------
     def expr(self, n: Node, scope: set[str]) -> None:
-        k = n.kind
-        rs = self.rs
-        if k == "name":
-            self.name(n, scope)
-        elif k == "of":
-            self.expr(n.owner, scope)
-            if n.name in rs.zones or n.name in rs.stats:
-                self.used.add(n.name)
-                d = rs.zones.get(n.name) or rs.stats.get(n.name)
-                if not d.per_player:
-                    self.c.error("zone/owner", f"`{n.name}` is shared, it has no owner", n.name_loc,
-                                 f"write just `{n.name}`")
-            elif n.name not in BUILTINS:
-                per_player = {z for z, d in rs.zones.items() if d.per_player} | \
-                             {s for s, d in rs.stats.items() if d.per_player}
-                self.undefined(n.name, n.name_loc, per_player, "zone or player stat")
-        elif k == "attr":
-            self.expr(n.obj, scope)
-            grid_attr = n.name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
-            if n.name not in self.card_fields and not (n.name in rs.stats and rs.stats[n.name].per_player) \
-                    and not grid_attr:  # a grid space's column and row
-                if not self.lost_types:
-                    self.c.error("field/unknown", f"no card type or player stat has a field `{n.name}`", n.name_loc,
-                                 did_you_mean(n.name, set(self.card_fields) | set(rs.stats)))
-            elif n.name in rs.stats:
-                self.used.add(n.name)
-        elif k == "call" and n.func in rs.functions:
-            self.used.add(n.func)
-            params = rs.functions[n.func].params
-            if len(n.args) != len(params):
-                self.c.error("call/arity", f"`{n.func}` takes {len(params)} argument(s) "
-                             f"({', '.join(params)}), got {len(n.args)}", n.loc)
-            for a in n.args:
-                self.expr(a, scope)
-        elif k == "call":
-            self.call(n, scope)
-        elif k == "is":
-            self.expr(n.expr, scope)
-            if n.what not in rs.card_types and n.what not in rs.die_types and \
-                    n.what not in ("empty", "covered", "none", "unknown", "dummy") \
-                    and not self.lost_types and n.what not in self.lost_names:
-                self.c.error("name/undefined", f"`is {n.what}`: not a card type", (getattr(n, "what_loc", None) or n.loc),
-                             did_you_mean(n.what, set(rs.card_types) | {"empty", "covered"})
-                             or "use a card type, `empty`, `covered`, `dummy` or `none`")
-        elif k == "compare":
-            self.compare(n, scope)
-        elif k == "arith":
-            self.expr(n.left, scope)
-            self.expr(n.right, scope)
-            self.arith(n, scope)
-        elif k == "neg":
-            self.number_arg(n.expr, scope, "only a number can be negated")
-        elif k in ("and", "or"):
-            for item in n.items:
-                self.cond(item, scope)
-        elif k == "not":
-            self.cond(n.expr, scope)
-        elif k == "if_expr":
-            self.expr(n.then, scope)
-            self.cond(n.cond, scope)
-            self.expr(n.orelse, scope)
-        elif k == "where":
-            self.expr(n.items, scope)
-            self.cond(n.cond, scope | {"it"})
-        elif k == "quantified":
-            self.expr(n.iter, scope)
-            self.cond(n.cond, scope | set(n.names))
-        elif k == "comprehension":
-            self.expr(n.iter, scope)
-            self.expr(n.expr, scope | {n.name})
-        elif k == "map":
-            for a, b in n.pairs:
-                self.expr(a, scope)
-                self.expr(b, scope)
-        else:
-            for child in n.children():
-                self.expr(child, scope)
+        """A value: each construct checks itself (`check` in language/tree.py), through this checker."""
+        n.check(self, scope)
 
     def name(self, n: Node, scope: set[str]) -> None:
         rs, name = self.rs, n.id

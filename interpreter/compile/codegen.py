@@ -218,7 +218,7 @@ def check_tokens(src: str, names: set[str] | frozenset[str], own: re.Pattern) ->
             raise ValueError("unexpected token in generated code")
 
 
-# The node shapes (field names) the generators below were written for. A node of another shape
+# The node shapes (field names) the generators below (and syncblocks.py) were written for. A node of another shape
 # (say a construct that gained an option) is left to its closure, so later changes elsewhere
 # can never be silently bypassed here.
 SHAPES = {

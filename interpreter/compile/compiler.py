@@ -76,9 +76,11 @@ class Compiler:
             if fast is not None:
                 return fast
         f = getattr(self, "x_" + n.kind, None)
-        if f is None:
-            raise RuleError(f"`{n.kind}` cannot be used as a value here", n.loc)
-        return f(n)
+        if f is not None:
+            return f(n)
+        if hasattr(n, "compile"):  # a construct that compiles itself (language/tree.py `Compiles`)
+            return n.compile(self)
+        raise RuleError(f"`{n.kind}` cannot be used as a value here", n.loc)
 
     def x_lit(self, n):
         v = n.value
@@ -232,10 +234,6 @@ class Compiler:
         if op == "/":
             return lambda g, e: left(g, e) // right(g, e)
         return lambda g, e: left(g, e) % right(g, e)
-
-    def x_neg(self, n):
-        f = self.expr(n.expr)
-        return lambda g, e: -f(g, e)
 
     def _enum_side(self, side: Node, other: Node):
         """In `x.field == V`, `V` means the enumeration value even where a stat shares the name."""

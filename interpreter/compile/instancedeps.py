@@ -11,7 +11,7 @@ when (checked by `player_plan`, otherwise the whole rule runs as before):
 - it reads the state only as `Z of p` for per-player zones `Z` and `S of p` for player stats `S`
   (no shared zones or stats, no constants, no turn or player variables, no rule functions, no
   randomness);
-- its calls are pure list builtins, and it never rebinds `p`;
+- its calls are pure builtins (`library.PURE_BUILTINS`), and it never rebinds `p`;
 - its statements are `let`, `if`, `for each` and `move ... to Z of p` or to a shared zone (which
   it never reads), so one player's body neither reads nor writes another player's zones, and
   every card it handles comes from the zones it reads (an untouched, empty zone set does nothing).
@@ -26,6 +26,7 @@ from typing import Any
 from ..language.tree import ForStmt, Name, Node, walk
 
 from ..content.model import Ruleset
+from ..library import PURE_BUILTINS
 from ..library.names import SPECIAL_NAMES
 from .compiler import Compiler
 from .tasks import Block
@@ -37,8 +38,6 @@ __all__ = ["PlayerPlan", "player_plan", "PLAYERS_KEY"]
 # the environment name the restricted loop iterates over: it has spaces, so no rule can name it
 PLAYERS_KEY = "players to re-check"
 
-_PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "last", "rest",
-                         "sum", "max", "min", "top", "bottom"})
 _EXPR_KINDS = frozenset({"lit", "list", "range", "name", "of", "attr", "index", "call", "arith", "neg",
                          "compare", "in", "not", "and", "or", "if_expr", "where", "quantified",
                          "comprehension", "is"})
@@ -140,7 +139,7 @@ def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
                 zones.add(n.name)
         elif n.kind == "attr" and (n.name in rs.zones or n.name in rs.stats):
             return None
-        elif n.kind == "call" and (n.func not in _PURE_CALLS or n.func in rs.functions):
+        elif n.kind == "call" and (n.func not in PURE_BUILTINS or n.func in rs.functions):
             return None
         elif n.kind == "is" and n.what in ("dummy", "covered"):
             return None

@@ -16,14 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..language.tree import Node
+from ..analysis.effects import can_wait
+from ..language.tree import CONSTRUCTS, Node, Stmt
+from .codegen import known_shape
 from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
 
 __all__ = ["is_sync", "run_block", "SYNC_KINDS"]
 
-# statements whose compiled function always returns None (they never push a task)
-SYNC_KINDS = frozenset({"pass", "let", "set", "aug", "move", "shuffle", "log", "break", "continue", "end_game",
-                        "add_dummy"})
+# statements whose compiled function always returns None (they never push a task): those that
+# cannot wait (analysis/effects.py), but for the blocks `is_sync` runs itself
+SYNC_KINDS = frozenset(c.kind for c in CONSTRUCTS if issubclass(c, Stmt) and not c.waits) - {"for", "if", "repeat"}
 
 
 def is_sync(stmts: list[Node]) -> bool:
@@ -31,18 +33,15 @@ def is_sync(stmts: list[Node]) -> bool:
     return all(_sync_stmt(s) for s in stmts)
 
 
-_SHAPES = {"for": ("name", "iter", "body", "name_loc"), "if": ("branches", "orelse")}
-
-
 def _sync_stmt(n: Node) -> bool:
     if n.kind in SYNC_KINDS:
         return True
-    if n.kind in _SHAPES and n.field_names != _SHAPES[n.kind]:
-        return False  # a loop or `if` of another shape than the one written for here
+    if n.kind in ("for", "if") and not known_shape(n):
+        return False  # a loop or `if` of another shape than the one written for here (codegen.SHAPES)
     if n.kind == "for":
         return is_sync(n.body)
-    if n.kind == "if":
-        return not any(c.kind == "may" for c, _ in n.branches) and \
+    if n.kind == "if":  # a `may` condition waits for its answer
+        return not can_wait(c for c, _ in n.branches) and \
             all(is_sync(b) for _, b in n.branches) and is_sync(n.orelse or [])
     return False
 

@@ -30,17 +30,15 @@ from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
-from .directexpr import _CARDISH, _ITEM_KIND, _PURE_CALLS, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, \
-    Unsupported, V
+from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
+from ..analysis.effects import changes_state
+from ..library import PURE_BUILTINS
 
 __all__ = ["Unsupported", "DirectProgram", "compile_direct"]
 
-# statements that may change the state (a `set` of a stat says so itself; loops and `if`s reckon
-# from their bodies)
-_CHANGING = frozenset({"move", "draw", "place", "cover", "shuffle", "fire", "call_stmt"})
 _MAX_INLINE_INDENT = 10  # Python refuses more than 20 nested blocks: inline only so deep
 
 
@@ -608,7 +606,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         if k == "attr":
             return n.name in self.card_fields() and n.name not in self.rs.stats and self.pure(n.obj, bound)
         if k == "call":
-            return n.func in _PURE_CALLS and n.func not in self.rs.functions and \
+            return n.func in PURE_BUILTINS and n.func not in self.rs.functions and \
                 all(self.pure(a, bound) for a in n.args)
         if k == "is":
             return (n.what in self.rs.card_types or n.what in ("empty", "none")) and self.pure(n.expr, bound)
@@ -651,8 +649,8 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
                     self.emit(d, "pass")
                 continue
             m(s, d, scope, loops)
-            if s.kind in _CHANGING:
-                self.changed = True
+            if changes_state(s):  # analysis/effects.py (a `set` of a stat says so itself; loops
+                self.changed = True  # and `if`s reckon from their bodies)
 
     def s_pass(self, n, d, scope, loops):
         self.emit(d, "pass")

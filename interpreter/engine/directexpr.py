@@ -49,8 +49,6 @@ class V:
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
 _OPS = ("<", "<=", ">", ">=")
-_PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "rest", "adjacent",
-                         "values"})
 _CARDISH = ("card", "cards", "zone", "row")
 _LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",

@@ -27,6 +27,9 @@ from ..content.model import CardData, Ruleset
 from ..runtime.state import GameState
 from ..runtime.values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
 from ..compile.instancedeps import player_plan
+from ..analysis import effects
+from ..analysis.effects import PERIOD
+from ..library import PURE_BUILTINS
 from ..library.boards import compile_boards, is_space, move_onto, space_card
 from ..runtime.zones import cover, put, row_ids, take_out, zone_cards
 
@@ -137,10 +140,10 @@ class Program:
         # inside the statement that changed the state, instead of as a task (see Game.settle_before_statement)
         self.settles_at_once = all(is_sync(a.body) for a in rs.always) and all(is_sync(w.body) for w in rs.watchers)
         # what each state-based rule reads, so that settling skips rules nothing touched
-        self.always_reads = [reads_of(a.body, rs) for a in rs.always]
+        self.always_reads = [effects.reads(a.body, rs) for a in rs.always]
         # per-player `always` loops re-run only for the players whose zones changed (instancedeps.py)
         self.always_players = [player_plan(a.body, rs, c) for a in rs.always]
-        self.watcher_reads = [reads_of([w.cond], rs) for w in rs.watchers]
+        self.watcher_reads = [effects.reads([w.cond], rs) for w in rs.watchers]
         self.placements = {z: (p.binder, [c.expr(x) for x in p.conds], p) for z, p in rs.placements.items()}
         # placement rules whose answer may be reused while the state has not changed (see legal_positions)
         self.placement_env = {z: placement_env_names(p, rs, c) for z, p in rs.placements.items()}
@@ -170,65 +173,15 @@ def _trigger(c: Compiler, t: Node) -> tuple[Node, Any, Any]:
     return t, c.block(t.body), (c.expr(cond) if cond is not None else None)
 
 
-_READS_ANYTHING = {"all_cards", "zone_of", "owner", "covered", "cards_under", "position", "space_of",
-                   "cards_at"}
-# list functions that read only their arguments (not the active player, the turn or the RNG)
-PURE_CALLS = frozenset({"count", "distinct", "distinct_values", "ascending", "first", "last", "rest", "sum", "max",
-                        "min", "top", "bottom", "adjacent", "cards_in", "values", "rows", "ends"})
-# read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
-# functions that default to the active player. A new turn or round notes it as changed.
-PERIOD = "(turn)"
-
-
-def reads_of(nodes: list[Node], rs: Ruleset) -> frozenset[str] | None:
-    """Zone and stat names a piece of rules mentions, seeing through constants; None when it
-    may read anything. Where cards are moved *to* is written, not read: move/draw destinations
-    are skipped."""
-    out: set[str] = set()
-    stack = list(nodes)
-    through: set[str] = set()  # constants already looked into
-    while stack:
-        n = stack.pop()
-        if n.kind in ("move", "draw") and n.dest.kind in ("name", "of"):
-            stack += [c for c in n.children() if c is not n.dest]
-            if n.dest.kind == "of":
-                stack.append(n.dest.owner)
-            continue
-        if n.kind == "name":
-            if n.id in rs.zones or n.id in rs.stats:
-                out.add(n.id)
-                if (rs.zones[n.id] if n.id in rs.zones else rs.stats[n.id]).per_player:
-                    out.add(PERIOD)  # `trove` alone is the active player's
-            elif n.id in ("you", "this"):
-                out.add(PERIOD)
-            elif n.id in rs.constants and n.id not in through:  # `constant pile = deck` reads deck
-                through.add(n.id)
-                stack.append(rs.constants[n.id].value)
-            elif n.id in ("turn_number", "round_number", "start_player", "active_player"):
-                return None
-        elif n.kind in ("of", "attr") and (n.name in rs.zones or n.name in rs.stats):
-            out.add(n.name)
-        elif n.kind == "call" and n.func in rs.functions and n.func not in rs.procedures:
-            if "()" + n.func not in through:  # a function reads what its expression reads
-                through.add("()" + n.func)
-                stack.append(rs.functions[n.func].expr)
-        elif n.kind == "call" and (n.func in _READS_ANYTHING or n.func in rs.procedures):
-            return None
-        elif n.kind == "call" and n.func not in rs.functions and n.func not in PURE_CALLS:
-            out.add(PERIOD)  # e.g. other_players() is counted from the active player
-        stack += list(n.children())
-    return frozenset(out)
-
-
 def placement_env_names(p: Node, rs: Ruleset, c: Compiler) -> tuple[str, ...] | None:
     """The caller's variables a placement rule may read, when its answer depends only on them, the
     card, the zones and stats (which `Game.touch` versions); None when it may read anything else
     (turn or active player, the RNG, functions) and must be evaluated every time."""
-    if reads_of(list(p.conds), rs) is None:
+    if effects.reads(list(p.conds), rs) is None:
         return None
     names: set[str] = set()
     for n in (m for cond in p.conds for m in walk(cond)):
-        if n.kind == "call" and n.func not in PURE_CALLS:
+        if n.kind == "call" and n.func not in PURE_BUILTINS:
             return None  # `random` draws from the RNG; others may read what is not versioned
         if n.kind == "is" and n.what in ("dummy", "covered"):
             return None

@@ -20,7 +20,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import Indenter
 from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
-from .tree import (ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Neg, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
@@ -140,7 +140,20 @@ def _build_while_parsing(lark: Lark) -> None:
             callbacks[rule] = _pass_on
             continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
+        if method is None and name in _SELF_BUILT:  # a construct that builds itself (`Node.build`)
+            method = _built_by(_SELF_BUILT[name])
         callbacks[rule] = _reducer(rule, name, method)
+
+
+# grammar rule -> the construct class that builds itself from the rule's children (`build`)
+_SELF_BUILT = {rule: cls for cls in CONSTRUCTS if "build" in cls.__dict__ for rule in cls.grammar}
+
+
+def _built_by(cls: type) -> Callable:
+    """A rule's reduction for a construct that builds itself: its location, then its `build`."""
+    def build(ast: "_ToAst", meta: _Meta, kids: list) -> Node:
+        return cls.build(ast._loc(meta), kids)
+    return build
 
 
 def _pass_on(children: list) -> object:
@@ -762,6 +775,13 @@ class _ToAst(Transformer_NonRecursive):
         super().__init__()
         self.place = place
 
+    def __default__(self, data, children, meta):
+        """A rule with no method here: a construct that builds itself (`build`), else Lark's tree."""
+        cls = _SELF_BUILT.get(data)
+        if cls is None:
+            return super().__default__(data, children, meta)
+        return cls.build(self._loc(meta), children)
+
     def _loc(self, meta) -> Loc:
         if getattr(meta, "empty", True):
             return self.place.loc(1, 1)
@@ -1027,9 +1047,6 @@ class _ToAst(Transformer_NonRecursive):
         for i in range(1, len(c), 2):
             node = Arith(loc=node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
         return node
-
-    def neg(self, meta, c):
-        return Neg(loc=self._loc(meta), expr=c[0])
 
     def of_expr(self, meta, c):
         return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])

@@ -11,13 +11,71 @@ node after it is built (the classes have slots). The parser (`language/parser.py
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterator, Protocol
 
-from .diagnostics import Loc
+from .diagnostics import Loc, did_you_mean
+from .kinds import BOOL, NUMBER, TEXT, ZONE
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Compiles", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
+
+
+class Compiles(Protocol):
+    """What a construct's `compile(c)` may use of the compiler (compile/compiler.py), which passes
+    itself in: `c.expr(part)` is a part's closure `(game, env) -> value`. A construct that defines
+    `compile` needs no `Compiler.x_KIND`; one that defines the classmethod `build(loc, parts)` (the
+    rule's children, as Lark filtered them) needs no transformer method in language/parser.py."""
+
+    def expr(self, n: "Node") -> Any: ...
+
+
+class Checks(Protocol):
+    """What a construct's `check` may use of the checker (analysis/checker.py `_Checker`): the
+    ruleset, its shared findings and its general checks. A construct checks its own parts through
+    `expr` (any value), `cond` (a condition) or `number_arg` (a number)."""
+
+    rs: Any  # the Ruleset being checked
+    used: set[str]  # declarations some rule uses (the rest are warned as unused)
+    builtins: Any  # the builtin registry (library.BUILTINS)
+    card_fields: dict  # field name -> the card types that have it
+    lost_types: bool  # a card type or declaration did not parse: any field or value may exist
+    lost_names: set  # names declared in parts of the rules that did not parse
+
+    def expr(self, n: "Node", scope: set[str]) -> None: ...
+    def kind(self, n: "Node", scope: set[str]) -> str | None: ...
+    def name_kind(self, n: "Name", scope: set[str]) -> str | None: ...
+    def stat_kind(self, name: str) -> str | None: ...
+    def cond(self, n: "Node", scope: set[str]) -> None: ...
+    def number_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def name(self, n: "Name", scope: set[str]) -> None: ...
+    def call(self, n: "Call", scope: set[str]) -> None: ...
+    def compare(self, n: "Compare", scope: set[str]) -> None: ...
+    def arith(self, n: "Arith", scope: set[str]) -> None: ...
+    def undefined(self, name: str, loc: Loc | None, candidates: set[str], what: str = "name",
+                  hint: str | None = None) -> None: ...
+    def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None) -> None: ...
+    # for statements: their bodies, the names they bind, what they use of the rules
+    fired: set[str]  # events some `fire` fires
+    fired_on: set[str]  # events some `fire` gives a subject (`on ...`)
+    flow: set[str]  # `play_turn`, `play_round`, `pass`: the statements that shape the flow of play
+    builtin_events: set[str]  # the events the engine fires itself
+
+    def block(self, stmts: list["Node"], scope: set[str], loops: int) -> None: ...
+    def bind(self, name: str, loc: Loc | None, scope: set[str]) -> None: ...
+    def target(self, t: "Node", scope: set[str]) -> None: ...
+    def assigned_kind(self, s: "Node", scope: set[str]) -> None: ...
+    def cards_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def zone_arg(self, n: "Node", scope: set[str], message: str) -> None: ...
+    def call_stmt(self, s: "CallStmt", scope: set[str]) -> None: ...
+
+
+# the words `x is ...` knows besides card and die types
+_IS_WORDS = frozenset({"empty", "covered", "none", "unknown", "dummy"})
+
+# What a statement may change (`Node.writes`). RULES: it runs other rules (triggers, procedures,
+# a turn), which may change anything.
+CARDS, STATS, RULES, TURN, DICE, SEATS, END = "cards", "stats", "rules", "turn", "dice", "seats", "end"
 
 
 @_node
@@ -26,6 +84,14 @@ class Node:
 
     kind: ClassVar[str] = ""
     grammar: ClassVar[tuple[str, ...]] = ()  # the grammar rules that build it
+    # Its effects, its parts aside (analysis/effects.py walks a tree with them): whether it may
+    # stop for a decision or start other rules that may (`waits`), what game state it may change
+    # (`writes`: CARDS, STATS, RULES, ...), and which of its own fields name where it writes rather than
+    # what it reads (`written`: `move ... to Z` changes Z, it does not read it).
+    waits: ClassVar[bool] = False
+    writes: ClassVar[frozenset[str]] = frozenset()
+    written: ClassVar[tuple[str, ...]] = ()
+    gives: ClassVar[str | None] = None  # the kind of value it always gives, when that is fixed
     loc: Loc
 
     def __repr__(self) -> str:
@@ -48,6 +114,18 @@ class Node:
         for f in _field_names(type(self)):
             yield from _nodes_in(getattr(self, f))
 
+    def value_kind(self, ck: "Checks", scope: set[str]) -> str | None:
+        """The kind of value it certainly gives (language/kinds.py: ZONE, NUMBER, BOOL, TEXT), or
+        None when it could be anything: the language's static types, asked through `ck.kind`."""
+        return self.gives
+
+    def check(self, ck: "Checks", scope: set[str]) -> None:
+        """Its static checks (names, kinds, arity), reported through the checker `ck`, which
+        passes itself in (the tree never imports the analysis); `scope`: the variables bound here.
+        By default each part is checked as a value."""
+        for child in self.children():
+            ck.expr(child, scope)
+
 
 @_node
 class Decl(Node):
@@ -59,6 +137,11 @@ class Decl(Node):
 @_node
 class Stmt(Node):
     """A statement: a line (or block) of a body that does something."""
+
+    def check(self, ck: "Checks", scope: set[str], loops: int = 0) -> None:
+        """As `Node.check`; `scope` grows with the names it binds, `loops`: the loops around it."""
+        for child in self.children():
+            ck.expr(child, scope)
 
 
 @_node
@@ -615,6 +698,10 @@ class LetStmt(Stmt):
     def describe(self) -> str:
         return f"let {self.name} be {_d(self.expr)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class SetStmt(Stmt):
@@ -622,12 +709,18 @@ class SetStmt(Stmt):
 
     kind: ClassVar[str] = "set"
     grammar: ClassVar[tuple[str, ...]] = ('set_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({STATS})
 
     target: Node
     expr: Node
 
     def describe(self) -> str:
         return f"set {_d(self.target)} to {_d(self.expr)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.target(self.target, scope)
+        ck.assigned_kind(self, scope)
 
 
 @_node
@@ -636,6 +729,7 @@ class AugStmt(Stmt):
 
     kind: ClassVar[str] = "aug"
     grammar: ClassVar[tuple[str, ...]] = ('aug_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({STATS})
 
     target: Node
     op: str
@@ -644,6 +738,11 @@ class AugStmt(Stmt):
     def describe(self) -> str:
         return f"{'add' if self.op == '+=' else 'subtract'} {_d(self.expr)} {'to' if self.op == '+=' else 'from'} {_d(self.target)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+        ck.target(self.target, scope)
+        ck.assigned_kind(self, scope)
+
 
 @_node
 class MoveStmt(Stmt):
@@ -651,6 +750,8 @@ class MoveStmt(Stmt):
 
     kind: ClassVar[str] = "move"
     grammar: ClassVar[tuple[str, ...]] = ('move_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS})
+    written: ClassVar[tuple[str, ...]] = ('dest',)
 
     what: Node
     dest: Node
@@ -662,6 +763,12 @@ class MoveStmt(Stmt):
         where = {"on top": " on top", "at bottom": " at the bottom"}.get(self.position or "", "")
         return f"move {_d(self.what)} to {_d(self.dest)}{where}" + _as(self.name)
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only cards can be moved")
+        ck.zone_arg(self.dest, scope, "`move ... to` needs a zone")
+        if self.name:
+            ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class DrawStmt(Stmt):
@@ -669,6 +776,9 @@ class DrawStmt(Stmt):
 
     kind: ClassVar[str] = "draw"
     grammar: ClassVar[tuple[str, ...]] = ('draw_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
+    written: ClassVar[tuple[str, ...]] = ('dest',)
 
     count: Node | None
     source: Node
@@ -681,6 +791,14 @@ class DrawStmt(Stmt):
         n = "a card" if one else f"{_d(self.count)} cards"
         return f"draw {n} from {_d(self.source)} to {_d(self.dest)}" + _as(self.name)
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.count is not None:
+            ck.number_arg(self.count, scope, "`draw N from` needs a number")
+        ck.zone_arg(self.source, scope, "`draw from` needs a zone")
+        ck.zone_arg(self.dest, scope, "`draw ... to` needs a zone")
+        if self.name:
+            ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class PlaceStmt(Stmt):
@@ -688,12 +806,18 @@ class PlaceStmt(Stmt):
 
     kind: ClassVar[str] = "place"
     grammar: ClassVar[tuple[str, ...]] = ('place_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
 
     what: Node
     zone: Node
 
     def describe(self) -> str:
         return f"place {_d(self.what)} in {_d(self.zone)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only a card can be placed")
+        ck.zone_arg(self.zone, scope, "`place ... in` needs a zone")
 
 
 @_node
@@ -702,12 +826,18 @@ class CoverStmt(Stmt):
 
     kind: ClassVar[str] = "cover"
     grammar: ClassVar[tuple[str, ...]] = ('cover_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS, RULES})
 
     what: Node
     target: Node
 
     def describe(self) -> str:
         return f"lay {_d(self.what)} on {_d(self.target)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.cards_arg(self.what, scope, "only a card can be placed")
+        ck.cards_arg(self.target, scope, "`place ... on` needs a card")
 
 
 @_node
@@ -716,11 +846,15 @@ class ShuffleStmt(Stmt):
 
     kind: ClassVar[str] = "shuffle"
     grammar: ClassVar[tuple[str, ...]] = ('shuffle_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({CARDS})
 
     zone: Node
 
     def describe(self) -> str:
         return f"shuffle {_d(self.zone)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.zone_arg(self.zone, scope, "`shuffle` needs a zone")
 
 
 @_node
@@ -729,6 +863,8 @@ class FireStmt(Stmt):
 
     kind: ClassVar[str] = "fire"
     grammar: ClassVar[tuple[str, ...]] = ('fire_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     event: str
     subject: Node | None
@@ -740,6 +876,17 @@ class FireStmt(Stmt):
         by = f" by {_d(self.actor)}" if self.actor is not None else ""
         return f"{_words(self.event)} happens{on}{by}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.fired.add(self.event)
+        if self.subject is not None:
+            ck.fired_on.add(self.event)
+        if self.event not in ck.rs.events and self.event not in ck.builtin_events:
+            ck.undefined(self.event, self.event_loc or self.loc, set(ck.rs.events), "event",
+                         f"declare it with `event {self.event}`")
+        for x in (self.subject, self.actor):
+            if x is not None:
+                ck.expr(x, scope)
+
 
 @_node
 class ChooseStmt(Stmt):
@@ -747,6 +894,7 @@ class ChooseStmt(Stmt):
 
     kind: ClassVar[str] = "choose"
     grammar: ClassVar[tuple[str, ...]] = ('choose_stmt',)
+    waits: ClassVar[bool] = True
 
     player: Node
     count: Node | None
@@ -758,6 +906,13 @@ class ChooseStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'choose')} {_count(self.count)}{self.name} from {_d(self.options)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.player, scope)
+        ck.expr(self.options, scope)
+        if self.count is not None and self.count.n is not None:
+            ck.expr(self.count.n, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class SimulChooseStmt(Stmt):
@@ -765,6 +920,7 @@ class SimulChooseStmt(Stmt):
 
     kind: ClassVar[str] = "simul_choose"
     grammar: ClassVar[tuple[str, ...]] = ('simul_choose_stmt',)
+    waits: ClassVar[bool] = True
 
     var: str
     players: Node
@@ -778,6 +934,14 @@ class SimulChooseStmt(Stmt):
     def describe(self) -> str:
         return f"all {_d(self.players)} at once, each {self.var} chooses {_count(self.count)}{self.name} from {_d(self.options)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.players, scope)
+        ck.bind(self.var, self.var_loc or self.loc, scope)
+        ck.expr(self.options, scope)
+        if self.count is not None and self.count.n is not None:
+            ck.expr(self.count.n, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+
 
 @_node
 class BreakStmt(Stmt):
@@ -788,6 +952,10 @@ class BreakStmt(Stmt):
 
     def describe(self) -> str:
         return "stop repeating"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if loops == 0:
+            ck.error("flow/loop", "`break` outside a loop", self.loc, "use it inside `repeat`, `while` or `for each`")
 
 
 @_node
@@ -800,6 +968,11 @@ class ContinueStmt(Stmt):
     def describe(self) -> str:
         return "go on with the next round of the loop"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if loops == 0:
+            ck.error("flow/loop", "`continue` outside a loop", self.loc,
+                     "use it inside `repeat`, `while` or `for each`")
+
 
 @_node
 class PassStmt(Stmt):
@@ -811,6 +984,9 @@ class PassStmt(Stmt):
     def describe(self) -> str:
         return "do nothing"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
+
 
 @_node
 class EndStmt(Stmt):
@@ -819,6 +995,7 @@ class EndStmt(Stmt):
 
     kind: ClassVar[str] = "end_game"
     grammar: ClassVar[tuple[str, ...]] = ('end_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({END})
 
     after: str | None
     reason: Node | None
@@ -829,6 +1006,10 @@ class EndStmt(Stmt):
         why = f" ({_d(self.reason)})" if self.reason is not None else ""
         return f"the game ends{when}{why}" + (", stopped by a cap rather than by the rules" if self.cap else "")
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.reason is not None:  # the optional reason is an expression (text)
+            ck.expr(self.reason, scope)
+
 
 @_node
 class PlayTurnStmt(Stmt):
@@ -836,11 +1017,17 @@ class PlayTurnStmt(Stmt):
 
     kind: ClassVar[str] = "play_turn"
     grammar: ClassVar[tuple[str, ...]] = ('play_turn_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES, TURN})
 
     player: Node
 
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'take')} a turn"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
+        ck.expr(self.player, scope)
 
 
 @_node
@@ -849,9 +1036,14 @@ class PlayRoundStmt(Stmt):
 
     kind: ClassVar[str] = "play_round"
     grammar: ClassVar[tuple[str, ...]] = ('play_round_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES, TURN})
 
     def describe(self) -> str:
         return "play a round"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.flow.add(self.kind)
 
 
 @_node
@@ -866,6 +1058,9 @@ class LogStmt(Stmt):
     def describe(self) -> str:
         return f"tell everyone {_d(self.expr)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.expr, scope)
+
 
 @_node
 class CallStmt(Stmt):
@@ -873,6 +1068,8 @@ class CallStmt(Stmt):
 
     kind: ClassVar[str] = "call_stmt"
     grammar: ClassVar[tuple[str, ...]] = ('call_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     expr: Node
 
@@ -881,6 +1078,9 @@ class CallStmt(Stmt):
         if isinstance(e, Call):
             return " ".join([_words(e.func)] + ([", ".join(_d(a) for a in e.args)] if e.args else []))
         return _d(e)
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.call_stmt(self, scope)
 
 
 @_node
@@ -898,6 +1098,16 @@ class IfStmt(Stmt):
         text = "; otherwise ".join(parts)
         return text + (f"; otherwise {_body(self.orelse)}" if self.orelse else "")
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        for cond, body in self.branches:
+            if isinstance(cond, MayCond):
+                ck.expr(cond.player, scope)
+            else:
+                ck.cond(cond, scope)
+            ck.block(body, scope, loops)
+        if self.orelse:
+            ck.block(self.orelse, scope, loops)
+
 
 @_node
 class MayCond(Node):
@@ -905,6 +1115,7 @@ class MayCond(Node):
 
     kind: ClassVar[str] = "may"
     grammar: ClassVar[tuple[str, ...]] = ('may_cond',)
+    waits: ClassVar[bool] = True
 
     player: Node
     prompt: str
@@ -930,6 +1141,11 @@ class ForStmt(Stmt):
     def describe(self) -> str:
         return f"for each {self.name} in {_d(self.iter)}: {_body(self.body)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.iter, scope)
+        ck.bind(self.name, self.name_loc or self.loc, scope)
+        ck.block(self.body, scope, loops + 1)
+
 
 @_node
 class RepeatStmt(Stmt):
@@ -949,6 +1165,13 @@ class RepeatStmt(Stmt):
             return f"while {_d(self.cond)}: {_body(self.body)}"
         return f"repeat: {_body(self.body)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.times is not None:
+            ck.number_arg(self.times, scope, "`repeat N times` needs a number")
+        if self.cond is not None:
+            ck.cond(self.cond, scope)
+        ck.block(self.body, scope, loops + 1)
+
 
 @_node
 class RollStmt(Stmt):
@@ -956,11 +1179,19 @@ class RollStmt(Stmt):
 
     kind: ClassVar[str] = "roll"
     grammar: ClassVar[tuple[str, ...]] = ('roll_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({DICE, RULES})
 
     dice: Node
 
     def describe(self) -> str:
         return f"roll {_d(self.dice)}"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.dice, scope)
+        if not ck.rs.die_types:
+            ck.error("dice/none", "`roll` needs dice, but no `die type` is declared", self.loc,
+                     "declare one, e.g. `die type D6: 1..6, 2 dice`")
 
 
 @_node
@@ -969,6 +1200,8 @@ class GainStmt(Stmt):
 
     kind: ClassVar[str] = "gain"
     grammar: ClassVar[tuple[str, ...]] = ('gain_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({STATS, RULES})
 
     player: Node
     amount: Node
@@ -978,6 +1211,9 @@ class GainStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'gain')} {_d(self.amount)} {_words(self.stat)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        _check_player_stat_change(self, ck, scope)
+
 
 @_node
 class LoseStmt(Stmt):
@@ -985,6 +1221,8 @@ class LoseStmt(Stmt):
 
     kind: ClassVar[str] = "lose"
     grammar: ClassVar[tuple[str, ...]] = ('lose_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({STATS, RULES})
 
     player: Node
     amount: Node
@@ -994,6 +1232,9 @@ class LoseStmt(Stmt):
     def describe(self) -> str:
         return f"{_d(self.player)} {_verb(self.player, 'lose')} {_d(self.amount)} {_words(self.stat)}"
 
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        _check_player_stat_change(self, ck, scope)
+
 
 @_node
 class AddDummyStmt(Stmt):
@@ -1001,11 +1242,16 @@ class AddDummyStmt(Stmt):
 
     kind: ClassVar[str] = "add_dummy"
     grammar: ClassVar[tuple[str, ...]] = ('add_dummy_stmt',)
+    writes: ClassVar[frozenset[str]] = frozenset({SEATS})
 
     name: str | None
 
     def describe(self) -> str:
         return "add a dummy player" + _as(self.name)
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        if self.name:
+            ck.bind(self.name, self.loc, scope)
 
 
 @_node
@@ -1014,6 +1260,8 @@ class ActionsStmt(Stmt):
 
     kind: ClassVar[str] = "take_actions"
     grammar: ClassVar[tuple[str, ...]] = ('actions_stmt',)
+    waits: ClassVar[bool] = True
+    writes: ClassVar[frozenset[str]] = frozenset({RULES})
 
     player: Node
     sources: Node | None
@@ -1022,6 +1270,22 @@ class ActionsStmt(Stmt):
     def describe(self) -> str:
         src = f" from {_d(self.sources)}" if self.sources is not None else ""
         return f"{_d(self.player)} {_verb(self.player, 'take')} actions{src} until \u201c{self.done}\u201d"
+
+    def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
+        ck.expr(self.player, scope)
+        if self.sources is not None:
+            ck.expr(self.sources, scope)
+
+
+def _check_player_stat_change(s: "GainStmt | LoseStmt", ck: Checks, scope: set[str]) -> None:
+    """`P gains/loses N STAT`: STAT must be a player stat."""
+    ck.expr(s.player, scope)
+    ck.expr(s.amount, scope)
+    sd = ck.rs.stats.get(s.stat)
+    if sd is None or not sd.per_player:
+        ck.undefined(s.stat, s.stat_loc, {n for n, d in ck.rs.stats.items() if d.per_player}, "player stat")
+    else:
+        ck.used.add(s.stat)
 
 
 # ---- expressions ---------------------------------------------------------------------------------
@@ -1040,6 +1304,10 @@ class WhereExpr(Expr):
     def describe(self) -> str:
         return f"{_d(self.items)} where {_d(self.cond)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.items, scope)
+        ck.cond(self.cond, scope | {"it"})
+
 
 @_node
 class IfExpr(Expr):
@@ -1055,6 +1323,11 @@ class IfExpr(Expr):
     def describe(self) -> str:
         return f"{_d(self.then)} if {_d(self.cond)}, else {_d(self.orelse)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.then, scope)
+        ck.cond(self.cond, scope)
+        ck.expr(self.orelse, scope)
+
 
 @_node
 class Quantified(Expr):
@@ -1062,6 +1335,7 @@ class Quantified(Expr):
 
     kind: ClassVar[str] = "quantified"
     grammar: ClassVar[tuple[str, ...]] = ('quantified',)
+    gives: ClassVar[str | None] = BOOL
 
     quantifier: str
     names: list[str]
@@ -1072,6 +1346,10 @@ class Quantified(Expr):
         q = {"every": "every", "some": "some", "no": "no"}[self.quantifier]
         return f"{q} {', '.join(self.names)} in {_d(self.iter)} {'has' if q != 'no' else 'has'} {_d(self.cond)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.iter, scope)
+        ck.cond(self.cond, scope | set(self.names))
+
 
 @_node
 class OrExpr(Expr):
@@ -1079,11 +1357,16 @@ class OrExpr(Expr):
 
     kind: ClassVar[str] = "or"
     grammar: ClassVar[tuple[str, ...]] = ('or_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
 
     def describe(self) -> str:
         return " or ".join(_d(i) for i in self.items)
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        for item in self.items:
+            ck.cond(item, scope)
 
 
 @_node
@@ -1092,11 +1375,16 @@ class AndExpr(Expr):
 
     kind: ClassVar[str] = "and"
     grammar: ClassVar[tuple[str, ...]] = ('and_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
 
     def describe(self) -> str:
         return " and ".join(_d(i) for i in self.items)
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        for item in self.items:
+            ck.cond(item, scope)
 
 
 @_node
@@ -1105,6 +1393,7 @@ class NotExpr(Expr):
 
     kind: ClassVar[str] = "not"
     grammar: ClassVar[tuple[str, ...]] = ('not_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     expr: Node
 
@@ -1118,6 +1407,9 @@ class NotExpr(Expr):
             return f"{_d(e.left)} {_COMPARE[_NEGATED[e.op]]} {_d(e.right)}"
         return f"not ({_d(e)})" if isinstance(e, (AndExpr, OrExpr)) else f"not {_d(e)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.cond(self.expr, scope)
+
 
 @_node
 class Compare(Expr):
@@ -1125,6 +1417,7 @@ class Compare(Expr):
 
     kind: ClassVar[str] = "compare"
     grammar: ClassVar[tuple[str, ...]] = ('compare',)
+    gives: ClassVar[str | None] = BOOL
 
     op: str
     left: Node
@@ -1133,6 +1426,9 @@ class Compare(Expr):
     def describe(self) -> str:
         return f"{_d(self.left)} {_COMPARE[self.op]} {_d(self.right)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.compare(self, scope)
+
 
 @_node
 class InExpr(Expr):
@@ -1140,6 +1436,7 @@ class InExpr(Expr):
 
     kind: ClassVar[str] = "in"
     grammar: ClassVar[tuple[str, ...]] = ('in_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     item: Node
     coll: Node
@@ -1154,6 +1451,7 @@ class IsExpr(Expr):
 
     kind: ClassVar[str] = "is"
     grammar: ClassVar[tuple[str, ...]] = ('is_expr', 'is_not_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     expr: Node
     what: str
@@ -1163,6 +1461,15 @@ class IsExpr(Expr):
     def describe(self) -> str:
         return f"{_d(self.expr)} is {'not ' if self.negate else ''}{_article(self.what)}{_words(self.what)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.expr, scope)
+        rs, what = ck.rs, self.what
+        if what not in rs.card_types and what not in rs.die_types and what not in _IS_WORDS \
+                and not ck.lost_types and what not in ck.lost_names:
+            ck.error("name/undefined", f"`is {what}`: not a card type", self.what_loc or self.loc,
+                     did_you_mean(what, set(rs.card_types) | {"empty", "covered"})
+                     or "use a card type, `empty`, `covered`, `dummy` or `none`")
+
 
 @_node
 class CanPlaceExpr(Expr):
@@ -1170,6 +1477,7 @@ class CanPlaceExpr(Expr):
 
     kind: ClassVar[str] = "can_place"
     grammar: ClassVar[tuple[str, ...]] = ('can_place_expr',)
+    gives: ClassVar[str | None] = BOOL
 
     what: Node
     zone: Node
@@ -1207,6 +1515,16 @@ class Arith(Expr):
     def describe(self) -> str:
         return f"{_d(self.left)} {_ARITH[self.op]} {_d(self.right)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.left, scope)
+        ck.expr(self.right, scope)
+        ck.arith(self, scope)
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        if self.op != "+":
+            return NUMBER
+        return NUMBER if ck.kind(self.left, scope) == NUMBER and ck.kind(self.right, scope) == NUMBER else None
+
 
 @_node
 class Neg(Expr):
@@ -1214,11 +1532,23 @@ class Neg(Expr):
 
     kind: ClassVar[str] = "neg"
     grammar: ClassVar[tuple[str, ...]] = ('neg',)
+    gives: ClassVar[str | None] = NUMBER
 
     expr: Node
 
     def describe(self) -> str:
         return f"minus {_d(self.expr)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.number_arg(self.expr, scope, "only a number can be negated")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Neg":
+        return cls(loc=loc, expr=parts[0])
+
+    def compile(self, c: Compiles) -> Any:
+        f = c.expr(self.expr)
+        return lambda g, e: -f(g, e)
 
 
 @_node
@@ -1238,6 +1568,26 @@ class OfExpr(Expr):
             return f"your {_words(self.name)}"
         return f"the {_words(self.name)} of {_d(owner)}"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.owner, scope)
+        rs, name = ck.rs, self.name
+        if name in rs.zones or name in rs.stats:
+            ck.used.add(name)
+            if not (rs.zones.get(name) or rs.stats.get(name)).per_player:
+                ck.error("zone/owner", f"`{name}` is shared, it has no owner", self.name_loc, f"write just `{name}`")
+        elif name not in ck.builtins:
+            per_player = {z for z, d in rs.zones.items() if d.per_player} | \
+                         {s for s, d in rs.stats.items() if d.per_player}
+            ck.undefined(name, self.name_loc, per_player, "zone or player stat")
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        owner, rs = self.owner, ck.rs
+        one_player = isinstance(owner, Name) and owner.id not in ("players",) and owner.id in scope | {"you"} \
+            or isinstance(owner, Call) and owner.func in ("next_player", "previous_player")
+        if not one_player:  # `STAT of players` is a list of numbers
+            return None
+        return ZONE if self.name in rs.zones else ck.stat_kind(self.name) if self.name in rs.stats else None
+
 
 @_node
 class Attr(Expr):
@@ -1252,6 +1602,18 @@ class Attr(Expr):
 
     def describe(self) -> str:
         return f"the {_words(self.name)} of {_d(self.obj)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.obj, scope)
+        rs, name = ck.rs, self.name
+        grid_attr = name in ("x", "y") and any(z.kind == "grid" for z in rs.zones.values())
+        if name not in ck.card_fields and not (name in rs.stats and rs.stats[name].per_player) \
+                and not grid_attr:  # a grid space's column and row
+            if not ck.lost_types:
+                ck.error("field/unknown", f"no card type or player stat has a field `{name}`", self.name_loc,
+                         did_you_mean(name, set(ck.card_fields) | set(rs.stats)))
+        elif name in rs.stats:
+            ck.used.add(name)
 
 
 @_node
@@ -1287,6 +1649,22 @@ class Call(Expr):
             return f"{words} {_d(self.args[0])}" if words.endswith(" of") else f"{words} of {_d(self.args[0])}"
         return f"{_words(self.func)}(" + ", ".join(_d(a) for a in self.args) + ")"
 
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        fn = ck.rs.functions.get(self.func)
+        if fn is None:  # a builtin, or a mistake: the registry's arity and argument kinds
+            ck.call(self, scope)
+            return
+        ck.used.add(self.func)
+        if len(self.args) != len(fn.params):
+            ck.error("call/arity", f"`{self.func}` takes {len(fn.params)} argument(s) "
+                     f"({', '.join(fn.params)}), got {len(self.args)}", self.loc)
+        for a in self.args:
+            ck.expr(a, scope)
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        b = ck.builtins.get(self.func)
+        return b.result if b is not None else None
+
 
 @_node
 class Lit(Expr):
@@ -1300,6 +1678,9 @@ class Lit(Expr):
     def describe(self) -> str:
         return f"\u201c{self.value}\u201d" if isinstance(self.value, str) else str(self.value)
 
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        return NUMBER if isinstance(self.value, int) else TEXT
+
 
 @_node
 class Name(Expr):
@@ -1312,6 +1693,12 @@ class Name(Expr):
 
     def describe(self) -> str:
         return _SPECIAL.get(self.id, _words(self.id))
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.name(self, scope)
+
+    def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
+        return ck.name_kind(self, scope)
 
 
 @_node
@@ -1340,6 +1727,10 @@ class Comprehension(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.expr)} for each {self.name} in {_d(self.iter)}"
+
+    def check(self, ck: Checks, scope: set[str]) -> None:
+        ck.expr(self.iter, scope)
+        ck.expr(self.expr, scope | {self.name})
 
 
 @_node

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .builtins import CORE_BUILTINS, Builtin
+from .builtins import ANYWHERE, CORE_BUILTINS, Builtin
 from ..runtime.errors import RuleError
 from ..content.model import CardData
 from ..runtime.values import Position, ZoneRef
@@ -260,13 +260,13 @@ def _space_of(g, e, card):
 
 BOARD_BUILTINS: dict[str, Builtin] = {
     "spaces": Builtin(_spaces, 1, 1, "every space of a grid zone (row by row) or of a board (in order)"),
-    "space_of": Builtin(_space_of, 1, 1, "the grid space or board space a card lies on (none when none)"),
+    "space_of": Builtin(_space_of, 1, 1, "the grid space or board space a card lies on (none when none)", reads=ANYWHERE),
     "neighbours": Builtin(_neighbours, 1, 2, "the spaces one step from a board space (along edges of the kinds)"),
     "walks": Builtin(_walks, 2, 3, "every walk of exactly n steps from a space, never stepping straight back"),
     "spaces_away": Builtin(_spaces_away, 2, 3, "the spaces where the walks of exactly n steps from a space end"),
     "steps_between": Builtin(_steps_between, 2, 3, "the fewest steps from one board space to another (none if unreachable)"),
     "region": Builtin(_region, 1, 1, "the name of the first named loop or line holding a board space"),
-    "cards_at": Builtin(_cards_at, 1, 1, "the cards lying on a board space"),
+    "cards_at": Builtin(_cards_at, 1, 1, "the cards lying on a board space", reads=ANYWHERE),
     "card_named": Builtin(_card_named, 1, 1, "the first card with this name (none if there is none)"),
     "cards_named": Builtin(_cards_named, 1, 1, "every card with this name"),
 }

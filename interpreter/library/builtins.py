@@ -10,20 +10,34 @@ from ..runtime.errors import RuleError
 from ..runtime.values import RowRef, Seat, Space, ZoneRef
 from ..runtime.zones import row_ids, zone_cards
 
-__all__ = ["CORE_BUILTINS", "Builtin"]
+__all__ = ["CORE_BUILTINS", "Builtin", "ARGS", "TURN", "ANYWHERE"]
+
+
+# What a builtin's value depends on (`Builtin.reads`), from least to most: settling re-runs a
+# state-based rule only when something it reads changed (analysis/effects.py), so a function
+# marked as reading less than it does would leave a rule stale.
+ARGS = "args"          # its arguments only (a zone argument: that zone's cards)
+TURN = "turn"          # may also read whose turn it is, who asks, or the random source
+ANYWHERE = "anywhere"  # may read where any card of the game lies
 
 
 class Builtin:
     """A function rules may call: `fn(g, env, *args)`, between `lo` and `hi` arguments, its doc;
-    the kind of value it gives when always the same (`result`, see language/kinds.py), and whether
-    its first argument must be a collection (a zone, row or list) — what the checker reads."""
+    the kind of value it gives when always the same (`result`, see language/kinds.py), whether
+    its first argument must be a collection (a zone, row or list) — what the checker reads — and
+    what its value depends on (`reads`: ARGS, TURN or ANYWHERE; `pure` when ARGS)."""
 
-    __slots__ = ("fn", "lo", "hi", "doc", "result", "collection")
+    __slots__ = ("fn", "lo", "hi", "doc", "result", "collection", "reads")
 
     def __init__(self, fn: Callable, lo: int, hi: int, doc: str, *, result: str | None = None,
-                 collection: bool = False):
+                 collection: bool = False, reads: str = TURN):
         self.fn, self.lo, self.hi, self.doc = fn, lo, hi, doc
-        self.result, self.collection = result, collection
+        self.result, self.collection, self.reads = result, collection, reads
+
+    @property
+    def pure(self) -> bool:
+        """Whether the value depends on the arguments alone (the same arguments, the same value)."""
+        return self.reads == ARGS
 
 
 def _distinct(g, e, xs):
@@ -257,55 +271,55 @@ def _cards_around(g, e, x):
 
 CORE_BUILTINS: dict[str, Builtin] = {
     "count": Builtin(_count, 1, 1, "how many items (cards in a zone, elements of a list)",
-                       result=NUMBER, collection=True),
+                       result=NUMBER, collection=True, reads=ARGS),
     "distinct": Builtin(_distinct, 1, 1, "true when no two known values are equal (unknowns are skipped)",
-                          result=BOOL, collection=True),
+                          result=BOOL, collection=True, reads=ARGS),
     "distinct_values": Builtin(_distinct_values, 1, 1, "the different known values, in first-seen order",
-                                 collection=True),
+                                 collection=True, reads=ARGS),
     "ascending": Builtin(_ascending, 1, 1, "true when the known values rise strictly",
-                           result=BOOL, collection=True),
+                           result=BOOL, collection=True, reads=ARGS),
     "first": Builtin(_first, 1, 2, "the first item, or the first n items",
-                       collection=True),
+                       collection=True, reads=ARGS),
     "last": Builtin(_last, 1, 2, "the last item, or the last n items",
-                      collection=True),
+                      collection=True, reads=ARGS),
     "rest": Builtin(_rest, 1, 1, "all items but the first",
-                      collection=True),
+                      collection=True, reads=ARGS),
     "sum": Builtin(_sum, 1, 1, "the sum of the known values",
-                     result=NUMBER, collection=True),
+                     result=NUMBER, collection=True, reads=ARGS),
     "max": Builtin(_max, 1, 1, "the largest known value (0 when none)",
-                     result=NUMBER, collection=True),
+                     result=NUMBER, collection=True, reads=ARGS),
     "min": Builtin(_min, 1, 1, "the smallest known value (0 when none)",
-                     result=NUMBER, collection=True),
+                     result=NUMBER, collection=True, reads=ARGS),
     "random": Builtin(_random, 1, 1, "one item at random, from the game's seeded RNG",
                         collection=True),
     "top": Builtin(_top, 1, 1, "the top card of a pile",
-                     collection=True),
+                     collection=True, reads=ARGS),
     "bottom": Builtin(_bottom, 1, 1, "the bottom card of a pile",
-                        collection=True),
+                        collection=True, reads=ARGS),
     "rows": Builtin(_rows, 1, 1, "the rows of a `rows` zone",
-                      collection=True),
+                      collection=True, reads=ARGS),
     "ends": Builtin(_ends, 1, 1, "the cards at either end of every row of a `rows` zone",
-                      collection=True),
+                      collection=True, reads=ARGS),
     "adjacent": Builtin(_adjacent, 1, 1, "the pairs of neighbouring items, left to right",
-                          collection=True),
+                          collection=True, reads=ARGS),
     "cards_in": Builtin(_cards_in, 1, 1, "the cards of a zone or row (top cards only)",
-                          collection=True),
-    "cards_under": Builtin(_cards_under, 1, 1, "the cards lying under a card (or under each card of a list)"),
-    "all_cards": Builtin(_all_cards, 0, 0, "every card of the game"),
+                          collection=True, reads=ARGS),
+    "cards_under": Builtin(_cards_under, 1, 1, "the cards lying under a card (or under each card of a list)", reads=ANYWHERE),
+    "all_cards": Builtin(_all_cards, 0, 0, "every card of the game", reads=ANYWHERE),
     "other_players": Builtin(_other_players, 0, 0, "the other players, clockwise from you, then dummy players"),
     "turn_order": Builtin(_turn_order, 0, 0, "all players, clockwise from the start player"),
     "next_player": Builtin(_next_player, 0, 1, "the player to the left (clockwise) of you or of a player"),
-    "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in"),
-    "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)"),
-    "position": Builtin(_position, 1, 1, "how many cards lie before a card in its zone (0: first, a pile's bottom)"),
+    "zone_of": Builtin(_zone_of, 1, 1, "the zone a card is in", reads=ANYWHERE),
+    "owner": Builtin(_owner, 1, 1, "the player whose zone holds a card (none for shared zones)", reads=ANYWHERE),
+    "position": Builtin(_position, 1, 1, "how many cards lie before a card in its zone (0: first, a pile's bottom)", reads=ANYWHERE),
     "covered": Builtin(_is_covered, 1, 1, "true when a card lies under another card",
-                         result=BOOL),
+                         result=BOOL, reads=ANYWHERE),
     "values": Builtin(_values, 1, 1, "the items of a list or zone as a list",
-                        collection=True),
+                        collection=True, reads=ARGS),
     "spaces": Builtin(_spaces, 1, 1, "every space of a grid zone, row by row"),
     "empty_spaces": Builtin(_empty_spaces, 1, 1, "the spaces of a grid zone with no card on them"),
     "space": Builtin(_space, 3, 3, "the space of a grid zone at column x, row y (from 1)"),
-    "space_of": Builtin(_space_of, 1, 1, "the grid space a card lies on (none when it lies on none)"),
+    "space_of": Builtin(_space_of, 1, 1, "the grid space a card lies on (none when it lies on none)", reads=ANYWHERE),
     "card_at": Builtin(_card_at, 1, 1, "the card on a grid space (none when it is empty)"),
     "spaces_beside": Builtin(_spaces_beside, 1, 1, "the up to 4 spaces sharing a side with a space or card"),
     "spaces_around": Builtin(_spaces_around, 1, 1, "the up to 8 spaces touching a space or card, corners too"),
