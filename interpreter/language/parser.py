@@ -248,16 +248,29 @@ def _reducer(rule, name: str, method):
                 _end(meta, children[-1] if last_token else _first(reversed(children)), own)
             return res
         meta = _Meta()
-        if first is not None:
-            _start(meta, first, True)
-            _end(meta, children[-1] if last_token else _first(reversed(children)), True)
+        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
+            if first.__class__ is _Meta:
+                meta.line = meta.c_line = first.c_line
+                meta.column = meta.c_column = first.c_column
+            else:
+                meta.line = meta.c_line = first.line
+                meta.column = meta.c_column = first.column
+            last = children[-1] if last_token else _first(reversed(children))
+            if last.__class__ is _Meta:
+                meta.end_line = meta.c_end_line = last.c_end_line
+                meta.end_column = meta.c_end_column = last.c_end_column
+            else:
+                meta.end_line = meta.c_end_line = last.end_line
+                meta.end_column = meta.c_end_column = last.end_column
+            meta.empty = False
         if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
             return Tree(name, kept, meta)
-        kids = [c.value if type(c) is _Built else c for c in kept]
-        if method is None or _PARSING.error is not None:
+        kids = [c.value if c.__class__ is _Built else c for c in kept]
+        parsing = _PARSING
+        if method is None or parsing.error is not None:
             return Tree(name, kids, meta)
         try:
-            return _Built(method(_PARSING.ast, meta, kids), meta)
+            return _Built(method(parsing.ast, meta, kids), meta)
         except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
             _PARSING.error = e
             return Tree(name, kids, meta)
