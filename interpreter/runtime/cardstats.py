@@ -103,9 +103,7 @@ class MoveTracker:
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
-        self.keys = card_keys(program.rs.cards)
-        self.visibility = {name: zd.visibility for name, zd in program.rs.zones.items()}
-        self.rows_zones = frozenset(n for n, zd in program.rs.zones.items() if zd.kind == "rows")
+        self.keys, self.visibility, self.rows_zones = _ruleset_facts(program.rs)
         self.game: Any = None
         self.pos: dict[int, str | None] = {}  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
@@ -233,6 +231,22 @@ class MoveTracker:
 
     def _vis(self, key: str) -> str:
         return self.visibility.get(key.partition("#")[0], "public")
+
+
+_FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch plays one ruleset)
+
+
+def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str]]:
+    """(card keys, zone visibility, rows zones) of a ruleset, worked out once rather than per game
+    (the card keys alone took about a tenth of a Toil and Troublez game)."""
+    for known, facts in _FACTS:
+        if known is rs:
+            return facts
+    facts = (card_keys(rs.cards), {name: zd.visibility for name, zd in rs.zones.items()},
+             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"))
+    _FACTS.insert(0, (rs, facts))
+    del _FACTS[4:]
+    return facts
 
 
 def _resolve(where: dict[int, str], cid: int) -> str | None:
