@@ -115,7 +115,7 @@ class FastParser:
                     continue
                 type_ = tok.type
             last = tok
-            # the Indenter: newlines inside brackets vanish; a newline may open or close blocks
+            # the Indenter: newlines inside brackets are dropped; a newline may open or close blocks
             if type_ == nl_type:
                 if parens > 0:
                     continue

@@ -238,7 +238,7 @@ _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch pl
 
 def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str]]:
     """(card keys, zone visibility, rows zones) of a ruleset, worked out once rather than per game
-    (the card keys alone took about a tenth of a Toil and Troublez game)."""
+    (the card keys alone took about a tenth of a short game)."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
