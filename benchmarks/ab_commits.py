@@ -5,7 +5,7 @@
 The commit's `interpreter/` and `grammar/` are exported (`git archive`) as a package named
 `interpreterA`, so both versions load side by side; then `simulate` (Toil and Troublez, 4 players,
 random agents, per-card statistics off) runs in paired batches of `n` games, A then B, each
-batch on fresh seeds, timed by CPU time. Prints the median and quartiles of the per-batch ratios
+batch on fresh seeds, timed by CPU time (`--card-stats`: with per-card statistics, simulate's default). Prints the median and quartiles of the per-batch ratios
 B/A (below 1: the working tree is faster). Pairs taken close together see the same machine speed,
 which on a shared virtual machine drifts by ±25% within seconds. Calibration: `HEAD` against an
 unchanged tree measured 0.95-0.97 here, so a difference under about 5% is not a finding.
@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=10, help="games per batch (default 10)")
     ap.add_argument("--ruleset", default="rulesets/toil_and_troublez")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--card-stats", action="store_true", help="with per-card statistics (simulate's default)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     try:
@@ -41,7 +42,10 @@ def main() -> None:
         (tmp / "interpreter").rename(tmp / "interpreterA")
         sys.path[:0] = [str(tmp), str(ROOT)]
         os.chdir(ROOT)
-        import interpreterA.simulate as a  # noqa: E402
+        try:
+            import interpreterA.sim.simulate as a  # noqa: E402  (the stage layout)
+        except ImportError:
+            import interpreterA.simulate as a  # noqa: E402
         import interpreter.sim.simulate as b  # noqa: E402
         for m in (a, b):  # load, compile and warm both
             m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
@@ -50,12 +54,13 @@ def main() -> None:
             times = {}
             for m in ((a, b) if r % 2 == 0 else (b, a)):  # alternate which runs first: no order bias
                 c = time.process_time()
-                m.simulate(args.ruleset, args.n, args.players, r + 1, ["random"], card_stats=False)
+                m.simulate(args.ruleset, args.n, args.players, r + 1, ["random"], card_stats=args.card_stats)
                 times[m] = time.process_time() - c
             ratios.append(times[b] / times[a])
         q = statistics.quantiles(ratios, n=4)
         print(f"B/A (working tree / {args.commit}): median {statistics.median(ratios):.3f}, "
-              f"quartiles {q[0]:.3f}-{q[2]:.3f}, {args.reps} batches of {args.n} games")
+              f"quartiles {q[0]:.3f}-{q[2]:.3f}, {args.reps} batches of {args.n} games, "
+              f"card statistics {'on' if args.card_stats else 'off'}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

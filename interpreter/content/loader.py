@@ -13,9 +13,8 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from ruamel.yaml import YAML
 from ruamel.yaml import nodes as rt_nodes
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -29,6 +28,9 @@ from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
 from .cardfast import card_shape, checked_card
 from .stack import apply_card_edits, check_order, split_stack
+
+if TYPE_CHECKING:  # pydantic is imported only for a card the cheap check refuses (a tenth of `validate`'s start-up)
+    from pydantic import BaseModel, ValidationError
 
 try:  # libyaml's C parser (PyYAML): card files are scanned in C, then composed by ruamel (see `_fast_load`)
     from yaml import events as _c_events
@@ -702,7 +704,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
     for spec in content.cards:
         entry = spec.fields.pop("__node__")
         tname = entry.get("type")
-        if not isinstance(tname, str) or tname not in card_types or models.get(tname, BaseModel) is None:
+        if not isinstance(tname, str) or tname not in card_types or (tname in models and models[tname] is None):
             if (isinstance(tname, str) and (tname in unparsed or tname in models)) or "*" in unparsed:
                 continue
             _unknown_type(content, spec, entry, tname, card_types)
@@ -713,6 +715,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
             checker = model(tname)
             if checker is None:
                 continue
+            from pydantic import ValidationError  # noqa: F811 (already loaded by `model`)
             try:
                 valid = checker.model_validate(plain)
             except ValidationError as e:
@@ -903,6 +906,7 @@ def _model_key(node: Node) -> str:
 def _model_for(name: str, node: Node) -> type[BaseModel]:
     """A strict pydantic model for one card type. Fields get plain attribute names and the
     designer's names as aliases, so no field name can clash with pydantic's own attributes."""
+    from pydantic import ConfigDict, Field, create_model  # only here: most runs never need a model
     fields: dict[str, Any] = {
         "name": (str, Field(alias="name")),
         "type": (Literal[name], Field(alias="type")),  # type: ignore[valid-type]

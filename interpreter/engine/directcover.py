@@ -567,10 +567,14 @@ class CoverRuntime:
         return list(range(lo, hi + 1))
 
     def least(self, xs: list) -> Any:
+        if xs.__class__ is list and None not in xs:  # the usual case, without a filtered copy (hot in dice games)
+            return min(xs) if xs else 0
         vals = [x for x in xs if x is not None]
         return min(vals) if vals else 0
 
     def most(self, xs: list) -> Any:
+        if xs.__class__ is list and None not in xs:
+            return max(xs) if xs else 0
         vals = [x for x in xs if x is not None]
         return max(vals) if vals else 0
 

@@ -528,8 +528,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
             self.touch_stat(name)
 
     def set_pstat(self, p: int, name: str, v: Any) -> None:
-        sd = self.rs.stats[name]
-        v = sd.clamp(v) if isinstance(v, int) else v
+        if isinstance(v, int):  # `StatDef.clamp` written out: hot in dice games
+            sd = self.rs.stats[name]
+            if sd.lo is not None and v < sd.lo:
+                v = sd.lo
+            elif sd.hi is not None and v > sd.hi:
+                v = sd.hi
         stats = self.state.pstats[p]
         if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
             stats[name] = v

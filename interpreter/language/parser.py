@@ -20,8 +20,10 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, Un
 from lark.indenter import Indenter
 from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
+from .tree import _nodes_in
 from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
+from .fastparse import FastParser, Unusual, fast_parser
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
            "MAX_SOURCE_BYTES", "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS", "token_kinds"]
@@ -111,6 +113,13 @@ def _lark() -> Lark:
         lark = Lark(text, **options)
     _build_while_parsing(lark)
     return lark
+
+
+@functools.lru_cache(maxsize=None)
+def _fast() -> FastParser | None:
+    """The one-loop parser on Lark's tables (fastparse.py), for text without errors."""
+    lark = _lark()
+    return fast_parser(lark, lark.options.postlex, _pass_on)
 
 
 class _Built(Tree):
@@ -217,41 +226,64 @@ def _reducer(rule, name: str, method):
     expand1 = bool(rule.options.expand1 and not rule.alias)
 
     helper = name.startswith("_")  # Lark's own rules (`__start_star_0` for a `*`): spliced into the parent
+    # shortcuts, as most rules need no splicing and start (or end) with a token, which has a position
+    picked = None if trailing or any(inline or nones for _, inline, nones in keep) else [i for i, _, _ in keep]
+    whole = picked == list(range(len(rule.expansion)))
+    first_token = bool(rule.expansion) and rule.expansion[0].is_term
+    last_token = bool(rule.expansion) and rule.expansion[-1].is_term
 
     def reduce(children):
-        kept = []
-        for i, inline, nones in keep:
-            if nones:
-                kept += [None] * nones
-            if inline:
-                if kept:
-                    kept += children[i].children
-                else:  # a left-recursive list grows in place (as Lark's filter does): linear, not quadratic
-                    kept = children[i].children
-            else:
-                kept.append(children[i])
-        if trailing:
-            kept += [None] * trailing
-        first = _first(children)
+        if whole:
+            kept = children
+        elif picked is not None:
+            kept = [children[i] for i in picked]
+        else:
+            kept = []
+            for i, inline, nones in keep:
+                if nones:
+                    kept += [None] * nones
+                if inline:
+                    if kept:
+                        kept += children[i].children
+                    else:  # a left-recursive list grows in place (as Lark's filter does): linear, not quadratic
+                        kept = children[i].children
+                else:
+                    kept.append(children[i])
+            if trailing:
+                kept += [None] * trailing
+        first = children[0] if first_token else _first(children)
         if expand1 and len(kept) == 1:
             res = kept[0]
             if isinstance(res, Tree) and first is not None:  # it takes this rule's place: its container grows
                 meta = res._meta
                 own = meta.empty
                 _start(meta, first, own)
-                _end(meta, _first(reversed(children)), own)
+                _end(meta, children[-1] if last_token else _first(reversed(children)), own)
             return res
         meta = _Meta()
-        if first is not None:
-            _start(meta, first, True)
-            _end(meta, _first(reversed(children)), True)
+        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
+            if first.__class__ is _Meta:
+                meta.line = meta.c_line = first.c_line
+                meta.column = meta.c_column = first.c_column
+            else:
+                meta.line = meta.c_line = first.line
+                meta.column = meta.c_column = first.column
+            last = children[-1] if last_token else _first(reversed(children))
+            if last.__class__ is _Meta:
+                meta.end_line = meta.c_end_line = last.c_end_line
+                meta.end_column = meta.c_end_column = last.c_end_column
+            else:
+                meta.end_line = meta.c_end_line = last.end_line
+                meta.end_column = meta.c_end_column = last.end_column
+            meta.empty = False
         if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
             return Tree(name, kept, meta)
-        kids = [c.value if type(c) is _Built else c for c in kept]
-        if method is None or _PARSING.error is not None:
+        kids = [c.value if c.__class__ is _Built else c for c in kept]
+        parsing = _PARSING
+        if method is None or parsing.error is not None:
             return Tree(name, kids, meta)
         try:
-            return _Built(method(_PARSING.ast, meta, kids), meta)
+            return _Built(method(parsing.ast, meta, kids), meta)
         except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
             _PARSING.error = e
             return Tree(name, kids, meta)
@@ -538,10 +570,16 @@ def _check_size(text: str, place: Place) -> None:
 
 def _raw_parse(text: str, start: str, place: Place) -> Node:
     """Parse and build the constructs as rules are reduced (see `_build_while_parsing`)."""
-    lark = _lark()
+    lark, fast = _lark(), _fast()
     _PARSING.ast, _PARSING.error = _ToAst(place), None
     try:
-        built = lark.parse(text, start=start)
+        try:
+            if fast is None:
+                raise Unusual()
+            built = fast.parse(text, start, MAX_NESTING)
+        except Unusual:  # an error: Lark's own parse raises it, worded as it always was
+            _PARSING.ast, _PARSING.error = _ToAst(place), None
+            built = lark.parse(text, start=start)
         if _PARSING.error is not None:  # a limit found while building (a number too long)
             raise _PARSING.error
     finally:
@@ -582,7 +620,9 @@ def _to_ast(node: Node, place: Place) -> Node:
 def _too_deep(root: Node) -> tuple[Node, bool] | None:
     """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
     the first binding expression inside MAX_BINDING_NESTING others (True)."""
+    fields: dict[type, tuple[str, ...]] = {}  # each construct's fields, looked up once per parse
     stack = [(root, 0, 0)]
+    push = stack.append
     while stack:
         n, d, b = stack.pop()
         if d > MAX_AST_DEPTH:
@@ -591,7 +631,16 @@ def _too_deep(root: Node) -> tuple[Node, bool] | None:
             b += 1
             if b > MAX_BINDING_NESTING:
                 return n, True
-        stack.extend((c, d + 1, b) for c in n.children())
+        names = fields.get(n.__class__)
+        if names is None:
+            names = fields[n.__class__] = n.field_names
+        d += 1
+        for f in names:  # `n.children()` in the same order, without a generator per node
+            v = getattr(n, f)
+            if isinstance(v, Node):
+                push((v, d, b))
+            elif isinstance(v, (list, tuple)) and v:
+                stack.extend((c, d, b) for c in _nodes_in(v))
     return None
 
 

@@ -21,7 +21,7 @@ different cards, identical copies are one.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
 
@@ -45,26 +45,49 @@ def card_keys(cards: list[Any]) -> list[str]:
 
 class ChangeLog(dict):
     """A `where` map (card id → zone key) that notes which cards' entries were set or removed and,
-    when a `listener` is attached, tells it of each change as it happens (the card tracker)."""
+    once a card tracker `follow`s it, where each changed card went, as it happens.
 
-    __slots__ = ("changed", "listener")
+    Why a list of events rather than a call per change: a card moves hundreds of times a game, and
+    the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
+    and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
+    new place is under another card ("^top"), or that has cards under it, is resolved at once, so
+    each event holds where the card lay at that moment: (card, zone) for a card set, (~card, zone)
+    for a card under it that moved along, (card, False) for a card taken out."""
+
+    __slots__ = ("changed", "events", "under")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.changed: set[int] = set()
-        self.listener: Callable[[int, bool], None] | None = None
+        self.events: list[tuple[int, str | None | bool]] | None = None  # None: not followed
+        self.under: dict[int, list[int]] = {}
 
     def __setitem__(self, key, value) -> None:
-        self.changed.add(key)
         dict.__setitem__(self, key, value)
-        if self.listener is not None:
-            self.listener(key, True)
+        events = self.events
+        if events is None:
+            self.changed.add(key)
+        elif value[0] != "^" and not self.under.get(key):
+            events.append((key, value))
+        else:
+            events.append((key, _resolve(self, key)))
+            for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
+                events.append((~b, _resolve(self, b)))
 
     def __delitem__(self, key) -> None:
-        self.changed.add(key)
         dict.__delitem__(self, key)
-        if self.listener is not None:
-            self.listener(key, False)
+        events = self.events
+        if events is None:
+            self.changed.add(key)
+        else:
+            events.append((key, False))
+
+    def follow(self, under: dict[int, list[int]]) -> list:
+        """Start noting events (the state's `under` map tells which cards lie under which)."""
+        self.under = under
+        self.events = []
+        self.changed.clear()
+        return self.events
 
     def __deepcopy__(self, memo) -> dict:
         """A copy of the game (a search agent's look-ahead) is not tracked: a plain map."""
@@ -80,26 +103,27 @@ class MoveTracker:
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
-        self.keys = card_keys(program.rs.cards)
-        self.visibility = {name: zd.visibility for name, zd in program.rs.zones.items()}
-        self.rows_zones = frozenset(n for n, zd in program.rs.zones.items() if zd.kind == "rows")
+        self.keys, self.visibility, self.rows_zones = _ruleset_facts(program.rs)
         self.game: Any = None
         self.pos: dict[int, str | None] = {}  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
+        self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
-        self.taken: dict[int, set[str]] = {}
-        self.played: dict[int, set[str]] = {}
-        self.movers: dict[int, set[str]] = {}
-        self.moved: set[str] = set()
+        # card ids (turned into `keys` only for the report): per seat, and the cards that moved at all
+        self.taken: dict[int, set[int]] = {}
+        self.played: dict[int, set[int]] = {}
+        self.movers: dict[int, set[int]] = {}
+        self.moved: set[int] = set()
         self._zones: dict[str | None, tuple[int | None, bool]] = {}
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
         st = game.state
+        if self.events:  # a look during setup (a decision in it) began following already
+            self._replay()
         if not isinstance(st.where, ChangeLog):
             st.where = ChangeLog(st.where)
-        st.where.changed.clear()
-        st.where.listener = self._changed
+        self.events = st.where.follow(st.under)
         self.game = game
         self.pos = {cid: _resolve(st.where, cid) for cid in st.where}
 
@@ -108,29 +132,41 @@ class MoveTracker:
         answer the rules carry out next."""
         if self.game is None:  # no `after_setup` hook ran: start from here
             self.start(game)
+        if self.events:
+            self._replay()
         self._settle()
         d = game.decision
         self.decider = None if game.over or d is None else d.player
 
-    def _changed(self, cid: int, present: bool) -> None:
-        if not present:
-            self.pending.add(cid)
-            return
-        self.pending.discard(cid)
-        where = self.game.state.where
-        self._follow(cid, _resolve(where, cid))
-        below = self.game.state.under.get(cid)
-        if below:  # cards lying under a moved card moved with it
-            for b in below:
-                self._follow(b, _resolve(where, b))
-
-    def _follow(self, cid: int, to: str | None) -> None:
-        if to is None:  # the card on top is itself between two places: wait until it lands
-            return
-        was = self.pos.get(cid)
-        if was != to:
-            self.pos[cid] = to
-            self._moved(cid, was, to)
+    def _replay(self) -> None:
+        """Follow the moves noted since the last look, in order (see `ChangeLog`); `_moved` written
+        out, as this runs for every move of every card."""
+        pending, pos, moved, zones = self.pending, self.pos, self.moved, self._zones
+        movers = None if self.decider is None else self.movers.setdefault(self.decider, set())
+        for cid, to in self.events:
+            if to is False:
+                pending.add(cid)
+                continue
+            if cid < 0:
+                cid = ~cid
+            else:
+                pending.discard(cid)
+            if to is None:  # the card on top is itself between two places: wait until it lands
+                continue
+            was = pos.get(cid)
+            if was == to:
+                continue
+            pos[cid] = to
+            moved.add(cid)
+            if movers is not None:
+                movers.add(cid)
+            was_owner, was_public = zones.get(was) or self._zone(was)
+            to_owner, to_public = zones.get(to) or self._zone(to)
+            if to_owner is not None and to_owner != was_owner:
+                self.taken.setdefault(to_owner, set()).add(cid)
+            if was_owner is not None and ((not was_public and to_public) or (was_public and to_owner == was_owner)):
+                self.played.setdefault(was_owner, set()).add(cid)
+        self.events.clear()
 
     def _settle(self) -> None:
         """Cards taken out and never put back have left play."""
@@ -144,16 +180,20 @@ class MoveTracker:
 
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
         """(taken, played): per seat, the sorted keys of the cards it took / played."""
-        return ([sorted(self.taken.get(s, ())) for s in range(seats)],
-                [sorted(self.played.get(s, ())) for s in range(seats)])
+        return ([self._names(self.taken.get(s, ())) for s in range(seats)],
+                [self._names(self.played.get(s, ())) for s in range(seats)])
+
+    def _names(self, ids: set[int]) -> list[str]:
+        keys = self.keys
+        return sorted({keys[c] for c in ids})
 
     def moved_by(self, seats: int) -> list[list[str]]:
         """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
-        return [sorted(self.movers.get(s, ())) for s in range(seats)]
+        return [self._names(self.movers.get(s, ())) for s in range(seats)]
 
     def moved_cards(self) -> list[str]:
         """The keys of the cards that moved at all after setup."""
-        return sorted(self.moved)
+        return self._names(self.moved)
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
@@ -170,17 +210,17 @@ class MoveTracker:
         return out
 
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:
-        key = self.keys[cid]
-        self.moved.add(key)
+        """One card's move (as `_replay` counts it): by card id; `_names` gives the report its keys."""
+        self.moved.add(cid)
         if self.decider is not None:
-            self.movers.setdefault(self.decider, set()).add(key)
+            self.movers.setdefault(self.decider, set()).add(cid)
         was_owner, was_public = self._zone(was)
         to_owner, to_public = self._zone(to)
         if to_owner is not None and to_owner != was_owner:
-            self.taken.setdefault(to_owner, set()).add(key)
+            self.taken.setdefault(to_owner, set()).add(cid)
         if was_owner is not None and to is not None and (
                 (not was_public and to_public) or (was_public and to_owner == was_owner)):
-            self.played.setdefault(was_owner, set()).add(key)
+            self.played.setdefault(was_owner, set()).add(cid)
 
     def _zone(self, key: str | None) -> tuple[int | None, bool]:
         """A zone key's owner (None: shared, or out of play) and whether it is public; kept per key."""
@@ -191,6 +231,22 @@ class MoveTracker:
 
     def _vis(self, key: str) -> str:
         return self.visibility.get(key.partition("#")[0], "public")
+
+
+_FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch plays one ruleset)
+
+
+def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str]]:
+    """(card keys, zone visibility, rows zones) of a ruleset, worked out once rather than per game
+    (the card keys alone took about a tenth of a short game)."""
+    for known, facts in _FACTS:
+        if known is rs:
+            return facts
+    facts = (card_keys(rs.cards), {name: zd.visibility for name, zd in rs.zones.items()},
+             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"))
+    _FACTS.insert(0, (rs, facts))
+    del _FACTS[4:]
+    return facts
 
 
 def _resolve(where: dict[int, str], cid: int) -> str | None:
