@@ -216,3 +216,17 @@ def test_a_variant_scenario_meets_the_mutant_not_the_real_rules(tmp_path, capsys
     out = capsys.readouterr().out
     doubled = [line for line in out.splitlines() if "TT-004" in line]
     assert len(doubled) >= 2 and all(line.startswith("KILLED ") for line in doubled), out
+
+
+def test_lines_rechecks_only_the_named_rule_lines(tmp_path, capsys):
+    """`--lines FILE:LINE` runs only those lines' mutants (re-checking a long run's survivors)."""
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}}")
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:18",
+                  "--lines", "game.rules:17"])
+    out = capsys.readouterr().out
+    where = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
+    assert where == {"game.rules:17", "game.rules:18"}
+    assert "2 of 2 rule lines" in out.splitlines()[-1]

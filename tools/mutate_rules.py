@@ -432,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, help="stop starting mutants after this many minutes")
     ap.add_argument("--max-steps", type=int, default=300_000)
     ap.add_argument("--test-timeout", type=int, default=300, help="seconds for one pytest run")
+    ap.add_argument("--lines", action="append", metavar="FILE:LINE",
+                    help="only these rule lines, as the report names them (e.g. game.rules:106; repeatable): "
+                         "re-check the survivors of a long run after adding tests")
     ap.add_argument("--json", type=Path, help="write every outcome here")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
@@ -456,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     zones = tuple(baseline.rs.zones)
     sites = find_sites(rules_dir, args.prefix) if args.cited_only else every_rule_line(rules_dir, args.prefix)
+    if args.lines:
+        wanted = set(args.lines)
+        sites = [s for s in sites if f"{s.file.name}:{s.first + 1}" in wanted]
     if args.limit is not None or args.minutes is not None:
         random.Random(args.seed).shuffle(sites)
     per_line = None if args.every else args.per_line
