@@ -615,7 +615,8 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
 def _summary(r: dict) -> str:
     lines = [f"{r['games']} games of {r['ruleset']} with {r['players']} players, seed {r['seed']}, "
              f"agents {','.join(r['agents'])}",
-             f"completed {r['completed']}, errors {len(r['errors'])}, shared wins {r['shared_wins']}"]
+             f"completed {r['completed']}, errors {len(r['errors'])}, shared wins {r['shared_wins']}"
+             + (f", no winner {r['no_winner']}" if r.get("no_winner") else "")]
     for s in r["seats"]:
         lo, hi = s["win_rate_ci95"]
         sc = s["score"]
@@ -625,7 +626,7 @@ def _summary(r: dict) -> str:
     if t:
         lines.append(f"turns per game: mean {t['mean']}, median {t['median']}, range {t['min']}-{t['max']}")
         lines.append(f"decisions per game: mean {r['decisions']['mean']}; "
-                     f"winning score: mean {r['winning_score']['mean']}")
+                     f"winning score: mean {r['winning_score'].get('mean', '-')}")
         fp = r["first_player"]
         lines.append(f"first player: win rate {fp['win_rate']:.3f} (95% {fp['win_rate_ci95'][0]:.3f}-"
                      f"{fp['win_rate_ci95'][1]:.3f}, fair share {fp['fair_share']:.3f}); "

@@ -188,3 +188,45 @@ def test_a_row_zone_is_compared_left_to_right(tmp_path):
                                            f"expect: {{zones: {{line: {order}}}}}\n", encoding="utf-8")
     assert run_scenario(scen / "ok.yaml").passed
     assert not run_scenario(scen / "swapped.yaml").passed
+
+
+def test_a_variant_scenario_meets_the_mutant_not_the_real_rules(tmp_path, capsys):
+    """A scenario with `set:` (a variant) must run on the mutant with the overrides applied:
+    the scenario runner's cached `load_variant` reads the unmutated ruleset from disk, and every
+    mutant of a variant's rule survived (found on Enchanters: Overlords' Hard Mode)."""
+    rules = ruleset(tmp_path, RULES.replace("player stat pts: 0..99 = 0", "player stat pts: 0..99 = 0\n"
+                                            "constant doubled = 0")
+                    .replace("    pts of you += c.value           # TT-002\n",
+                             "    pts of you += c.value           # TT-002\n"
+                             "    if doubled > 0:\n"
+                             "        pts of you += c.value       # TT-004\n"), CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    (scen / "doubled.yaml").write_text(textwrap.dedent("""\
+        name: doubled
+        covers: [TT-004]
+        ruleset: ..
+        players: 2
+        set: {doubled: 1}
+        choices: [Two]
+        expect: {stats: {pts of 1: 4}}
+        """), encoding="utf-8")
+    assert run_scenario(scen / "doubled.yaml").passed
+    _tool().main([str(rules), "--scenarios", str(scen), "--prefix", "TT", "--cited-only", "--no-tests"])
+    out = capsys.readouterr().out
+    doubled = [line for line in out.splitlines() if "TT-004" in line]
+    assert len(doubled) >= 2 and all(line.startswith("KILLED ") for line in doubled), out
+
+
+def test_lines_rechecks_only_the_named_rule_lines(tmp_path, capsys):
+    """`--lines FILE:LINE` runs only those lines' mutants (re-checking a long run's survivors)."""
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}}")
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:18",
+                  "--lines", "game.rules:17"])
+    out = capsys.readouterr().out
+    where = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
+    assert where == {"game.rules:17", "game.rules:18"}
+    assert "2 of 2 rule lines" in out.splitlines()[-1]

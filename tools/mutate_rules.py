@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import interpreter.play.scenario as scenario_mod  # noqa: E402
+import interpreter.play.variants as variants_mod  # noqa: E402
 from interpreter.api import check_path  # noqa: E402
 from interpreter.engine.game import Limits, Program  # noqa: E402
 from interpreter.runtime.errors import RuleError  # noqa: E402
@@ -345,8 +346,10 @@ def compile_mutant(work: Path) -> Program | None:
 def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_steps: int,
                   first_only: bool = False) -> list[str]:
     """Names of the scenarios that fail on `program` (run in-process, the program loaded once);
-    with `first_only`, stop at the first."""
+    with `first_only`, stop at the first. A scenario with `set:` (a variant) gets the mutant with
+    the overrides applied, uncached: the cached `load_variant` would hand it the unmutated rules."""
     real_load, real_game = scenario_mod.load_program, scenario_mod.Game
+    real_variant, real_variant_load = scenario_mod.load_variant, variants_mod.load_program
 
     def load(path):
         return program if Path(path).resolve() == rules_dir.resolve() else real_load(path)
@@ -355,6 +358,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
         return real_game(prog, players, seed, limits=Limits(max_steps=max_steps, max_turns=500), **kw)
 
     scenario_mod.load_program, scenario_mod.Game = load, game
+    scenario_mod.load_variant, variants_mod.load_program = variants_mod.load_variant.__wrapped__, load
     failing: list[str] = []
     try:
         for f in files:
@@ -365,6 +369,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
         return failing
     finally:
         scenario_mod.load_program, scenario_mod.Game = real_load, real_game
+        scenario_mod.load_variant, variants_mod.load_program = real_variant, real_variant_load
 
 
 def own_tests(rules_dir: Path) -> list[Path]:
@@ -427,6 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, help="stop starting mutants after this many minutes")
     ap.add_argument("--max-steps", type=int, default=300_000)
     ap.add_argument("--test-timeout", type=int, default=300, help="seconds for one pytest run")
+    ap.add_argument("--lines", action="append", metavar="FILE:LINE",
+                    help="only these rule lines, as the report names them (e.g. game.rules:106; repeatable): "
+                         "re-check the survivors of a long run after adding tests")
     ap.add_argument("--json", type=Path, help="write every outcome here")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
@@ -451,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     zones = tuple(baseline.rs.zones)
     sites = find_sites(rules_dir, args.prefix) if args.cited_only else every_rule_line(rules_dir, args.prefix)
+    if args.lines:
+        wanted = set(args.lines)
+        sites = [s for s in sites if f"{s.file.name}:{s.first + 1}" in wanted]
     if args.limit is not None or args.minutes is not None:
         random.Random(args.seed).shuffle(sites)
     per_line = None if args.every else args.per_line

@@ -213,7 +213,7 @@ def record_answer(g: Any, index: int) -> Decision:
 def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, first_player: int) -> dict:
     """A finished game's result: scores, winners (best score, then tiebreaks), length, decisions."""
     best = max(keys) if keys else None
-    result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best],
+    result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best and not st.no_winner],
               "turns": st.turn_number, "rounds": st.round_number, "decisions": decisions,
               "first_player": first_player}
     if st.end_reason is not None:  # `end game "reason"`

@@ -990,8 +990,9 @@ class PassStmt(Stmt):
 
 @_node
 class EndStmt(Stmt):
-    """`end game [after this turn|round] ["reason"] [by cap]`; `by cap` marks a safety cap, an
-    end the rules themselves do not have, which reports keep apart from natural endings."""
+    """`end game [after this turn|round] ["reason"] [with no winner] [by cap]`; `by cap` marks a
+    safety cap, an end the rules themselves do not have, which reports keep apart from natural
+    endings; `with no winner` is an end where every player loses, whatever the scores."""
 
     kind: ClassVar[str] = "end_game"
     grammar: ClassVar[tuple[str, ...]] = ('end_stmt',)
@@ -1000,11 +1001,13 @@ class EndStmt(Stmt):
     after: str | None
     reason: Node | None
     cap: bool = False
+    no_winner: bool = False
 
     def describe(self) -> str:
         when = f" after this {self.after}" if self.after else ""
         why = f" ({_d(self.reason)})" if self.reason is not None else ""
-        return f"the game ends{when}{why}" + (", stopped by a cap rather than by the rules" if self.cap else "")
+        return (f"the game ends{when}{why}" + (" with no winner" if self.no_winner else "")
+                + (", stopped by a cap rather than by the rules" if self.cap else ""))
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         if self.reason is not None:  # the optional reason is an expression (text)

@@ -214,7 +214,8 @@ class Table:
             return f"the game stopped: {g.error}"
         r = g.result
         scores = ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(r["scores"]))
-        return f"game over. scores: {scores}; winner(s): " + ", ".join(f"player {w + 1}" for w in r["winners"])
+        return f"game over. scores: {scores}; winner(s): " + (", ".join(f"player {w + 1}" for w in r["winners"])
+                                                              or "none")  # `end game ... with no winner`
 
     def _texts(self, text: str, own: int | None = None) -> list[str]:
         """The text as each seat may read it (the seat that chose reads its own answer whole)."""

@@ -163,7 +163,7 @@ def show_result(game: Game, out: Console | None = None) -> None:
     r = game.result
     out.print()
     out.print(_t("final scores: " + ", ".join(f"player {i + 1}: {printable(s)}" for i, s in enumerate(r["scores"])), "bold"))
-    out.print(_t("winner(s): " + ", ".join(f"player {w + 1}" for w in r["winners"]), "bold"))
+    out.print(_t("winner(s): " + (", ".join(f"player {w + 1}" for w in r["winners"]) or "none"), "bold"))
     if r.get("reason"):
         out.print(_t(f"the game ended: {r['reason']}"))
 

@@ -37,6 +37,7 @@ class GameState:
     ending: str | None = None  # "turn" | "round" when the game ends after the current one
     end_reason: str | None = None  # the text of the last `end game "reason"` run
     end_cap: bool = False  # the last `end game` run was `... by cap`: a safety cap, not the rules' end
+    no_winner: bool = False  # the last `end game` run was `... with no winner`: every player loses
     rng: random.Random = field(default_factory=random.Random)
 
     def to_json(self) -> dict:
@@ -62,6 +63,8 @@ class GameState:
             d["end_reason"] = self.end_reason
         if self.end_cap:  # only games stopped by a cap (other digests stay as they were)
             d["end_cap"] = True
+        if self.no_winner:  # only games that ended with no winner (other digests stay as they were)
+            d["no_winner"] = True
         if self.spaces:  # only games with a grid have spaces (other games' digests stay as they were)
             d["spaces"] = {str(k): v for k, v in sorted(self.spaces.items())}
         return d

@@ -240,8 +240,9 @@ def summarize(rows: list[dict], players: int) -> dict:
                    for r in rows if r["error"]],
         "seats": seats,
         "shared_wins": shared,
+        "no_winner": sum(1 for r in ok if not r["winners"]),  # `end game ... with no winner`: everybody lost
         "score": _dist([s for r in ok for s in r["scores"][:playing]]),
-        "winning_score": _dist([max(r["scores"]) for r in ok]),
+        "winning_score": _dist([max(r["scores"]) for r in ok if r["winners"]]),  # a game no one won has none
         "turns": _dist([r["turns"] for r in ok]),
         "rounds": _dist([r["rounds"] for r in ok]),
         "decisions": _dist([r["decisions"] for r in rows]),
@@ -249,7 +250,7 @@ def summarize(rows: list[dict], players: int) -> dict:
         "first_player": _first_player(ok, playing),
         "cards": card_stats(ok),
         "histograms": {"score": _counts(s for r in ok for s in r["scores"][:playing]),
-                       "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"]),
+                       "winning_score": _counts(max(r["scores"]) for r in ok if r["scores"] and r["winners"]),
                        "turns": _counts(r["turns"] for r in ok), "decisions": _counts(r["decisions"] for r in rows)},
     }
     report["end_reasons"] = _end_reasons(ok)

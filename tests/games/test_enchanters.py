@@ -117,6 +117,19 @@ def test_overlords_setup(players, seed):
     assert len(_cards(g, "track")) == 6  # the base's setup ran too
 
 
+def test_the_overlord_and_its_tokens_are_open_and_the_reinforcement_pool_is_not():
+    """EN-107, EN-108, EN-129, EN-135: the Overlord card, the reward tokens on it, the
+    reinforcement tokens it holds and the tokens each player won lie open on the table: every seat
+    sees them as cards (a list); the unused reinforcement tokens are a face-down pool: a count."""
+    g, _, _ = _setup(2, "Standard", 1, OVERLORDS)
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        for zone in ("overlord", "rewards", "reinforced", "tokens of player 1", "tokens of player 2"):
+            assert isinstance(seen[zone], list), (seat, zone)
+        assert seen["reinforcement_pool"] == 12, seat
+    assert g.view(1)["overlord"] and g.view(1)["rewards"]  # by name
+
+
 def test_graveyard_is_public():
     """EN-155: every player (and a spectator) sees the graveyard's cards, in order."""
     g, _, _ = _setup(3, "Standard", 4)

@@ -123,6 +123,22 @@ def test_face_up_zones(program):
     assert seen["deck of player 1"] == 24 and seen["hand of player 1"] == 8
 
 
+def test_the_board_is_open_and_the_tile_stacks_are_not(program):
+    """The Magic Forest's tiles (MT-016) and the Familiars on it, the Turn Order Track, a
+    Treehouse being moved (MT-155) and the Familiars on each player board (MT-031) lie open on the
+    table: every seat sees them as cards (a list, even when empty). The stacks of Forest tiles not
+    laid are face down: a seat sees only how many (a number)."""
+    g = Game(program, 3, 0)
+    g.answer(0)  # the Day side
+    for seat in (1, None):
+        seen = g.view(seat)
+        for zone in ("terrain", "forest", "track", "lifted", "familiars of player 1", "removed"):
+            assert isinstance(seen[zone], list), (seat, zone)
+        for zone in ("green_tiles", "brown_tiles", "leftover", "deck of player 1"):
+            assert isinstance(seen[zone], int), (seat, zone)
+    assert g.view(1)["terrain"] and g.view(1)["familiars of player 1"]  # tiles and Familiars by name
+
+
 def test_every_rule_is_covered():
     """Every rule of the inventory named in the game's `source` line (MT-001..MT-253) is cited
     by a scenario's `covers:` list or by a docstring in this file, except the rules the ruleset
