@@ -346,9 +346,11 @@ def _worker(conn: Any) -> None:
         conn.send(_work(*task))
 
 
-def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dict], None]) -> None:
+def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dict], None],
+            deadline: float | None = None) -> None:
     """Run tasks on `workers` processes; one that gives no answer within twice the budget (stuck
-    where the timer cannot reach: a C call, a blocked read) is killed, its task a hang."""
+    where the timer cannot reach: a C call, a blocked read) is killed, its task a hang. After
+    `deadline` (time.monotonic) no task is started."""
     ctx = multiprocessing.get_context("fork")
     todo = list(reversed(tasks))
     busy: dict[Any, tuple[Any, tuple, float]] = {}  # connection -> (process, task, started)
@@ -360,6 +362,8 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
         return p, parent
     idle = [start() for _ in range(workers)]
     while todo or busy:
+        if deadline is not None and time.monotonic() > deadline:
+            todo.clear()
         while todo and idle:
             p, conn = idle.pop()
             task = todo.pop()
@@ -389,18 +393,23 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
 
 
 def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: float = 30.0,
-             names: Iterable[str] | None = None, progress: bool = True) -> dict:
-    """Run the campaign; returns its summary (see the module's doc)."""
+             names: Iterable[str] | None = None, progress: bool = True, seconds: float | None = None,
+             snapshot: Callable[[dict], None] | None = None) -> dict:
+    """Run the campaign; returns its summary (see the module's doc). With `seconds`, no mutant or
+    game starts after that time: the work is interleaved (mutant i and game i of every ruleset,
+    then i + 1), so what was done is a balanced slice of what was asked. `snapshot` is given the
+    summary so far once a minute (a long run killed part-way still leaves its figures)."""
     chosen = rulesets(names)
-    tasks = [("mutant", rs, task_seed(seed, "mutant", rs, i), budget) for i in range(mutants) for rs in chosen]
-    tasks += [("game", rs, task_seed(seed, "game", rs, i), budget) for i in range(games) for rs in chosen]
+    tasks = [(kind, rs, task_seed(seed, kind, rs, i), budget) for i in range(max(mutants, games))
+             for kind, n in (("mutant", mutants), ("game", games)) if i < n for rs in chosen]
+    deadline = None if seconds is None else time.monotonic() + seconds
     summary: dict[str, Any] = {
         "seed": seed, "rulesets": chosen, "budget_s": budget, "workers": workers,
         "mutants": {"total": 0, "outcomes": dict.fromkeys(MUTANT_OUTCOMES, 0), "by_ruleset": {}, "examples": {}},
         "games": {"total": 0, "outcomes": dict.fromkeys(GAME_OUTCOMES, 0), "by_ruleset": {}, "examples": {},
                   "decisions": 0, "max_built": 0},
         "peak_worker_mb": 0.0}
-    start = time.monotonic()
+    start = last = time.monotonic()
     bar = _Bar(len(tasks)) if progress else None
 
     def done(row: dict) -> None:
@@ -419,14 +428,24 @@ def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: 
         summary["peak_worker_mb"] = max(summary["peak_worker_mb"], row.get("peak_mb", 0.0))
         if bar is not None:
             bar.advance(row)
+        if row["outcome"] in BAD:
+            print(f"{row['outcome']}: {row['kind']} {row['seed']} {str(row.get('detail'))[-300:]}", file=sys.stderr)
+        nonlocal last
+        if snapshot is not None and time.monotonic() - last > 60:
+            last = time.monotonic()
+            snapshot(dict(summary, seconds=round(last - start, 1)))
     if workers <= 0:
         for t in tasks:
+            if deadline is not None and time.monotonic() > deadline:
+                break
             done(_work(*t))
     else:
-        _pooled(tasks, workers, budget, done)
+        _pooled(tasks, workers, budget, done, deadline)
     if bar is not None:
         bar.close()
     summary["seconds"] = round(time.monotonic() - start, 1)
+    summary["asked"] = {"mutants": mutants * len(chosen), "games": games * len(chosen)}
+    summary["stopped_by_time"] = summary["mutants"]["total"] + summary["games"]["total"] < len(tasks)
     failures = sum(summary["mutants"]["outcomes"][k] for k in ("internal error", "hang", "outside read"))
     failures += sum(summary["games"]["outcomes"][k] for k in ("internal error", "hang", "invariant", "rule error"))
     summary["failures"] = failures
@@ -464,15 +483,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=30.0,
                     help="seconds one mutant or game may run before it counts as a hang (default 30)")
     ap.add_argument("--rulesets", help="comma-separated ruleset folder names (default: all of rulesets/)")
+    ap.add_argument("--seconds", type=float, help="start no mutant or game after this many seconds (a balanced slice)")
     ap.add_argument("--json", help="write the summary to this file")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
+    command = "python tools/campaign.py " + " ".join(argv if argv is not None else sys.argv[1:])
+
+    def write(summary: dict) -> None:
+        if args.json:
+            summary["command"] = command
+            Path(args.json).write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
     summary = campaign(args.mutants, args.games, args.seed, args.workers, args.budget,
-                       args.rulesets.split(",") if args.rulesets else None, not args.no_progress)
-    summary["command"] = "python tools/campaign.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
+                       args.rulesets.split(",") if args.rulesets else None, not args.no_progress, args.seconds,
+                       write)
+    write(summary)
     m, g = summary["mutants"], summary["games"]
+    if summary["stopped_by_time"]:
+        print(f"stopped by --seconds: {m['total']} of {summary['asked']['mutants']} mutants, "
+              f"{g['total']} of {summary['asked']['games']} games")
     print(f"mutants: {m['total']} " + ", ".join(f"{k} {v}" for k, v in m["outcomes"].items()))
     print(f"games: {g['total']} " + ", ".join(f"{k} {v}" for k, v in g["outcomes"].items())
           + f"; {g['decisions']} decisions, at most {g['max_built']} items built in a game")
