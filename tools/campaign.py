@@ -229,7 +229,7 @@ def _game_outcome(g: Game) -> dict:
     err = g.error
     if err is None:
         return {"outcome": "ended", "decisions": g.decisions_made, "built": g.built}
-    if "the rules cannot work this out" in err.message:
+    if "the rules cannot work this out" in err.message or "ran out of memory" in err.message:  # past the budget
         return {"outcome": "internal error", "detail": f"{err}\n{getattr(g, 'internal_traceback', '')}"[-3000:]}
     return {"outcome": "capped" if isinstance(err, LimitExceeded) else "rule error", "detail": str(err)[:500],
             "decisions": g.decisions_made, "built": g.built}
@@ -335,8 +335,11 @@ def _work(kind: str, ruleset: str, seed: str, budget: float) -> dict:
     return row
 
 
-def _worker(conn: Any) -> None:
-    """A worker process: run each task sent, answer with its row, until told to stop."""
+def _worker(conn: Any, max_mb: int) -> None:
+    """A worker process: run each task sent, answer with its row, until told to stop. Its address
+    space is limited to `max_mb` (a game past the memory budget's reach fails here, not the machine)."""
+    if max_mb:
+        resource.setrlimit(resource.RLIMIT_AS, (max_mb << 20, max_mb << 20))
     while True:
         task = conn.recv()
         if task is None:
@@ -347,7 +350,7 @@ def _worker(conn: Any) -> None:
 
 
 def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dict], None],
-            deadline: float | None = None) -> None:
+            deadline: float | None = None, max_mb: int = 0) -> None:
     """Run tasks on `workers` processes; one that gives no answer within twice the budget (stuck
     where the timer cannot reach: a C call, a blocked read) is killed, its task a hang. After
     `deadline` (time.monotonic) no task is started."""
@@ -357,7 +360,7 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
 
     def start() -> tuple[Any, Any]:
         parent, child = ctx.Pipe()
-        p = ctx.Process(target=_worker, args=(child,), daemon=True)
+        p = ctx.Process(target=_worker, args=(child, max_mb), daemon=True)
         p.start()
         return p, parent
     idle = [start() for _ in range(workers)]
@@ -394,7 +397,7 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
 
 def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: float = 30.0,
              names: Iterable[str] | None = None, progress: bool = True, seconds: float | None = None,
-             snapshot: Callable[[dict], None] | None = None) -> dict:
+             snapshot: Callable[[dict], None] | None = None, max_mb: int = 4096) -> dict:
     """Run the campaign; returns its summary (see the module's doc). With `seconds`, no mutant or
     game starts after that time: the work is interleaved (mutant i and game i of every ruleset,
     then i + 1), so what was done is a balanced slice of what was asked. `snapshot` is given the
@@ -440,7 +443,7 @@ def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: 
                 break
             done(_work(*t))
     else:
-        _pooled(tasks, workers, budget, done, deadline)
+        _pooled(tasks, workers, budget, done, deadline, max_mb)
     if bar is not None:
         bar.close()
     summary["seconds"] = round(time.monotonic() - start, 1)
@@ -484,6 +487,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds one mutant or game may run before it counts as a hang (default 30)")
     ap.add_argument("--rulesets", help="comma-separated ruleset folder names (default: all of rulesets/)")
     ap.add_argument("--seconds", type=float, help="start no mutant or game after this many seconds (a balanced slice)")
+    ap.add_argument("--max-mb", type=int, default=4096,
+                    help="address-space limit of each worker process in MB (default 4096; 0: none)")
     ap.add_argument("--json", help="write the summary to this file")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
@@ -495,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
     summary = campaign(args.mutants, args.games, args.seed, args.workers, args.budget,
                        args.rulesets.split(",") if args.rulesets else None, not args.no_progress, args.seconds,
-                       write)
+                       write, args.max_mb)
     write(summary)
     m, g = summary["mutants"], summary["games"]
     if summary["stopped_by_time"]:
