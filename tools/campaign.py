@@ -159,6 +159,33 @@ def _damage_files(target: Path, files: list[Path], rng: random.Random, outside: 
     return f"{f.name} made a link to itself"
 
 
+HOSTILE = [  # runaway statements put at the start of a phase: each must stop at a limit, not hang or fill memory
+    ["repeat:", "    pass"],
+    ["while true:", "    log \"again\""],
+    ["let hostile_v = [1]", "repeat 60 times:", "    set hostile_v to [hostile_v, hostile_v]", "log hostile_v"],
+    ["let hostile_v = []", "repeat:", "    set hostile_v to hostile_v + [hostile_v]"],
+    ["let hostile_v = \"ab\"", "repeat 64 times:", "    set hostile_v to hostile_v + hostile_v"],
+    ["let hostile_v = [x for each x in 1..999999]", "repeat:", "    let hostile_w = hostile_v + [1]"],
+    ["let hostile_v = 1", "repeat:", "    set hostile_v to hostile_v * 3"],
+    ["log [x * x for each x in 1..999999]"],
+    ["let hostile_v = [x for each x in 1..3000]", "log count([a for each a in hostile_v where some b in hostile_v: b > a])"],
+]
+
+
+def _hostile_statement(target: Path, rng: random.Random) -> str | None:
+    """Put one runaway block at the start of a phase of one rule file (None when none has one)."""
+    for f in sorted(target.glob("*.rules"), key=lambda _: rng.random()):
+        lines = f.read_text(encoding="utf-8").splitlines()
+        heads = [i for i, line in enumerate(lines) if line.rstrip() in ("setup:", "turn:", "round:", "play:")]
+        if heads:
+            i = rng.choice(heads)
+            block = rng.choice(HOSTILE)
+            lines[i + 1:i + 1] = ["    " + b for b in block]
+            f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return f"{f.name}:{i + 2} runaway `{block[-1].strip()}`"
+    return None
+
+
 def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
     """Mutate one file of `ruleset`, check it, play it when clean; classify the result."""
     scratch = _scratch()
@@ -171,9 +198,11 @@ def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
     if cards.is_dir() and not (target / "cards").exists():
         shutil.copytree(cards, target / "cards")
     files = sorted(p for p in target.rglob("*") if p.suffix in (".rules", ".yaml", ".yml", ".csv"))
-    if rng.randrange(8) == 0:
+    pick = rng.randrange(8)
+    what = _hostile_statement(target, rng) if pick == 1 else None
+    if pick == 0:
         what = _damage_files(target, files, rng, scratch / "outside")
-    else:
+    elif what is None:
         f = rng.choice(files)
         f.write_text(mutate(f.read_text(encoding="utf-8"), rng, f.suffix != ".rules"), encoding="utf-8")
         what = f"{f.relative_to(target)} mutated"

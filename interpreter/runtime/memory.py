@@ -12,6 +12,8 @@ every run and every machine. Two bounds:
 - the size of one value counting the items of the lists inside it every time they appear, at most
   `MAX_ITEMS`: `set s to [s, s]` forty times holds 80 items but 2**40 once written out (a log
   line, the state's digest, a comparison), which would hang the game on memory it never built.
+  Lists nest at most MAX_DEPTH deep, so no comparison or copy of a value meets Python's recursion
+  limit (where that stops a game depends on the interpreter's stack: not the same step every run).
 """
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ from typing import Any
 from ..language.diagnostics import Loc
 from .errors import LimitExceeded, RuleError
 
-__all__ = ["MAX_ITEMS", "charge_built", "built_value", "nested_size"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "nested_size"]
 
 MAX_ITEMS = 1_000_000  # the longest list or text a rule may build, and the largest value counted with its nested items
+MAX_DEPTH = 100  # lists inside lists, at most (deeper ones would meet Python's recursion limit in comparisons,
+#                  at a depth that depends on the interpreter's own stack: not the same step on every run)
 _NESTING = frozenset({list, tuple, dict})
 
 
@@ -35,26 +39,42 @@ def charge_built(g: Any, items: int, loc: Loc | None = None) -> None:
                             "(its memory budget): a rule seems to grow a value without end", loc)
 
 
-def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, bool]:
+def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
     """The items of list (tuple, map) `v` counting the items of the lists inside it each time they
-    appear, and whether it holds any; the walk stops as soon as the count passes `limit`, so it
-    never costs more than `limit` visits however the value shares its parts."""
-    total, nested, stack = 0, False, [v]
+    appear, how deep lists nest in it (1: a flat list), and what finding them cost (the items of each distinct list visited, plus 20 for each
+    list: its visit costs about that many items of a builtin's loop). Each distinct list is
+    visited once, so a list that holds another twice at every level costs its depth, not 2**depth;
+    the walk stops as soon as a count passes `limit`. A flat list costs one C-level pass."""
+    if _NESTING.isdisjoint(map(type, v.values() if v.__class__ is dict else v)):
+        return len(v), 1, 0
+    sizes: dict[int, int] = {}  # id -> size of each list met (the walk keeps them alive: ids stay unique)
+    depths: dict[int, int] = {}
+    cost, stack = 0, [(v, False)]
     while stack:
-        x = stack.pop()
+        x, sized = stack.pop()
         items = x.values() if x.__class__ is dict else x
-        total += len(items)
-        if total > limit:
-            return total, True
-        if not _NESTING.isdisjoint(map(type, items)):  # the common flat list costs one C-level pass
-            nested = True
-            stack.extend(i for i in items if i.__class__ in _NESTING)
-    return total, nested
+        if sized:
+            inner = [id(i) for i in items if i.__class__ in _NESTING]
+            n = sizes[id(x)] = len(items) + sum(sizes[i] for i in inner)
+            depth = depths[id(x)] = 1 + max(depths[i] for i in inner)
+            if n > limit or depth > MAX_DEPTH:
+                return n, depth, cost
+            continue
+        if id(x) in sizes:
+            continue
+        cost += len(items) + 20
+        if _NESTING.isdisjoint(map(type, items)):
+            sizes[id(x)], depths[id(x)] = len(items), 1
+            continue
+        sizes[id(x)] = 0  # being sized: its parts first
+        stack.append((x, True))
+        stack.extend((i, False) for i in items if i.__class__ in _NESTING and id(i) not in sizes)
+    return sizes[id(v)], depths[id(v)], cost
 
 
 def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:
     """`out`, a list, map or text just built: charged to the memory budget, and refused when it
-    holds more than MAX_ITEMS items counting nested ones (walking nested items is charged to the
+    holds more than MAX_ITEMS items counting nested ones (walking nested lists is charged to the
     work limit, as the items a builtin visits are)."""
     n = len(out)
     charge_built(g, n, loc)
@@ -62,13 +82,15 @@ def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:
         if n > MAX_ITEMS:
             raise RuleError(f"a list or text longer than {MAX_ITEMS} items", loc)
         return out
-    size, nested = nested_size(out)
+    size, depth, cost = nested_size(out)
+    if depth > MAX_DEPTH:
+        raise RuleError(f"lists nested more than {MAX_DEPTH} deep", loc)
     if size > MAX_ITEMS:
-        raise RuleError(f"a list or text longer than {MAX_ITEMS} items" if not nested else
+        raise RuleError(f"a list or text longer than {MAX_ITEMS} items" if not cost else
                         f"a list holding more than {MAX_ITEMS} items, counting the items of the lists inside it "
                         "each time they appear", loc)
-    if nested:
-        g.work += size
+    if cost:
+        g.work += cost
         if g.work > g.limits.max_work:
             raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
                                 "a rule seems to run forever", loc)

@@ -15,6 +15,7 @@ from rulekit import build, line_of, run
 
 from interpreter.engine.game import Limits
 from interpreter.runtime.errors import LimitExceeded, RuleError, explain
+from interpreter.runtime.memory import nested_size
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -107,6 +108,33 @@ def test_a_list_joined_with_itself_as_an_item_stops_long_before_it_fills_memory(
     assert time.perf_counter() - start < 20
     assert "counting the items of the lists inside it" in g.error.message
     assert g.error.loc.line == line_of(p, "s + [s]")
+
+
+def test_a_list_nested_in_a_new_list_each_step_stops_at_the_depth_bound(tmp_path):
+    """`[s, 1]` again and again: before, Python's recursion limit stopped it after about 10 s at a
+    step that depended on the interpreter's stack; now it stops at depth 100, at once."""
+    p = build(tmp_path, """
+        stat s = []
+        turn:
+            repeat 2000000 times:
+                set s to [s, 1]
+            end game
+        """)
+    start = time.perf_counter()
+    g = run(p)
+    assert time.perf_counter() - start < 5
+    assert g.error.message == "lists nested more than 100 deep" and g.error.loc.line == line_of(p, "[s, 1]")
+
+
+def test_sharing_costs_the_distinct_lists_not_the_copies():
+    """The walk that counts nested items visits each distinct list once: `[s, s]` 30 deep is
+    2**31 items (refused) found by visiting 31 lists."""
+    s: list = [1]
+    for _ in range(30):
+        s = [s, s]
+    size, depth, cost = nested_size(s, limit=2 ** 40)
+    assert (size, depth, cost) == (3 * 2 ** 30 - 2, 31, 30 * 22 + 21)
+    assert nested_size(s)[0] > 1_000_000  # with the real bound the walk stops on the way up
 
 
 def test_a_comprehension_repeating_a_list_is_counted_with_its_nested_items(tmp_path):
