@@ -41,9 +41,9 @@ def charge_built(g: Any, items: int, loc: Loc | None = None) -> None:
 
 def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
     """The items of list (tuple, map) `v` counting the items of the lists inside it each time they
-    appear, how deep lists nest in it (1: a flat list), and what finding them cost (the items of each distinct list visited, plus 20 for each
-    list: its visit costs about that many items of a builtin's loop). Each distinct list is
-    visited once, so a list that holds another twice at every level costs its depth, not 2**depth;
+    appear, how deep lists nest in it (1: a flat list), and what finding them cost (the items of
+    each distinct list met, plus 20 for each list: going to one costs about as much as 20 items of
+    a builtin's loop). Each distinct list is walked once, so a list that holds another twice at every level costs its depth, not 2**depth;
     the walk stops as soon as a count passes `limit`. A flat list costs one C-level pass."""
     if _NESTING.isdisjoint(map(type, v.values() if v.__class__ is dict else v)):
         return len(v), 1, 0
