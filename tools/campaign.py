@@ -35,6 +35,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import shutil
 import sys
@@ -186,6 +187,19 @@ def _hostile_statement(target: Path, rng: random.Random) -> str | None:
     return None
 
 
+def _with_bases(ruleset: str) -> list[str]:
+    """The ruleset and the shipped rulesets its `extends` lines name, transitively."""
+    out, todo = [], [ruleset]
+    while todo:
+        name = todo.pop()
+        if name in out or not (ROOT / "rulesets" / name).is_dir():
+            continue
+        out.append(name)
+        for f in (ROOT / "rulesets" / name).glob("*.rules"):
+            todo += re.findall(r'^\s*extends\s+"([^"/]+)"', f.read_text(encoding="utf-8"), re.M)
+    return out
+
+
 def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
     """Mutate one file of `ruleset`, check it, play it when clean; classify the result."""
     scratch = _scratch()
@@ -193,10 +207,11 @@ def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
     target = scratch / "tree" / ruleset
     if target.parent.exists():
         shutil.rmtree(target.parent)
-    shutil.copytree(ROOT / "rulesets" / ruleset, target, symlinks=True)
-    cards = ROOT / "cards" / ruleset
-    if cards.is_dir() and not (target / "cards").exists():
-        shutil.copytree(cards, target / "cards")
+    for name in _with_bases(ruleset):  # a mod's bases lie beside it, as in rulesets/
+        shutil.copytree(ROOT / "rulesets" / name, target.parent / name, symlinks=True)
+        cards = ROOT / "cards" / name
+        if cards.is_dir() and not (target.parent / name / "cards").exists():
+            shutil.copytree(cards, target.parent / name / "cards")
     files = sorted(p for p in target.rglob("*") if p.suffix in (".rules", ".yaml", ".yml", ".csv"))
     pick = rng.randrange(8)
     what = _hostile_statement(target, rng) if pick == 1 else None
@@ -207,7 +222,7 @@ def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
         f.write_text(mutate(f.read_text(encoding="utf-8"), rng, f.suffix != ".rules"), encoding="utf-8")
         what = f"{f.relative_to(target)} mutated"
     row: dict[str, Any] = {"ruleset": ruleset, "seed": seed, "what": what}
-    _Watch.root, _Watch.seen = os.path.realpath(target), []
+    _Watch.root, _Watch.seen = os.path.realpath(target.parent), []  # the mod and its bases
     try:
         with wall_clock(budget):
             rs, content = check_path(target)
