@@ -29,6 +29,7 @@ from ..library.names import SPECIAL_NAMES
 from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError
 from ..runtime.fields import read_field
 from ..content.model import CardData
+from ..runtime.memory import built_value
 from ..runtime.values import Seat, TypeRef, ZoneRef
 
 __all__ = ["generate"]
@@ -187,7 +188,7 @@ def call_rule_function(g, e, holder: list, args) -> Any:
 _GLOBALS = {"_call_fn": call_rule_function, "_of_items": _of_items, "_of_count": _of_count, "_of_field": _of_field, "_get": _get, "_ordered": _ordered, "_is_type": _is_type, "_missing": _missing, "_field": _field, "_card_field": _card_field, "_items": _items, "_count": _count,
             "_grouped": _grouped, "_zone_of": _zone_of, "_stat_of": _stat_of, "_Card": CardData,
             "_ZoneRef": ZoneRef, "_Seat": Seat, "_isinstance": isinstance, "_len": len, "_all": all,
-            "_any": any, "_int": int, "__builtins__": {}}
+            "_any": any, "_int": int, "_built": built_value, "__builtins__": {}}
 _ALLOWED_NAMES = set(_GLOBALS) | {"K", "g", "e", "f", "def", "return", "lambda", "if", "else", "for", "in",
                                   "not", "and", "or", "is", "None", "True", "False", "state", "where", "get",
                                   "fields", "id", "listify", "charged_list", "stats", "constants", "pstats", "seats", "add", "sub",
@@ -365,10 +366,10 @@ class _Gen:
         return f"{self.gen(n.obj, d)}[{self.gen(n.key, d)}]"
 
     def g_list(self, n, d):
-        return "[" + "".join(self.gen(i, d) + ", " for i in n.items) + "]"
+        return "_built(g, [" + "".join(self.gen(i, d) + ", " for i in n.items) + f"], {self.k(n.loc)})"
 
     def g_map(self, n, d):
-        return "{" + "".join(f"{self.gen(k, d)}: {self.gen(v, d)}, " for k, v in n.pairs) + "}"
+        return "_built(g, {" + "".join(f"{self.gen(k, d)}: {self.gen(v, d)}, " for k, v in n.pairs) + f"}}, {self.k(n.loc)})"
 
     def g_arith(self, n, d):
         if n.op == "*":
@@ -477,7 +478,7 @@ class _Gen:
         if b is None:
             return None
         _, item, (body,) = b
-        return f"[{body} for {item} in _items(g, {items}, {self.k(n)})]"
+        return f"_built(g, [{body} for {item} in _items(g, {items}, {self.k(n)})], {self.k(n.loc)})"
 
     def g_quantified(self, n, d):
         items = self.gen(n.iter, d)

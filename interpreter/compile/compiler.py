@@ -18,6 +18,7 @@ from ..runtime.fields import read_field
 from .tasks import (ActionsTask, AskTask, Block, ChooseManyTask, ForTask, IfMayTask, PlaceTask, RepeatTask,
                     RoundTask, SimultaneousTask, TurnTask, run_inline)
 from ..content.model import CardData, Ruleset
+from ..runtime.memory import MAX_ITEMS, built_value
 from ..runtime.values import Seat, TypeRef, ZoneRef
 from .fastpaths import item_predicate
 from . import codegen as _codegen
@@ -31,7 +32,6 @@ Stmt = Callable[[Any, dict], Any]
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
-MAX_ITEMS = 1_000_000  # the longest list or text a rule may build (untrusted content)
 MAX_INT = 2 ** 63  # the largest number a multiplication may make
 _UNSET = object()
 
@@ -87,12 +87,12 @@ class Compiler:
         return lambda g, e: v
 
     def x_list(self, n):
-        items = [self.expr(i) for i in n.items]
-        return lambda g, e: [f(g, e) for f in items]
+        items, loc = [self.expr(i) for i in n.items], n.loc
+        return lambda g, e: built_value(g, [f(g, e) for f in items], loc)
 
     def x_map(self, n):
-        pairs = [(self.expr(k), self.expr(v)) for k, v in n.pairs]
-        return lambda g, e: {k(g, e): v(g, e) for k, v in pairs}
+        pairs, loc = [(self.expr(k), self.expr(v)) for k, v in n.pairs], n.loc
+        return lambda g, e: built_value(g, {k(g, e): v(g, e) for k, v in pairs}, loc)
 
     def x_range(self, n):
         lo, hi = self.expr(n.lo), self.expr(n.hi)
@@ -372,7 +372,7 @@ class Compiler:
                     out.append(body(g, e))
             finally:
                 _restore(e, [name], [saved])
-            return out
+            return built_value(g, out, n.loc)
         return comp
 
     # ---- statements ----------------------------------------------------------------------

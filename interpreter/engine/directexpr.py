@@ -21,6 +21,12 @@ from ..runtime.values import ZoneRef
 __all__ = ["Unsupported", "V", "Expressions"]
 
 
+def _built_list(items: list) -> str:
+    """A list literal's code: charged to the memory budget as the task engine charges it (the empty
+    list, which costs nothing, stays `[]`: other code recognises it)."""
+    return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
+
+
 class Unsupported(Exception):
     """A construct this compiler does not handle: the ruleset runs on the task engine."""
 
@@ -135,16 +141,16 @@ class Expressions:
         items = [self.expr(i, scope) for i in n.items]
         kinds = {v.kind for v in items}
         if kinds == {"player"}:
-            return V("[" + ", ".join(v.src for v in items) + "]", "players")
+            return V(_built_list(items), "players")
         if kinds == {"zone"}:  # zones as values: `values.ZoneRef`s, as the task engine has them
             return self.zone_refs(items)
         if kinds == {"row"}:  # a group of rows (e.g. a pair for `linked`): rows by reference
-            return V("[" + ", ".join(v.src for v in items) + "]", "rowpair")
+            return V(_built_list(items), "rowpair")
         if kinds and kinds <= {"card"}:
-            return V("[" + ", ".join(v.src for v in items) + "]", "cards", nn=all(v.nn or v.top for v in items))
+            return V(_built_list(items), "cards", nn=all(v.nn or v.top for v in items))
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
             raise Unsupported("a list of lists or of cards mixed with other values")
-        return V("[" + ", ".join(v.src for v in items) + "]", "list", elem="str" if kinds <= {"str"} else "other")
+        return V(_built_list(items), "list", elem="str" if kinds <= {"str"} else "other")
 
     def e_map(self, n, scope):
         pairs = {}
@@ -575,7 +581,7 @@ class Expressions:
         kind = _LIST_OF.get(body.kind, "list")
         if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space"):
             raise Unsupported("comprehension of lists")
-        return V(f"[{body.src} for {x} in {src}]", kind)
+        return V(f"_built(R, [{body.src} for {x} in {src}])", kind)  # charged as the task engine charges it
 
     def e_quantified(self, n, scope):
         names = n.names

@@ -15,21 +15,24 @@ from .directexpr import _SIMPLE, Unsupported, V
 from ..language.tree import walk
 from ..runtime.values import Seat
 from ..runtime.errors import RuleError
+from ..runtime.memory import built_value, charge_built
 from ..runtime.zones import zone_cards
 
 __all__ = ["FormsGen", "FormsRuntime", "FORMS_GLOBALS", "FORMS_KEYWORDS"]
 
 
 
-def _join(a: list, b: list) -> list:
-    """`+` of two lists (as `Game.add`): a new list, within the longest a rule may build."""
+def _join(R: Any, a: list, b: list) -> list:
+    """`+` of two lists (as `Game.add`): a new list, within the longest a rule may build and
+    charged to the game's memory budget (runtime/memory.py)."""
     out = a + b if type(a) is type(b) else list(a) + list(b)  # a walk is a tuple (directboards.py)
     if len(out) > MAX_ITEMS:
         raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
+    charge_built(R, len(out))
     return out
 
 
-FORMS_GLOBALS = {"_join": _join, "tuple": tuple}
+FORMS_GLOBALS = {"_join": _join, "_built": built_value, "tuple": tuple}  # _built: list literals, comprehensions
 FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
 
 
@@ -112,15 +115,15 @@ class FormsGen:
             kinds = {left.kind, right.kind}
             cardish = {"cards", "zone", "row"}
             if kinds == {"walks"}:
-                return V(f"_join({left.src}, {right.src})", "walks", nn=True)
+                return V(f"_join(R, {left.src}, {right.src})", "walks", nn=True)
             # cards joined with a list that holds none so far (`let xs = []`); a list of values
             # joined with cards is a mixed list (directexpr.joined)
             empty = all(v.src == "[]" or v.src in self.empty_lists for v in (left, right) if v.kind == "list")
             if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds and empty):
                 l, r = self.items(left), self.items(right)
-                return V(f"_join({l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
+                return V(f"_join(R, {l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
             if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:
-                return V(f"_plus({left.src}, {right.src})", "str", nn=True)
+                return V(f"_join_text(R, {left.src}, {right.src})", "str", nn=True)
         return super().e_arith(n, scope)
 
     def items(self, v: V) -> V:

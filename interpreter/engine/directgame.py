@@ -22,6 +22,7 @@ from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
+from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
 from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
@@ -88,6 +89,11 @@ def _plus(a: Any, b: Any) -> Any:
     if isinstance(a, str) or isinstance(b, str):
         return _scalar_text(a) + _scalar_text(b)
     return _add(a, b)
+
+
+def _join_text(R: Any, a: Any, b: Any) -> str:
+    """`+` with a text (as `Game.add`): bounded, and charged to the memory budget (runtime/memory.py)."""
+    return built_value(R, _plus(a, b))
 
 
 def _scalar_text(v: Any) -> str:
@@ -202,7 +208,7 @@ GENERATED_GLOBALS: dict[str, Any] = {
     "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
-    "_sum": _sum, "_plus": _plus, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
+    "_sum": _sum, "_plus": _plus, "_join_text": _join_text, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_card_or_none": _card_or_none, "_placeable": _placeable, "_placeable_in": _placeable_in, "type": type, "int": int, "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,
     "range": range, "enumerate": enumerate, "bool": bool, "set": set, "dict": dict, "__builtins__": {},
 }
@@ -286,6 +292,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         self.max_steps = self.limits.max_steps
         self.work = 0  # items visited, counted as directexpr.charged and direct.count_round say
         self.max_work = self.limits.max_work
+        self.built = 0  # list items and text characters built (runtime/memory.py)
         self.max_depth = self.limits.max_depth
         self.depth = 0
         self.covered = bytearray(len(self.rs.cards))

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..language.tree import Node, walk
-from ..compile.compiler import MAX_INT, MAX_ITEMS, Compiler
+from ..compile.compiler import MAX_INT, Compiler
 from ..language.diagnostics import Loc
 from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain, value_words
 from .blame import rule_terms
 from ..compile.syncblocks import is_sync
 from ..compile.tasks import BlockTask, FireTask, MainTask, SettleTask, Task
 from ..content.model import CardData, Ruleset
+from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, RowRef, Seat, Space, TypeRef, ZoneRef
 from ..compile.instancedeps import player_plan
@@ -46,6 +47,7 @@ class Limits:
     max_work: int = 50_000_000  # items visited by `where`, quantifiers, comprehensions, ranges,
     #                             builtins over collections, and rule function calls
     max_log_chars: int = 20_000_000  # the text of all `log` lines of one game (kept in memory)
+    max_memory: int = 20_000_000  # list items and text characters built in one game (runtime/memory.py)
 
 
 def write_log(game: Any, text: str, limits: "Limits") -> None:
@@ -279,6 +281,7 @@ class Game:
         self.touched: set[str] | None = None  # zones/stats changed since the last settle (None: anything)
         self.steps = 0
         self.work = 0
+        self.built = 0  # list items and text characters built, against `limits.max_memory`
         self.depth = 0
         self.decisions_made = 0
         self.first_player = 0  # the start player once setup is over (for first-player statistics)
@@ -664,9 +667,7 @@ class Game:
             if out.__class__ is int and not -MAX_INT <= out <= MAX_INT:
                 raise RuleError(f"the number {a} + {b} is too large", None)
             return out
-        if len(out) > MAX_ITEMS:
-            raise RuleError(f"a list or text longer than {MAX_ITEMS} items", None)
-        return out
+        return built_value(self, out)  # charged to the memory budget, bounded in size
 
     def sub(self, a: Any, b: Any) -> Any:
         """`-`: numbers, bounded as `add` bounds them (a number that keeps growing would make each

@@ -122,6 +122,8 @@ def explain(ex: Exception) -> str:
         return "a number too large"
     if isinstance(ex, ValueError):
         return "a value out of range for this operation"
+    if isinstance(ex, MemoryError):  # the process's memory limit (simulate --max-memory), not the game's budget
+        return "the game ran out of memory"
     return "the rules cannot work this out"
 
 

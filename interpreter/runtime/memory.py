@@ -1,0 +1,97 @@
+"""A game's memory budget: the lists and texts a game builds are counted, so untrusted rules cannot
+fill memory (issue "Hostile content").
+
+Bytes (tracemalloc, the process size) are slow to measure and differ between machines and Python
+versions; items are cheap to count and the same everywhere, so a game stops at the same rule on
+every run and every machine. Two bounds:
+
+- the items a game *builds* — each list made by `+`, a list or map literal or a comprehension (its
+  items) and each text made by `+` (its characters) — summed over the
+  whole game, at most `Limits.max_memory`. What a game holds at once can never exceed what it built,
+  whatever is freed, so this bounds its memory (about 8 bytes an item of a list, 1 to 4 a character).
+- the size of one value counting the items of the lists inside it every time they appear, at most
+  `MAX_ITEMS`: `set s to [s, s]` forty times holds 80 items but 2**40 once written out (a log
+  line, the state's digest, a comparison), which would hang the game on memory it never built.
+  Lists nest at most MAX_DEPTH deep, so no comparison or copy of a value meets Python's recursion
+  limit (where that stops a game depends on the interpreter's stack: not the same step every run).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..language.diagnostics import Loc
+from .errors import LimitExceeded, RuleError
+
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "nested_size"]
+
+MAX_ITEMS = 1_000_000  # the longest list or text a rule may build, and the largest value counted with its nested items
+MAX_DEPTH = 100  # lists inside lists, at most (deeper ones would meet Python's recursion limit in comparisons,
+#                  at a depth that depends on the interpreter's own stack: not the same step on every run)
+_NESTING = frozenset({list, tuple, dict})
+
+
+def charge_built(g: Any, items: int, loc: Loc | None = None) -> None:
+    """Count `items` built by game `g` (a `Game` or a direct engine's runtime: both have `built` and
+    `limits`) against its memory budget."""
+    g.built += items
+    if g.built > g.limits.max_memory:
+        raise LimitExceeded(f"the game built more than {g.limits.max_memory} list items and text characters "
+                            "(its memory budget): a rule seems to grow a value without end", loc)
+
+
+def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
+    """The items of list (tuple, map) `v` counting the items of the lists inside it each time they
+    appear, how deep lists nest in it (1: a flat list), and what finding them cost (the items of
+    each distinct list met, plus 20 for each list: going to one costs about as much as 20 items of
+    a builtin's loop). Each distinct list is walked once, so a list that holds another twice at every level costs its depth, not 2**depth;
+    the walk stops as soon as a count passes `limit`. A flat list costs one C-level pass."""
+    if _NESTING.isdisjoint(map(type, v.values() if v.__class__ is dict else v)):
+        return len(v), 1, 0
+    sizes: dict[int, int] = {}  # id -> size of each list met (the walk keeps them alive: ids stay unique)
+    depths: dict[int, int] = {}
+    cost, stack = 0, [(v, False)]
+    while stack:
+        x, sized = stack.pop()
+        items = x.values() if x.__class__ is dict else x
+        if sized:
+            inner = [id(i) for i in items if i.__class__ in _NESTING]
+            n = sizes[id(x)] = len(items) + sum(sizes[i] for i in inner)
+            depth = depths[id(x)] = 1 + max(depths[i] for i in inner)
+            if n > limit or depth > MAX_DEPTH:
+                return n, depth, cost
+            continue
+        if id(x) in sizes:
+            continue
+        cost += len(items) + 20
+        if _NESTING.isdisjoint(map(type, items)):
+            sizes[id(x)], depths[id(x)] = len(items), 1
+            continue
+        sizes[id(x)] = 0  # being sized: its parts first
+        stack.append((x, True))
+        stack.extend((i, False) for i in items if i.__class__ in _NESTING and id(i) not in sizes)
+    return sizes[id(v)], depths[id(v)], cost
+
+
+def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:
+    """`out`, a list, map or text just built: charged to the memory budget, and refused when it
+    holds more than MAX_ITEMS items counting nested ones (walking nested lists is charged to the
+    work limit, as the items a builtin visits are)."""
+    n = len(out)
+    charge_built(g, n, loc)
+    if out.__class__ is str:
+        if n > MAX_ITEMS:
+            raise RuleError(f"a list or text longer than {MAX_ITEMS} items", loc)
+        return out
+    size, depth, cost = nested_size(out)
+    if depth > MAX_DEPTH:
+        raise RuleError(f"lists nested more than {MAX_DEPTH} deep", loc)
+    if size > MAX_ITEMS:
+        raise RuleError(f"a list or text longer than {MAX_ITEMS} items" if not cost else
+                        f"a list holding more than {MAX_ITEMS} items, counting the items of the lists inside it "
+                        "each time they appear", loc)
+    if cost:
+        g.work += cost
+        if g.work > g.limits.max_work:
+            raise LimitExceeded(f"expressions visited more than {g.limits.max_work} items: "
+                                "a rule seems to run forever", loc)
+    return out

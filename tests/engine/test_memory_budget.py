@@ -1,0 +1,170 @@
+"""The memory budget (issue 25, runtime/memory.py): a game counts the list items and text
+characters it builds, and a value counts the items of the lists inside it, so a hostile rule that
+keeps building stops with a rule error at its own line — within a time and a peak memory the
+tests state — on both engines, while real games build a small fraction of the budget."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from rulekit import build, line_of, run
+
+from interpreter.engine.game import Limits
+from interpreter.runtime.errors import LimitExceeded, RuleError, explain
+from interpreter.runtime.memory import nested_size
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+# A procedure that keeps 300 lists of 500,001 numbers alive at once: 150 million items, over a GB
+# of memory without the budget, which stops it at about the 40th (20 million items built).
+HOARD = "stat n = 0\nprocedure hoard():\n    let big = [x for each x in 1..500000]\n" + "".join(
+    f"    let a{k} = big + [{k}]\n" for k in range(300)) + "    set n to 1\nturn:\n    hoard()\n    end game\n"
+
+_CHILD = textwrap.dedent("""
+    import json, resource, sys, time
+    sys.path[:0] = [sys.argv[1]]
+    from interpreter.api import load_program
+    from interpreter.engine.game import Game
+    program = load_program(sys.argv[2])
+    start = time.perf_counter()
+    if sys.argv[3] == "direct":
+        from interpreter.engine.direct import compile_direct
+        from interpreter.engine.directgame import DirectGame
+        g = DirectGame(compile_direct(program), 2, 0)
+    else:
+        g = Game(program, 2, 0)
+    print(json.dumps({"seconds": time.perf_counter() - start, "error": g.error and g.error.message,
+                      "line": g.error and g.error.loc and g.error.loc.line,
+                      "file": g.error and g.error.loc and str(g.error.loc).split(":")[0],
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+""")
+
+
+def _in_child(folder: Path, engine: str) -> dict:
+    """Play the game in a fresh process, so its peak memory is its own."""
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), str(folder), engine], capture_output=True,
+                         text=True, timeout=120, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_a_rule_that_keeps_building_lists_stops_at_the_memory_budget_naming_its_line(tmp_path):
+    p = build(tmp_path, HOARD)
+    got = _in_child(tmp_path / "rs", "task")
+    assert "memory budget" in got["error"] and "20000000" in got["error"]
+    assert got["file"].endswith("game.rules")
+    assert line_of(p, "let a0 ") < got["line"] < line_of(p, "let a299 ")  # stopped part-way, at a `let`
+    assert got["seconds"] < 20, got
+    assert got["peak_mb"] < 600, got  # 20 million items of 8 bytes and the interpreter; unbounded: over 1 GB
+
+
+def test_the_direct_engine_stops_at_the_same_line_with_the_same_words(tmp_path):
+    build(tmp_path, HOARD)
+    task, direct = _in_child(tmp_path / "rs", "task"), _in_child(tmp_path / "rs", "direct")
+    assert direct["error"] == task["error"] and direct["line"] == task["line"], (task, direct)
+    assert direct["peak_mb"] < 600, direct
+
+
+def test_a_smaller_budget_stops_sooner(tmp_path):
+    p = build(tmp_path, HOARD)
+    g = run(p, limits=Limits(max_memory=2_000_000))
+    assert isinstance(g.error, LimitExceeded) and "2000000" in g.error.message
+    assert g.error.loc.line == line_of(p, "let a2 ")  # 500,001 items for `big`, 500,002 for each `aK`
+
+
+def test_a_list_that_holds_itself_twice_stops_before_it_is_written_out(tmp_path):
+    """`[s, s]` forty times is 80 items of memory but 2**40 once logged or digested: it is refused
+    when it passes a million items counted with their nested ones, at the rule that built it."""
+    p = build(tmp_path, """
+        stat s = [1]
+        turn:
+            repeat 40 times:
+                set s to [s, s]
+            log s
+            end game
+        """)
+    start = time.perf_counter()
+    g = run(p)
+    assert time.perf_counter() - start < 10
+    assert isinstance(g.error, RuleError) and "counting the items of the lists inside it" in g.error.message
+    assert g.error.loc.line == line_of(p, "set s to [s, s]")
+
+
+def test_a_list_joined_with_itself_as_an_item_stops_long_before_it_fills_memory(tmp_path):
+    """`s + [s]` keeps every earlier list alive inside the next (memory quadratic in the steps):
+    before, 2 GB were gone after 23,000 steps."""
+    p = build(tmp_path, """
+        stat s = []
+        turn:
+            repeat 200000 times:
+                set s to s + [s]
+            end game
+        """)
+    start = time.perf_counter()
+    g = run(p)
+    assert time.perf_counter() - start < 20
+    assert "counting the items of the lists inside it" in g.error.message
+    assert g.error.loc.line == line_of(p, "s + [s]")
+
+
+def test_a_list_nested_in_a_new_list_each_step_stops_at_the_depth_bound(tmp_path):
+    """`[s, 1]` again and again: before, Python's recursion limit stopped it after about 10 s at a
+    step that depended on the interpreter's stack; now it stops at depth 100, at once."""
+    p = build(tmp_path, """
+        stat s = []
+        turn:
+            repeat 2000000 times:
+                set s to [s, 1]
+            end game
+        """)
+    start = time.perf_counter()
+    g = run(p)
+    assert time.perf_counter() - start < 5
+    assert g.error.message == "lists nested more than 100 deep" and g.error.loc.line == line_of(p, "[s, 1]")
+
+
+def test_sharing_costs_the_distinct_lists_not_the_copies():
+    """The walk that counts nested items visits each distinct list once: `[s, s]` 30 deep is
+    2**31 items (refused) found by visiting 31 lists."""
+    s: list = [1]
+    for _ in range(30):
+        s = [s, s]
+    size, depth, cost = nested_size(s, limit=2 ** 40)
+    assert (size, depth, cost) == (3 * 2 ** 30 - 2, 31, 30 * 22 + 21)
+    assert nested_size(s)[0] > 1_000_000  # with the real bound the walk stops on the way up
+
+
+def test_a_comprehension_repeating_a_list_is_counted_with_its_nested_items(tmp_path):
+    p = build(tmp_path, """
+        stat s = []
+        turn:
+            let big = [x for each x in 1..2000]
+            set s to [big for each x in 1..1000]
+            end game
+        """)
+    g = run(p)
+    assert "counting the items of the lists inside it" in g.error.message
+    assert g.error.loc.line == line_of(p, "set s to [big")
+
+
+def test_nested_lists_within_the_bound_still_work(tmp_path):
+    p = build(tmp_path, """
+        stat s = [1]
+        turn:
+            repeat 10 times:
+                set s to [s, s]
+            let pairs = [[x, x + 1] for each x in 1..3] + [[9]]
+            log [count(pairs), count(s)]
+            end game
+        """)
+    g = run(p)
+    assert g.error is None and g.log[-1] == "[4, 2]"
+    assert 0 < g.built < 200  # each list built counted by its items
+
+
+def test_running_out_of_the_process_memory_is_named_in_rule_words():
+    """What a MemoryError becomes when the OS limit (not the game's budget) is reached first."""
+    assert explain(MemoryError()) == "the game ran out of memory"
