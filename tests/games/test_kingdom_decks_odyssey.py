@@ -42,8 +42,8 @@ def test_enough_banners_classes_and_events_for_four_players():
     """EN-247, EN-251: 2 Banners and 2 Classes per player, 3 Events per player, at 4 players."""
     cards = _cards(ODYSSEY)
     assert sum(1 for c in cards if _kingdom(c) == "Banners") >= 8
-    assert sum(1 for c in cards if _kingdom(c) == "Classes") >= 8
-    assert sum(1 for c in cards if c.type == "Event") >= 12
+    assert sum(1 for c in cards if _kingdom(c) == "ClassCards") >= 8
+    assert sum(1 for c in cards if c.type == "EventCard") >= 12
 
 
 def test_odyssey_stacks_with_the_overlords_mods_in_any_order():
