@@ -14,11 +14,9 @@ form over this game's state (`evaluator`): the same code, the same answers.
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from ..content.model import CardData
-from ..runtime.state import GameState
 from .game import Decision, Game, Limits
 
 __all__ = ["DirectFacade"]
@@ -139,19 +137,9 @@ def _evaluator(game: Any) -> Game:
     state of the same seed (as the game's own were, before anything else drew from the RNG), then
     pointed at `game`'s state."""
     ev = Game.__new__(Game)
-    ev.program, ev.rs = game.program, game.rs
-    ev.limits = Limits()
-    ev.cards = game.cards
-    ev._seats = []
     st = game.state
-    ev.state = GameState(seed=st.seed, players=st.players, rng=random.Random(st.seed))
-    ev.constants = {}
-    ev.log, ev.log_chars, ev.choices, ev.digests = [], 0, [], []
-    ev.decision, ev.over, ev.error, ev.result = None, False, None, None
-    ev.dirty, ev.settling, ev.touched = False, False, None
-    ev.steps = ev.work = ev.depth = ev.decisions_made = 0
-    ev.first_player, ev.record_digests, ev.forced_rolls = 0, False, []
-    ev._after_setup, ev.stack = None, []
+    ev.init_fields(game.program, st.players, st.seed, Limits(), False, None)
+    ev.cards = game.cards
     ev._init_state()
     ev.init_values()
     ev.state = st

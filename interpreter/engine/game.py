@@ -262,6 +262,16 @@ class Game:
             self.observer = observer
         if not rs.min_players <= players <= rs.max_players:
             raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.init_fields(program, players, seed, limits, record_digests, after_setup)
+        self.stack: list[Task] = [MainTask()]
+        self._init_state()
+        self._run()
+
+    def init_fields(self, program: Program, players: int, seed: Any, limits: Limits | None,
+                    record_digests: bool, after_setup: Callable[["Game"], None] | None) -> None:
+        """Every field of a game that has not started (also used by a `Game` that only evaluates
+        expressions over another engine's state: directfacade.py)."""
+        rs = program.rs
         self.program, self.rs = program, rs
         self.limits = limits or Limits()
         self.cards: list[CardData] = rs.cards
@@ -288,9 +298,7 @@ class Game:
         self.record_digests = record_digests  # a state digest per decision, for logs and replays
         self.forced_rolls: list = []  # faces that the next rolls show (scenarios script dice with it)
         self._after_setup = after_setup  # scenarios arrange the state here, before the first turn
-        self.stack: list[Task] = [MainTask()]
-        self._init_state()
-        self._run()
+        self.stack = []
 
     # ---- driving -------------------------------------------------------------------------
     def answer(self, index: int) -> None:
