@@ -52,8 +52,8 @@ def compile_resumable(dp: DirectProgram) -> ResumableProgram:
 
 
 def _lower_program(dp: DirectProgram) -> ResumableProgram:
-    if dp.program.rs.values:
-        raise Unsupported("a `value` declaration")  # DirectGame has no `values()` yet
+    if dp.info.get("value_unsupported"):  # search agents read `values()` on the copies
+        raise Unsupported(f"a `value` rule that does not compile ({dp.info['value_unsupported']})")
     _flow()  # the game flow must lower too
     tree = ast.parse(dp.source)
     build = next(s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "build")
@@ -256,10 +256,6 @@ class ResumableGame(DirectGame):
         for below in self.state.under.values():
             for c in below:
                 covered[c] = 1
-
-    def values(self) -> None:
-        """The ruleset declares no `value` (those with one do not compile here)."""
-        return None
 
     def _where_suspended(self):
         """The rule asking the pending decision: the innermost generated frame's suspension."""

@@ -5,10 +5,13 @@ valued higher, a better option rated higher. Talisman's has its own tests
 (test_talisman_value.py, test_talisman_guidance.py)."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from interpreter.api import load_program
+from interpreter.engine.direct import compile_direct
 from interpreter.engine.game import Decision, Game
+from interpreter.engine.resumablegame import ResumableGame
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 
@@ -135,3 +138,21 @@ def test_enchanters_values_glory_and_strength():
         plain = next(c for c in _cards(g, "Item") if g.cards[c].fields["glory"] == 0 and g.cards[c].fields["attack"] == 0)
         assert _rates(g, "Journey to which card?", [g.cards[plain], g.cards[axe]])[0] < \
             _rates(g, "Journey to which card?", [g.cards[plain], g.cards[axe]])[1]
+
+
+def test_copyable_direct_code_values_positions_as_the_task_engine_does():
+    """Search agents copy the game, so they run on resumable direct code when the ruleset compiles
+    that way: its `values()` (the `value` rule compiled to Python) gives the task engine's numbers
+    along the first 60 decisions of a game."""
+    for name, players in [("toil_and_troublez", 3), ("enchanters_overlords", 2)]:  # a base's rule, a mod's
+        program = load_program(RULESETS / name)
+        a, b = Game(program, players, 5, record_digests=False), ResumableGame(compile_direct(program), players, 5)
+        rng, seen = random.Random(1), set()
+        while not a.over and len(a.choices) < 60:
+            if len(a.choices) % 5 == 0:
+                assert a.values() == b.values(), name
+                seen.add(tuple(a.values()))
+            i = rng.randrange(len(a.decision.options))
+            a.answer(i)
+            b.answer(i)
+        assert len(seen) > 1, name  # the values moved as the game went on
