@@ -138,6 +138,12 @@ def test_enchanters_values_glory_and_strength():
         plain = next(c for c in _cards(g, "Item") if g.cards[c].fields["glory"] == 0 and g.cards[c].fields["attack"] == 0)
         assert _rates(g, "Journey to which card?", [g.cards[plain], g.cards[axe]])[0] < \
             _rates(g, "Journey to which card?", [g.cards[plain], g.cards[axe]])[1]
+        brute = next(c for c in _cards(g, "Monster") if g.cards[c].fields["strength"] > sum(
+            g.cards[c].fields[k] for k in ("glory", "attack", "defense")))
+        f = g.cards[brute].fields
+        blow = f["strength"] * (2 if f["double_damage"] else 1)  # no defense yet
+        assert _rates(g, "Journey to which card?", [g.cards[plain], g.cards[brute]]) == \
+            [0, f["glory"] + f["attack"] + f["defense"] - blow]  # its blow outweighs its gains
 
 
 def test_copyable_direct_code_values_positions_as_the_task_engine_does():
