@@ -3,7 +3,6 @@ docs/language.md): a random choice among the options rated highest; without a ru
 exactly as `random` does, so it can be the default seat without changing any other game."""
 from __future__ import annotations
 
-
 import pytest
 
 from interpreter.engine.game import Game
