@@ -1,8 +1,10 @@
-"""Win rate of the MCTS agent against random agents, with its seat rotated through all seats.
+"""Win rate of the MCTS agent (or another: --agent) against random agents, its seat rotated.
 
     python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 4 -n 40 --workers 2
+    python benchmarks/agents_winrate.py rulesets/toil_and_troublez --players 4 -n 40 --agent guided
 
-Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere.
+Each game seats one `mcts` agent (seat = game index mod players) and `random` agents elsewhere;
+`--agent guided` (or `greedy`) seats that agent instead, with its default settings.
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
 fair share (1/players), a one-sided binomial test that it beats the fair share (shared wins
 rounded), and the mean decision time of the MCTS agent.
@@ -18,18 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent  # noqa: E402
+from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent, make_agent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.sim.reports import wilson  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
-             flat: bool) -> tuple[float, bool, float, int]:
-    """One game, MCTS at `seat`: (its win share, failed?, seconds it thought, decisions it made)."""
+             flat: bool, agent: str = "mcts") -> tuple[float, bool, float, int]:
+    """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made)."""
     program = load_program(path)
     agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
-    agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat)
+    agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat) \
+        if agent == "mcts" else make_agent(agent, f"{seed}/{seat}")
     g = Game(program, players, seed, record_digests=False)
     thought, decisions = 0.0, 0
     while not g.over:
@@ -58,11 +61,13 @@ def main() -> None:
                     help="decisions per playout before it is cut (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
     ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes (same results)")
+    ap.add_argument("--agent", default="mcts", choices=["mcts", "guided", "greedy"],
+                    help="the agent measured against random ones (default mcts; the budget options are mcts's)")
     args = ap.parse_args()
     for path in args.rulesets:
         start = time.perf_counter()
         jobs = [(path, args.players, args.seed * 100_003 + i, i % args.players, args.iterations, args.max_playout,
-                 args.flat) for i in range(args.n)]
+                 args.flat, args.agent) for i in range(args.n)]
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = list(pool.map(play_one, *zip(*jobs)))
@@ -77,10 +82,11 @@ def main() -> None:
         rate = wins / played if played else 0.0
         from scipy.stats import binomtest
         p = binomtest(round(wins), played, 1 / args.players, alternative="greater").pvalue if played else 1.0
-        print(f"{Path(path).name} {args.players}p: mcts win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
+        print(f"{Path(path).name} {args.players}p: {args.agent} win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
               f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g}); {played} games ({errors} errors), "
-              f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
-              f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
+              + (f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
+                 if args.agent == "mcts" else "")
+              + f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
 
 

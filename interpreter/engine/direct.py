@@ -334,6 +334,14 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if self.expr_function("_score", [("you", "player"), (s.binder, "player")], s.expr, s.loc) in _NOT_SCORES:
                 raise Unsupported("a score that is a card or a player")  # its result shows the card itself
             score = "_score"
+        value, value_unsupported = None, None
+        if rs.values:  # `value p: EXPR`, for the look-ahead bots on copyable (resumable) games
+            v = rs.values[0]
+            try:
+                self.expr_function("_value", [("you", "player"), (v.binder, "player")], v.expr, v.loc)
+                value = "_value"
+            except Unsupported as why:  # the game itself still compiles; only its copies need it
+                value_unsupported = str(why)
         tiebreaks = []
         for i, t in enumerate(rs.tiebreaks):
             if self.expr_function(f"_tb{i}", [("you", "player"), (t.binder, "player")], t.expr, t.loc) in _NOT_SCORES:
@@ -342,13 +350,14 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         exported = [funcs.get("setup"), funcs.get("turn"), funcs.get("round"), funcs.get("play")] + \
             [a[0] for a in always] + \
             [x for w in watchers for x in w[:2]] + [c[1] for c in consts] + \
-            list(stat_inits.values()) + ([score] if score else []) + tiebreaks + \
+            list(stat_inits.values()) + ([score] if score else []) + ([value] if value else []) + tiebreaks + \
             [x for fns in trig_fns.values() for x in fns[:2] if x] + abilities.pop("exported")
         if self.learning:  # (`_learn_stats`) only the stats' kinds were wanted: no Python compile
             raise Unsupported("learning pass")
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
         info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "value": value, "value_unsupported": value_unsupported,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
         info["var_names"] = self.var_names

@@ -920,6 +920,22 @@ class DirectGame(DirectFacade):
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
 
+    def values(self) -> list[float] | None:
+        """Every seat's `value` now (as `Game.values`), or None when the ruleset declares none;
+        a `value` rule that direct code does not compile is evaluated by the facade's evaluator."""
+        name = self.dp.info.get("value")
+        if name is None:
+            return super().values()
+        out = []
+        for p in self.seats:
+            v = self.fns[name](p, p)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                what = "none" if v is None else "a truth value" if isinstance(v, bool) else "not a number"
+                raise RuleError(f"the value of player {int(p) + 1} is {what}: `value` must give a number",
+                                self.rs.values[0].loc)
+            out.append(float(v))
+        return out
+
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (as `Game.held`)."""
         return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))

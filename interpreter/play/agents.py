@@ -9,7 +9,7 @@ from ..engine.game import Decision, Game
 from ..runtime.values import ZoneRef
 
 __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
-           "AGENT_KINDS"]
+           "guided_choice", "AGENT_KINDS"]
 
 
 class Agent(Protocol):
@@ -43,12 +43,21 @@ class GuidedAgent:
         self.rng = random.Random(str(seed))
 
     def choose(self, game: Game, decision: Decision) -> int:
-        prefs = game.preferences(decision) if game.program.prefer is not None else None
-        if prefs is None:
-            return self.rng.randrange(len(decision.options))
-        best = max(prefs)
-        top = [i for i, v in enumerate(prefs) if v == best]
-        return top[self.rng.randrange(len(top))]
+        return guided_choice(game, decision, self.rng)
+
+
+def guided_choice(game: Game, decision: Decision, rng: random.Random) -> int:
+    """The `guided` policy: a uniformly random option among those the ruleset's `prefer` rules rate
+    highest; without a rule for the decision, one draw of `rng.randrange` over all options, so a
+    ruleset without `prefer` gets exactly the answers (and random stream) of uniform play. Used by
+    `GuidedAgent` and by `MCTSAgent`'s playouts, so a search plays on as a sensible player would."""
+    program = getattr(game, "program", None)
+    prefs = game.preferences(decision) if getattr(program, "prefer", None) is not None else None
+    if prefs is None:
+        return rng.randrange(len(decision.options))
+    best = max(prefs)
+    top = [i for i, v in enumerate(prefs) if v == best]
+    return top[rng.randrange(len(top))]
 
 
 class FirstAgent:
@@ -241,8 +250,12 @@ class MCTSAgent:
     `determinize`: the agent never uses what its seat may not see). With `tree=True` (default) it
     then descends a tree of moves shared by all determinisations — every seat's decisions, moves
     keyed by their labels, selected by UCB1 over the iterations in which they were legal — adds one
-    node, and plays on with uniformly random choices; with `tree=False` it is flat Monte Carlo: UCB1
-    over the root options only, then random play. Playouts stop after `max_playout` decisions.
+    node, and plays on by the playout policy; with `tree=False` it is flat Monte Carlo: UCB1 over
+    the root options only, then the playout policy. The policy is the `guided` one (`guided_choice`)
+    when `guided_playouts` is on (default) and the ruleset declares `prefer` rules — a playout by
+    sensible players says more about a move than one by random players — else uniformly random
+    choices (the same draws as before such rules existed). Playouts stop after `max_playout`
+    decisions.
     A finished playout scores 1 for a win (1/k for a win shared by k) and 0 otherwise for each
     seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, the last
     0, the others in proportion), else as if the game ended there; a playout whose game fails
@@ -250,13 +263,25 @@ class MCTSAgent:
     The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
     """
 
+    # its playouts read `Game.preferences`: a ruleset with `prefer` rules is played on the engine
+    # that offers them (as for `GuidedAgent`); one without plays where it did before
+    reads_preferences = True
+
     def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
-                 exploration: float = 0.7, tree: bool = True):
+                 exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True):
         self.rng = random.Random(str(seed))
         self.iterations = iterations
         self.max_playout = max_playout
         self.exploration = exploration
         self.tree = tree
+        self.guided_playouts = guided_playouts
+
+    def _playout_choice(self, g: Game) -> int:
+        """The playout policy's answer to `g`'s decision (see the class doc)."""
+        d = g.decision
+        if self.guided_playouts:
+            return guided_choice(g, d, self.rng)
+        return self.rng.randrange(len(d.options))
 
     def choose(self, game: Game, decision: Decision) -> int:
         n = len(decision.options)
@@ -297,7 +322,7 @@ class MCTSAgent:
             while not g.over and steps < self.max_playout:
                 d = g.decision
                 if expanded:
-                    g.answer(rng.randrange(len(d.options)))
+                    g.answer(self._playout_choice(g))
                 else:
                     keys = _move_keys(d.labels)
                     untried = [i for i, k in enumerate(keys) if k not in node.children]
@@ -366,12 +391,11 @@ class MCTSAgent:
             g.record_digests = False
             determinize(g, seat, self.rng)
             g.answer(first)
-            rng = self.rng
             steps = 0
             while not g.over:
                 if steps >= self.max_playout:
                     return _estimate(g, seat)
-                g.answer(rng.randrange(len(g.decision.options)))
+                g.answer(self._playout_choice(g))
                 steps += 1
             if g.error is not None:
                 return 0.0

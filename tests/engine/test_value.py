@@ -5,7 +5,9 @@ each seat a number on demand and must never change how a game plays."""
 from __future__ import annotations
 
 from interpreter.api import load_program
+from interpreter.engine.direct import compile_direct
 from interpreter.engine.game import Game
+from interpreter.engine.resumablegame import ResumableGame
 from interpreter.language.parser import parse_rules
 from interpreter.language.tree import ValueDecl
 from interpreter.play.agents import RandomAgent
@@ -81,3 +83,22 @@ def test_a_mods_value_takes_the_place_of_its_bases(tmp_path):
                                     encoding="utf-8")
     assert Game(load_program(base), 2, 0).values() == [0.0, 0.0]
     assert Game(load_program(mod), 2, 0).values() == [7.0, 7.0]
+
+
+def test_direct_code_values_as_the_task_engine(tmp_path):
+    """Search agents copy games as resumable direct code where the ruleset compiles so: the rule is
+    compiled there too, with the same numbers and the same error for a value that is no number."""
+    program = build(tmp_path, RACE + "value p: 10 * pos of p + 1\n")
+    g, r = Game(program, 2, 0), ResumableGame(compile_direct(program), 2, 0)
+    assert r.values() == g.values() == [1.0, 1.0]
+    for game in (g, r):
+        game.answer(game.decision.labels.index("walk"))
+    assert r.values() == g.values() == [11.0, 1.0]
+    assert r.clone().values() == [11.0, 1.0]
+    bad = build(tmp_path / "b", RACE + 'value p: "far"\n')
+    try:
+        ResumableGame(compile_direct(bad), 2, 0).values()
+    except RuleError as e:
+        assert "the value of player 1 is not a number" in str(e) and e.loc is not None
+    else:
+        raise AssertionError("a text value was accepted")

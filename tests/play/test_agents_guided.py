@@ -3,8 +3,6 @@ docs/language.md): a random choice among the options rated highest; without a ru
 exactly as `random` does, so it can be the default seat without changing any other game."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from interpreter.engine.game import Game
@@ -91,11 +89,11 @@ def test_rules_are_checked(tmp_path):
     assert any("wal" in d.message for d in unknown)
 
 
-def test_the_default_seat_changes_no_report_of_a_ruleset_without_rules():
-    """Fireflies declares no `prefer`: guided seats play its batch on direct code, game for game as
-    random seats do."""
-    fireflies = str(Path(__file__).resolve().parents[2] / "rulesets" / "tutorial_fireflies")
-    guided = simulate(fireflies, 6, 3, 5, ["guided"], per_game=True, card_stats=False)
-    plain = simulate(fireflies, 6, 3, 5, ["random"], per_game=True, card_stats=False)
+def test_the_default_seat_changes_no_report_of_a_ruleset_without_rules(tmp_path):
+    """A ruleset without `prefer` (every shipped one has some, in its guidance.rules): guided seats
+    play its batch on direct code, game for game as random seats do."""
+    plain_race = str(ruleset(tmp_path, RACE))
+    guided = simulate(plain_race, 6, 3, 5, ["guided"], per_game=True, card_stats=False)
+    plain = simulate(plain_race, 6, 3, 5, ["random"], per_game=True, card_stats=False)
     assert guided["per_game"] == plain["per_game"] and guided["completed"] == 6
     assert [g["steps"] for g in guided["per_game"]] == [g["steps"] for g in plain["per_game"]]
