@@ -1,8 +1,8 @@
 """Direct-style compilation (direct.py): a rule variable given a value of another kind later on.
 
 A rule body's variables live as long as the body (the task engine keeps one environment per
-body), and a mod's hook is appended to the body it hooks: the base's `choose k from kingdoms`
-(a value) and the hook's `choose k from hand` (a card) are one variable `k` that changes kind.
+body), and a mod's hook is appended to the body it hooks: the base's `choose k from [1, 2]`
+(a number) and the hook's `choose k from hand` (a card) are one variable `k` that changes kind.
 Direct code types each variable, so it gives the second `k` a Python local of its own when that
 is provably the same game: when the old value can never be read again, i.e. from the statement
 that holds the new binding to the end of the body, every read of the name follows a binding of
