@@ -149,7 +149,7 @@ def _evaluator(game: Any) -> Game:
     ev.log, ev.log_chars, ev.choices, ev.digests = [], 0, [], []
     ev.decision, ev.over, ev.error, ev.result = None, False, None, None
     ev.dirty, ev.settling, ev.touched = False, False, None
-    ev.steps = ev.work = ev.depth = ev.decisions_made = 0
+    ev.steps = ev.work = ev.built = ev.depth = ev.decisions_made = 0  # `built`: the memory budget (Game.__init__)
     ev.first_player, ev.record_digests, ev.forced_rolls = 0, False, []
     ev._after_setup, ev.stack = None, []
     ev._init_state()
