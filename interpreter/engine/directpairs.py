@@ -71,13 +71,19 @@ class PairsGen:
 
     def e_arith(self, n, scope):
         """`+` of two lists of card lists (or one and the empty list)."""
-        if n.op == "+":
+        if n.op == "+" and any(self.pairs_syntax(x) for x in (n.left, n.right)):  # else compiled once, below
             left, right = self.expr(n.left, scope), self.expr(n.right, scope)
             kinds = {left.kind, right.kind}
             if "cardlists" in kinds and kinds <= {"cardlists", "list"} and \
                     all(v.src == "[]" for v in (left, right) if v.kind == "list"):
                 return V(f"_join(R, {left.src}, {right.src})", "cardlists", nn=True)
         return super().e_arith(n, scope)
+
+    def pairs_syntax(self, x) -> bool:
+        """Whether `x` is written as lists of card lists: `[[...], ...]`, or a stat holding them."""
+        if x.kind == "list":
+            return bool(x.items) and all(i.kind == "list" for i in x.items)
+        return x.kind == "name" and self.stat_kinds.get(x.id) == "cardlists"
 
     def stat_read(self, name: str, src: str) -> V:
         if self.stat_kinds.get(name) == "cardlists":
@@ -93,3 +99,4 @@ class PairsGen:
         if v.kind == "cardlists":  # iterated as it is: each item a list of card ids
             return v
         return super().items(v)
+
