@@ -30,7 +30,7 @@ from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
-from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats
+from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directrebind import old_value_dead
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -115,20 +115,10 @@ def _learn_stats(program: Program) -> tuple[frozenset, dict]:
 def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     """Stats without a range that some `set` gives a list joined with `+` (`xs + [c]`): lists
     from the start, though they start as none (so that their reads compile as lists)."""
-    roots = [*rs.phases.values(), *rs.procedures.values(), *rs.triggers, *rs.always, *rs.watchers]
-    roots += [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
     out = []
-    for root in roots:
-        for n in walk(root):
-            if n.kind != "set" or n.expr.kind != "arith" or n.expr.op != "+":
-                continue
-            t = n.target
-            name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
-            sd = rs.stats.get(name)
-            if sd is None or sd.lo is not None or sd.hi is not None or name in out:
-                continue
-            if any(x.kind == "list" and x.items for x in (n.expr.left, n.expr.right)):
-                out.append(name)
+    for name, x in stat_joins(rs):
+        if name not in out and any(s.kind == "list" and s.items for s in (x.left, x.right)):
+            out.append(name)
     return out
 
 

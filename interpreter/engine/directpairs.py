@@ -12,13 +12,13 @@ literal whose items are lists.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from ..content.model import Ruleset
-from ..language.tree import walk
+from ..language.tree import Node, walk
 from .directexpr import _ITEM_KIND, _built_list, V
 
-__all__ = ["PairsGen", "PAIRS_GLOBALS", "PAIRS_KEYWORDS", "pair_stats"]
+__all__ = ["PairsGen", "PAIRS_GLOBALS", "PAIRS_KEYWORDS", "pair_stats", "stat_joins"]
 
 _ITEM_KIND.setdefault("cardlists", "cards")
 
@@ -38,11 +38,10 @@ PAIRS_GLOBALS = {"_cidss": _cidss, "_cobjss": _cobjss}
 PAIRS_KEYWORDS = frozenset({"_cidss", "_cobjss"})
 
 
-def pair_stats(rs: Ruleset) -> list[str]:
-    """Stats without a range that a `set` joins with a list literal of lists (`xs + [[a, b]]`)."""
+def stat_joins(rs: Ruleset) -> Iterator[tuple[str, Node]]:
+    """(stat, `A + B`) for every `set STAT to A + B` of a stat without a range, in the rules."""
     roots = [*rs.phases.values(), *rs.procedures.values(), *rs.triggers, *rs.always, *rs.watchers]
     roots += [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
-    out: list[str] = []
     for root in roots:
         for n in walk(root):
             if n.kind != "set" or n.expr.kind != "arith" or n.expr.op != "+":
@@ -50,11 +49,17 @@ def pair_stats(rs: Ruleset) -> list[str]:
             t = n.target
             name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
             sd = rs.stats.get(name)
-            if sd is None or sd.lo is not None or sd.hi is not None or name in out:
-                continue
-            if any(x.kind == "list" and x.items and all(i.kind == "list" for i in x.items)
-                   for x in (n.expr.left, n.expr.right)):
-                out.append(name)
+            if sd is not None and sd.lo is None and sd.hi is None:
+                yield name, n.expr
+
+
+def pair_stats(rs: Ruleset) -> list[str]:
+    """Stats without a range that a `set` joins with a list literal of lists (`xs + [[a, b]]`)."""
+    out: list[str] = []
+    for name, x in stat_joins(rs):
+        if name not in out and any(s.kind == "list" and s.items and all(i.kind == "list" for i in s.items)
+                                   for s in (x.left, x.right)):
+            out.append(name)
     return out
 
 
