@@ -30,6 +30,8 @@ from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
+from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
+from .directrebind import old_value_dead
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
@@ -88,8 +90,9 @@ def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
     empty = [name for name, sd in rs.stats.items()
              if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
     empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
-    return (frozenset(n for n in empty if not rs.stats[n].per_player),
-            {n: "cards" for n in empty if rs.stats[n].per_player})
+    pairs = pair_stats(rs)  # lists of card lists (directpairs.py), in every stat's case
+    return (frozenset(n for n in empty if not rs.stats[n].per_player and n not in pairs),
+            {**{n: "cards" for n in empty if rs.stats[n].per_player}, **{n: "cardlists" for n in pairs}})
 
 
 def _learn_stats(program: Program) -> tuple[frozenset, dict]:
@@ -112,24 +115,14 @@ def _learn_stats(program: Program) -> tuple[frozenset, dict]:
 def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     """Stats without a range that some `set` gives a list joined with `+` (`xs + [c]`): lists
     from the start, though they start as none (so that their reads compile as lists)."""
-    roots = [*rs.phases.values(), *rs.procedures.values(), *rs.triggers, *rs.always, *rs.watchers]
-    roots += [t for c in rs.cards if c.effect is not None for t in c.effect.triggers]
     out = []
-    for root in roots:
-        for n in walk(root):
-            if n.kind != "set" or n.expr.kind != "arith" or n.expr.op != "+":
-                continue
-            t = n.target
-            name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
-            sd = rs.stats.get(name)
-            if sd is None or sd.lo is not None or sd.hi is not None or name in out:
-                continue
-            if any(x.kind == "list" and x.items for x in (n.expr.left, n.expr.right)):
-                out.append(name)
+    for name, x in stat_joins(rs):
+        if name not in out and any(s.kind == "list" and s.items for s in (x.left, x.right)):
+            out.append(name)
     return out
 
 
-class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
+class _Gen(PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -151,6 +144,7 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
         # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
         self.settle_stops = not program.settles_at_once
         self.in_settle = False  # writing a state-based rule's body: no settle checks inside
+        self.bodies: list[list] = []  # [scope, the rest of its body] of the bodies being written (`bind`)
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
@@ -644,7 +638,20 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
         if not stmts:
             self.emit(d, "pass")
-        for s in stmts:
+        if loops == 0 and not any(sc is scope for sc, _ in self.bodies):  # a body's own statements
+            self.bodies.append([scope, stmts])
+            try:
+                self.statements(stmts, d, scope, loops, self.bodies[-1])
+            finally:
+                self.bodies.pop()
+        else:
+            self.statements(stmts, d, scope, loops, None)
+
+    def statements(self, stmts: list[Node], d: int, scope: dict, loops: int, body: list | None) -> None:
+        """`block`'s statements; `body` (a body's own) notes the rest of it from each statement."""
+        for i, s in enumerate(stmts):
+            if body is not None:
+                body[1] = stmts[i:]
             self.cur_loc = s.loc
             self.settle_check(d)
             m = getattr(self, "s_" + s.kind, None)
@@ -677,12 +684,15 @@ class _Gen(FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, Abil
             if {got[1], kind} == {"int", "any"}:
                 return got[0]  # a number, or a card's field (a number, a text or none): read alike
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
-                if {got[1], kind} <= {"card", "any"} or {got[1], kind} <= {"cards", "list"}:
+                rest = next((r for sc, r in self.bodies if sc is scope), None)
+                if rest is None or not old_value_dead(rest, name):
                     raise Unsupported(f"variable `{name}` changes kind")
-                raise Unsupported(f"variable `{name}` changes kind")
-            if got[1] == "none":
+                got = None  # the old value is never read again: a new local (directrebind.py)
+            elif got[1] == "none":
                 scope[name] = (got[0], kind)
-            return got[0]
+                return got[0]
+            else:
+                return got[0]
         py = self.temp("_v")
         scope[name] = (py, kind)
         self.var_names[py] = name  # for "has no value here" (directgame.DirectGame._advance)
@@ -1273,7 +1283,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "card_obj", "card_objs", "_cid", "_cids"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS  # written by directabilities, -forms, -boards
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS  # written by directabilities, -forms, -boards, -pairs
 
 
 def _check_direct_source(src: str) -> None:

@@ -296,7 +296,7 @@ class CoverStatements:
             raise Unsupported("drawing several cards that fire `drawn`")
         k = self.expr(n.count, scope)
         src = self.expr(n.source, scope)
-        if k.kind != "int" or src.kind != "zone" or src.rows:
+        if k.kind not in ("int", "any") or src.kind != "zone" or src.rows:  # `any`: e.g. a random pick of numbers
             raise Unsupported("draw N from rows")
         dest = self.dest(n.dest, scope)
         t, kk = self.temp(), self.temp()

@@ -25,7 +25,18 @@ from interpreter.sim.simulate import new_game, simulate
 TT = ROOT / "rulesets" / "toil_and_troublez"
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
           "enchanters_overlords", "stonehenge_wizards", "talisman",
-          "enchanters_wounds", "enchanters_kingdoms"]  # the reference rulesets direct.py compiles
+          "enchanters_wounds", "enchanters_kingdoms", "enchanters_odyssey"]  # the reference rulesets direct.py compiles
+# base + Overlords + Odyssey, as people play it (`grimoire simulate rulesets/enchanters --with ...`)
+ODYSSEY_STACK = "enchanters --with enchanters_overlords,enchanters_odyssey"
+
+
+def _load(ruleset: str):
+    """A reference ruleset, or a stack `BASE --with MOD,MOD` of them, by folder name."""
+    base, _, mods = ruleset.partition(" --with ")
+    path = str(ROOT / "rulesets" / base)
+    if mods:
+        path += " --with " + ",".join(str(ROOT / "rulesets" / m) for m in mods.split(","))
+    return load_program(path)
 
 
 def _play(game, seats):
@@ -52,14 +63,15 @@ def test_which_reference_rulesets_compile():
                          [("tutorial_fireflies", n) for n in (2, 3, 4)] + [("magical_treehouse", n) for n in (3, 4)] +
                          [("stonehenge_wizards", n) for n in (1, 4)] + [("enchanters", 2), ("enchanters_overlords", 4)] +
                          [("enchanters_wounds", 3), ("enchanters_kingdoms", 2), ("enchanters_kingdoms", 4)] +
+                         [("enchanters_odyssey", 2), (ODYSSEY_STACK, 4)] +
                          [("talisman", n) for n in (2, 4, 6)])
 @pytest.mark.parametrize("agents", ["random", "first"])
 def test_same_games_as_the_task_engine(ruleset, players, agents):
     """Every decision, the result, the log and the final state are identical (for Toil and
     Troublez this is TT-016..TT-092 as played)."""
-    program = load_program(ROOT / "rulesets" / ruleset)
+    program = _load(ruleset)
     dp = compile_direct(program)
-    for i in range(2 if ruleset == "talisman" else 4):  # a Talisman game is hundreds of decisions
+    for i in range(2 if ruleset in ("talisman", ODYSSEY_STACK) else 4):  # a Talisman game is hundreds of decisions
         seed = game_seed(11, i)
         a = Game(program, players, seed, record_digests=False)
         b = DirectGame(dp, players, seed)
