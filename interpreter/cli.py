@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                                                       "default guided, see simulate --help)")
     w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
-    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
+    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95%% "
                                                  "intervals, against the fair share")
     _add_batch_args(w)
     _add_with(w)

@@ -16,9 +16,10 @@ from interpreter.cli import main
 from interpreter.sim.oslimit import address_space_limit, default_max_memory
 from interpreter.sim.simulate import OUT_OF_MEMORY, simulate
 
-# "hog" holds eight lists of 400,000 numbers at once (about 115 MB), well inside the engines' own
-# budget of items built (3.2 million of 20 million), so only the process's limit can stop it
-LETS = "\n".join(f"        let h{i} = [x for each x in 1..400000]" for i in range(8))
+# "hog" holds twenty lists of 400,000 numbers at once (about 290 MB, far past the 60 MB the tests
+# allow, whatever free memory the process already holds), well inside the engines' own
+# budget of items built (8 million of 20 million), so only the process's limit can stop it
+LETS = "\n".join(f"        let h{i} = [x for each x in 1..400000]" for i in range(20))
 HOG = f"""
 game "Hog":
     players 2
@@ -60,9 +61,9 @@ def test_a_game_past_the_limit_fails_alone_and_the_report_is_the_same_whatever_t
 
 def test_without_the_limit_the_same_games_end(hog):
     start = time.perf_counter()
-    report = simulate(str(hog), 4, 2, 0, ["random"], max_memory_mb=0)
+    report = simulate(str(hog), 2, 2, 0, ["random"], max_memory_mb=0)
     assert time.perf_counter() - start < 20
-    assert report["errors"] == [] and report["completed"] == 4
+    assert report["errors"] == [] and report["completed"] == 2
 
 
 def test_the_command_reports_the_game_writes_its_log_and_goes_on(hog, tmp_path, capsys):
@@ -102,3 +103,16 @@ def test_a_negative_limit_is_a_usage_error(hog, capsys):
     with pytest.raises(SystemExit) as e:
         main(["simulate", str(hog), "--max-memory", "-1"])
     assert e.value.code == 2 and "must be 0 (no limit) or more" in capsys.readouterr().err
+
+
+def test_sweep_takes_the_limit_and_its_help_shows_it(hog, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sweep", "--help"])  # its help once failed to print at all (a bare "95%")
+    assert e.value.code == 0 and "--max-memory MB" in capsys.readouterr().out
+    start = time.perf_counter()
+    rc = main(["sweep", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
+               "--json", str(tmp_path / "s.json")])
+    assert time.perf_counter() - start < 20
+    report = json.loads((tmp_path / "s.json").read_text())["batches"][0]["report"]
+    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
+    assert all(e["error"].startswith(OUT_OF_MEMORY) for e in report["errors"])
