@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                                                       "default guided, see simulate --help)")
     w.add_argument("--json", metavar="OUT", help="write every batch's full report as JSON ('-' for stdout)")
     w.add_argument("--quiet", action="store_true", help="no progress bar")
-    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95% "
+    w.add_argument("--plot", metavar="DIR", help="write sweep.png here: every batch's seat win rates with 95%% "
                                                  "intervals, against the fair share")
     _add_batch_args(w)
     _add_with(w)
@@ -469,6 +469,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative_int(text: str) -> int:
+    """An argparse type for `--max-memory`: a whole number of MB, 0 meaning no limit."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     """An argparse type for a time limit: a number of seconds above zero."""
     try:
@@ -492,6 +503,7 @@ def _simulate(args) -> int:
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
                                 ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
                                 ("max_seconds", args.max_seconds)) if v}
+    limits["max_memory_mb"] = args.max_memory  # None: simulate's default share; 0: no limit
     from .play.variants import parse_override
     overrides = tuple(parse_override(o) for o in args.set)
     with _progress_bar(args.games, args.quiet) as advance:
@@ -529,6 +541,11 @@ def _add_batch_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-seconds", type=_positive_float, default=None,
                    help="wall-clock limit per game in seconds (default 300): a game past it is reported "
                         "as an error with its seed and the batch goes on")
+    p.add_argument("--max-memory", metavar="MB", type=_non_negative_int, default=None,
+                   help="how much each process playing games may grow, in MB (default: half the machine's "
+                        "memory shared by the workers, at least 1024; 0: no limit): a game past it is "
+                        "reported as an error with its seed (\"the game ran out of memory\") and the batch "
+                        "goes on")
 
 
 def _emit_report(report: dict, json_to: str | None, readable) -> None:
@@ -580,6 +597,7 @@ def _sweep(args) -> int:
     limits = {k: v for k, v in (("max_steps", args.max_steps), ("max_turns", args.max_turns),
                                 ("max_depth", args.max_depth), ("max_decisions", args.max_decisions),
                                 ("max_seconds", args.max_seconds)) if v}
+    limits["max_memory_mb"] = args.max_memory  # None: simulate's default share; 0: no limit
     batches = len(args.rulesets) * len(counts)
     for _, values in params:
         batches *= len(values)
@@ -597,18 +615,24 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
     """One replayable event log per failed game (`grimoire replay FILE` walks it step by step)."""
     from .engine.game import Limits
     from .play.session import failure_log, write_log
+    from .sim.oslimit import address_space_limit, default_max_memory
     out = Path(args.failed_logs)
     out.mkdir(parents=True, exist_ok=True)
     from .api import load_program
     program = load_program(args.ruleset)
-    limits = {k: v for k, v in limits.items() if k != "max_seconds"}
+    memory_mb = limits.get("max_memory_mb")
+    if memory_mb is None:
+        memory_mb = default_max_memory(args.workers)
+    limits = {k: v for k, v in limits.items() if k not in ("max_seconds", "max_memory_mb")}
     for e in report["errors"]:
         if e.get("choices") is None:  # its worker died, or it overran before its first answer
             print(f"  no replay log of game {e['index']}: no answers were recorded ({printable(e['error'])})")
             continue
         path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
-        write_log(path, failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
-                                    e["error"], args.max_seconds or 300.0, engine=args.engine))
+        with address_space_limit(memory_mb):  # the rebuild may not grow further than the batch's games could
+            log = failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
+                              e["error"], args.max_seconds or 300.0, engine=args.engine)
+        write_log(path, log)
         print(f"  replay log of game {e['index']}: {path}")
 
 

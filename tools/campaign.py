@@ -22,6 +22,11 @@ end) that no seat's view shows a card of a zone it may not see (a hidden zone, a
 zone, a covered card), nor a card held in a stat that lies there.
 Outcomes: ended, capped (a step or turn limit), rule error, internal error, hang, invariant.
 
+Games are made by the interpreter's one game factory (`new_game`), so `--engine auto` (default)
+plays them on generated code where the ruleset compiles to it, `--engine direct` insists on it for
+the shipped rulesets (one that does not compile to it yet is played on the task engine and named,
+with the reason, under `not_direct`; a mutant that does not compile is played as auto would), and `--engine tasks` plays everything on the task engine; the checks are the same on both.
+
 Every mutant and game has its own seed (from `--seed`, the ruleset and its number), so a run's
 report does not depend on `--workers` or the order the work is done in. `--json` writes the summary
 (counts per outcome and ruleset, the first examples of each failure, memory peaks); the exit status
@@ -55,6 +60,7 @@ from fuzz import mutate  # noqa: E402
 from interpreter.analysis.validate import check_path  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.content.model import CardData  # noqa: E402
+from interpreter.engine.factory import ENGINES, engine_of, new_game  # noqa: E402
 from interpreter.engine.game import Game, Limits, Program  # noqa: E402
 from interpreter.language.diagnostics import ContentError, format_all  # noqa: E402
 from interpreter.runtime.clock import GameTimeout, wall_clock  # noqa: E402
@@ -200,7 +206,13 @@ def _with_bases(ruleset: str) -> list[str]:
     return out
 
 
-def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
+def _new(program: Program, players: int, seed: int, limits: Limits, engine: str) -> Any:
+    """A game through the interpreter's one factory; no seat copies it, so generated code runs as
+    `DirectGame` (the form batches use)."""
+    return new_game(program, players, seed, seats=[], limits=limits, engine=engine)
+
+
+def run_mutant(ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
     """Mutate one file of `ruleset`, check it, play it when clean; classify the result."""
     scratch = _scratch()
     rng = random.Random(seed)
@@ -233,7 +245,9 @@ def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
                 row["outcome"], row["detail"] = "diagnostic", (content.diagnostics[0].code if content.diagnostics
                                                                else None)
             else:
-                g = Game(Program(rs), rs.min_players, rng.randrange(1 << 30), MUTANT_LIMITS)
+                g = _new(Program(rs), rs.min_players, rng.randrange(1 << 30), MUTANT_LIMITS,
+                         "auto" if engine == "direct" else engine)  # a mutant may not compile: as auto would
+                row["engine"] = engine_of(g)
                 _random_play(g, rng, lambda g: None)
                 row.update(_game_outcome(g))
                 if row["outcome"] not in ("internal error",):
@@ -261,7 +275,7 @@ def _peek(p: Path) -> str:
     return p.read_text(encoding="utf-8", errors="replace")[:20_000]
 
 
-def _random_play(g: Game, rng: random.Random, check: Callable[[Game], None]) -> None:
+def _random_play(g: Any, rng: random.Random, check: Callable[[Game], None]) -> None:
     """Answer every decision at random (bounded by the game's own decision limit)."""
     check(g)
     while not g.over:
@@ -269,17 +283,22 @@ def _random_play(g: Game, rng: random.Random, check: Callable[[Game], None]) -> 
         check(g)
 
 
-def _game_outcome(g: Game) -> dict:
+def _built(g: Any) -> int:
+    """Items a game built against its memory budget (the task engine's, or direct code's runtime)."""
+    return g.built if hasattr(g, "built") else g.R.built
+
+
+def _game_outcome(g: Any) -> dict:
     err = g.error
     if err is None:
-        return {"outcome": "ended", "decisions": g.decisions_made, "built": g.built}
+        return {"outcome": "ended", "decisions": g.decisions_made, "built": _built(g)}
     if "the rules cannot work this out" in err.message or "ran out of memory" in err.message:  # past the budget
         return {"outcome": "internal error", "detail": f"{err}\n{getattr(g, 'internal_traceback', '')}"[-3000:]}
     return {"outcome": "capped" if isinstance(err, LimitExceeded) else "rule error", "detail": str(err)[:500],
-            "decisions": g.decisions_made, "built": g.built}
+            "decisions": g.decisions_made, "built": _built(g)}
 
 
-def run_game(ruleset: str, seed: str, budget: float) -> dict:
+def run_game(ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
     """One game of a shipped ruleset with random answers, its invariants checked at every decision."""
     program = _PROGRAMS.get(ruleset)
     if program is None:
@@ -290,7 +309,15 @@ def run_game(ruleset: str, seed: str, budget: float) -> dict:
     row: dict[str, Any] = {"ruleset": ruleset, "seed": seed, "players": players}
     try:
         with wall_clock(budget):
-            g = Game(program, players, rng.randrange(1 << 30), GAME_LIMITS, record_digests=False)
+            game_seed = rng.randrange(1 << 30)
+            try:
+                g = _new(program, players, game_seed, GAME_LIMITS, engine)
+            except ValueError as e:  # --engine direct, a ruleset direct code does not compile yet
+                if "does not compile to direct code" not in str(e):
+                    raise
+                row["not_direct"] = str(e)
+                g = _new(program, players, game_seed, GAME_LIMITS, "tasks")
+            row["engine"] = engine_of(g)
             sample = random.Random(seed + ":views")  # views are the costly check: every 8th decision, and the end
             _random_play(g, rng, lambda g: check_invariants(g, g.over or sample.randrange(8) == 0))
             row.update(_game_outcome(g))
@@ -308,7 +335,7 @@ class InvariantBroken(Exception):
     """A game state or view that no rule can make: an interpreter bug."""
 
 
-def check_invariants(g: Game, views: bool = True) -> None:
+def check_invariants(g: Any, views: bool = True) -> None:
     """Cards conserved, bounded stats within bounds, no hidden card in any seat's view (`views`)."""
     st, rs = g.state, g.rs
     ids: list[int] = []
@@ -353,7 +380,7 @@ def _shows_cards(shown: Any) -> bool:
     return False
 
 
-def _stat_leak(g: Game, v: Any, shown: Any, seat: int | None, where: str) -> None:
+def _stat_leak(g: Any, v: Any, shown: Any, seat: int | None, where: str) -> None:
     if isinstance(v, CardData):
         at = g.state.where.get(v.id)
         if at is None:
@@ -370,9 +397,9 @@ def _stat_leak(g: Game, v: Any, shown: Any, seat: int | None, where: str) -> Non
 
 
 # ---- the parent's side: workers, progress, summary ----------------------------------------------
-def _work(kind: str, ruleset: str, seed: str, budget: float) -> dict:
+def _work(kind: str, ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
     began = time.perf_counter()
-    row = (run_mutant if kind == "mutant" else run_game)(ruleset, seed, budget)
+    row = (run_mutant if kind == "mutant" else run_game)(ruleset, seed, budget, engine)
     row["seconds"] = round(time.perf_counter() - began, 2)
     row["kind"] = kind
     row["peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -441,19 +468,21 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
 
 def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: float = 30.0,
              names: Iterable[str] | None = None, progress: bool = True, seconds: float | None = None,
-             snapshot: Callable[[dict], None] | None = None, max_mb: int = 4096) -> dict:
+             snapshot: Callable[[dict], None] | None = None, max_mb: int = 4096, engine: str = "auto") -> dict:
     """Run the campaign; returns its summary (see the module's doc). With `seconds`, no mutant or
     game starts after that time: the work is interleaved (mutant i and game i of every ruleset,
     then i + 1), so what was done is a balanced slice of what was asked. `snapshot` is given the
     summary so far once a minute (a long run killed part-way still leaves its figures)."""
     chosen = rulesets(names)
-    tasks = [(kind, rs, task_seed(seed, kind, rs, i), budget) for i in range(max(mutants, games))
+    tasks = [(kind, rs, task_seed(seed, kind, rs, i), budget, engine) for i in range(max(mutants, games))
              for kind, n in (("mutant", mutants), ("game", games)) if i < n for rs in chosen]
     deadline = None if seconds is None else time.monotonic() + seconds
     summary: dict[str, Any] = {
-        "seed": seed, "rulesets": chosen, "budget_s": budget, "workers": workers,
-        "mutants": {"total": 0, "outcomes": dict.fromkeys(MUTANT_OUTCOMES, 0), "by_ruleset": {}, "examples": {}},
+        "seed": seed, "rulesets": chosen, "budget_s": budget, "workers": workers, "engine": engine,
+        "mutants": {"total": 0, "outcomes": dict.fromkeys(MUTANT_OUTCOMES, 0), "by_ruleset": {}, "examples": {},
+                    "engines": {}},  # those played, per engine that ran them
         "games": {"total": 0, "outcomes": dict.fromkeys(GAME_OUTCOMES, 0), "by_ruleset": {}, "examples": {},
+                  "engines": {},
                   "decisions": 0, "max_built": 0},
         "peak_worker_mb": 0.0}
     start = last = time.monotonic()
@@ -465,6 +494,10 @@ def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: 
         part["outcomes"][row["outcome"]] += 1
         per = part["by_ruleset"].setdefault(row["ruleset"], {})
         per[row["outcome"]] = per.get(row["outcome"], 0) + 1
+        if row.get("not_direct"):
+            summary.setdefault("not_direct", {})[row["ruleset"]] = row["not_direct"]
+        if "engine" in row:
+            part["engines"][row["engine"]] = part["engines"].get(row["engine"], 0) + 1
         if row["outcome"] in BAD:
             part["examples"].setdefault(row["outcome"], [])
             if len(part["examples"][row["outcome"]]) < EXAMPLES:
@@ -533,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, help="start no mutant or game after this many seconds (a balanced slice)")
     ap.add_argument("--max-mb", type=int, default=4096,
                     help="address-space limit of each worker process in MB (default 4096; 0: none)")
+    ap.add_argument("--engine", choices=ENGINES, default="auto",
+                    help="auto: generated code where a ruleset compiles to it (default); direct: insist on it "
+                         "for the shipped rulesets; tasks: the task engine")
     ap.add_argument("--json", help="write the summary to this file")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
@@ -544,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps(summary, indent=1, default=str) + "\n", encoding="utf-8")
     summary = campaign(args.mutants, args.games, args.seed, args.workers, args.budget,
                        args.rulesets.split(",") if args.rulesets else None, not args.no_progress, args.seconds,
-                       write, args.max_mb)
+                       write, args.max_mb, args.engine)
     write(summary)
     m, g = summary["mutants"], summary["games"]
     if summary["stopped_by_time"]:
@@ -553,6 +589,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mutants: {m['total']} " + ", ".join(f"{k} {v}" for k, v in m["outcomes"].items()))
     print(f"games: {g['total']} " + ", ".join(f"{k} {v}" for k, v in g["outcomes"].items())
           + f"; {g['decisions']} decisions, at most {g['max_built']} items built in a game")
+    for kind in ("mutants", "games"):
+        played = ", ".join(f"{k} {v}" for k, v in summary[kind]["engines"].items()) or "none"
+        print(f"{kind} played on: {played}")
+    for why in summary.get("not_direct", {}).values():
+        print(f"on the task engine: {why}")
     print(f"{summary['seconds']} s, peak worker memory {summary['peak_worker_mb']} MB, {summary['failures']} failures")
     return 1 if summary["failures"] else 0
 

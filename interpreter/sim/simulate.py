@@ -20,6 +20,7 @@ from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows,
 from ..play.session import agents_for, game_seed
 from ..runtime.clock import GameTimeout, alarm_handler, timer
 from ..play.variants import load_variant
+from .oslimit import address_space_limit, default_max_memory
 
 Overrides = Sequence[tuple[str, Any]]  # (constant name or "Card.field", value) pairs
 
@@ -27,6 +28,8 @@ __all__ = ["simulate", "summarize", "run_chunk"]
 
 
 MAX_GAME_SECONDS = 300.0  # per-game wall clock in batches: one runaway game cannot stall the rest
+OUT_OF_MEMORY = ("the game ran out of memory (its process grew past the batch's memory limit, "
+                 "--max-memory)")  # without the rule's place: where the limit is met depends on the process's heap
 
 
 def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
@@ -37,15 +40,17 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     `overrides` changes constants or card fields first (see `variants.load_variant`);
     `card_stats=False` skips tracking which cards seats take, play and hold (on direct code about
     1.6x faster);
-    `engine`: see `new_game`."""
+    `engine`: see `new_game`. `limits["max_memory_mb"]`: how much the process may grow while it
+    plays these games (oslimit.py; a game past it fails with "the game ran out of memory")."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
     limits = dict(limits or {})
     seconds = limits.pop("max_seconds", None) or MAX_GAME_SECONDS
+    memory_mb = limits.pop("max_memory_mb", None)
     for name, value in limits.items():
         if value:
             setattr(lim, name, value)
-    with alarm_handler() as armed:  # one handler per chunk; a timer per game
+    with address_space_limit(memory_mb), alarm_handler() as armed:  # one handler per chunk; a timer per game
         return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine,
                               seconds, armed) for i in indices]
 
@@ -71,7 +76,7 @@ def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence
     except RecursionError:
         why = "the game's values are nested too deeply to handle"
     except MemoryError:
-        why = "the game ran out of memory"
+        why = OUT_OF_MEMORY
     except Exception as e:  # noqa: BLE001 - an interpreter fault: report it with the seed, go on
         why = f"internal error: {type(e).__name__}: {str(e)[:300]}"
     else:
@@ -153,7 +158,7 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
         g.answer(seats[d.player].choose(g, d))
     if card_stats:
         tracker.update(g)
-    error = f"{g.error} (seed {seed}, step {len(g.choices)})" if g.error is not None else None
+    error = f"{_error_words(g.error)} (seed {seed}, step {len(g.choices)})" if g.error is not None else None
     row = {"index": index, "seed": seed, "error": error, "decisions": len(g.choices), "steps": g.steps}
     if g.result and not error:
         res = g.result
@@ -171,14 +176,28 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     return row
 
 
+def _error_words(err: Any) -> str:
+    """A game's error as a batch reports it: a rule error as it is, except running out of the
+    process's memory (MemoryError, which the engines word "the game ran out of memory"), reported
+    without the rule where the limit happened to be met, so the report is the same on every run."""
+    cause = getattr(err, "cause", None)
+    if isinstance(cause, MemoryError) or getattr(err, "message", None) == "the game ran out of memory":
+        return OUT_OF_MEMORY
+    return str(err)
+
+
 def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
              progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
              overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, engine: str = "auto",
              **limits) -> dict:
     """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
     ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
-    `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`."""
+    `per_game` adds every game's own row (seed, scores, winners, cards...) as `per_game`.
+    `max_memory_mb` (in `limits`): how much each process playing games may grow, in MB (None: a
+    share of the machine, `oslimit.default_max_memory`; 0: no limit)."""
     start = time.perf_counter()
+    if limits.get("max_memory_mb") is None:
+        limits["max_memory_mb"] = default_max_memory(workers)
     if overrides:  # fail early, in this process, on bad content or a bad override
         load_variant(ruleset, tuple(overrides))
     else:

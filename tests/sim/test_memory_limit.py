@@ -1,0 +1,118 @@
+"""`simulate --max-memory MB` (issue 25): each process playing a batch's games may grow by at most
+MB (RLIMIT_AS), so a game that allocates past it is a failed game with its seed — "the game ran
+out of memory" — and a replay log, while the batch goes on with its other games; the report is
+the same whatever the worker count. Each test states its time bound."""
+from __future__ import annotations
+
+import json
+import resource
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.sim.oslimit import address_space_limit, default_max_memory
+from interpreter.sim.simulate import OUT_OF_MEMORY, simulate
+
+# "hog" holds twenty lists of 400,000 numbers at once (about 290 MB, far past the 60 MB the tests
+# allow, whatever free memory the process already holds), well inside the engines' own
+# budget of items built (8 million of 20 million), so only the process's limit can stop it
+LETS = "\n".join(f"        let h{i} = [x for each x in 1..400000]" for i in range(20))
+HOG = f"""
+game "Hog":
+    players 2
+
+turn:
+    you choose v from ["ok", "hog"] "Which?"
+    if v == "hog":
+{LETS}
+    end game
+
+score p: 1
+"""
+
+
+@pytest.fixture
+def hog(tmp_path: Path) -> Path:
+    folder = tmp_path / "hog"
+    folder.mkdir()
+    (folder / "game.rules").write_text(textwrap.dedent(HOG).lstrip(), encoding="utf-8")
+    return folder
+
+
+def _without_timing(report: dict) -> dict:
+    return {k: v for k, v in report.items() if k != "timing"}
+
+
+def test_a_game_past_the_limit_fails_alone_and_the_report_is_the_same_whatever_the_workers(hog):
+    start = time.perf_counter()
+    one = simulate(str(hog), 8, 2, 0, ["random"], workers=1, max_memory_mb=60)
+    two = simulate(str(hog), 8, 2, 0, ["random"], workers=2, max_memory_mb=60)
+    assert time.perf_counter() - start < 20
+    errors = one["errors"]
+    assert 0 < len(errors) < 8 and one["completed"] == 8 - len(errors)  # the "ok" games are summarised
+    for e in errors:
+        assert e["error"] == f"{OUT_OF_MEMORY} (seed {e['seed']}, step 1)"
+        assert e["choices"] == [1]  # the game chose "hog": its answers are kept for the replay log
+    assert _without_timing(one) == _without_timing(two)
+
+
+def test_without_the_limit_the_same_games_end(hog):
+    start = time.perf_counter()
+    report = simulate(str(hog), 2, 2, 0, ["random"], max_memory_mb=0)
+    assert time.perf_counter() - start < 20
+    assert report["errors"] == [] and report["completed"] == 2
+
+
+def test_the_command_reports_the_game_writes_its_log_and_goes_on(hog, tmp_path, capsys):
+    start = time.perf_counter()
+    logs = tmp_path / "logs"
+    rc = main(["simulate", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
+               "--failed-logs", str(logs), "--json", str(tmp_path / "r.json")])
+    assert time.perf_counter() - start < 20
+    out = capsys.readouterr().out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
+    assert "the game ran out of memory" in out
+    written = sorted(logs.iterdir())
+    assert len(written) == len(report["errors"])
+    end = json.loads(written[0].read_text(encoding="utf-8").splitlines()[-1])
+    assert end["end"] and "ran out of memory" in end["error"]  # rebuilt under the same limit
+
+
+def test_the_limit_is_put_back_after_the_games():
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with address_space_limit(100):
+        inside = resource.getrlimit(resource.RLIMIT_AS)
+        with pytest.raises(MemoryError):
+            bytearray(200 << 20)
+    assert inside[0] != before[0] and resource.getrlimit(resource.RLIMIT_AS) == before
+    with address_space_limit(0):  # 0: no limit
+        assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_the_default_is_a_share_of_the_machine():
+    assert default_max_memory(1) >= 1024
+    assert default_max_memory(4) <= default_max_memory(1)
+    assert default_max_memory(10_000) == 1024  # never below the floor
+
+
+def test_a_negative_limit_is_a_usage_error(hog, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", str(hog), "--max-memory", "-1"])
+    assert e.value.code == 2 and "must be 0 (no limit) or more" in capsys.readouterr().err
+
+
+def test_sweep_takes_the_limit_and_its_help_shows_it(hog, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["sweep", "--help"])  # its help once failed to print at all (a bare "95%")
+    assert e.value.code == 0 and "--max-memory MB" in capsys.readouterr().out
+    start = time.perf_counter()
+    rc = main(["sweep", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
+               "--json", str(tmp_path / "s.json")])
+    assert time.perf_counter() - start < 20
+    report = json.loads((tmp_path / "s.json").read_text())["batches"][0]["report"]
+    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
+    assert all(e["error"].startswith(OUT_OF_MEMORY) for e in report["errors"])
