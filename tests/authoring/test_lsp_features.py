@@ -177,6 +177,7 @@ def test_references_and_outline():
     analysis = analyse(root / "rulesets" / "tutorial_fireflies", {})
     found = references(analysis, text, _pos(text, "jar:"))
     files = {"game.rules": text.split("\n"),
+             "guidance.rules": (rules.parent / "guidance.rules").read_text().split("\n"),
              "critters.yaml": (root / "cards" / "tutorial_fireflies" / "critters.yaml").read_text().split("\n")}
     spots = [(loc.uri.rsplit("/", 1)[1], loc.range.start.line) for loc in found]
     assert spots[0] == ("game.rules", files["game.rules"].index("zone jar: row, shared, public             "
@@ -188,7 +189,7 @@ def test_references_and_outline():
     # `jar_size`, not a card's `text:` prose)
     expected = [(name, i) for name, lines in files.items() for i, line in enumerate(lines)
                 if re.search(r"\bjar\b", line.split("#")[0]) and "text:" not in line]
-    assert sorted(spots) == sorted(expected) and len(spots) == 10
+    assert sorted(spots) == sorted(expected) and len(spots) == 11  # 10 in the game, 1 in its guidance
     assert references(analysis, text, _pos(text, "jar:"), include_declaration=False)[0].range.start.line != spots[0][1]
     outline = [(s.name, s.detail) for s in symbols(analysis, rules)]
     assert outline[:3] == [("Firefly", "card type"), ("Critter", "card type"), ("deck", "zone")]

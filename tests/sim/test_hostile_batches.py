@@ -147,10 +147,11 @@ def test_worker_killed_by_pid_mid_batch_gives_the_same_report(tmp_path):
 
 
 def test_failed_logs_are_written_for_a_deeply_nested_state(tmp_path, capsys):
-    """A state holding a list nested 700 deep used to break the log's digest (RecursionError)."""
+    """A state holding a list nested 700 deep used to break the log's digest (RecursionError); lists
+    now nest at most 100 deep (runtime/memory.py), so the deepest state a game can hold is logged."""
     folder = _ruleset(tmp_path, extra="stat_placeholder")
     text = (folder / "game.rules").read_text().replace("stat pick = \"ok\"", "stat pick = \"ok\"\nstat nest = 0")
-    text = text.replace("    stat_placeholder", "    repeat 700 times:\n        set nest to [nest]\n"
+    text = text.replace("    stat_placeholder", "    repeat 99 times:\n        set nest to [nest]\n"
                         "    set gold of 1 to 1 / 0")
     (folder / "game.rules").write_text(text, encoding="utf-8")
     out = tmp_path / "logs"
