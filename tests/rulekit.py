@@ -89,6 +89,19 @@ def ok(g: Game) -> Game:
     return g
 
 
+def play_trace(game, seats, prompts: dict | None = None) -> list:
+    """Play `game` to its end with `seats` (agents), giving each decision's player, kind, prompt and
+    labels (for comparing engines); `prompts` (a Counter), when given, counts the prompts met."""
+    trace = []
+    while not game.over:
+        d = game.decision
+        trace.append((d.player, d.kind, d.prompt, tuple(d.labels)))
+        if prompts is not None:
+            prompts[d.prompt] += 1
+        game.answer(seats[d.player].choose(game, d))
+    return trace
+
+
 def named_ruleset(root: Path, name: str, rules: str, cards: str | None = None) -> Path:
     """A ruleset folder `root/name` (its own `cards/cards.yaml`): mods name each other by folder name."""
     folder = root / name

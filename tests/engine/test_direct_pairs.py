@@ -18,7 +18,7 @@ from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import agents_for, game_seed
-from rulekit import ruleset
+from rulekit import play_trace as _play, ruleset
 
 PAIRS = """\
 game "Pairs":
@@ -97,17 +97,6 @@ cards:
   - {name: High, type: Chip, value: 3, copies: 4}
   - {name: Crow, type: Omen, value: 1, copies: 4}
 """
-
-
-def _play(game, seats, prompts: Counter | None = None) -> list:
-    trace = []
-    while not game.over:
-        d = game.decision
-        trace.append((d.player, d.kind, d.prompt, tuple(d.labels)))
-        if prompts is not None:
-            prompts[d.prompt] += 1
-        game.answer(seats[d.player].choose(game, d))
-    return trace
 
 
 @pytest.fixture(scope="module")
