@@ -3,6 +3,7 @@ writing tiny rulesets to a tmp_path, building and playing them, answering decisi
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 from pathlib import Path
 
@@ -87,6 +88,27 @@ def ok(g: Game) -> Game:
     """`g`, failing the test with the rule error if it stopped on one."""
     assert g.error is None, g.error
     return g
+
+
+def rule_ids(text: str, prefix: str = "EN") -> list[int]:
+    """The rule numbers a text names: `EN-007..EN-013, EN-015` → [7, ..., 13, 15]."""
+    out: list[int] = []
+    for lo, hi in re.findall(prefix + r"-(\d{3})(?:\.\." + prefix + r"-(\d{3}))?", text):
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def not_modelled_rules(notes: Path, prefix: str = "EN") -> dict[str, str]:
+    """The rules a NOTES.md's section "Not modelled, by rule ID" lists, one `- EN-nnn — reason`
+    line each (ranges and lists allowed), with their reasons."""
+    section = notes.read_text(encoding="utf-8").split("## Not modelled, by rule ID", 1)[1].split("\n## ", 1)[0]
+    out: dict[str, str] = {}
+    item = prefix + r"-\d{3}(?:\.\." + prefix + r"-\d{3})?"
+    for line in section.splitlines():
+        m = re.match(r"\s*-\s+((?:" + item + r"(?:,\s*)?)+)\s+—\s+(.+)", line)
+        if m:
+            out.update({f"{prefix}-{i:03d}": m.group(2) for i in rule_ids(m.group(1), prefix)})
+    return out
 
 
 def play_trace(game, seats, prompts: dict | None = None) -> list:

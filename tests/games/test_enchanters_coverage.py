@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from rulekit import not_modelled_rules, rule_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "rulesets" / "enchanters" / "NOTES.md"
@@ -15,23 +16,9 @@ SCENARIOS = [ROOT / "tests" / "scenarios" / "enchanters", ROOT / "tests" / "scen
 IN_SCOPE = [*range(1, 211), *range(395, 425)]
 
 
-def _ids(text: str) -> list[int]:
-    """`EN-007..EN-013, EN-015` → [7, ..., 13, 15]."""
-    out: list[int] = []
-    for lo, hi in re.findall(r"EN-(\d{3})(?:\.\.EN-(\d{3}))?", text):
-        out += range(int(lo), int(hi or lo) + 1)
-    return out
-
-
 def not_modelled() -> dict[str, str]:
-    """The rules NOTES.md's section "Not modelled, by rule ID" lists, one `- EN-nnn — reason` line each."""
-    section = NOTES.read_text(encoding="utf-8").split("## Not modelled, by rule ID", 1)[1].split("\n## ", 1)[0]
-    out: dict[str, str] = {}
-    for line in section.splitlines():
-        m = re.match(r"\s*-\s+((?:EN-\d{3}(?:\.\.EN-\d{3})?(?:,\s*)?)+)\s+—\s+(.+)", line)
-        if m:
-            out.update({f"EN-{i:03d}": m.group(2) for i in _ids(m.group(1))})
-    return out
+    """The rules NOTES.md's section "Not modelled, by rule ID" lists (rulekit.not_modelled_rules)."""
+    return not_modelled_rules(NOTES)
 
 
 def cited() -> set[str]:
@@ -44,7 +31,7 @@ def cited() -> set[str]:
         if f.name == Path(__file__).name:
             continue
         for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):
-            ids.update(f"EN-{i:03d}" for i in _ids(doc))
+            ids.update(f"EN-{i:03d}" for i in rule_ids(doc))
     return ids
 
 
