@@ -27,8 +27,25 @@ def _game_words(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=[p.name for p in RULESETS])
 def test_interpreter_names_no_game_term(ruleset: Path) -> None:
-    for word in _game_words(ruleset):
-        pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
-        hits = [f"{p.relative_to(ROOT)}:{i}" for p, text in SOURCE.items()
-                for i, line in enumerate(text.splitlines(), 1) if pattern.search(line)]
-        assert not hits, f"game term `{word}` of {ruleset.name} appears in the interpreter: {hits}"
+    words = sorted(_game_words(ruleset), key=len, reverse=True)
+    # one pass over each file with every word at once; lines are located only for a file that has a hit
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    hits = {}
+    for p, text in SOURCE.items():
+        if pattern.search(text) is None:
+            continue
+        for i, line in enumerate(text.splitlines(), 1):
+            for m in pattern.finditer(line):
+                hits.setdefault(m.group(0).lower(), []).append(f"{p.relative_to(ROOT)}:{i}")
+    assert not hits, f"game terms of {ruleset.name} appear in the interpreter: {hits}"
+
+
+def test_a_game_term_in_the_interpreter_is_found(monkeypatch) -> None:
+    """The search above finds a planted word, whole words only and in any case."""
+    ruleset = next(p for p in RULESETS if p.name == "toil_and_troublez")
+    word = next(w for w in sorted(_game_words(ruleset)) if w.isalpha())
+    monkeypatch.setitem(SOURCE, ROOT / "interpreter" / "planted.py", f"x = 1\n# the {word.upper()} here\n")
+    with pytest.raises(AssertionError, match=rf"{word.lower()}.*interpreter/planted.py:2"):
+        test_interpreter_names_no_game_term(ruleset)
+    monkeypatch.setitem(SOURCE, ROOT / "interpreter" / "planted.py", f"x = 1\n# the {word}s and pre{word} here\n")
+    test_interpreter_names_no_game_term(ruleset)

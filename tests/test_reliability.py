@@ -144,13 +144,20 @@ def write_log(path: Path, out: Path, seed: int = 17) -> list[dict]:
     return rec.lines
 
 
-def test_logged_games_replay_through_the_cli_every_ruleset(tmp_path):
+# `grimoire replay` in its own process for a few rulesets: the smallest, an `extends` ruleset and
+# a mod (the command's path through the loader differs for them); every ruleset replays in-process
+CLI_REPLAYS = {"tutorial_fireflies", "enchanters_overlords", "enchanters_wounds"}
+
+
+def test_logged_games_replay_every_ruleset_and_through_the_cli(tmp_path):
     logs = []
     for path in RULESETS:
         log = tmp_path / f"{path.name}.jsonl"
         lines = write_log(path, log)
         assert session.numbered_result(session.replay(log).result) == lines[-1]["result"]  # logs count from 1
-        logs.append((log, lines))
+        if path.name in CLI_REPLAYS:
+            logs.append((log, lines))
+    assert len(logs) == len(CLI_REPLAYS)
     procs = [subprocess.Popen([sys.executable, "-m", "interpreter", "replay", str(log)], cwd=ROOT, env=ENV,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for log, _ in logs]
     for p, (log, lines) in zip(procs, logs):
@@ -174,17 +181,22 @@ def test_edited_log_is_refused_naming_the_step(path, tmp_path, capsys):
     lines = write_log(path, log)
     steps = lines[1:-1]
     program = load_program(path)
-    # another legal answer at a decision whose options read differently
-    for line in steps[len(steps) // 3:] + steps:
-        g = Game(program, lines[0]["players"], lines[0]["seed"])
-        for x in steps[:line["step"]]:
-            g.answer(x["choice"])
+    # another legal answer at a decision whose options read differently: the first such decision
+    # from a third of the way in, else the first one (one pass over the game)
+    g = Game(program, lines[0]["players"], lines[0]["seed"])
+    found = []
+    for i, x in enumerate(steps):
+        assert x["step"] == i
         labels = g.decision.labels
-        other = next((i for i, lab in enumerate(labels) if lab != labels[line["choice"]]), None)
-        if other is not None:
-            break
-    else:
+        alt = next((j for j, lab in enumerate(labels) if lab != labels[x["choice"]]), None)
+        if alt is not None:
+            found.append((x, alt))
+            if i >= len(steps) // 3:
+                break
+        g.answer(x["choice"])
+    if not found:
         pytest.fail("no decision with two different options")
+    line, other = next(((x, alt) for x, alt in found if x["step"] >= len(steps) // 3), found[0])
     k = line["step"]
     bad = edited(log, tmp_path / "choice.jsonl", k, choice=other)
     with pytest.raises(session.ReplayMismatch, match=f"^step {k}:"):
