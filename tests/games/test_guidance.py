@@ -199,3 +199,4 @@ def test_overlords_challenges_only_when_the_attack_defeats_the_overlord():
     assert 10 - lord.fields["strength"] <= won <= 10                     # its strike, less the defense
     g.state.pstats[0]["bonus_defense"] = 1                                # a wound fewer
     assert g.preferences(d)[i] == won + 1
+
