@@ -2,8 +2,8 @@
 
 Why apart from the prompt rules: every `take actions` decision asks the same "Choose an action",
 so a prompt cannot tell its options apart; the labels the rules and cards declare for their
-actions (`action "Journey"`, a card's `action "Rest: take 3 crystals"`) and the text that ends the
-actions (`take actions "End the turn"`) can. Both engines offer an action option as a tuple or
+actions (`action "Walk"`, a card's `action "Pay 2: walk twice"`) and the text that ends the
+actions (`take actions "Stop"`) can. Both engines offer an action option as a tuple or
 list whose second item is the `action` declaration and whose fifth is the card offering it (the
 task engine's `ActionsTask`, direct code's `action_decision` as `DirectGame.option_values` gives it
 to the task engine's code), and the option that ends the actions as `None`, last, labelled by its
@@ -28,7 +28,7 @@ def compile_action_prefs(compiler: Any, prefers: list) -> list[ActionRule]:
 
 def declared_label(option: Any, index: int, labels: list[str]) -> tuple[str | None, Any]:
     """An action decision's option as its rules declared it: (its label, the card offering it or
-    None); the option that ends the actions is its text (`take actions "End the turn"`)."""
+    None); the option that ends the actions is its text (`take actions "Stop"`)."""
     if option is None:
         return (labels[index] if labels is not None and index < len(labels) else None), None
     if isinstance(option, (tuple, list)) and len(option) == 5:
