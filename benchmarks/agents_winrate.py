@@ -27,11 +27,12 @@ from interpreter.sim.reports import wilson  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
-             flat: bool, agent: str = "mcts") -> tuple[float, bool, float, int]:
+             flat: bool, agent: str = "mcts", prior: float = 0.0) -> tuple[float, bool, float, int]:
     """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made)."""
     program = load_program(path)
     agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
-    agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat) \
+    agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat,
+                             prior=prior) \
         if agent == "mcts" else make_agent(agent, f"{seed}/{seat}")
     g = Game(program, players, seed, record_digests=False)
     thought, decisions = 0.0, 0
@@ -59,6 +60,8 @@ def main() -> None:
                     help="MCTS playouts per decision (default: that of `--agents mcts`)")
     ap.add_argument("--max-playout", type=int, default=MCTS_DEFAULT_BUDGET["max_playout"],
                     help="decisions per playout before it is cut (default: that of `--agents mcts`)")
+    ap.add_argument("--prior", type=float, default=MCTS_DEFAULT_BUDGET.get("prior", 0.0),
+                    help="weight of the `prefer` rules' favourite in the tree search (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
     ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes (same results)")
     ap.add_argument("--agent", default="mcts", choices=["mcts", "guided", "greedy"],
@@ -67,7 +70,7 @@ def main() -> None:
     for path in args.rulesets:
         start = time.perf_counter()
         jobs = [(path, args.players, args.seed * 100_003 + i, i % args.players, args.iterations, args.max_playout,
-                 args.flat, args.agent) for i in range(args.n)]
+                 args.flat, args.agent, args.prior) for i in range(args.n)]
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = list(pool.map(play_one, *zip(*jobs)))
@@ -85,6 +88,7 @@ def main() -> None:
         print(f"{Path(path).name} {args.players}p: {args.agent} win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
               f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g}); {played} games ({errors} errors), "
               + (f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
+                 f"prior {args.prior:g}, "
                  if args.agent == "mcts" else "")
               + f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)

@@ -15,6 +15,7 @@ from ..library.names import SPECIAL_NAMES
 from ..language.diagnostics import Loc, did_you_mean
 from ..language.kinds import ARTICLE, BOOL, NUMBER, TEXT, ZONE
 from ..content.model import Ruleset
+from .preferchecks import check_action_prefers
 
 __all__ = ["check", "BUILTIN_EVENTS"]
 
@@ -99,8 +100,9 @@ class _Checker:
                 self.cond(x, {"you", p.binder, "card"})
         for s in rs.scores + rs.tiebreaks + rs.values:
             self.expr(s.expr, {"you", s.binder})
-        for s in rs.prefers:  # `it`: the option being rated
-            self.expr(s.expr, {"you", s.binder, "it"})
+        for s in rs.prefers:  # `it`: the option being rated (an action's label; `this`: its card)
+            self.expr(s.expr, {"you", s.binder, "it", "this"} if s.action is not None else {"you", s.binder, "it"})
+        check_action_prefers(rs)
         for b in rs.boards.values():
             self.board(b)
         for node in rs.card_types.values():

@@ -191,7 +191,7 @@ def build(content: Content) -> Ruleset:
     action_at: dict[str, tuple[int, str]] = {}  # action label → (index in rs.actions, ruleset)
     score_layer = ""
     value_layer = ""
-    prefer_layer = ""
+    prefer_layers: dict[tuple, str] = {}  # a `prefer` rule's prompt or action → the ruleset declaring it
     hooks: list[Node] = []
     hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
@@ -322,11 +322,13 @@ def build(content: Content) -> Ruleset:
                     rs.values = []
                 rs.values.append(d)
                 value_layer = layer
-            elif k == "prefer":  # like `value`: a mod's rules take the place of its base's
-                if rs.prefers and prefer_layer != layer:
-                    rs.prefers = []
+            elif k == "prefer":  # a mod's rule takes the place of its base's for the same prompt or
+                # action, so an expansion rates its new actions and keeps the base's other rules
+                key = _prefer_key(d)
+                if prefer_layers.get(key, layer) != layer:
+                    rs.prefers = [b for b in rs.prefers if _prefer_key(b) != key]
                 rs.prefers.append(d)
-                prefer_layer = layer
+                prefer_layers[key] = layer
             elif k == "board":  # a board is also the zone of the cards lying on its spaces
                 if claim(d.name, "board", at):
                     rs.boards[d.name] = d
@@ -339,13 +341,16 @@ def build(content: Content) -> Ruleset:
     if len(rs.values) > 1:
         content.error("name/duplicate", "more than one `value` rule", rs.values[1].loc,
                       "combine them in one expression")
-    seen_prompts: dict[str | None, Node] = {}
-    for d in rs.prefers:  # one rule per prompt, and one for every other decision
-        if d.prompt in seen_prompts:
-            which = f'for "{d.prompt}"' if d.prompt is not None else "without `for`"
+    seen_prompts: dict[tuple, Node] = {}
+    for d in rs.prefers:  # one rule per prompt or action, and one for every other decision
+        key = _prefer_key(d)
+        if key in seen_prompts:
+            which = f'for action "{d.action}"' if d.action is not None else \
+                f'for "{d.prompt}"' if d.prompt is not None else "without `for`"
+            what = "`this` is the card offering the action" if d.action is not None else "`it` is the option"
             content.error("name/duplicate", f"more than one `prefer` rule {which} (the first is at "
-                          f"{seen_prompts[d.prompt].loc})", d.loc, "combine them in one expression (`it` is the option)")
-        seen_prompts.setdefault(d.prompt, d)
+                          f"{seen_prompts[key].loc})", d.loc, f"combine them in one expression ({what})")
+        seen_prompts.setdefault(key, d)
     if len(rs.scores) > 1:
         content.error("name/duplicate", "more than one `score` rule", rs.scores[1].loc, "combine them in one expression")
     lost_types = {"*"} if any(k == "*" for k, _ in rs.unparsed) else rs.lost("card")
@@ -425,6 +430,12 @@ def _zone(content: Content, d: Node) -> ZoneDef:
 
 
 # ---- modding: replacements, hooks and conflicts across an extends chain (docs/modding.md) ----
+
+def _prefer_key(d: Node) -> tuple:
+    """What a `prefer` rule rates, for duplicates and a mod's replacements: a prompt (None: every
+    other decision) or an action's label."""
+    return ("action", d.action) if getattr(d, "action", None) is not None else ("prompt", d.prompt)
+
 
 def _dangling(content, what: str, name: str, loc: Loc, known: list[str], text: str | None = None) -> None:
     """A `replace` (or hook) of something no base ruleset declares."""

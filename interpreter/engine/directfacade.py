@@ -86,8 +86,9 @@ class DirectFacade:
             return None
         ev = self.evaluator()
         ev.work = 0  # counted per question: the game's own work limit is its generated code's
-        task = Decision(decision.player, decision.kind, decision.prompt, self.option_values(decision), None,
-                        decision.loc, ev.label)
+        # an action decision's labels name the option that ends the actions (`prefer ... for action`)
+        task = Decision(decision.player, decision.kind, decision.prompt, self.option_values(decision),
+                        decision.labels if decision.kind == "action" else None, decision.loc, ev.label)
         return ev.preferences(task)
 
     def option_values(self, decision: Decision) -> list:

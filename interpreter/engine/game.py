@@ -20,6 +20,7 @@ from ..language.tree import Node, walk
 from ..compile.compiler import MAX_INT, Compiler
 from ..language.diagnostics import Loc
 from ..runtime.errors import Break, Continue, GameOver, LimitExceeded, RuleError, explain, value_words
+from .actionprefs import action_rules_of, compile_action_prefs
 from .blame import rule_terms
 from ..compile.syncblocks import is_sync
 from ..compile.tasks import BlockTask, FireTask, MainTask, SettleTask, Task
@@ -157,8 +158,12 @@ class Program:
         self.value = (rs.values[0].binder, c.expr(rs.values[0].expr)) if rs.values else None
         # `prefer p [for "PROMPT"]: expr` (guided bots only; `it` is the option): None when the ruleset
         # declares none; else (prompt or None, binder, code, rule), the longest prompts first
-        self.prefer = sorted(((d.prompt, d.binder, c.expr(d.expr), d) for d in rs.prefers),
-                             key=lambda r: -len(r[0]) if r[0] is not None else 1) or None
+        # `prefer p for action "LABEL": expr` (actionprefs.py): the action options' own rules. `prefer`
+        # is [] rather than None when only those are declared, so bots still ask `preferences`
+        self.prefer_actions = compile_action_prefs(c, rs.prefers)
+        self.prefer = sorted(((d.prompt, d.binder, c.expr(d.expr), d) for d in rs.prefers if d.action is None),
+                             key=lambda r: -len(r[0]) if r[0] is not None else 1) or \
+            ([] if self.prefer_actions else None)
         self.rows_zones = frozenset(n for n, z in rs.zones.items() if z.kind == "rows")
         self.grids = {n: (z.width, z.height) for n, z in rs.zones.items() if z.kind == "grid"}
         self.boards = compile_boards(c, rs)  # board graphs: built per game on first use (boards.py)
@@ -1003,20 +1008,31 @@ class Game:
         the rule without one — with `it` bound to the option (`none` counts 0); None when no rule
         applies. For guided bots: it changes nothing."""
         rule = next((r for r in self.program.prefer or () if r[0] is None or (decision.prompt or "").startswith(r[0])), None)
-        if rule is None:
+        by_action = action_rules_of(self.program.prefer_actions, decision.options, decision.labels) \
+            if decision.kind == "action" and self.program.prefer_actions else None
+        if rule is None and by_action is None:
             return None
-        _, binder, f, decl = rule
-        env = self._env(decision.player)
-        env[binder] = Seat(decision.player)
         out = []
-        for option in decision.options:
-            env["it"] = option
+        for i, option in enumerate(decision.options):
+            named = by_action[i] if by_action is not None else None
+            if named is not None:  # `prefer p for action "LABEL"`: `it` the label, `this` the card
+                (_, binder, f, decl), label, card = named
+                env = self._env(decision.player)
+                env[binder], env["it"], env["this"] = Seat(decision.player), label, card
+            elif rule is not None:
+                _, binder, f, decl = rule
+                env = self._env(decision.player)
+                env[binder], env["it"] = Seat(decision.player), option
+            else:  # an option no rule names, beside options that a rule for actions rates
+                out.append(0.0)
+                continue
             v = f(self, env)
             if v is None:
                 v = 0
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 what = "a truth value" if isinstance(v, bool) else "not a number"
-                raise RuleError(f"the preference of player {decision.player + 1} for {self.label(option)} is {what}: "
+                shown = named[1] if named is not None else self.label(option)
+                raise RuleError(f"the preference of player {decision.player + 1} for {shown} is {what}: "
                                 "`prefer` must give a number (or none)", decl.loc)
             out.append(float(v))
         return out

@@ -944,6 +944,10 @@ class _ToAst(Transformer_NonRecursive):
         prompt = _unquote(c[1]) if c[1] is not None else None
         return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=prompt, expr=c[2])
 
+    def prefer_action(self, meta, c):
+        return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=None, expr=c[2], action=_unquote(c[1]),
+                          action_loc=self._tok(c[1]))
+
     # -- statements
     def block(self, meta, c):
         return list(c)

@@ -615,13 +615,21 @@ class PreferDecl(Decl):
     treasure) without look-ahead and without game code."""
 
     kind: ClassVar[str] = "prefer"
-    grammar: ClassVar[tuple[str, ...]] = ('prefer_decl',)
+    grammar: ClassVar[tuple[str, ...]] = ('prefer_decl', 'prefer_action')
 
     binder: str
     prompt: str | None
     expr: Node
+    # `prefer p for action "LABEL"`: the label rated (a prefix, as a prompt is); `prompt` is None.
+    # Why apart from `prompt`: every action decision asks the same "Choose an action", so only the
+    # options' own labels, as the rules and cards declare them, tell the actions apart
+    action: str | None = None
+    action_loc: Loc | None = None  # where the label is written (diagnostics point at it)
 
     def describe(self) -> str:
+        if self.action is not None:
+            return (f"Guided bots rate, for a player ({self.binder}), the actions labelled “{self.action}…” "
+                    f"(this: the card offering one) by {_d(self.expr)}.")
         which = f"the options (it) of a decision asking “{self.prompt}…”" if self.prompt is not None \
             else "the options (it) of a decision"
         return f"Guided bots prefer, for a player ({self.binder}), {which} that rate highest by {_d(self.expr)}."

@@ -162,3 +162,41 @@ def test_copyable_direct_code_values_positions_as_the_task_engine_does():
             a.answer(i)
             b.answer(i)
         assert len(seen) > 1, name  # the values moved as the game went on
+
+
+def _first_action_decision(name: str) -> Game:
+    """A 2-player game of `name` at its first "Choose an action" (setup answered by first options)."""
+    g = _game(name)
+    while g.decision.prompt != "Choose an action":
+        g.answer(0)
+    return g
+
+
+def test_enchanters_journeys_before_resting_and_heals_when_wounded():
+    """`prefer ... for action`: a journey (5) before a Rest (2; a healing one 1 unwounded, 3
+    wounded), a paid minor action 0, ending the turn before the major action last (-1)."""
+    g = _first_action_decision("enchanters")
+    rates = dict(zip(g.decision.labels, g.preferences(g.decision)))
+    heal = next(k for k in rates if k.startswith("Rest: heal"))
+    crystals = next(k for k in rates if k.startswith("Rest: take"))
+    paid = next(k for k in rates if k.startswith("Pay"))
+    assert (rates["Journey"], rates[crystals], rates[heal], rates[paid], rates["End the turn"]) == (5, 2, 1, 0, -1)
+    g.state.pstats[0]["wounds"] = 1
+    assert dict(zip(g.decision.labels, g.preferences(g.decision)))[heal] == 3
+
+
+def test_overlords_challenges_only_when_the_attack_defeats_the_overlord():
+    """The Overlord card's Challenge: -10 while the hero's attack is below its health; once the
+    attack reaches it, 10 less the wounds of its first strike. The base's rules stay (a mod's rule
+    replaces only its base's rule for the same option)."""
+    g = _first_action_decision("enchanters_overlords")
+    d = g.decision
+    [i] = [i for i, k in enumerate(d.labels) if k.startswith("Challenge")]
+    lord = d.options[i][4]
+    assert g.preferences(d)[i] == -10 and g.preferences(d)[d.labels.index("Journey")] == 5
+    g.state.pstats[0]["bonus_attack"] = lord.fields["health"]            # attack enough to win
+    won = g.preferences(d)[i]
+    assert 10 - lord.fields["strength"] <= won <= 10                     # its strike, less the defense
+    g.state.pstats[0]["bonus_defense"] = 1                                # a wound fewer
+    assert g.preferences(d)[i] == won + 1
+

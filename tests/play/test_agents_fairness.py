@@ -107,7 +107,7 @@ def test_look_ahead_is_blind_to_hidden_cards_and_future_dice(ruleset):
         assert real.state.rng.getstate() != twin.state.rng.getstate()
         for s in range(2):
             agents = (lambda: GreedyAgent(f"g{s}", samples=2),
-                      lambda: MCTSAgent(f"m{s}", iterations=6, max_playout=12),
+                      lambda: MCTSAgent(f"m{s}", iterations=6, max_playout=12, prior=1),  # as --agents mcts
                       lambda: MCTSAgent(f"f{s}", iterations=6, max_playout=12, tree=False))
             for make in agents:
                 picks = [make().choose(g, g.decision) for g in (real, twin)]
