@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rulekit import played_rulesets  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.play.session import GameRecord, agents_for, game_seed, play  # noqa: E402
 
@@ -49,7 +50,7 @@ def summary(rec: GameRecord) -> dict:
 
 def cases(seeds: int = SEEDS):
     """(ruleset, players, index, agents) of every recorded game."""
-    for rs in sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "game.rules").exists()):
+    for rs in [p.name for p in played_rulesets()]:
         prog = load_program(ROOT / "rulesets" / rs)
         for n in range(prog.rs.min_players, prog.rs.max_players + 1):
             for i in range(seeds):

@@ -194,3 +194,30 @@ def board_cards(coins: int) -> str:
         [(f"D{i}", "Core") for i in range(1, 4)]
     return "\n" + "".join(f"- {{name: {n}, type: Land, area: {a}}}\n" for n, a in spaces) + \
         f"- {{name: Coin, type: Token, area: Out, copies: {coins}}}\n"
+
+
+# ---- the shipped rulesets that the every-ruleset tests play ---------------------------------
+
+SHIPPED = Path(__file__).resolve().parent.parent / "rulesets"
+# A game of these bases takes 10-20 s to replay on the task engine: their mods are played by their
+# own scenarios, coverage tests and one stacked batch (tests/games/), not by every test that plays
+# each ruleset (golden games, transcripts, save/resume, properties, invariants), which would cost
+# minutes of every run per mod. Their parsing, checking and loading tests still take every mod.
+SLOW_BASES = ("talisman",)
+
+
+def _base_of(folder: Path) -> str | None:
+    m = re.search(r'^\s*extends\s+"([^"]+)"', (folder / "game.rules").read_text(encoding="utf-8"), re.M)
+    return m.group(1) if m else None
+
+
+def shipped_rulesets(*, slow_mods: bool = True) -> list[Path]:
+    """The folders of rulesets/ that hold a game (or a mod of one), sorted by name; without
+    `slow_mods`, not the mods of SLOW_BASES (see above)."""
+    found = sorted(p for p in SHIPPED.iterdir() if (p / "game.rules").exists())
+    return [p for p in found if slow_mods or _base_of(p) not in SLOW_BASES]
+
+
+def played_rulesets() -> list[Path]:
+    """The rulesets every play-each-ruleset test plays: all but the mods of a slow base."""
+    return shipped_rulesets(slow_mods=False)

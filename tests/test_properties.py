@@ -15,13 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulekit import played_rulesets
 from interpreter.api import check_path
 from interpreter.language.diagnostics import Diagnostic
 from interpreter.engine.game import Game, Limits, Program
 from interpreter.content.loader import find_cards_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.rules")))
+RULESETS = played_rulesets()
 IDS = [p.name for p in RULESETS]
 SOURCES = {p.name: (p / "game.rules").read_text(encoding="utf-8") for p in RULESETS}
 FAST = [n for n in SOURCES if n != "stonehenge_wizards"]  # the big ruleset takes ~0.5 s a check

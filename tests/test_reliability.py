@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import played_rulesets
 from interpreter.play import session
 from interpreter.api import load_program
 from interpreter.cli import _summary, main as grimoire_main
@@ -22,7 +23,7 @@ from interpreter.play.session import ReplayMismatch, load_saved, save_game
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.rules")))
+RULESETS = played_rulesets()
 IDS = [p.name for p in RULESETS]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 

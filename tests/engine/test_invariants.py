@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import played_rulesets
 from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir())
+RULESETS = played_rulesets()
 GAMES = {"toil_and_troublez": 15, "talisman": 2}  # games per player count; other rulesets: DEFAULT_GAMES (talisman: 60-round games)
 DEFAULT_GAMES = 4
 CASES = [(path, players) for path in RULESETS

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from rulekit import played_rulesets
 from interpreter.play.agents import GreedyAgent, MCTSAgent, RandomAgent
 from interpreter.api import load_program
 from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "game.rules").exists())
+RULESETS = [p.name for p in played_rulesets()]
 
 
 def _slot(game: Game, cid: int) -> tuple[list, int]:
