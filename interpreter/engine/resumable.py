@@ -107,7 +107,7 @@ class _YieldMemo:
             got = known.get(id(n))
             if got is not None and got[0] is n:
                 continue
-            kids = [c for c in ast.iter_child_nodes(n) if not isinstance(c, _SCOPES)]
+            kids = [c for c in _kids(n, _shape(type(n))[1]) if not isinstance(c, _SCOPES)]
             order.append((n, kids))
             stack.extend(kids)
         for n, kids in reversed(order):
@@ -1032,17 +1032,45 @@ def _simplify(flat: _Flattener) -> None:
 
 
 def _fill_locations(node: ast.AST, default: ast.AST) -> None:
-    """Line numbers for the nodes this pass made: their parent's (so errors name the rule)."""
-    def fill(n: ast.AST, line: int, col: int) -> None:
-        if "lineno" in n._attributes:
+    """Line numbers for the nodes this pass made: their parent's (so errors name the rule).
+    Walked with a stack in the order of the recursive walk it replaces (deep trees, and faster)."""
+    stack = [(node, default.lineno, default.col_offset)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n, line, col = pop()
+        located, fields = _shape(type(n))
+        if located:
             if getattr(n, "lineno", None) is None or n.lineno == 0:
                 n.lineno, n.col_offset = line, col
             if getattr(n, "end_lineno", None) is None or n.end_lineno < n.lineno:
                 n.end_lineno, n.end_col_offset = n.lineno, n.col_offset
             line, col = n.lineno, n.col_offset
-        for c in ast.iter_child_nodes(n):
-            fill(c, line, col)
-    fill(node, default.lineno, default.col_offset)
+        kids = _kids(n, fields)
+        for c in reversed(kids):
+            push((c, line, col))
+
+
+_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _shape(t: type) -> tuple[bool, tuple[str, ...]]:
+    """(whether nodes of class `t` carry line numbers, its fields)."""
+    got = _SHAPES.get(t)
+    if got is None:
+        got = _SHAPES[t] = ("lineno" in t._attributes, tuple(t._fields))
+    return got
+
+
+def _kids(n: ast.AST, fields: tuple[str, ...]) -> list[ast.AST]:
+    """`ast.iter_child_nodes(n)` as a list, without its generators."""
+    out: list[ast.AST] = []
+    for f in fields:
+        v = getattr(n, f, None)
+        if isinstance(v, list):
+            out += [x for x in v if isinstance(x, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
 
 
 def lower_generators(body: list[ast.stmt], in_place: bool = False) -> tuple[list[ast.stmt], list[str], dict]:

@@ -20,10 +20,11 @@ from typing import Any
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
+from .resumablelazy import StepMemo, lazy_program
 from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
-__all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state"]
+__all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
 
 STEPS_KEY = "_Q_steps"  # the entry of `build`'s table listing the step functions (for clone)
 
@@ -60,6 +61,18 @@ def compile_resumable(dp: DirectProgram) -> ResumableProgram:
 
 def _lower_program(dp: DirectProgram) -> ResumableProgram:
     _flow()  # the game flow must lower too
+    ns: dict[str, Any] = {"__builtins__": {}}
+    ns.update(_helpers())
+    ns.update(HELPERS)
+    lazy = lazy_program(dp, ns, STEPS_KEY)  # each generator lowered when first called
+    if lazy is not None:
+        return ResumableProgram(dp, *lazy)
+    return lower_whole(dp)
+
+
+def lower_whole(dp: DirectProgram) -> ResumableProgram:
+    """`dp`'s module with every generator lowered now (a layout the lazy form does not know;
+    tests compare the two)."""
     paused = gc.isenabled()
     gc.disable()  # the pass makes a million short-lived tree nodes and no cycles: collecting
     try:          # while it runs would cost more than the pass (docs/compilation.md)
@@ -250,8 +263,12 @@ class ResumableGame(DirectGame):
         memo[id(self.dp.info)] = self.dp.info
         for k, f in old.items():
             memo[id(f)] = fns[k]
-        for a, b in zip(old[STEPS_KEY], fns[STEPS_KEY]):
-            memo[id(a)] = b
+        steps = old[STEPS_KEY]
+        if type(steps) is dict:  # lowered on first call: the copy's steps are bound as frames need them
+            memo = StepMemo(memo, steps, fns[STEPS_KEY])
+        else:
+            for a, b in zip(steps, fns[STEPS_KEY]):
+                memo[id(a)] = b
         new._root = copy_value(self._root, memo)
         new._gen = _Root(new._root)
         new.choices, new.log = list(self.choices), list(self.log)
