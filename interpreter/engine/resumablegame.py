@@ -20,7 +20,7 @@ from typing import Any
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
-from .resumablelazy import StepMemo, lazy_program
+from .resumablelazy import LazyLowering, StepMemo, lazy_program
 from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
@@ -35,6 +35,7 @@ class ResumableProgram:
 
     def __init__(self, dp: DirectProgram, build: Any, meta: dict):
         self.dp, self.build, self.meta = dp, build, meta
+        self.lowering: LazyLowering | None = None  # when each generator is lowered on first call
 
     @property
     def source(self) -> str:
@@ -65,9 +66,11 @@ def _lower_program(dp: DirectProgram) -> ResumableProgram:
     ns.update(_helpers())
     ns.update(HELPERS)
     lazy = lazy_program(dp, ns, STEPS_KEY)  # each generator lowered when first called
-    if lazy is not None:
-        return ResumableProgram(dp, *lazy)
-    return lower_whole(dp)
+    if lazy is None:
+        return lower_whole(dp)
+    out = ResumableProgram(dp, lazy.build, lazy.meta)
+    out.lowering = lazy
+    return out
 
 
 def lower_whole(dp: DirectProgram) -> ResumableProgram:

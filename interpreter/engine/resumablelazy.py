@@ -41,7 +41,8 @@ class LazyLowering:
     def __init__(self, lines: list[str], spans: list[tuple[str, int, int, frozenset[str]]], meta: dict,
                  globals_: dict):
         self.lines, self.spans, self.meta, self.globals = lines, spans, meta, globals_
-        self.code: dict[int, tuple[CodeType, CodeType]] = {}
+        self.code: dict[int, tuple[CodeType, CodeType]] = {}  # generator → its compiled lowering
+        self.build: Any = None  # the rewritten module's `build`
 
     def compiled(self, i: int) -> tuple[CodeType, CodeType]:
         """(step code, factory code) of generator `i`, lowered and compiled on first use."""
@@ -146,10 +147,10 @@ class StepMemo(dict):
         return got
 
 
-def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> tuple[Any, dict] | None:
-    """(`build` of the rewritten module, the suspension tables, filled as generators are
-    lowered), or None when the generated module is not laid out as expected (the caller
-    then lowers it whole). `globals_`: the module's globals (helpers), completed here."""
+def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLowering | None:
+    """The rewritten module (its `build`, and its suspension tables in `meta`, filled as
+    generators are lowered), or None when the generated module is not laid out as expected (the
+    caller then lowers it whole). `globals_`: the module's globals (helpers), completed here."""
     lines = dp.source.split("\n")
     code = dp.build.__code__
     gens: list[tuple[str, int, int, frozenset[str]]] = []
@@ -196,7 +197,8 @@ def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> tuple[Any
     except SyntaxError:
         return None
     exec(compiled, globals_)  # noqa: S102 - the checked generated module, one line rewritten here
-    return globals_["build"], meta
+    low.build = globals_["build"]
+    return low
 
 
 def _nested_generator(code: CodeType) -> bool:
