@@ -26,6 +26,7 @@ from typing import Any
 from .direct import DirectProgram, Unsupported
 from .directgame import GEN_FILE
 from .resumable import NotLowerable, lower_function
+from ..runtime.errors import RuleError
 
 __all__ = ["STEPS_NAME", "lazy_program", "LazyLowering", "StepMemo"]
 
@@ -65,8 +66,9 @@ class LazyLowering:
         fn = tree.body[0].body[0]
         try:
             step, factory = lower_function(fn, in_place=True)
-        except NotLowerable as why:
-            raise Unsupported(f"it cannot be made resumable ({why})") from None
+        except NotLowerable as why:  # found only now that a game called it: the game stops, saying so
+            raise RuleError(f"this game cannot go on in its copyable form ({why}); play it with "
+                            "`--engine tasks`", None) from None
         outer = ast.FunctionDef(name="_Q_outer", args=ast.arguments(
             posonlyargs=[], args=[ast.arg(arg=n) for n in sorted(free)], vararg=None, kwonlyargs=[], kw_defaults=[],
             kwarg=None, defaults=[]), body=[step, factory, ast.Return(value=ast.Constant(value=None))],

@@ -12,6 +12,7 @@ import pytest
 from golden_games import ROOT
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
+from interpreter.engine import resumable, resumablelazy
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.resumablegame import STEPS_KEY, ResumableGame, compile_resumable, lower_whole
 
@@ -85,6 +86,17 @@ def test_a_module_laid_out_otherwise_is_lowered_whole():
     rp = compile_resumable(dp)
     assert rp.lowering is None and type(rp.build(*_runtime_args(dp))[STEPS_KEY]) is list
     assert _play(ResumableGame(dp, 2, 3), 4)[1:3] == _play(DirectGame(dp, 2, 3), 4)[1:3]
+
+
+def test_a_function_the_pass_refuses_stops_the_game_saying_so(monkeypatch):
+    """Found only when a game first calls it, a construct the pass cannot lower ends that game with
+    a rule error that says what to do, not a Python error."""
+    def refuse(*args, **kwargs):
+        raise resumable.NotLowerable("a decision inside a comprehension")
+    monkeypatch.setattr(resumablelazy, "lower_function", refuse)
+    g = ResumableGame(_fresh(_dp("toil_and_troublez")), 2, 1)
+    assert g.over and "cannot go on in its copyable form (a decision inside a comprehension)" in g.error.message
+    assert "--engine tasks" in g.error.message and "Error" not in g.error.message
 
 
 def _runtime_args(dp):
