@@ -26,7 +26,8 @@ from ..runtime.state import GameState
 
 __all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
 
-STEPS_KEY = "_Q_steps"  # the entry of `build`'s table listing the step functions (for clone)
+STEPS_KEY = "_Q_steps"  # the entry of `build`'s table with the step functions (for clone): a list,
+# or, when generators are lowered on first call, the game's stubs by name (resumablelazy.py)
 
 
 class ResumableProgram:
@@ -45,7 +46,9 @@ class ResumableProgram:
 
 
 def compile_resumable(dp: DirectProgram) -> ResumableProgram:
-    """Lower `dp`'s generated module (cached on it), or raise `Unsupported` saying why not."""
+    """The copyable form of `dp`'s generated module (cached on it; its generators lowered as games
+    first call them, or all now when the module is laid out otherwise), or raise `Unsupported`
+    saying why not."""
     cached = getattr(dp, "_resumable", None)
     if cached is not None:
         if isinstance(cached, Unsupported):
@@ -62,10 +65,7 @@ def compile_resumable(dp: DirectProgram) -> ResumableProgram:
 
 def _lower_program(dp: DirectProgram) -> ResumableProgram:
     _flow()  # the game flow must lower too
-    ns: dict[str, Any] = {"__builtins__": {}}
-    ns.update(_helpers())
-    ns.update(HELPERS)
-    lazy = lazy_program(dp, ns, STEPS_KEY)  # each generator lowered when first called
+    lazy = lazy_program(dp, _module_globals(), STEPS_KEY)  # each generator lowered when first called
     if lazy is None:
         return lower_whole(dp)
     out = ResumableProgram(dp, lazy.build, lazy.meta)
@@ -84,11 +84,17 @@ def lower_whole(dp: DirectProgram) -> ResumableProgram:
     finally:
         if paused:
             gc.enable()
+    ns = _module_globals()
+    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten by resumable.py only
+    return ResumableProgram(dp, ns["build"], meta)
+
+
+def _module_globals() -> dict[str, Any]:
+    """The globals of a lowered module: the direct engine's helpers and the pass's, no builtins."""
     ns: dict[str, Any] = {"__builtins__": {}}
     ns.update(_helpers())
     ns.update(HELPERS)
-    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten by resumable.py only
-    return ResumableProgram(dp, ns["build"], meta)
+    return ns
 
 
 def _lowered_tree(dp: DirectProgram) -> tuple[ast.Module, dict]:
