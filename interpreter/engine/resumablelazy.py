@@ -185,7 +185,7 @@ def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLower
     first = min(g[1] for g in gens)
     if any(ln.startswith("    ") and not ln.startswith("     ") and not ln.startswith("    def ")
            for ln in lines[first:at]):
-        return None  # a statement between the definitions might keep a generator itself
+        return None  # a statement between the definitions could hold a generator itself
     new = list(lines)
     rebind = [f"{STEPS_NAME} = {{}}"] + [f"{n} = _Q_lazy({n}, {i}, {STEPS_NAME})" for i, (n, *_) in enumerate(gens)]
     new[ret] = new[ret].replace("    return {", f"    return {{_Q_STEPS_KEY: {STEPS_NAME}, ", 1)
