@@ -59,14 +59,6 @@ def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[A
                 observer=observer)
 
 
-# The copyable form is made by lowering the generated module (resumable.py), which takes about
-# 13 ms of CPU per kilobyte of generated source on this project's machine: 35 s for the largest
-# shipped ruleset (2.7 MB), under 5 s for the others (0.4 MB at most). Until the lowering is
-# cheaper, "auto" serves a copyable game of a ruleset whose generated code is larger than this with
-# the task engine, which starts at once; `--engine direct` lowers it anyway.
-LOWERING_LIMIT = 1_000_000
-
-
 def _direct_kind(program: Program, seats: Sequence[Any] | None, insist: bool,
                  observed: bool) -> tuple[type, DirectProgram] | None:
     """(DirectGame or ResumableGame, the program to run) when the ruleset compiles to them (and
@@ -77,8 +69,6 @@ def _direct_kind(program: Program, seats: Sequence[Any] | None, insist: bool,
         dp = compile_direct(program)
         if observed:
             dp = compile_observed(dp)
-        if copies and not insist and len(dp.source) > LOWERING_LIMIT and getattr(dp, "_resumable", None) is None:
-            return None  # lowering it would keep the first decision waiting (docs/compilation.md)
         if copies:
             compile_resumable(dp)
     except Unsupported as why:

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import heapq
 from types import BuiltinMethodType, MethodType
 from typing import Any, Callable
 
 from ..runtime.values import Position, Seat
 
-__all__ = ["DONE", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield"]
+__all__ = ["DONE", "STEP_SUFFIX", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield"]
 
 
 class _Done:
@@ -48,6 +49,7 @@ DONE = _Done()
 
 _P = "_Q_"  # prefix of every name this pass introduces (generated code never uses it)
 FR, PC, SENT, EXC = _P + "fr", _P + "pc", _P + "sent", _P + "x"
+STEP_SUFFIX = _P + "step"  # a lowered generator's step function is its name and this
 EXC_SLOT = 2  # frame[2]: the exception a handler block is handling
 FIRST_SLOT = 3
 
@@ -84,6 +86,35 @@ def has_yield(node: ast.AST) -> bool:
     return False
 
 
+class _YieldMemo:
+    """`has_yield` for one function's lowering, each node's answer kept: the passes ask it of
+    every statement and expression on the way down, which walked each subtree once per level
+    (quadratic in the nesting). A node is kept with its answer, so its id cannot be reused
+    while the memo lives."""
+
+    def __init__(self) -> None:
+        self.known: dict[int, tuple[ast.AST, bool]] = {}
+
+    def __call__(self, node: ast.AST) -> bool:
+        known = self.known
+        got = known.get(id(node))
+        if got is not None and got[0] is node:
+            return got[1]
+        order: list[tuple[ast.AST, list[ast.AST]]] = []
+        stack = [node]
+        while stack:  # the nodes not known yet, parents before children
+            n = stack.pop()
+            got = known.get(id(n))
+            if got is not None and got[0] is n:
+                continue
+            kids = [c for c in _kids(n, _shape(type(n))[1]) if not isinstance(c, _SCOPES)]
+            order.append((n, kids))
+            stack.extend(kids)
+        for n, kids in reversed(order):
+            known[id(n)] = (n, isinstance(n, (ast.Yield, ast.YieldFrom)) or any(known[id(c)][1] for c in kids))
+        return known[id(node)][1]
+
+
 def _name(id_: str, ctx: ast.expr_context | None = None) -> ast.Name:
     return ast.Name(id=id_, ctx=ctx or ast.Load())
 
@@ -111,13 +142,13 @@ class _Exploder:
     `yield from g(...)` with `v` and the call free of yields (the canonical forms `_Flattener`
     knows), keeping Python's order of evaluation."""
 
-    def __init__(self, fresh: Callable[[str], str]):
-        self.fresh = fresh
+    def __init__(self, fresh: Callable[[str], str], has_yield: Callable[[ast.AST], bool] = has_yield):
+        self.fresh, self.has_yield = fresh, has_yield
 
     def stmts(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for s in body:
-            out.extend(self.stmt(s) if has_yield(s) else [s])
+            out.extend(self.stmt(s) if self.has_yield(s) else [s])
         return out
 
     def stmt(self, s: ast.stmt) -> list[ast.stmt]:
@@ -130,7 +161,7 @@ class _Exploder:
             pre, e = self.expr(v)
             return pre + [ast.copy_location(ast.Expr(value=e), loc)]
         if isinstance(s, ast.Assign):
-            if any(has_yield(t) for t in s.targets):
+            if any(self.has_yield(t) for t in s.targets):
                 raise NotLowerable("a decision in an assignment's target")
             v = s.value
             if isinstance(v, ast.Yield) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
@@ -150,7 +181,7 @@ class _Exploder:
             if s.orelse:
                 raise NotLowerable("`while ... else`")
             body = self.stmts(s.body)
-            if has_yield(s.test):
+            if self.has_yield(s.test):
                 pre, t = self.expr(s.test)
                 stop = ast.copy_location(ast.If(test=ast.UnaryOp(op=ast.Not(), operand=t), body=[ast.Break()],
                                                 orelse=[]), loc)
@@ -159,7 +190,7 @@ class _Exploder:
         if isinstance(s, ast.For):
             if s.orelse:
                 raise NotLowerable("`for ... else`")
-            if has_yield(s.target):
+            if self.has_yield(s.target):
                 raise NotLowerable("a decision in a loop's target")
             pre, it = self.expr(s.iter)
             return pre + [ast.copy_location(ast.For(target=s.target, iter=it, body=self.stmts(s.body), orelse=[],
@@ -167,7 +198,7 @@ class _Exploder:
         if isinstance(s, ast.Try):
             handlers = []
             for h in s.handlers:
-                if h.type is not None and has_yield(h.type):
+                if h.type is not None and self.has_yield(h.type):
                     raise NotLowerable("a decision in an `except` clause's type")
                 handlers.append(ast.copy_location(ast.ExceptHandler(type=h.type, name=h.name, body=self.stmts(h.body)), h))
             return [ast.copy_location(ast.Try(body=self.stmts(s.body), handlers=handlers, orelse=self.stmts(s.orelse),
@@ -183,7 +214,7 @@ class _Exploder:
 
     def expr(self, e: ast.expr) -> tuple[list[ast.stmt], ast.expr]:
         """(statements to run first, the expression without yields)."""
-        if not has_yield(e):
+        if not self.has_yield(e):
             return [], e
         if isinstance(e, (ast.Yield, ast.YieldFrom)):
             pre, inner = self.expr(e.value) if e.value is not None else ([], None)
@@ -191,7 +222,7 @@ class _Exploder:
             return pre + [ast.copy_location(_assign(t, type(e)(value=inner)), e)], _name(t)
         if isinstance(e, ast.IfExp):
             pre, test = self.expr(e.test)
-            if not has_yield(e.body) and not has_yield(e.orelse):
+            if not self.has_yield(e.body) and not self.has_yield(e.orelse):
                 return pre, ast.IfExp(test=test, body=e.body, orelse=e.orelse)
             t = self.fresh("v")
             b_pre, b = self.expr(e.body)
@@ -202,7 +233,7 @@ class _Exploder:
         if isinstance(e, ast.BoolOp):
             first, rest = e.values[0], e.values[1:]
             pre, v = self.expr(first)
-            if not any(has_yield(x) for x in rest):
+            if not any(self.has_yield(x) for x in rest):
                 return pre, ast.BoolOp(op=e.op, values=[v] + rest)
             t = self.fresh("v")
             tail = rest[0] if len(rest) == 1 else ast.BoolOp(op=e.op, values=rest)
@@ -220,7 +251,7 @@ class _Exploder:
             raise NotLowerable("a decision in a chained comparison")
         if isinstance(e, ast.Dict):
             raise NotLowerable("a decision inside a map")
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not has_yield(e.func):
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and not self.has_yield(e.func):
             # `obj.method(..., (yield d))`: keep the object, not a bound method, across the decision
             # (a copy of the game must call the method of its own copy of the object)
             pre, obj = self._operand(e.func.value, True)
@@ -238,7 +269,7 @@ class _Exploder:
                 slots += [(name, i, v) for i, v in enumerate(value) if isinstance(v, ast.AST)]
             elif isinstance(value, ast.AST):
                 slots.append((name, None, value))
-        last = max(i for i, (_, _, v) in enumerate(slots) if has_yield(v))
+        last = max(i for i, (_, _, v) in enumerate(slots) if self.has_yield(v))
         new = copy.copy(e)
         for name, value in fields:
             if isinstance(value, list):
@@ -280,45 +311,58 @@ def _dispatch(self: ast.NodeVisitor, node: ast.AST) -> Any:
     return getattr(self, "visit_" + type(node).__name__, self.generic_visit)(node)
 
 
-class _Jumps(ast.NodeTransformer):
-    """In a statement without decisions: `break`/`continue` of a lowered loop and `return`
-    become jumps between blocks (after the `finally` bodies they leave)."""
+_NO_JUMPS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
-    on = _dispatch
+
+class _Jumps:
+    """In a statement without decisions: `break`/`continue` of a lowered loop and `return`
+    become jumps between blocks (after the `finally` bodies they leave). Those are statements,
+    so only statement lists are walked, never expressions (which cannot hold them)."""
 
     def __init__(self, flat: "_Flattener"):
-        self.flat, self.depth = flat, 0
+        self.flat = flat
 
-    def _loop(self, node: ast.AST) -> ast.AST:
-        self.depth += 1
-        self.generic_visit(node)
-        self.depth -= 1
-        return node
+    def on(self, s: ast.stmt, depth: int = 0) -> ast.stmt | list[ast.stmt]:
+        if isinstance(s, (ast.Break, ast.Continue)):
+            return s if depth else self.flat.loop_exit(isinstance(s, ast.Break), s)
+        if isinstance(s, ast.Return):
+            if s.value is not None:
+                raise NotLowerable("a generator that returns a value")
+            return self.flat.leave(s)
+        if isinstance(s, _NO_JUMPS):
+            return s
+        inner = depth + 1 if isinstance(s, (ast.For, ast.While)) else depth
+        for body in _bodies(s):
+            if body:
+                body[:] = self._list(body, inner)
+        return s
 
-    visit_For = visit_While = _loop
+    def _list(self, body: list[ast.stmt], depth: int) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for x in body:
+            new = self.on(x, depth)
+            if isinstance(new, list):
+                out.extend(new)
+            else:
+                out.append(new)
+        return out
 
-    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
-        return node
 
-    visit_Lambda = visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
-
-    def visit_Break(self, node: ast.AST) -> Any:
-        return node if self.depth else self.flat.loop_exit(True, node)
-
-    def visit_Continue(self, node: ast.AST) -> Any:
-        return node if self.depth else self.flat.loop_exit(False, node)
-
-    def visit_Return(self, node: ast.Return) -> Any:
-        if node.value is not None:
-            raise NotLowerable("a generator that returns a value")
-        return self.flat.leave(node)
+def _bodies(s: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists directly inside `s` (those of its `except` and `case` clauses too)."""
+    out = [getattr(s, f) for f in ("body", "orelse", "finalbody") if isinstance(getattr(s, f, None), list)]
+    for clause in getattr(s, "handlers", ()) or ():
+        out.append(clause.body)
+    for clause in getattr(s, "cases", ()) or ():
+        out.append(clause.body)
+    return out
 
 
 class _Flattener:
     """Turns a function body (after `_Exploder`) into numbered blocks of plain statements."""
 
-    def __init__(self, fresh: Callable[[str], str]):
-        self.fresh = fresh
+    def __init__(self, fresh: Callable[[str], str], has_yield: Callable[[ast.AST], bool] = has_yield):
+        self.fresh, self.has_yield = fresh, has_yield
         self.blocks: dict[int, list[ast.stmt]] = {}
         self.handler_of: dict[int, int | None] = {}
         self.lines: dict[int, int] = {}  # resume block → line of the yield that suspends before it
@@ -379,7 +423,7 @@ class _Flattener:
     def body(self, stmts: list[ast.stmt]) -> None:
         for s in stmts:
             self.at = s
-            if not has_yield(s):
+            if not self.has_yield(s):
                 if isinstance(s, (ast.Break, ast.Continue, ast.Return)):
                     self.end_block(_Jumps(self).on(s))
                     continue
@@ -481,7 +525,7 @@ class _Flattener:
             inner = ast.copy_location(ast.Try(body=s.body, handlers=s.handlers, orelse=s.orelse, finalbody=[]), s)
             s = ast.copy_location(ast.Try(body=[inner], handlers=[], orelse=[], finalbody=s.finalbody), s)
         if s.finalbody:
-            if any(has_yield(x) for x in s.finalbody):
+            if any(self.has_yield(x) for x in s.finalbody):
                 raise NotLowerable("a decision in a `finally` clause")
             outer, handler, after = self.handler, self.label(), self.label()
             self.handler = handler
@@ -789,8 +833,10 @@ class _ToSlots(ast.NodeTransformer):
 
 
 # ---- the whole function ------------------------------------------------------------------------
-def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[ast.FunctionDef, ast.FunctionDef]:
-    """(step function, factory) for the generator function `fn` (its AST, left unchanged)."""
+def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
+                   in_place: bool = False) -> tuple[ast.FunctionDef, ast.FunctionDef]:
+    """(step function, factory) for the generator function `fn` (its AST, left unchanged unless
+    `in_place`: a caller that drops `fn` afterwards saves copying it)."""
     a = fn.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults:
         raise NotLowerable("a generator with other than plain positional parameters")
@@ -802,8 +848,9 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[a
         counter[0] += 1
         return f"{_P}{kind}{counter[0]}"
 
-    body = _Exploder(fresh).stmts(copy.deepcopy(fn.body))
-    flat = _Flattener(fresh)
+    memo = _YieldMemo()
+    body = _Exploder(fresh, memo).stmts(fn.body if in_place else copy.deepcopy(fn.body))
+    flat = _Flattener(fresh, memo)
     flat.start(flat.label())
     flat.body(body)
     if flat.cur is not None:
@@ -857,7 +904,7 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None) -> tuple[a
         dispatch = [ast.Try(body=dispatch, handlers=[ast.ExceptHandler(type=_name("BaseException"), name=EXC,
                                                                         body=catch)],
                             orelse=[], finalbody=[])]
-    step_name = step_name or f"{fn.name}{_P}step"
+    step_name = step_name or fn.name + STEP_SUFFIX
     step_body = [_assign(PC, _frame_item(1)), ast.While(test=_const(True), body=dispatch, orelse=[])]
     step = ast.FunctionDef(name=step_name, args=ast.arguments(
         posonlyargs=[], args=[ast.arg(arg=FR), ast.arg(arg=SENT)], vararg=None, kwonlyargs=[], kw_defaults=[],
@@ -891,10 +938,29 @@ def _tail_jump(stmts: list[ast.stmt]) -> int | None:
     return None
 
 
+def _jump_nodes(stmts: list[ast.stmt], out: list[ast.Assign]) -> list[ast.Assign]:
+    """The `pc = N` statements in `stmts`, nested ones included (they are statements, so only
+    statement lists are walked)."""
+    for s in stmts:
+        if isinstance(s, ast.Assign):
+            if _jump_of(s) is not None:
+                out.append(s)
+        else:
+            for body in _bodies(s):
+                _jump_nodes(body, out)
+    return out
+
+
 def _simplify(flat: _Flattener) -> None:
     """Fewer trips through the dispatch: a jump to a block that only jumps goes straight on, and
     a block reached by one jump only (not a resume point, handler or the entry) is appended to
-    the block that jumps to it."""
+    the block that jumps to it.
+
+    The merges are made one at a time, each time the first mergeable block in block order, and
+    each round first drops the blocks nothing jumps to any more (as counted at the round's
+    start), as a plain loop over the blocks would; the jump counts, the blocks that may have
+    become mergeable and the jumps in each block are kept up to date instead of being counted
+    again, which made this quadratic in the size of a function."""
     fixed = set(flat.lines) | {h for h in flat.handler_of.values() if h is not None} | {0}
     blocks = flat.blocks
     trivial = {lab: _tail_jump(st) for lab, st in blocks.items() if len(st) == 2 and _tail_jump(st) is not None}
@@ -906,60 +972,117 @@ def _simplify(flat: _Flattener) -> None:
             lab = trivial[lab]
         return lab
 
-    for stmts in blocks.values():
-        for st in stmts:
-            for n in ast.walk(st):
-                t = _jump_of(n) if isinstance(n, ast.Assign) else None
-                if t is not None and t in trivial:
-                    n.value = _const(resolve(t))
-    changed = True
-    while changed:
-        changed = False
-        refs: dict[int, int] = {}
-        for stmts in blocks.values():
-            for st in stmts:
-                for n in ast.walk(st):
-                    t = _jump_of(n) if isinstance(n, ast.Assign) else None
-                    if t is not None:
-                        refs[t] = refs.get(t, 0) + 1
-        for lab in [x for x in blocks if x not in fixed and not refs.get(x)]:
-            del blocks[lab]  # unreachable now
-        for lab in list(blocks):
-            stmts = blocks.get(lab)
-            if stmts is None:
-                continue
-            t = _tail_jump(stmts)
-            if t is None or t == lab or t in fixed or refs.get(t) != 1 or t not in blocks \
-                    or flat.handler_of.get(t) != flat.handler_of.get(lab):
-                continue
-            blocks[lab] = stmts[:-2] + blocks.pop(t)
-            changed = True
-            break
+    jumps = {lab: _jump_nodes(stmts, []) for lab, stmts in blocks.items()}
+    refs: dict[int, int] = {}
+    for nodes in jumps.values():
+        for n in nodes:
+            if n.value.value in trivial:
+                n.value = _const(resolve(n.value.value))
+            refs[n.value.value] = refs.get(n.value.value, 0) + 1
+    position = {lab: i for i, lab in enumerate(blocks)}
+    tail_of = {lab: _tail_jump(st) for lab, st in blocks.items()}
+    jumped_by: dict[int, set[int]] = {}  # block → the blocks whose tail jumps to it
+    for lab, t in tail_of.items():
+        if t is not None:
+            jumped_by.setdefault(t, set()).add(lab)
+
+    def mergeable(lab: int) -> bool:
+        t = tail_of[lab]
+        return not (t is None or t == lab or t in fixed or refs.get(t) != 1 or t not in blocks
+                    or flat.handler_of.get(t) != flat.handler_of.get(lab))
+
+    queue = [(position[lab], lab) for lab in blocks]  # blocks that may be mergeable, in order
+    heapq.heapify(queue)
+    unreachable = [x for x in blocks if x not in fixed and not refs.get(x)]
+    dropped: list[int] = []
+    while True:
+        for x in dropped:  # the counts at this round's start no longer include the dropped blocks
+            for n in jumps.pop(x):
+                t = n.value.value
+                refs[t] -= 1
+                if refs[t] == 0 and t in blocks and t not in fixed:
+                    unreachable.append(t)
+                for lab in jumped_by.get(t, ()):
+                    heapq.heappush(queue, (position[lab], lab))
+        dropped = [x for x in dict.fromkeys(unreachable) if x in blocks]
+        unreachable = []
+        for x in dropped:
+            del blocks[x]  # unreachable now
+        while queue:
+            _, lab = heapq.heappop(queue)
+            if lab in blocks and mergeable(lab):
+                break
+        else:
+            return
+        t = tail_of[lab]
+        stmts = blocks[lab]
+        tail = stmts[-2]
+        del stmts[-2:]
+        stmts.extend(blocks.pop(t))
+        jumps[lab] = [n for n in jumps[lab] if n is not tail] + jumps.pop(t)
+        refs[t] -= 1
+        jumped_by[t].discard(lab)
+        was = tail_of.pop(t)
+        if was is not None:
+            jumped_by[was].discard(t)
+        nxt = tail_of[lab] = _tail_jump(stmts)
+        if nxt is not None:
+            jumped_by.setdefault(nxt, set()).add(lab)
+        heapq.heappush(queue, (position[lab], lab))
 
 
 def _fill_locations(node: ast.AST, default: ast.AST) -> None:
-    """Line numbers for the nodes this pass made: their parent's (so errors name the rule)."""
-    def fill(n: ast.AST, line: int, col: int) -> None:
-        if "lineno" in n._attributes:
+    """Line numbers for the nodes this pass made: their parent's (so errors name the rule).
+    Walked with a stack in the order of the recursive walk it replaces (deep trees, and faster)."""
+    stack = [(node, default.lineno, default.col_offset)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n, line, col = pop()
+        located, fields = _shape(type(n))
+        if located:
             if getattr(n, "lineno", None) is None or n.lineno == 0:
                 n.lineno, n.col_offset = line, col
             if getattr(n, "end_lineno", None) is None or n.end_lineno < n.lineno:
                 n.end_lineno, n.end_col_offset = n.lineno, n.col_offset
             line, col = n.lineno, n.col_offset
-        for c in ast.iter_child_nodes(n):
-            fill(c, line, col)
-    fill(node, default.lineno, default.col_offset)
+        kids = _kids(n, fields)
+        for c in reversed(kids):
+            push((c, line, col))
 
 
-def lower_generators(body: list[ast.stmt]) -> tuple[list[ast.stmt], list[str], dict]:
-    """Every generator function directly in `body` replaced by its step function and factory.
+_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _shape(t: type) -> tuple[bool, tuple[str, ...]]:
+    """(whether nodes of class `t` carry line numbers, its fields)."""
+    got = _SHAPES.get(t)
+    if got is None:
+        got = _SHAPES[t] = ("lineno" in t._attributes, tuple(t._fields))
+    return got
+
+
+def _kids(n: ast.AST, fields: tuple[str, ...]) -> list[ast.AST]:
+    """`ast.iter_child_nodes(n)` as a list, without its generators."""
+    out: list[ast.AST] = []
+    for f in fields:
+        v = getattr(n, f, None)
+        if isinstance(v, list):
+            out += [x for x in v if isinstance(x, ast.AST)]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
+def lower_generators(body: list[ast.stmt], in_place: bool = False) -> tuple[list[ast.stmt], list[str], dict]:
+    """Every generator function directly in `body` replaced by its step function and factory
+    (`in_place`: the generators' trees are used up, not copied).
     Returns (the new body, the step functions' names in order, their suspension tables)."""
     out: list[ast.stmt] = []
     steps: list[str] = []
     meta: dict[str, tuple] = {}
     for s in body:
         if isinstance(s, ast.FunctionDef) and has_yield(s):
-            step, factory = lower_function(s)
+            step, factory = lower_function(s, in_place=in_place)
             out += [step, factory]
             steps.append(step.name)
             meta[step.name] = step._q_meta  # type: ignore[attr-defined]

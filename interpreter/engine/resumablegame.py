@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import gc
 import inspect
 import sys
 import random
@@ -19,24 +20,35 @@ from typing import Any
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
-from .resumable import DONE, HELPERS, NotLowerable, copy_value, has_yield, lower_function, lower_generators
+from .resumablelazy import LazyLowering, StepMemo, lazy_program
+from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
-__all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state"]
+__all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
 
-STEPS_KEY = "_Q_steps"  # the entry of `build`'s table listing the step functions (for clone)
+STEPS_KEY = "_Q_steps"  # the entry of `build`'s table with the step functions (for clone): a list,
+# or, when generators are lowered on first call, the game's stubs by name (resumablelazy.py)
 
 
 class ResumableProgram:
     """The lowered module of one direct program: `build(R, K)` as DirectProgram's, with frame
     factories in place of generator functions."""
 
-    def __init__(self, dp: DirectProgram, build: Any, meta: dict, source: str):
-        self.dp, self.build, self.meta, self.source = dp, build, meta, source
+    def __init__(self, dp: DirectProgram, build: Any, meta: dict):
+        self.dp, self.build, self.meta = dp, build, meta
+        self.lowering: LazyLowering | None = None  # when each generator is lowered on first call
+
+    @property
+    def source(self) -> str:
+        """The lowered module as Python source, for reading (tests, debugging): made again on
+        demand, since writing it out costs more than the lowering itself."""
+        return ast.unparse(_lowered_tree(self.dp)[0])
 
 
 def compile_resumable(dp: DirectProgram) -> ResumableProgram:
-    """Lower `dp`'s generated module (cached on it), or raise `Unsupported` saying why not."""
+    """The copyable form of `dp`'s generated module (cached on it; its generators lowered as games
+    first call them, or all now when the module is laid out otherwise), or raise `Unsupported`
+    saying why not."""
     cached = getattr(dp, "_resumable", None)
     if cached is not None:
         if isinstance(cached, Unsupported):
@@ -53,26 +65,59 @@ def compile_resumable(dp: DirectProgram) -> ResumableProgram:
 
 def _lower_program(dp: DirectProgram) -> ResumableProgram:
     _flow()  # the game flow must lower too
+    lazy = lazy_program(dp, _module_globals(), STEPS_KEY)  # each generator lowered when first called
+    if lazy is None:
+        return lower_whole(dp)
+    out = ResumableProgram(dp, lazy.build, lazy.meta)
+    out.lowering = lazy
+    return out
+
+
+def lower_whole(dp: DirectProgram) -> ResumableProgram:
+    """`dp`'s module with every generator lowered now (a layout the lazy form does not know;
+    tests compare the two)."""
+    paused = gc.isenabled()
+    gc.disable()  # the pass makes a million short-lived tree nodes and no cycles: collecting
+    try:          # while it runs would cost more than the pass (docs/compilation.md)
+        tree, meta = _lowered_tree(dp)
+        code = compile(tree, GEN_FILE, "exec")  # line numbers kept: errors still name the rule (dp.lines)
+    finally:
+        if paused:
+            gc.enable()
+    ns = _module_globals()
+    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten by resumable.py only
+    return ResumableProgram(dp, ns["build"], meta)
+
+
+def _module_globals() -> dict[str, Any]:
+    """The globals of a lowered module: the direct engine's helpers and the pass's, no builtins."""
+    ns: dict[str, Any] = {"__builtins__": {}}
+    ns.update(_helpers())
+    ns.update(HELPERS)
+    return ns
+
+
+def _lowered_tree(dp: DirectProgram) -> tuple[ast.Module, dict]:
+    """The syntax tree of `dp`'s module with its generators lowered, and their suspension tables."""
     tree = ast.parse(dp.source)
     build = next(s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "build")
     try:
-        build.body, steps, meta = lower_generators(build.body)
+        build.body, steps, meta = lower_generators(build.body, in_place=True)
     except NotLowerable as why:
         raise Unsupported(f"it cannot be made resumable ({why})") from None
-    if any(has_yield(n) for n in ast.walk(build) if isinstance(n, ast.FunctionDef) and n is not build):
+    # a generator function nested in one of build's plain functions was not lowered (the
+    # lowered ones hold no function definitions: lowering refuses them)
+    lowered = set(steps) | {step[:-len(STEP_SUFFIX)] for step in steps}
+    if any(has_yield(n) for s in build.body if not (isinstance(s, ast.FunctionDef) and s.name in lowered)
+           for n in ast.walk(s) if isinstance(n, ast.FunctionDef)):
         raise Unsupported("it cannot be made resumable (a generator function below the top of `build`)")
     ret = build.body[-1]
     if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Dict)):
         raise Unsupported("it cannot be made resumable (the module does not end as expected)")
     ret.value.keys.append(ast.Constant(value=STEPS_KEY))
     ret.value.values.append(ast.List(elts=[ast.Name(id=s, ctx=ast.Load()) for s in steps], ctx=ast.Load()))
-    ast.fix_missing_locations(tree)
-    code = compile(tree, GEN_FILE, "exec")  # line numbers kept: errors still name the rule (dp.lines)
-    ns: dict[str, Any] = {"__builtins__": {}}
-    ns.update(_helpers())
-    ns.update(HELPERS)
-    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten by resumable.py only
-    return ResumableProgram(dp, ns["build"], meta, ast.unparse(tree))
+    ast.fix_missing_locations(ret)  # the lowered functions have theirs (resumable._fill_locations)
+    return tree, meta
 
 
 _FLOW: dict[str, Any] = {}
@@ -227,8 +272,12 @@ class ResumableGame(DirectGame):
         memo[id(self.dp.info)] = self.dp.info
         for k, f in old.items():
             memo[id(f)] = fns[k]
-        for a, b in zip(old[STEPS_KEY], fns[STEPS_KEY]):
-            memo[id(a)] = b
+        steps = old[STEPS_KEY]
+        if type(steps) is dict:  # lowered on first call: the copy's steps are bound as frames need them
+            memo = StepMemo(memo, steps, fns[STEPS_KEY])
+        else:
+            for a, b in zip(steps, fns[STEPS_KEY]):
+                memo[id(a)] = b
         new._root = copy_value(self._root, memo)
         new._gen = _Root(new._root)
         new.choices, new.log = list(self.choices), list(self.log)

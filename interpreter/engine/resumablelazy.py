@@ -1,0 +1,212 @@
+"""The copyable form of a direct program, each generator lowered the first time a game calls it.
+
+Lowering a whole generated module (resumable.py) costs time in proportion to its size: seconds
+for the largest rulesets, which would keep the first decision waiting, though a game calls only
+some of its functions (a search's copies none but those the game reached). So the module is
+compiled as generated, with one line changed: after the last function definition of `build`,
+each generator function `g` is rebound to a `_Lazy` stub, which is what every other function,
+table and the returned map then call. The first call of a stub lowers `g` (from its own lines of
+the generated source, with their line numbers, so errors still name the rule), compiles the step
+function and factory once per program, and binds them, per game, to the cells of the original
+`g`: the same variables of the same `build` call that `g` itself would have used. A copy of a game
+binds the same compiled code to its own `build` call's cells, on demand (`StepMemo`).
+
+Each function is lowered exactly as the whole-module pass lowers it (`lower_function`), so the
+game is the same bit for bit (tests/engine/test_resumable_lazy.py compares the two); a layout
+this does not recognise is lowered whole instead (`lazy_program` returns None).
+"""
+from __future__ import annotations
+
+import ast
+import gc
+import re
+from types import CellType, CodeType, FunctionType
+from typing import Any
+
+from .direct import DirectProgram, Unsupported
+from .directgame import GEN_FILE
+from .resumable import NotLowerable, lower_function
+from ..runtime.errors import RuleError
+
+__all__ = ["STEPS_NAME", "lazy_program", "LazyLowering", "StepMemo"]
+
+_GENERATOR = 0x20  # inspect.CO_GENERATOR
+STEPS_NAME = "_Q_steps"  # build's local: this game's stubs by generator name
+_DEF = re.compile(r"    def (\w+)\((\w+(?:, \w+)*)?\):$")
+
+
+class LazyLowering:
+    """What one program's stubs share: the generated lines, each generator's span, and the
+    compiled step and factory code of those lowered so far."""
+
+    def __init__(self, lines: list[str], spans: list[tuple[str, int, int, frozenset[str]]], meta: dict,
+                 globals_: dict):
+        self.lines, self.spans, self.meta, self.globals = lines, spans, meta, globals_
+        self.code: dict[int, tuple[CodeType, CodeType]] = {}  # generator → its compiled lowering
+        self.build: Any = None  # the rewritten module's `build`
+
+    def compiled(self, i: int) -> tuple[CodeType, CodeType]:
+        """(step code, factory code) of generator `i`, lowered and compiled on first use."""
+        got = self.code.get(i)
+        if got is not None:
+            return got
+        paused = gc.isenabled()
+        gc.disable()  # as for the whole pass (resumablegame._lower_program): many nodes, no cycles
+        try:
+            got = self.code[i] = self._compile(i)
+        finally:
+            if paused:
+                gc.enable()
+        return got
+
+    def _compile(self, i: int) -> tuple[CodeType, CodeType]:
+        name, start, end, free = self.spans[i]
+        tree = ast.parse("def build(R, K):\n" + "\n".join(self.lines[start:end]))  # the columns it had
+        ast.increment_lineno(tree, start - 1)
+        fn = tree.body[0].body[0]
+        try:
+            step, factory = lower_function(fn, in_place=True)
+        except NotLowerable as why:  # found only now that a game called it: the game stops, saying so
+            raise RuleError(f"this game cannot go on in its copyable form ({why}); play it with "
+                            "`--engine tasks`", None) from None
+        outer = ast.FunctionDef(name="_Q_outer", args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=n) for n in sorted(free)], vararg=None, kwonlyargs=[], kw_defaults=[],
+            kwarg=None, defaults=[]), body=[step, factory, ast.Return(value=ast.Constant(value=None))],
+            decorator_list=[], returns=None, type_comment=None)
+        ast.copy_location(outer, fn)
+        module = ast.fix_missing_locations(ast.Module(body=[outer], type_ignores=[]))
+        code = compile(module, GEN_FILE, "exec")
+        inner = next(c for c in code.co_consts if isinstance(c, CodeType))
+        by_name = {c.co_name: c for c in inner.co_consts if isinstance(c, CodeType)}
+        self.meta[step.name] = step._q_meta  # type: ignore[attr-defined]
+        return by_name[step.name], by_name[factory.name]
+
+
+class _Lazy:
+    """One game's stub for generator `i`: called, it is the factory (a new frame); the first
+    call binds the lowered code to the original function's cells."""
+
+    __slots__ = ("low", "i", "src", "factory", "step")
+
+    def __init__(self, low: LazyLowering, i: int, src: FunctionType):
+        self.low, self.i, self.src = low, i, src
+        self.factory: Any = None
+        self.step: Any = None
+
+    def __call__(self, *args: Any) -> list:
+        f = self.factory
+        if f is None:
+            f = self.bind()
+        return f(*args)
+
+    def bind(self) -> Any:
+        """Make this game's step function and factory (once)."""
+        if self.factory is not None:
+            return self.factory
+        step_code, factory_code = self.low.compiled(self.i)
+        src = self.src
+        cells = dict(zip(src.__code__.co_freevars, src.__closure__ or ()))
+        own = {step_code.co_name: CellType(), factory_code.co_name: CellType()}
+        cells.update(own)
+        g = self.low.globals
+        step = FunctionType(step_code, g, step_code.co_name, None,
+                            tuple(cells[n] for n in step_code.co_freevars))
+        factory = FunctionType(factory_code, g, factory_code.co_name, None,
+                               tuple(cells[n] for n in factory_code.co_freevars))
+        own[step_code.co_name].cell_contents = step
+        own[factory_code.co_name].cell_contents = factory
+        self.step, self.factory = step, factory
+        return factory
+
+
+def _stub(low: LazyLowering) -> Any:
+    """The `_Q_lazy(g, i, stubs)` of the rewritten module: g's stub, noted in this game's stubs."""
+    def lazy(src: FunctionType, i: int, stubs: dict) -> _Lazy:
+        s = stubs[src.__name__] = _Lazy(low, i, src)
+        return s
+    return lazy
+
+
+class StepMemo(dict):
+    """The memo of a game's copy (`copy_value`) that maps a step function of the original game to
+    the copy's, binding the copy's stub when a frame first needs it."""
+
+    def __init__(self, memo: dict, old: dict, new: dict):
+        super().__init__(memo)
+        self.steps = {id(s.step): (name, s.step) for name, s in old.items() if s.step is not None}
+        self.new = new
+
+    def get(self, key: int, default: Any = None) -> Any:
+        got = dict.get(self, key)
+        if got is None:
+            hit = self.steps.get(key)
+            if hit is not None:
+                stub = self.new[hit[0]]
+                stub.bind()
+                got = self[key] = stub.step
+                return got
+            return default
+        return got
+
+
+def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLowering | None:
+    """The rewritten module (its `build`, and its suspension tables in `meta`, filled as
+    generators are lowered), or None when the generated module is not laid out as expected (the
+    caller then lowers it whole). `globals_`: the module's globals (helpers), completed here."""
+    lines = dp.source.split("\n")
+    code = dp.build.__code__
+    gens: list[tuple[str, int, int, frozenset[str]]] = []
+    last_def = -1
+    for c in code.co_consts:
+        if not isinstance(c, CodeType) or c.co_name.startswith("<"):
+            continue
+        if _nested_generator(c):
+            raise Unsupported("it cannot be made resumable (a generator function below the top of `build`)")
+        start = c.co_firstlineno - 1
+        if not 0 <= start < len(lines) or not lines[start].startswith(f"    def {c.co_name}("):
+            return None  # a decorated function, or not where it was expected
+        end = start + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end].startswith("     ")):
+            end += 1
+        last_def = max(last_def, end)
+        if c.co_flags & _GENERATOR:
+            if not _DEF.match(lines[start]):
+                return None  # parameters other than plain ones: the whole pass says why not
+            gens.append((c.co_name, start, end, frozenset(c.co_freevars)))
+    # the rebinding goes on the first statement after the last definition, which must be simple
+    at = last_def
+    if not gens or at >= len(lines) or not lines[at].startswith("    ") or lines[at].startswith("     "):
+        return None
+    ret = len(lines) - 1
+    while ret > 0 and not lines[ret].strip():
+        ret -= 1
+    if not lines[ret].startswith("    return {") or ret < at:
+        return None
+    first = min(g[1] for g in gens)
+    if any(ln.startswith("    ") and not ln.startswith("     ") and not ln.startswith("    def ")
+           for ln in lines[first:at]):
+        return None  # a statement between the definitions could hold a generator itself
+    new = list(lines)
+    rebind = [f"{STEPS_NAME} = {{}}"] + [f"{n} = _Q_lazy({n}, {i}, {STEPS_NAME})" for i, (n, *_) in enumerate(gens)]
+    new[ret] = new[ret].replace("    return {", f"    return {{_Q_STEPS_KEY: {STEPS_NAME}, ", 1)
+    new[at] = "    " + "; ".join(rebind) + "; " + new[at][4:]
+    meta: dict = {}
+    low = LazyLowering(lines, gens, meta, globals_)
+    globals_["_Q_lazy"] = _stub(low)
+    globals_["_Q_STEPS_KEY"] = steps_key
+    try:
+        compiled = compile("\n".join(new), GEN_FILE, "exec")
+    except SyntaxError:
+        return None
+    exec(compiled, globals_)  # noqa: S102 - the checked generated module, one line rewritten here
+    low.build = globals_["build"]
+    return low
+
+
+def _nested_generator(code: CodeType) -> bool:
+    """A generator function defined inside `code` (at any depth; not a generator expression)."""
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            if (c.co_flags & _GENERATOR and not c.co_name.startswith("<")) or _nested_generator(c):
+                return True
+    return False
