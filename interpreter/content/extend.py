@@ -6,7 +6,7 @@ or terms, and two mods adding to one declaration give the same game in either or
 order of list items, which follows the stack's order).
 
 - `extend card type T:` — a new field (`speed: 0..3 = 0`), new values of an enumeration field
-  (`kingdom += Centaurs | Harpies`), or a number field restated with a range that includes its own
+  (`kingdom += Red | Blue`), or a number field restated with a range that includes its own
   (`health: 1..40`): the field becomes the smallest range that includes every range written for it,
   so two mods widening one field combine too.
 - `extend constant NAME += EXPR` — the constant becomes `OLD + EXPR` (for a list literal, one
@@ -171,7 +171,7 @@ def _widened(content: Any, first: Node, old: Node, new: Node, tname: str) -> Nod
     hold `first`, another kind or another default is refused (None)."""
     at = new.name_loc or new.loc
     was = f"{old.type.describe()} (at {old.name_loc or old.loc})"
-    if not (_numeric(old.type) and _numeric(new.type)):
+    if not (_numeric(first.type) and _numeric(new.type)):
         hint = (f"write `{new.name} += {' | '.join(new.type.values)}` to add values"
                 if old.type.kind == "enum_type" and new.type.kind == "enum_type"
                 else "a field's kind cannot change: `replace card type` the whole type, or add a field of "
@@ -184,21 +184,21 @@ def _widened(content: Any, first: Node, old: Node, new: Node, tname: str) -> Nod
                       f"{_text(old.default) if old.default is not None else 'none'} (at {old.name_loc or old.loc}): "
                       "`extend` cannot change it", new.default.loc, "leave `= ...` out: the default stays")
         return None
-    if old.type.kind == "basic_type":
+    if first.type.kind == "basic_type":
         if new.type.kind == "range_type":
-            content.error("mod/extend", f"field `{new.name}` of {tname} is {was}: {new.type.describe()} is "
-                          "narrower", at, "`extend` only widens a field; leave it out")
+            content.error("mod/extend", f"field `{new.name}` of {tname} is {first.type.describe()} (at "
+                          f"{first.name_loc or first.loc}): {new.type.describe()} is narrower", at,
+                          "`extend` only widens a field; leave it out")
             return None
         return old
-    if new.type.kind == "basic_type":
-        return dataclasses.replace(old, type=BasicType(loc=old.type.loc, name="number"))
-    lo, hi = first.type.lo, first.type.hi
-    if new.type.lo > lo or new.type.hi < hi:
-        was = f"{first.type.describe()} (at {first.name_loc or first.loc})"
-        content.error("mod/extend", f"field `{new.name}` of {tname} is {was}: {new.type.describe()} does not "
-                      "include it", at, f"write a range that includes it, like "
-                      f"`{min(new.type.lo, lo)}..{max(new.type.hi, hi)}`")
+    if new.type.kind == "range_type" and (new.type.lo > first.type.lo or new.type.hi < first.type.hi):
+        lo, hi = first.type.lo, first.type.hi
+        content.error("mod/extend", f"field `{new.name}` of {tname} is {first.type.describe()} (at "
+                      f"{first.name_loc or first.loc}): {new.type.describe()} does not include it", at,
+                      f"write a range that includes it, like `{min(new.type.lo, lo)}..{max(new.type.hi, hi)}`")
         return None
+    if old.type.kind == "basic_type" or new.type.kind == "basic_type":  # `number` holds every range
+        return dataclasses.replace(old, type=BasicType(loc=old.type.loc, name="number"))
     hull = RangeType(loc=old.type.loc, lo=min(new.type.lo, old.type.lo), hi=max(new.type.hi, old.type.hi))
     return dataclasses.replace(old, type=hull)
 

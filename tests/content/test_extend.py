@@ -186,3 +186,13 @@ def test_extend_of_the_wrong_kind_parameters_or_its_own_ruleset(tmp_path, base):
 def test_extend_only_adds(tmp_path, base):
     errs = _bad(tmp_path, base, "extend constant colors -= [Red]\n")
     assert [e.code for e in errs] == ["syntax"] and errs[0].loc.line == 5 and "replace" in errs[0].hint
+
+
+def test_a_field_widened_to_any_number_stays_any_number_whatever_else_widens_it(tmp_path, base, mods):
+    a, _ = mods
+    big = named_ruleset(tmp_path / "more", "big", 'game "Big":\n    extends "base"\n    players 2\n\n'
+                        "extend card type Gem:\n    value: number\n")
+    for order in ([a, big], [big, a]):
+        assert _errors(base, order) == []
+        gem = {f.name: f for f in load_program(_stack(base, order)).rs.card_types["Gem"].fields_}
+        assert gem["value"].type.kind == "basic_type" and gem["value"].type.name == "number"
