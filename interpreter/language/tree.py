@@ -681,7 +681,7 @@ class EnumExtension(Node):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        return f"the {_words(self.name)} values " + _and(self.values)
+        return f"new {_words(self.name)} values " + _and(self.values)
 
 
 @_node
