@@ -38,6 +38,8 @@ def apply_extensions(content: Any, rs: Any, exts: list[tuple[Node, str]],
         table = getattr(rs, _WHERE[d.what])
         target = table.get(d.name)
         at = d.name_loc or d.loc
+        if target is None and d.name in rs.lost():
+            continue  # its declaration has a syntax error, reported already: no guess
         if target is None:
             other = seen.get(d.name)
             if other is not None and other[0] != d.what:

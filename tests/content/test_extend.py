@@ -196,3 +196,10 @@ def test_a_field_widened_to_any_number_stays_any_number_whatever_else_widens_it(
         assert _errors(base, order) == []
         gem = {f.name: f for f in load_program(_stack(base, order)).rs.card_types["Gem"].fields_}
         assert gem["value"].type.kind == "basic_type" and gem["value"].type.name == "number"
+
+
+def test_extending_a_declaration_lost_to_a_syntax_error_reports_only_that_error(tmp_path):
+    broken = named_ruleset(tmp_path / "rulesets", "base", BASE.replace("    value: 1..5\n", "    value: 1..\n"),
+                           BASE_CARDS)
+    mod = named_ruleset(tmp_path / "mods", "a", MOD_A)
+    assert {e.code for e in _errors(broken, [mod])} == {"syntax"}
