@@ -9,6 +9,7 @@ from typing import Any
 
 from ..language.tree import CardType, Node, PhaseDecl, ProcDecl
 from ..language.diagnostics import Loc, did_you_mean
+from .extend import apply_extensions
 from .loader import Content, validate_cards
 from .stack import comes_after, hook_conflicts, order_hint
 
@@ -193,6 +194,7 @@ def build(content: Content) -> Ruleset:
     value_layer = ""
     prefer_layers: dict[tuple, str] = {}  # a `prefer` rule's prompt or action → the ruleset declaring it
     hooks: list[Node] = []
+    extensions: list[tuple[Node, str]] = []  # `extend`, applied once every declaration is in (extend.py)
     hook_layers: list[tuple[Node, str]] = []  # for conflicts between mods hooking the same thing
 
     count = 0
@@ -312,6 +314,8 @@ def build(content: Content) -> Ruleset:
                     continue
                 rs.scores.append(d)
                 score_layer = layer
+            elif k == "extend":
+                extensions.append((d, layer))
             elif k == "hook":
                 hooks.append(d)
                 hook_layers.append((d, layer))
@@ -333,6 +337,7 @@ def build(content: Content) -> Ruleset:
                 if claim(d.name, "board", at):
                     rs.boards[d.name] = d
                     rs.zones[d.name] = ZoneDef(d.name, kind="board", loc=at)
+    apply_extensions(content, rs, extensions, seen)
     hook_conflicts(content, hook_layers)
     for h in hooks:
         _apply_hook(content, rs, h)

@@ -31,6 +31,7 @@ from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
+from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directrebind import old_value_dead
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -101,8 +102,8 @@ def _learn_stats(program: Program) -> tuple[frozenset, dict]:
     `set` shows its kind is read in that kind from the start."""
     card_stats, stat_kinds = _list_stats(program.rs)
     if not any(sd.lo is None and sd.hi is None and name not in card_stats and name not in stat_kinds
-               for name, sd in program.rs.stats.items()):
-        return card_stats, stat_kinds
+               for name, sd in program.rs.stats.items()) and "cardlists" not in stat_kinds.values():
+        return card_stats, stat_kinds  # (lists of lists may turn out to be records: directtuples.py)
     gen = _Gen(program)
     gen.card_stats, gen.stat_kinds, gen.learning = card_stats, dict(stat_kinds), True
     try:
@@ -122,7 +123,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
+class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -663,10 +664,22 @@ class _Gen(PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatem
                     m(s, d, scope, loops)
                 except Unsupported:
                     self.emit(d, "pass")
+                    self.learn_in_branches(s, d, scope, loops)
                 continue
             m(s, d, scope, loops)
             if changes_state(s):  # analysis/effects.py (a `set` of a stat says so itself; loops
                 self.changed = True  # and `if`s reckon from their bodies)
+
+    def learn_in_branches(self, s: Node, d: int, scope: dict, loops: int) -> None:
+        """(`_learn_stats`) An `if` whose condition cannot be compiled before a stat's kind is known
+        (`pairs where it[1] == n`) may learn it in its branches (`set pairs to pairs + [[c, n]]`)."""
+        if s.kind != "if":
+            return
+        for body in [b for _, b in s.branches] + [s.orelse or []]:
+            try:
+                self.block(body, d + 1, dict(scope), loops)
+            except Unsupported:
+                pass
 
     def s_pass(self, n, d, scope, loops):
         self.emit(d, "pass")
@@ -1283,7 +1296,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "card_obj", "card_objs", "_cid", "_cids"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS  # written by directabilities, -forms, -boards, -pairs
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 
 
 def _check_direct_source(src: str) -> None:

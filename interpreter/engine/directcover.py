@@ -74,6 +74,8 @@ class CoverStatements:
         """`set STAT to CARDS`: the stat holds the cards themselves, as in the task engine (its
         digest names them as cards); True when written here."""
         if name not in self.card_stats:
+            if self.stat_kinds.get(name, "").startswith(("cardlists", "tuples:")):  # `set links to []`: emptied
+                return False
             if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
                 if self.learning:  # (direct._learn_stats)
                     self.card_stats = self.card_stats | {name}

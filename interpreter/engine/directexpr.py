@@ -740,7 +740,7 @@ class RuleFunctions:
         if xs.kind == "rowpair":
             item = "row"
         if item is None or key.kind not in ("int", "any"):
-            raise Unsupported("index")
+            raise Unsupported(f"index of {obj.kind} by {key.kind}")
         return V(f"{xs.src}[{key.src}]", item, top=xs.top)
 
     def f_min(self, n, a, scope):

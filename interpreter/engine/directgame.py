@@ -21,6 +21,7 @@ from .directcover import STOP, CoverRuntime
 from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
+from .directtuples import TUPLES_GLOBALS
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.memory import built_value
@@ -228,6 +229,7 @@ def _cids(cards: Any) -> list:
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
 GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS.update(PAIRS_GLOBALS)
+GENERATED_GLOBALS.update(TUPLES_GLOBALS)
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 GENERATED_GLOBALS["_value_labels"] = _value_labels  # a choice among numbers, labelled by the numbers
 

@@ -21,7 +21,7 @@ from lark.indenter import Indenter
 from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -40,7 +40,7 @@ _BINDING = frozenset({"where", "comprehension", "quantified"})
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
                  "procedure", "when", "as", "always", "placement", "score", "tiebreak", "replace", "before", "after",
-                 "board", "value", "prefer")
+                 "board", "value", "prefer", "extend")
 STMT_KEYWORDS = ("let", "set", "move", "draw", "place", "shuffle", "fire", "break", "continue", "end", "play",
                  "log", "pass", "if", "elif", "else", "for", "repeat", "while")
 KEYWORDS = frozenset(DECL_KEYWORDS + STMT_KEYWORDS)
@@ -1223,6 +1223,33 @@ class _ToAst(Transformer_NonRecursive):
     def phase_hook(self, meta, c):
         return HookDecl(loc=self._loc(meta), when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
                        phase=True)
+
+    # -- mods adding to an earlier ruleset's declarations (docs/modding.md)
+    def extend_card_type(self, meta, c):
+        return ExtendDecl(loc=self._loc(meta), what="card type", name=str(c[0]), name_loc=self._tok(c[0]),
+                          fields_=list(c[1:]), params=None, value=None)
+
+    def extend_const(self, meta, c):
+        self._adds(c[1])
+        return ExtendDecl(loc=self._loc(meta), what="constant", name=str(c[0]), name_loc=self._tok(c[0]),
+                          fields_=[], params=None, value=c[2])
+
+    def extend_function(self, meta, c):
+        self._adds(c[2])
+        return ExtendDecl(loc=self._loc(meta), what="function", name=str(c[0]), name_loc=self._tok(c[0]),
+                          fields_=[], params=c[1] or [], value=c[3])
+
+    def enum_extension(self, meta, c):
+        self._adds(c[1])
+        return EnumExtension(loc=self._loc(meta), name=str(c[0]), values=[str(t) for t in c[2:]],
+                             name_loc=self._tok(c[0]))
+
+    def _adds(self, op) -> None:
+        """`extend` only adds: `-=` is refused where it is written."""
+        if str(op) != "+=":
+            loc = self._tok(op)
+            raise ContentError([Diagnostic("error", "syntax", "`extend` adds with `+=`; it cannot take away", loc,
+                                           "write `+=`, or `replace` the declaration to remove something")])
 
     def part_decl(self, meta, c):
         part = str(c[0])

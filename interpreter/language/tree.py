@@ -655,6 +655,44 @@ class HookDecl(Decl):
 
 
 @_node
+class ExtendDecl(Decl):
+    """`extend card type T:`, `extend constant NAME += [..]` or `extend function NAME(..) += EXPR`:
+    a mod adds to a declaration of an earlier ruleset, so that several mods adding to one combine."""
+
+    kind: ClassVar[str] = "extend"
+    grammar: ClassVar[tuple[str, ...]] = ('extend_card_type', 'extend_const', 'extend_function',)
+
+    what: str  # "card type", "constant" or "function"
+    name: str
+    name_loc: Loc | None
+    fields_: list[Node]  # a card type's: FieldDecl, EnumExtension (empty for the others)
+    params: list[str] | None  # a function's
+    value: Node | None  # what a constant or function adds
+
+    def describe(self) -> str:
+        if self.what == "card type":
+            return f"{self.name} cards also have " + _and([f.describe() for f in self.fields_]) + "."
+        params = f" of {_and([_words(p) for p in self.params])}" if self.params else ""
+        what = f"{_words(self.name)}{params}" if self.what == "function" else _words(self.name)
+        return f"Add {_d(self.value)} to {what}."
+
+
+@_node
+class EnumExtension(Node):
+    """`field += A | B` in `extend card type`: new values of an enumeration field."""
+
+    kind: ClassVar[str] = "enum_extension"
+    grammar: ClassVar[tuple[str, ...]] = ('enum_extension',)
+
+    name: str
+    values: list[str]
+    name_loc: Loc | None
+
+    def describe(self) -> str:
+        return f"new {_words(self.name)} values " + _and(self.values)
+
+
+@_node
 class BoardDecl(Decl):
     """`board name:` its rings, paths and links."""
 
@@ -1835,5 +1873,5 @@ def _count(count: Node | None) -> str:
     return f"{count.describe()} " if count is not None else ""
 
 
-CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
+CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, ExtendDecl, EnumExtension, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
 """Every construct class, for checks and docs that must cover them all."""

@@ -1,7 +1,8 @@
 """Enchanters' EastQuest expansion as a mod (rulesets/enchanters_eastquest): its rules are asserted
 by the scenarios in tests/scenarios/enchanters_eastquest/; these tests check its decks as
-components, that it stacks with the Overlords mods in any order (and why not with Odyssey), and
-that bots play it to the end, the solo game against the Automa included."""
+components, that it stacks with the Overlords mods in any order, and that bots play it to the end,
+the solo game against the Automa included (the stack with Odyssey and the Kingdom decks:
+tests/games/test_enchanters_stack.py)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -56,15 +57,6 @@ def test_eastquest_stacks_with_the_overlords_mods_in_any_order():
     for mods in [(EAST,), (OVERLORDS, EAST), (OVERLORDS, WOUNDS, EAST)]:
         _, content = check_path(_stack(*mods))
         assert [d for d in content.diagnostics if d.severity == "error"] == []
-
-
-def test_eastquest_with_odyssey_is_a_diagnosed_conflict():
-    """Both replace the card types (to add their Kingdoms and icons), the list of Kingdoms and the
-    track's refill: not yet combinable (NOTES.md), and the checker says so, naming both mods."""
-    _, content = check_path(_stack(ODYSSEY, EAST))
-    errors = [d for d in content.diagnostics if d.severity == "error"]
-    assert any(d.code == "mod/conflict" and "`Item`" in d.message and "enchanters_odyssey/game.rules" in d.message
-               and "enchanters_eastquest" in d.loc.file for d in errors), errors
 
 
 @pytest.mark.parametrize("mods", [(EAST,), (OVERLORDS, EAST), (OVERLORDS, WOUNDS, EAST)],

@@ -55,15 +55,6 @@ def test_odyssey_stacks_with_the_overlords_mods_in_any_order():
         assert [d for d in content.diagnostics if d.severity == "error"] == []
 
 
-def test_odyssey_with_the_overlords_kingdom_decks_is_a_diagnosed_conflict():
-    """Both replace the card types (to add their Kingdoms and icons) and the list of Kingdoms:
-    not yet combinable (NOTES.md), and the checker says so, naming both mods' lines."""
-    _, content = check_path(_stack(KINGDOMS, ODYSSEY))
-    errors = [d for d in content.diagnostics if d.severity == "error"]
-    assert any(d.code == "mod/conflict" and "`Item`" in d.message and "enchanters_kingdoms/game.rules" in d.message
-               and "enchanters_odyssey" in d.loc.file for d in errors), errors
-
-
 @pytest.mark.parametrize("mods", [(ODYSSEY,), (OVERLORDS, ODYSSEY), (OVERLORDS, WOUNDS, ODYSSEY)],
                          ids=["odyssey", "overlords+odyssey", "overlords+wounds+odyssey"])
 @pytest.mark.parametrize("players", [2, 4])

@@ -1,0 +1,121 @@
+"""Direct-style compilation (direct.py) of lists of small records mixing cards and plain values:
+`[[card, 3], [other, 5]]`, kept in a stat (a card and the spot it holds, a card and a count).
+
+A rule may remember such pairs (`set posts to posts + [[c, s]]`) and read them back
+(`posts where it[0] in track`, `some pr in posts has pr[1] == s`). Here such a value has kind
+`tuples:SHAPE` (SHAPE: the kinds of the positions, `card,int`): a list of lists whose items at
+`card` positions are card ids, the others kept as they are; one record is `tuple:SHAPE`, and
+`record[i]` with a literal `i` has the kind of position i. A stat holding them keeps the cards
+themselves, as the task engine keeps them, so that the two engines' digests agree: reads turn
+cards into ids (`_tids`), writes turn the `card` positions back into cards (`_tobjs`).
+
+A stat starts as lists of card lists (`directpairs.pair_stats`, from the rules' text); the first
+`+` that joins it with records of another shape tells its kind, and the module is compiled again
+knowing it (`StatKindsFound`), as for any stat.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .directexpr import _ITEM_KIND, StatKindsFound, V, _built_list
+
+__all__ = ["TuplesGen", "TUPLES_GLOBALS", "TUPLES_KEYWORDS"]
+
+_PLAIN = ("int", "str", "bool", "any")  # kept as they are (a card is kept as the card itself); `any`: an
+# item of a list of numbers or texts (`values(0..5)`): the rules' card lists have their own kinds
+
+
+def _tids(held: Any) -> list:
+    """Records kept in a stat, with their cards as ids (none or another value: no records)."""
+    if type(held) is not list:
+        return []
+    return [[getattr(x, "id", x) if not isinstance(x, (int, str, bool)) else x for x in t] for t in held]
+
+
+def _tobjs(R: Any, records: list, cards_at: tuple) -> list:
+    """Records of card ids and plain values, with the cards themselves at `cards_at`, to keep in a stat."""
+    cards = R.rs.cards
+    return [[cards[x] if i in cards_at else x for i, x in enumerate(t)] for t in records]
+
+
+TUPLES_GLOBALS = {"_tids": _tids, "_tobjs": _tobjs}
+TUPLES_KEYWORDS = frozenset(TUPLES_GLOBALS)
+
+
+def _shape(kind: str) -> list[str]:
+    return kind.split(":", 1)[1].split(",")
+
+
+def _tuples(shape: list[str]) -> str:
+    """The kind of a list of records of this shape (registered so that binding constructs iterate it)."""
+    kind = "tuples:" + ",".join(shape)
+    _ITEM_KIND.setdefault(kind, "tuple:" + ",".join(shape))
+    return kind
+
+
+class TuplesGen:
+    """Mixed into `direct._Gen` before `PairsGen` (which provides `pairs_syntax`)."""
+
+    def e_list(self, n, scope):
+        """`[[a, 1], [b, 2]]`: lists of one shape, each a card and plain values."""
+        if n.items and all(i.kind == "list" and i.items for i in n.items):
+            rows = [[self.expr(x, scope) for x in i.items] for i in n.items]
+            shapes = {tuple(v.kind for v in row) for row in rows}
+            shape = next(iter(shapes))
+            if len(shapes) == 1 and "card" in shape and set(shape) <= {"card", *_PLAIN} and len(set(shape)) > 1:
+                return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(list(shape)), nn=True)
+        return super().e_list(n, scope)
+
+    def e_arith(self, n, scope):
+        """`+` of two lists of records of one shape (or one and the empty list); a stat first read as
+        lists of card lists learns here that it holds records."""
+        if n.op == "+" and any(self.pairs_syntax(x) for x in (n.left, n.right)):
+            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
+            kinds = {left.kind, right.kind} - {"list"}
+            records = [k for k in kinds if k.startswith("tuples:")]
+            if len(records) == 1 and kinds <= {records[0], "cardlists"}:
+                for side, v in ((n.left, left), (n.right, right)):
+                    if v.kind == "cardlists" and side.kind == "name" and side.id in self.rs.stats:
+                        self.learn_records(side.id, records[0])
+                if all(v.src == "[]" for v in (left, right) if v.kind == "list"):
+                    return V(f"_join(R, {left.src}, {right.src})", records[0], nn=True)
+        return super().e_arith(n, scope)
+
+    def learn_records(self, name: str, kind: str) -> None:
+        if self.learning:  # (direct._learn_stats)
+            self.stat_kinds[name] = kind
+            return
+        raise StatKindsFound({**self.stat_kinds, name: kind})
+
+    def pairs_syntax(self, x) -> bool:
+        return (x.kind == "name" and self.stat_kinds.get(x.id, "").startswith("tuples:")) or super().pairs_syntax(x)
+
+    def e_index(self, n, scope):
+        """`record[i]`, `i` a literal: the kind of that position."""
+        obj = self.expr(n.obj, scope)
+        if obj.kind.startswith("tuple:") and n.key.kind == "lit" and type(n.key.value) is int:
+            shape = _shape(obj.kind)
+            i = n.key.value
+            if -len(shape) <= i < len(shape):
+                return V(f"{obj.src}[{i}]", shape[i])
+        key = self.expr(n.key, scope)
+        return self.index_of(obj, key) if obj.kind != "map" else V(f"{obj.src}[{key.src}]", "int")
+
+    def stat_read(self, name: str, src: str) -> V:
+        kind = self.stat_kinds.get(name, "")
+        if kind.startswith("tuples:"):
+            _tuples(_shape(kind))
+            return V(f"_tids({src})", kind, nn=True, held=src)
+        return super().stat_read(name, src)
+
+    def stat_store(self, name: str, v: V) -> str:
+        kind = self.stat_kinds.get(name, "")
+        if kind.startswith("tuples:") and (v.kind == kind or v.src == "[]"):
+            cards_at = tuple(i for i, k in enumerate(_shape(kind)) if k == "card")
+            return f"_tobjs(R, {v.src}, {self.k(cards_at)})"
+        return super().stat_store(name, v)
+
+    def items(self, v: V) -> V:
+        if v.kind.startswith("tuples:"):  # iterated as it is: each item one record
+            return v
+        return super().items(v)
