@@ -85,11 +85,13 @@ def build_graph(items: list, space_ids: Any) -> Graph:
     for board, item, spaces, to in items:
         first = space_ids(spaces, item.loc)
         for c in first:
-            gr.add_space(board, c, item.loc)
+            if item.shape != "link" or c not in gr.board_of:
+                gr.add_space(board, c, item.loc)
         if item.shape == "link":
             second = space_ids(to, item.loc)
             for c in second:
-                gr.add_space(board, c, item.loc)
+                if c not in gr.board_of:  # a link may reach a space of a board declared before (an annex)
+                    gr.add_space(board, c, item.loc)
             for a in first:
                 for b in second:
                     gr.join(a, b, item.edge)

@@ -1,0 +1,34 @@
+"""The Talisman Region mods (mods/talisman_regions, mods/talisman_highland, mods/talisman_dungeon)
+stack on the base as one game whatever the `--with` order, and a Region mod given alone brings the
+shared Region rules it extends (docs/modding.md, "Talisman's expansion Regions")."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.api import load_program
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = f"{ROOT}/rulesets/talisman --with "
+
+
+def mods(*names: str) -> str:
+    return ",".join(f"{ROOT}/mods/talisman_{n}" for n in names)
+
+
+def names(stack: str) -> list[str]:
+    return [c.name for c in load_program(stack).rs.cards]
+
+
+def test_any_order_of_the_region_mods_is_one_game():
+    a = names(BASE + mods("regions", "highland", "dungeon"))
+    b = names(BASE + mods("dungeon", "highland", "regions"))
+    assert a == b
+    assert {"Eyrie", "Treasure Chamber", "Highland Entrance", "Dungeon Entrance"} <= set(a)
+
+
+def test_a_region_mod_alone_brings_the_shared_rules():
+    """`--with mods/talisman_highland` finds `talisman_regions` beside it: the Highland deck's home
+    `Realm` and the Region deck exist, and nothing of the Dungeon."""
+    p = load_program(BASE + mods("highland"))
+    assert "region_deck" in p.rs.zones and "relic_deck" in p.rs.zones
+    assert "Treasure Chamber" not in {c.name for c in p.rs.cards}
