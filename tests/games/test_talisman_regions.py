@@ -1,4 +1,4 @@
-"""The Talisman Region mods (mods/talisman_regions, mods/talisman_highland, mods/talisman_dungeon)
+"""The Talisman Region mods (rulesets/talisman_regions, rulesets/talisman_highland, rulesets/talisman_dungeon)
 stack on the base as one game whatever the `--with` order, and a Region mod given alone brings the
 shared Region rules it extends (docs/modding.md, "Talisman's expansion Regions")."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ BASE = f"{ROOT}/rulesets/talisman --with "
 
 
 def mods(*names: str) -> str:
-    return ",".join(f"{ROOT}/mods/talisman_{n}" for n in names)
+    return ",".join(f"{ROOT}/rulesets/talisman_{n}" for n in names)
 
 
 def names(stack: str) -> list[str]:
@@ -27,7 +27,7 @@ def test_any_order_of_the_region_mods_is_one_game():
 
 
 def test_a_region_mod_alone_brings_the_shared_rules():
-    """`--with mods/talisman_highland` finds `talisman_regions` beside it: the Highland deck's home
+    """`--with rulesets/talisman_highland` finds `talisman_regions` beside it: the Highland deck's home
     `Realm` and the Region deck exist, and nothing of the Dungeon."""
     p = load_program(BASE + mods("highland"))
     assert "region_deck" in p.rs.zones and "relic_deck" in p.rs.zones

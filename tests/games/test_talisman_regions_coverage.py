@@ -18,7 +18,7 @@ def not_modelled() -> dict[str, str]:
     """Every mod's NOTES.md "Not modelled, by rule ID" list (rulekit.not_modelled_rules)."""
     out: dict[str, str] = {}
     for mod in MODS:
-        out.update(not_modelled_rules(ROOT / "mods" / mod / "NOTES.md", "TA"))
+        out.update(not_modelled_rules(ROOT / "rulesets" / mod / "NOTES.md", "TA"))
     return out
 
 
