@@ -7,6 +7,7 @@ measures the work done, may only go down).
     python tests/golden_games.py --add       # record only games not yet there (a new ruleset)
     python tests/golden_games.py --write RS  # re-record one ruleset after a deliberate rule change
     python tests/golden_games.py             # compare every recorded game (slower than the test)
+    ... --workers N                          # play the games in N processes (default: one per core)
 
 `--write` and `--add` also re-record the readable transcripts of tests/transcripts.py (one game
 per ruleset and player count), so that one command keeps both in step.
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,20 +79,22 @@ def recorded(case) -> dict:
     return json.loads(GOLDEN.read_text())[key(*case)]
 
 
+def _fingerprint_case(case) -> dict:
+    return fingerprint(*case)
+
+
 def main() -> int:
     args = sys.argv[1:]
     write, add = "--write" in args, "--add" in args
-    only = {a for a in args if not a.startswith("--")}
+    workers = int(args[args.index("--workers") + 1]) if "--workers" in args else (os.cpu_count() or 1)
+    only = {a for a in args if not a.startswith("--") and not a.isdigit()}
     old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
     out, bad, fewer = dict(old), 0, 0
-    for c in cases():
-        if only and c[0] not in only:
-            continue
-        if add and key(*c) in old:
-            continue
-        if not (write or add) and key(*c) not in old:
-            continue  # a ruleset not recorded yet (`--add` records it)
-        fp = fingerprint(*c)
+    todo = [c for c in cases() if (not only or c[0] in only) and not (add and key(*c) in old)
+            and (write or add or key(*c) in old)]  # unrecorded rulesets are compared only after `--add`
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        prints = list(pool.map(_fingerprint_case, todo, chunksize=4))
+    for c, fp in zip(todo, prints):
         out[key(*c)] = fp
         if not (write or add) and not same_game(old.get(key(*c)), fp):
             bad += 1

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from golden_games import AGENTS, GOLDEN, ROOT, _h, key
+from golden_games import AGENTS, GOLDEN, ROOT, _h
 from rulekit import played_rulesets
 from interpreter.api import load_program
 from interpreter.engine.direct import Unsupported, compile_direct
