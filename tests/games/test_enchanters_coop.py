@@ -1,0 +1,74 @@
+"""Enchanters' Coop mode as a mod (rulesets/enchanters_coop, on the Overlords rules). The rules are
+asserted by the scenarios in tests/scenarios/enchanters_coop/; these tests check the Wanted list as
+components, that the mod stacks with the other expansions, and that a few games play to a natural
+end (a team win or a team loss, never a cap)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import check_path, load_program
+from interpreter.sim.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[2] / "rulesets"
+BASE, COOP, OVERLORDS = ROOT / "enchanters", ROOT / "enchanters_coop", ROOT / "enchanters_overlords"
+COOP_ONLY = {"Ryma, the Titan She-Boar", "Whimper, the Underlord", "The Grey Council", "Cerberus"}
+ENDINGS = {"the Overlord is slain", "the Wound Threshold is reached", "the Journey Deck is spent"}
+
+
+def _stack(*mods: Path) -> str:
+    return f"{BASE} --with {','.join(str(m) for m in mods)}"
+
+
+def _wanted():
+    return [c for c in load_program(_stack(COOP)).rs.cards if c.type == "Wanted"]
+
+
+def test_the_four_coop_overlords_are_the_toughest():
+    """EN-391, EN-393: four Overlords are made for Coop mode only (Ryma, Whimper, the Grey Council,
+    Cerberus) and meant as the very tough challenge: each strikes harder and stands more than any
+    overlay Overlord (the authored values, cards/enchanters_coop/coop.yaml)."""
+    wanted = _wanted()
+    coop_only = [c for c in wanted if c.fields.get("coop_only")]
+    overlays = [c for c in wanted if not c.fields.get("coop_only")]
+    assert {c.name for c in coop_only} == COOP_ONLY
+    weakest = min(c.fields["strength"] + c.fields["health"] for c in coop_only)
+    assert all(c.fields["strength"] + c.fields["health"] < weakest for c in overlays)
+
+
+def test_the_overlays_cover_the_overlords_on_the_wanted_list():
+    """EN-394: overlay cards turn existing Overlords into easier Coop opponents: one overlay for each
+    Overlord card of rulesets/enchanters_overlords that the Wanted list names (Lukah, Cho'mun), and
+    none for the two it does not (Sathi, Brainellum)."""
+    overlays = {c.name for c in _wanted() if not c.fields.get("coop_only")}
+    assert overlays == {"Lukah, the Archangel (Coop overlay)", "Cho'mun, the Ogre General (Coop overlay)"}
+    lords = {str(c.fields["lord"]) for c in load_program(str(OVERLORDS)).rs.cards if c.type == "Overlord"}
+    assert {"Lukah", "Chomun"} <= lords
+
+
+@pytest.mark.parametrize("mods", [
+    (COOP,),
+    (OVERLORDS, COOP),
+    (OVERLORDS, ROOT / "enchanters_kingdoms", COOP),
+    (OVERLORDS, ROOT / "enchanters_wounds", COOP),
+    (OVERLORDS, ROOT / "enchanters_odyssey", COOP),
+], ids=["coop", "overlords+coop", "kingdoms+coop", "wounds+coop", "odyssey+coop"])
+def test_coop_stacks_with_the_expansions(mods):
+    """Coop is a mod of the Overlords rules (loaded from beside it when the stack does not name it)
+    that says it comes after the other expansions: each stack checks without an error."""
+    _, content = check_path(_stack(*mods))
+    errors = [d for d in content.diagnostics if d.severity == "error"]
+    assert errors == [], [str(d) for d in errors]
+
+
+def test_games_end_as_a_team():
+    """A few games at 2 and 4 players end by the Coop rules — the Overlord slain (every player wins)
+    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins."""
+    for players in (2, 4):
+        report = simulate(_stack(COOP), 3, players, 0, ["random"], per_game=True, card_stats=False)
+        assert report["errors"] == [] and report["completed"] == 3
+        for r in report["per_game"]:
+            assert r["reason"] in ENDINGS and not r.get("cap")
+            won = r["reason"] == "the Overlord is slain"
+            assert r["winners"] == (list(range(1, players + 1)) if won else [])
