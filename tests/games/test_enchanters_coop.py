@@ -22,7 +22,7 @@ def _stack(*mods: Path) -> str:
 
 
 def _wanted():
-    return [c for c in load_program(_stack(COOP)).rs.cards if c.type == "Wanted"]
+    return [c for c in load_program(_stack(COOP)).rs.cards if c.type == "WantedOverlord"]
 
 
 def test_the_four_coop_overlords_are_the_toughest():
