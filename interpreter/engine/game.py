@@ -212,6 +212,14 @@ def record_answer(g: Any, index: int) -> Decision:
     return d
 
 
+def _action_label(option: Any) -> Any:
+    """An action decision's option as a `prefer` rule sees it: the action's label, the text in
+    quotes (`action "Rest: take 3 crystals"`), so a rule can rate it; the end of the actions
+    stays `none`."""
+    node = option[1] if isinstance(option, (tuple, list)) and len(option) > 1 else None  # a list in direct code
+    return node.label if node is not None and isinstance(getattr(node, "label", None), str) else option
+
+
 def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, first_player: int) -> dict:
     """A finished game's result: scores, winners (best score, then tiebreaks), length, decisions."""
     best = max(keys) if keys else None
@@ -1014,7 +1022,7 @@ class Game:
         env[binder] = Seat(decision.player)
         out = []
         for option in decision.options:
-            env["it"] = option
+            env["it"] = _action_label(option) if decision.kind == "action" else option
             v = f(self, env)
             if v is None:
                 v = 0
