@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import check_path, load_program
+from interpreter.engine.game import Game
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
@@ -72,3 +73,30 @@ def test_games_end_as_a_team():
             assert r["reason"] in ENDINGS and not r.get("cap")
             won = r["reason"] == "the Overlord is slain"
             assert r["winners"] == (list(range(1, players + 1)) if won else [])
+
+
+def _answer(g: Game, label: str) -> None:
+    """Answer the pending decision with the option whose label begins with `label`."""
+    d = g.decision
+    g.answer(next(i for i, text in enumerate(d.labels) if text.startswith(label)))
+
+
+def test_the_guidance_challenges_only_a_won_fight():
+    """The Coop guidance (guidance.rules) rates the actions by their labels: a Challenge first when
+    the player's attack beats the Overlord's health, below ending the turn when it does not; the
+    Rest for crystals above ending the turn, so a guided turn never stalls."""
+    g = Game(load_program(_stack(COOP)), 2, 3, record_digests=False)
+    for label in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "Cho'mun"]:
+        _answer(g, label)
+    d = g.decision
+    assert d.kind == "action"
+    seat = d.player
+
+    def rates() -> dict[str, float]:
+        return {label.split(" (")[0]: r for label, r in zip(d.labels, g.preferences(d))}
+
+    weak = rates()
+    assert weak["Challenge: pay 2 crystals"] < weak["End the turn"] == 0 < weak["Rest: take 3 crystals"]
+    g.state.pstats[seat]["bonus_attack"] = 20
+    strong = rates()
+    assert strong["Challenge: pay 2 crystals"] == max(strong.values()) > weak["Challenge: pay 2 crystals"]
