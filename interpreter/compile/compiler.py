@@ -597,10 +597,12 @@ class Compiler:
     def s_end_game(self, n):
         after, cap = n.after, n.cap  # `... by cap`: the result says the game was stopped by a cap
         no_win = n.no_winner  # `... with no winner`: the result lists no winner
+        all_win = getattr(n, "all_win", False)  # `... with every player winning`: a team win
         if getattr(n, "reason", None) is None:
             def bare(g, e):
                 g.state.end_cap = cap
                 g.state.no_winner = no_win
+                g.state.all_win = all_win
                 g.end_game(after)
             return bare
         why = self.expr(n.reason)  # `end game "reason"`: the result and simulate reports name it
@@ -609,6 +611,7 @@ class Compiler:
             g.state.end_reason = g.text(why(g, e))
             g.state.end_cap = cap
             g.state.no_winner = no_win
+            g.state.all_win = all_win
             g.end_game(after)
         return run
 

@@ -1034,6 +1034,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
             self.emit(d, f"R.state.end_reason = R.text({r.src})", n.loc)
         self.emit(d, f"R.state.end_cap = {bool(n.cap)}", n.loc)  # `... by cap` (the last `end game` decides)
         self.emit(d, f"R.state.no_winner = {bool(n.no_winner)}", n.loc)  # `... with no winner`: everybody loses
+        self.emit(d, f"R.state.all_win = {bool(getattr(n, 'all_win', False))}", n.loc)  # a team win
         self.emit(d, f"R.end_game({self.k(n.after)})", n.loc)
 
     def s_call_stmt(self, n, d, scope, loops):
@@ -1280,7 +1281,7 @@ _OWN_NAME = re.compile(r"_[A-Za-z0-9_]+\Z")
 _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break", "continue", "pass", "not",
              "and", "or", "is", "None", "True", "False", "yield", "from", "try", "finally", "lambda", "R", "K",
              "list", "len", "all", "any", "zip", "sum", "map", "range", "enumerate", "bool", "state", "build",
-             "end_reason", "end_cap", "no_winner", "stats", "pstats", "players", "active", "start_player", "turn_number",
+             "end_reason", "end_cap", "no_winner", "all_win", "stats", "pstats", "players", "active", "start_player", "turn_number",
              "round_number", "zones", "rng", "under", "choice", "shuffle", "append", "steps", "enter",
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",

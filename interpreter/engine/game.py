@@ -220,7 +220,11 @@ def record_answer(g: Any, index: int) -> Decision:
 def game_result(st: GameState, scores: list, keys: list[tuple], decisions: int, first_player: int) -> dict:
     """A finished game's result: scores, winners (best score, then tiebreaks), length, decisions."""
     best = max(keys) if keys else None
-    result = {"scores": scores, "winners": [p for p in range(len(keys)) if keys[p] == best and not st.no_winner],
+    if st.all_win:  # `end game ... with every player winning`: the seats that take turns win together
+        won = list(range(min(st.players, len(keys))))
+    else:
+        won = [p for p in range(len(keys)) if keys[p] == best and not st.no_winner]
+    result = {"scores": scores, "winners": won,
               "turns": st.turn_number, "rounds": st.round_number, "decisions": decisions,
               "first_player": first_player}
     if st.end_reason is not None:  # `end game "reason"`

@@ -1003,7 +1003,8 @@ class _ToAst(Transformer_NonRecursive):
     def end_stmt(self, meta, c):
         when = str(c[0]).split()[-1] if c[0] is not None else None
         return EndStmt(loc=self._loc(meta), after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
-                       no_winner=len(c) > 2 and c[2] is not None,  # `... with no winner`: everybody loses
+                       no_winner=len(c) > 2 and c[2] is not None and "winner" in str(c[2]),  # `... with no winner`: everybody loses
+                       all_win=len(c) > 2 and c[2] is not None and "winning" in str(c[2]),  # `... with every player winning`
                        cap=len(c) > 3 and c[3] is not None)  # `... by cap`: a safety cap, not the rules' end
 
     def play_turn_stmt(self, meta, c):

@@ -1038,7 +1038,8 @@ class PassStmt(Stmt):
 class EndStmt(Stmt):
     """`end game [after this turn|round] ["reason"] [with no winner] [by cap]`; `by cap` marks a
     safety cap, an end the rules themselves do not have, which reports keep apart from natural
-    endings; `with no winner` is an end where every player loses, whatever the scores."""
+    endings; `with no winner` is an end where every player loses, whatever the scores, and
+    `with every player winning` one where every player who takes turns wins (a team win)."""
 
     kind: ClassVar[str] = "end_game"
     grammar: ClassVar[tuple[str, ...]] = ('end_stmt',)
@@ -1048,11 +1049,13 @@ class EndStmt(Stmt):
     reason: Node | None
     cap: bool = False
     no_winner: bool = False
+    all_win: bool = False  # `... with every player winning`: a team win, every seat that takes turns wins
 
     def describe(self) -> str:
         when = f" after this {self.after}" if self.after else ""
         why = f" ({_d(self.reason)})" if self.reason is not None else ""
         return (f"the game ends{when}{why}" + (" with no winner" if self.no_winner else "")
+                + (" with every player winning" if self.all_win else "")
                 + (", stopped by a cap rather than by the rules" if self.cap else ""))
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:

@@ -38,6 +38,7 @@ class GameState:
     end_reason: str | None = None  # the text of the last `end game "reason"` run
     end_cap: bool = False  # the last `end game` run was `... by cap`: a safety cap, not the rules' end
     no_winner: bool = False  # the last `end game` run was `... with no winner`: every player loses
+    all_win: bool = False  # the last `end game` run was `... with every player winning`: a team win
     rng: random.Random = field(default_factory=random.Random)
 
     def to_json(self) -> dict:
@@ -65,6 +66,8 @@ class GameState:
             d["end_cap"] = True
         if self.no_winner:  # only games that ended with no winner (other digests stay as they were)
             d["no_winner"] = True
+        if self.all_win:  # only games won by the whole team (other digests stay as they were)
+            d["all_win"] = True
         if self.spaces:  # only games with a grid have spaces (other games' digests stay as they were)
             d["spaces"] = {str(k): v for k, v in sorted(self.spaces.items())}
         return d

@@ -1,0 +1,107 @@
+"""Enchanters' Coop mode as a mod (rulesets/enchanters_coop, on the Overlords rules). The rules are
+asserted by the scenarios in tests/scenarios/enchanters_coop/; these tests check the Wanted list as
+components, that the mod stacks with the other expansions, and that a few games play to a natural
+end (a team win or a team loss, never a cap)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import check_path, load_program
+from interpreter.engine.game import Game
+from interpreter.sim.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[2] / "rulesets"
+BASE, COOP, OVERLORDS = ROOT / "enchanters", ROOT / "enchanters_coop", ROOT / "enchanters_overlords"
+COOP_ONLY = {"Ryma, the Titan She-Boar", "Whimper, the Underlord", "The Grey Council", "Cerberus"}
+ENDINGS = {"the Overlord is slain", "the Wound Threshold is reached", "the Journey Deck is spent"}
+
+
+def _stack(*mods: Path) -> str:
+    return f"{BASE} --with {','.join(str(m) for m in mods)}"
+
+
+def _wanted():
+    return [c for c in load_program(_stack(COOP)).rs.cards if c.type == "WantedOverlord"]
+
+
+def test_the_four_coop_overlords_are_the_toughest():
+    """EN-391, EN-393: four Overlords are made for Coop mode only (Ryma, Whimper, the Grey Council,
+    Cerberus) and meant as the very tough challenge: each strikes harder and stands more than any
+    overlay Overlord (the authored values, cards/enchanters_coop/coop.yaml)."""
+    wanted = _wanted()
+    coop_only = [c for c in wanted if c.fields.get("coop_only")]
+    overlays = [c for c in wanted if not c.fields.get("coop_only")]
+    assert {c.name for c in coop_only} == COOP_ONLY
+    weakest = min(c.fields["strength"] + c.fields["health"] for c in coop_only)
+    assert all(c.fields["strength"] + c.fields["health"] < weakest for c in overlays)
+
+
+def test_the_overlays_cover_the_overlords_on_the_wanted_list():
+    """EN-394: overlay cards turn existing Overlords into easier Coop opponents: one overlay for each
+    Overlord card of rulesets/enchanters_overlords that the Wanted list names (Lukah, Cho'mun), and
+    none for the two it does not (Sathi, Brainellum)."""
+    overlays = {c.name for c in _wanted() if not c.fields.get("coop_only")}
+    assert overlays == {"Lukah, the Archangel (Coop overlay)", "Cho'mun, the Ogre General (Coop overlay)"}
+    lords = {str(c.fields["lord"]) for c in load_program(str(OVERLORDS)).rs.cards if c.type == "Overlord"}
+    assert {"Lukah", "Chomun"} <= lords
+
+
+@pytest.mark.parametrize("mods", [
+    (COOP,),
+    (OVERLORDS, COOP),
+    (OVERLORDS, ROOT / "enchanters_kingdoms", COOP),
+    (OVERLORDS, ROOT / "enchanters_wounds", COOP),
+    (OVERLORDS, ROOT / "enchanters_odyssey", COOP),
+], ids=["coop", "overlords+coop", "kingdoms+coop", "wounds+coop", "odyssey+coop"])
+def test_coop_stacks_with_the_expansions(mods):
+    """Coop is a mod of the Overlords rules (loaded from beside it when the stack does not name it)
+    that says it comes after the other expansions: each stack checks without an error."""
+    _, content = check_path(_stack(*mods))
+    errors = [d for d in content.diagnostics if d.severity == "error"]
+    assert errors == [], [str(d) for d in errors]
+
+
+def test_games_end_as_a_team():
+    """A few games at 2 and 4 players end by the Coop rules — the Overlord slain (every player wins)
+    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins."""
+    for players in (2, 4):
+        report = simulate(_stack(COOP), 3, players, 0, ["random"], per_game=True, card_stats=False)
+        assert report["errors"] == [] and report["completed"] == 3
+        for r in report["per_game"]:
+            assert r["reason"] in ENDINGS and not r.get("cap")
+            won = r["reason"] == "the Overlord is slain"
+            assert r["winners"] == (list(range(1, players + 1)) if won else [])
+
+
+def _answer(g: Game, label: str) -> None:
+    """Answer the pending decision with the option whose label begins with `label`."""
+    d = g.decision
+    g.answer(next(i for i, text in enumerate(d.labels) if text.startswith(label)))
+
+
+def test_the_guidance_challenges_only_a_won_fight():
+    """The Coop guidance (guidance.rules, `prefer ... for action`) rates the actions by their
+    labels, its rules replacing the base's of the same label: a Challenge first when the player's
+    attack beats the Overlord's health, below ending the turn when it does not (the Overlords
+    guidance's -10 is replaced); the Rest for crystals above ending the turn, so a guided turn
+    never stalls."""
+    g = Game(load_program(_stack(COOP)), 2, 3, record_digests=False)
+    for label in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "Cho'mun"]:
+        _answer(g, label)
+    d = g.decision
+    assert d.kind == "action"
+    seat = d.player
+
+    def rates() -> dict[str, float]:
+        return {label.split(" (")[0]: r for label, r in zip(d.labels, g.preferences(d))}
+
+    weak = rates()
+    assert weak["Challenge: pay 2 crystals"] == 0 < weak["End the turn"] < weak["Rest: take 3 crystals"]
+    g.state.pstats[seat]["bonus_attack"] = 20
+    strong = rates()
+    assert strong["Challenge: pay 2 crystals"] == max(strong.values()) > weak["Challenge: pay 2 crystals"]
+    other = 1 - seat  # a won Challenge whose first strike would bring the group to its threshold loses the game (EN-357)
+    g.state.pstats[other]["wounds"] = g.state.stats["threshold"] - 1
+    assert rates()["Challenge: pay 2 crystals"] == 0
