@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from golden_games import AGENTS, MASTER, ROOT, key, summary  # noqa: E402
+from golden_games import AGENTS, MASTER, ROOT, key, recorded_rulesets, summary  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.language.diagnostics import ContentError  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
@@ -47,8 +47,8 @@ _RULE_FILE = re.compile(r"[^\s'\"`()\[\],]*\.(?:rules|ya?ml)\b")
 
 
 def rulesets() -> list[str]:
-    """The folder names of the rulesets that have transcripts (those with a game.rules)."""
-    return sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "game.rules").exists())
+    """The folder names of the rulesets that have transcripts (golden_games.recorded_rulesets)."""
+    return recorded_rulesets()
 
 
 def games(only: set[str] | None = None) -> list[tuple[str, int]]:
