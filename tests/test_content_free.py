@@ -14,7 +14,8 @@ SOURCE = {p: p.read_text(encoding="utf-8") for p in (ROOT / "interpreter").rglob
 GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom", "red", "blue", "green",
            "shadow",  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
            "patches",  # matplotlib's drawing module (printing/sheets.py); Stonehenge Wizards has a Patches card
-           "item"}  # the elements of a list; Enchanters also calls a card type `Item`
+           "item",  # the elements of a list; Enchanters also calls a card type `Item`
+           "pool"}  # multiprocessing's worker pool (sim/backends.py); a Talisman expansion is "The Sacred Pool"
 
 
 def _game_words(path: Path) -> set[str]:
