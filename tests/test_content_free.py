@@ -15,7 +15,8 @@ GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom
            "shadow",  # `shadow` also names a variable hiding a declaration (diagnostic name/shadow)
            "patches",  # matplotlib's drawing module (printing/sheets.py); Stonehenge Wizards has a Patches card
            "item",  # the elements of a list; Enchanters also calls a card type `Item`
-           "expansion"}  # `grimoire new --expansion` scaffolds a mod; a mod's title may say so
+           "expansion",  # `grimoire new --expansion` scaffolds a mod; a mod's title may say so
+           "pool"}  # multiprocessing's worker pool (sim/backends.py); a Talisman expansion is "The Sacred Pool"
 
 
 def _game_words(path: Path) -> set[str]:

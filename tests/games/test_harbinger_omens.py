@@ -1,0 +1,42 @@
+"""The Harbinger expansion's setup over several seeds (what one scenario cannot show: the die rolled
+for the Omen set is rolled again on 5 and 6). The rule IDs are those of
+/work/shared/rules/talisman.md (TA-617..TA-619)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.engine.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+STACK = f"{ROOT / 'rulesets' / 'talisman'} --with {ROOT / 'rulesets' / 'talisman_harbinger'}"
+
+
+@pytest.fixture(scope="module")
+def games():
+    program = load_program(STACK)
+    return [Game(program, 2, seed) for seed in range(12)]
+
+
+def test_the_omen_set_is_one_of_four_and_the_die_is_rolled_again_on_five_and_six(games):
+    """TA-618: one of the four stacks by a die, 1-4 left to right, 5 and 6 rolled again: over twelve
+    seeds every set rolled is 1..4 and at least three different sets come up (a die read as it
+    falls would give 5 or 6 about one time in three)."""
+    sets = [g.state.stats["omen_set"] for g in games]
+    assert all(g.error is None for g in games)
+    assert set(sets) <= {1, 2, 3, 4} and len(set(sets)) >= 3, sets
+
+
+def test_the_stack_is_the_prophecy_then_the_first_to_the_seventh_omen(games):
+    """TA-619: the eight cards of the chosen set, faceup, the Prophecy on top and the 7th Omen at the
+    bottom; the other three sets are out of the game. TA-617: the Harbinger starts on his sheet
+    (no space)."""
+    for g in games:
+        stack = [g.cards[c] for c in g.state.zones["omen_stack"]]
+        assert [c.fields["set_no"] for c in stack] == [g.state.stats["omen_set"]] * 8
+        top_first = [c.fields["order"] for c in reversed(stack)]   # a pile's top is its last card
+        assert top_first == list(range(8)), top_first
+        assert g.state.stats["harbinger_at"] is None
+        assert sum(1 for c in g.state.zones["box"] if g.cards[c].type == "Omen") == 24
