@@ -206,18 +206,37 @@ SHIPPED = Path(__file__).resolve().parent.parent / "rulesets"
 SLOW_BASES = ("talisman",)
 
 
-def _base_of(folder: Path) -> str | None:
-    m = re.search(r'^\s*extends\s+"([^"]+)"', (folder / "game.rules").read_text(encoding="utf-8"), re.M)
-    return m.group(1) if m else None
+def _root_of(folder: Path) -> str:
+    """The game a ruleset folder is built on, following `extends` down to a folder that extends
+    nothing (talisman_highland -> talisman_regions -> talisman)."""
+    seen = {folder.name}
+    while (folder / "game.rules").exists():
+        m = re.search(r'^\s*extends\s+"([^"]+)"', (folder / "game.rules").read_text(encoding="utf-8"), re.M)
+        if not m or m.group(1) in seen:
+            break
+        seen.add(m.group(1))
+        folder = folder.parent / m.group(1)
+    return folder.name
 
 
 def shipped_rulesets(*, slow_mods: bool = True) -> list[Path]:
     """The folders of rulesets/ that hold a game (or a mod of one), sorted by name; without
     `slow_mods`, not the mods of SLOW_BASES (see above)."""
     found = sorted(p for p in SHIPPED.iterdir() if (p / "game.rules").exists())
-    return [p for p in found if slow_mods or _base_of(p) not in SLOW_BASES]
+    return [p for p in found if slow_mods or p.name in SLOW_BASES or _root_of(p) not in SLOW_BASES]
 
 
 def played_rulesets() -> list[Path]:
     """The rulesets every play-each-ruleset test plays: all but the mods of a slow base."""
     return shipped_rulesets(slow_mods=False)
+
+
+def base_test_files(base: str) -> list[Path]:
+    """The pytest files of a base game's own rules, `tests/**/test_BASE*.py`: not those of its
+    mods (`test_BASE_MOD*.py` for a folder rulesets/BASE_MOD) nor any coverage test, which cite
+    the mods' rule IDs."""
+    mods = [p.name[len(base) + 1:] for p in SHIPPED.glob(f"{base}_*") if (p / "game.rules").exists()]
+    tests = Path(__file__).resolve().parent
+    return sorted(f for f in tests.rglob(f"test_{base}*.py")
+                  if not f.name.endswith("_coverage.py")
+                  and not any(f.name.startswith(f"test_{base}_{m}") for m in mods))

@@ -10,6 +10,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.cli import main
+from interpreter.content.loader import find_cards_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p.name for p in (ROOT / "rulesets").iterdir() if p.is_dir())
@@ -25,7 +26,7 @@ def _schema(ruleset: str, capsys) -> dict:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_shipped_card_file_validates_against_its_schema(ruleset, capsys):
     validator = jsonschema.Draft7Validator(_schema(ruleset, capsys))
-    files = sorted((ROOT / "cards" / ruleset).glob("*.y*ml"))
+    files = sorted(find_cards_dir(ROOT / "rulesets" / ruleset).glob("*.y*ml"))  # cards/NAME or its own cards/
     assert files
     for f in files:
         data = YAML(typ="safe").load(f.read_text(encoding="utf-8"))

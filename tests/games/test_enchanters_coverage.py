@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from ruamel.yaml import YAML
-from rulekit import not_modelled_rules, rule_ids
+from rulekit import not_modelled_rules, rule_ids, base_test_files
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "rulesets" / "enchanters" / "NOTES.md"
@@ -27,9 +27,7 @@ def cited() -> set[str]:
     for folder in SCENARIOS:
         for f in folder.glob("*.yaml"):
             ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    for f in (ROOT / "tests").rglob("test_enchanters*.py"):
-        if f.name == Path(__file__).name:
-            continue
+    for f in base_test_files("enchanters"):  # not the mods' files
         for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):
             ids.update(f"EN-{i:03d}" for i in rule_ids(doc))
     return ids

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rulekit import base_test_files
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def cited() -> set[str]:
     ids: set[str] = set()
     for f in SCENARIOS.glob("*.yaml"):
         ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    for f in (ROOT / "tests").rglob("test_talisman*.py"):
+    for f in base_test_files("talisman"):  # not the mods' files
         if f.name == Path(__file__).name:
             continue
         for doc in re.findall(r'"""(.*?)"""', f.read_text(encoding="utf-8"), re.S):
