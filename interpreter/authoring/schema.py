@@ -7,6 +7,7 @@ draft-07 and ignore OpenAPI's `discriminator`, so a card is matched to its type'
 """
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ def card_schema(ruleset: str | Path) -> dict:
     if rs is None:
         raise ContentError([d for d in content.diagnostics if d.severity == "error"])
     definitions: dict[str, Any] = {}
-    clauses = []
+    clauses, replace_clauses = [], []
     for name, node in rs.card_types.items():
         model = card_model(name, node)
         schema = _retarget(model.model_json_schema(by_alias=True, ref_template="#/definitions/{model}"))
@@ -56,6 +57,9 @@ def card_schema(ruleset: str | Path) -> dict:
         definitions[f"card_{name}"] = schema
         clauses.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]},
                         "then": {"$ref": f"#/definitions/card_{name}"}})
+        definitions[f"replace_{name}"] = _replacement(schema, name)
+        replace_clauses.append({"if": {"properties": {"type": {"const": name}}, "required": ["type"]},
+                                "then": {"$ref": f"#/definitions/replace_{name}"}})
     card = {
         "type": "object",
         "description": "a card: its name, its type (a declared card type) and that type's fields",
@@ -63,8 +67,17 @@ def card_schema(ruleset: str | Path) -> dict:
         "properties": {"name": {"type": "string"}, "type": {"enum": sorted(rs.card_types)}},
         "allOf": clauses,
     }
-    cards = {"type": "array", "items": {"$ref": "#/definitions/card"}}
-    definitions["card"] = card
+    # a mod's card file may also drop a base card (`- remove: NAME`) or give a whole new one in
+    # its place (`- replace: NAME` and the card's fields), docs/modding.md
+    remove = {"type": "object", "description": "every copy of the named base card leaves the game",
+              "required": ["remove"], "properties": {"remove": {"type": "string"}}, "additionalProperties": False}
+    replace = {"type": "object", "description": "a whole card in place of the named base card",
+               "required": ["replace", "type"],
+               "properties": {"replace": {"type": "string"}, "type": {"enum": sorted(rs.card_types)}},
+               "allOf": replace_clauses}
+    cards = {"type": "array", "items": {"anyOf": [{"$ref": "#/definitions/card"}, {"$ref": "#/definitions/remove"},
+                                                  {"$ref": "#/definitions/replace"}]}}
+    definitions.update(card=card, remove=remove, replace=replace)
     return {
         "$schema": DRAFT,
         "title": f"cards of {rs.title}",
@@ -72,3 +85,13 @@ def card_schema(ruleset: str | Path) -> dict:
         "oneOf": [cards, {"type": "object", "required": ["cards"], "properties": {"cards": cards}}],
         "definitions": definitions,
     }
+
+
+def _replacement(schema: dict, name: str) -> dict:
+    """A card type's schema for a `replace:` entry: the same fields, `replace` added, `name` optional
+    (the entry keeps the replaced card's name unless it gives another)."""
+    out = copy.deepcopy(schema)
+    out["title"] = f"{name} card in place of a base card"
+    out.setdefault("properties", {})["replace"] = {"type": "string", "description": "the base card this one replaces"}
+    out["required"] = ["replace", *[r for r in out.get("required", []) if r != "name"]]
+    return out

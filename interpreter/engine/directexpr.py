@@ -51,6 +51,7 @@ class V:
     elem: str | None = None  # for kind `list`: the kind of every item, where known (`str`); for a
     # destination zone, "either": one of two zones (`direct.either_zone`)
     held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
+    empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
@@ -670,6 +671,8 @@ class RuleFunctions:
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
         src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
+        if body.kind == "list" and body.src == "[]":  # `function f() = []`: known empty, whatever `in` asks of it
+            return replace(body, src=src, live=body.live, empty=True)
         return replace(body, src=src, live=body.live)
 
     # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
@@ -716,6 +719,8 @@ class RuleFunctions:
             raise Unsupported(f"`in` a {coll.kind}")
         want = {"cards": "card", "players": "player", "rows": "row", "list": None}[xs.kind]
         if want is None:
+            if xs.src == "[]" or xs.empty:  # an empty list (a base's default that a mod replaces)
+                return V(f"({item.src} in {xs.src})", "bool")
             if item.kind not in ("int", "str", "bool", "any"):
                 raise Unsupported("`in` a list of values, of something else")
             return V(f"({item.src} in {xs.src})", "bool")

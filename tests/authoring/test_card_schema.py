@@ -59,3 +59,16 @@ def test_schema_of_a_missing_ruleset_is_a_diagnostic(tmp_path, capsys):
     assert main(["schema", str(tmp_path / "nope")]) == 1
     err = capsys.readouterr().err
     assert "no such ruleset" in err and "Traceback" not in err
+
+
+def test_a_mods_remove_and_replace_entries_fit_the_schema(capsys):
+    """`- remove: NAME` and `- replace: NAME` with a whole card (docs/modding.md) are accepted; a
+    `remove:` carrying fields, or a replacement missing its type's fields, is not."""
+    validator = jsonschema.Draft7Validator(_schema("tutorial_fireflies", capsys))
+    base = next(c for c in YAML(typ="safe").load(
+        next(find_cards_dir(ROOT / "rulesets" / "tutorial_fireflies").glob("*.y*ml")).read_text(encoding="utf-8"))
+        if isinstance(c, dict) and "name" in c)
+    ok = [{"remove": base["name"]}, {"replace": base["name"], **{k: v for k, v in base.items() if k != "name"}}]
+    assert not list(validator.iter_errors(ok))
+    assert list(validator.iter_errors([{"remove": base["name"], "copies": 2}]))
+    assert list(validator.iter_errors([{"replace": base["name"], "type": base["type"]}]))

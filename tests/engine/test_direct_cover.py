@@ -492,3 +492,34 @@ score p: sum((kept of p).value)
 def test_choose_n_and_up_to_and_draw_n(tmp_path):
     trace, log = same_games(ruleset(tmp_path, CHOOSE, CHIPS))
     assert any("stop choosing" in labels for _, _, labels in trace) and "[drew, 3]" in log
+
+
+EMPTY_DEFAULT = """\
+game "Empty default":
+    players 2..3
+card type Chip:
+    value: 1..3
+zone pile: pile, shared, hidden
+zone hand: pile, per player, public
+function stops() = []                # a base's default that a mod would fill with cards
+setup:
+    move all_cards() to pile
+    shuffle pile
+turn:
+    let c = first(pile)
+    if c in stops():
+        log "stopped"
+    elif you may "Take it?":
+        move c to your hand
+    else:
+        move c to pile at bottom
+    if count(your hand) >= 3:
+        end game
+"""
+
+
+def test_a_card_in_a_rule_function_that_returns_an_empty_list(tmp_path):
+    """`c in f()` where `f() = []`: false, on both engines (direct code knew the list held values,
+    not cards, and left the whole ruleset to the task engine)."""
+    trace, log = same_games(ruleset(tmp_path, EMPTY_DEFAULT, CHIPS), games=2)
+    assert "stopped" not in " ".join(log)
