@@ -7,11 +7,8 @@ answers on the task engine, and on both engines for the same games."""
 from __future__ import annotations
 
 from interpreter.api import load_program
-from interpreter.engine.direct import compile_direct
-from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game
-from interpreter.play.session import agents_for, game_seed
-from rulekit import BOARD_WORLD, answer, board_cards, play_trace, ruleset
+from rulekit import BOARD_WORLD, answer, board_cards, ruleset, same_games_on_both_engines
 
 RULES = """
 game "Figures":
@@ -85,15 +82,4 @@ def test_the_time_card_flips_on_its_event_and_the_figure_reads_it(tmp_path):
 
 
 def test_both_engines_play_the_same_games(tmp_path):
-    prog = program(tmp_path)
-    dp = compile_direct(prog)
-    for n in (2, 3):
-        for i in range(3):
-            seed = game_seed(5, i)
-            a, b = Game(prog, n, seed, record_digests=False), DirectGame(dp, n, seed)
-            ta = play_trace(a, agents_for(["random"], n, seed))
-            tb = play_trace(b, agents_for(["random"], n, seed))
-            assert a.error is None and b.error is None, (a.error, b.error)
-            assert ta == tb
-            assert (a.result, a.log) == (b.result, b.log)
-            assert a.state.digest() == b.state.digest()
+    same_games_on_both_engines(program(tmp_path))

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections import Counter
 
 from interpreter.api import load_program
-from interpreter.engine.direct import compile_direct
-from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game
 from interpreter.play.session import agents_for, game_seed
-from rulekit import play_trace
+from rulekit import same_games_on_both_engines
 
 BASE = """\
 game "Afterlife":
@@ -163,14 +161,4 @@ def test_ghosts_keep_bound_cards_play_on_and_the_countdown_ends_the_game_for_eve
 
 def test_both_engines_play_the_same_games(tmp_path):
     """The task engine and the direct engine: same decisions, result, log and final state."""
-    program = stack(tmp_path)
-    dp = compile_direct(program)
-    for n in (2, 3):
-        for i in range(4):
-            seed = game_seed(5, i)
-            a, b = Game(program, n, seed, record_digests=False), DirectGame(dp, n, seed)
-            ta = play_trace(a, agents_for(["random"], n, seed))
-            tb = play_trace(b, agents_for(["random"], n, seed))
-            assert a.error is None and b.error is None, (a.error, b.error)
-            assert ta == tb and (a.result, a.log) == (b.result, b.log)
-            assert a.state.digest() == b.state.digest()
+    same_games_on_both_engines(stack(tmp_path), games=4)
