@@ -27,7 +27,7 @@ TT = ROOT / "rulesets" / "toil_and_troublez"
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
           "enchanters_overlords", "stonehenge_wizards", "talisman",
           "enchanters_wounds", "enchanters_kingdoms", "enchanters_odyssey",
-          "enchanters_eastquest"]  # the reference rulesets direct.py compiles
+          "enchanters_eastquest", "enchanters_coop"]  # the reference rulesets direct.py compiles
 # base + Overlords + Odyssey, as people play it (`grimoire simulate rulesets/enchanters --with ...`)
 ODYSSEY_STACK = "enchanters --with enchanters_overlords,enchanters_odyssey"
 # every Enchanters expansion at once (its Samurai keep [card, spot] records: directtuples.py), in the
