@@ -237,16 +237,11 @@ def _root_of(folder: Path) -> str:
     return folder.name
 
 
-def shipped_rulesets(*, slow_mods: bool = True) -> list[Path]:
-    """The folders of rulesets/ that hold a game (or a mod of one), sorted by name; without
-    `slow_mods`, not the mods of SLOW_BASES (see above)."""
-    found = sorted(p for p in SHIPPED.iterdir() if (p / "game.rules").exists())
-    return [p for p in found if slow_mods or p.name in SLOW_BASES or _root_of(p) not in SLOW_BASES]
-
-
 def played_rulesets() -> list[Path]:
-    """The rulesets every play-each-ruleset test plays: all but the mods of a slow base."""
-    return shipped_rulesets(slow_mods=False)
+    """The folders of rulesets/ holding a game or a mod, sorted by name, that every
+    play-each-ruleset test plays: all but the mods of SLOW_BASES (see above)."""
+    found = sorted(p for p in SHIPPED.iterdir() if (p / "game.rules").exists())
+    return [p for p in found if p.name in SLOW_BASES or _root_of(p) not in SLOW_BASES]
 
 
 def base_test_files(base: str) -> list[Path]:

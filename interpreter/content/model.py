@@ -118,6 +118,11 @@ class Ruleset:
     def name(self) -> str:
         return self.content.path.name
 
+    def check_players(self, players: int) -> None:
+        """A ValueError, in the game's words, for a player count its header does not allow."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}")
+
     def enum_values(self) -> dict[str, list[tuple[str, str]]]:
         """value → [(card type, field)] for every enumeration value declared."""
         out: dict[str, list[tuple[str, str]]] = {}

@@ -686,8 +686,7 @@ class DirectGame(DirectFacade):
         card tracker's looks cost what moved, not what is in play."""
         program = dp.program
         rs = program.rs
-        if not rs.min_players <= players <= rs.max_players:
-            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        rs.check_players(players)
         self.dp, self.program, self.rs = dp, program, rs
         self.limits = limits or Limits()
         self.cards = rs.cards

@@ -269,8 +269,7 @@ class Game:
         rs = program.rs
         if observer is not None:
             self.observer = observer
-        if not rs.min_players <= players <= rs.max_players:
-            raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        rs.check_players(players)
         self.init_fields(program, players, seed, limits, record_digests, after_setup)
         self.stack: list[Task] = [MainTask()]
         self._init_state()

@@ -200,9 +200,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
         limits["max_memory_mb"] = default_max_memory(workers)
     # fail early, in this process, on bad content, a bad override or a player count the game refuses
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
-    rs = program.rs
-    if not rs.min_players <= players <= rs.max_players:
-        raise ValueError(f"{rs.title} is for {rs.min_players} to {rs.max_players} players, not {players}")
+    program.rs.check_players(players)
     chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
     batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
     args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats, engine)
