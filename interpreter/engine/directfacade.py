@@ -6,8 +6,7 @@ interface (docs/api.md): `decision`, `answer`, `view`, `label`, `log`, `digests`
 can run on the generated code (`engine.factory.new_game` picks the engine).
 
 Both engines keep the same `GameState` (zones of card ids, stats holding cards as cards), so
-what a seat sees is made from the state by the task engine's own code (`Game.view`), one
-implementation for both. Rule-language expressions that are no part of the compiled program —
+what a seat sees is made from the state by one implementation for both (views.py, `SeatViews`). Rule-language expressions that are no part of the compiled program —
 a ruleset's `prefer` rules, a scenario's `values:` — are evaluated by the task engine's compiled
 form over this game's state (`evaluator`): the same code, the same answers.
 """
@@ -18,11 +17,12 @@ from typing import Any
 
 from ..content.model import CardData
 from .game import Decision, Game, Limits
+from .views import SeatViews
 
 __all__ = ["DirectFacade"]
 
 
-class DirectFacade:
+class DirectFacade(SeatViews):
     """The `Game` interface that direct code's driver (`DirectGame`) lacks by itself."""
 
     # a state digest per decision, for event logs, saves and replays (sessions set it; batches
@@ -30,19 +30,11 @@ class DirectFacade:
     record_digests = False
     # scenarios script dice through this (direct code refuses rulesets with dice: never read)
     forced_rolls: list = []
-    _labels: list[str] | None = None  # cards' labels, made on first use (`Game.card_label`)
     _evaluator: Game | None = None
 
     # told what the state does not show (`Game.observer`); only games of the observed form of
     # the code (directobserved.py) tell it of decisions taken without asking and of shuffles
     observer: Any = None
-
-    # what a seat may see: the task engine's code, on the shared state representation
-    view = Game.view
-    _plain = Game._plain
-    _sees = Game._sees
-    _show = Game._show
-    card_label = Game.card_label
 
     def note_digest(self) -> None:
         """Keep the state's digest at the decision just asked (`Game._run` does the same)."""

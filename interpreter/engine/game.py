@@ -34,6 +34,7 @@ from ..analysis.effects import PERIOD
 from ..library import PURE_BUILTINS
 from ..library.boards import compile_boards, is_space, move_onto, space_card
 from ..runtime.zones import cover, put, row_ids, take_out, zone_cards
+from .views import SeatViews
 
 __all__ = ["Game", "Decision", "Limits", "Program", "compile_ruleset"]
 
@@ -252,7 +253,7 @@ def compile_ruleset(rs: Ruleset) -> Program:
     return Program(rs)
 
 
-class Game:
+class Game(SeatViews):
     """One game in progress. Drive it with `decision` / `answer` until `over`.
 
     The running rules are an explicit stack of tasks (tasks.py), so `clone()` copies a game
@@ -713,15 +714,6 @@ class Game:
             return "[" + ", ".join(self.text(x) for x in v) + "]"
         return str(v)
 
-    def card_label(self, cid: int) -> str:
-        """A card's label (cards are immutable: computed once per game)."""
-        labels = self._labels
-        if labels is None:
-            labels = self._labels = [c.label() for c in self.cards]
-        return labels[cid]
-
-    _labels: list[str] | None = None
-
     def label(self, v: Any) -> str:
         if isinstance(v, CardData):
             if v.id in self.state.faces:
@@ -1052,52 +1044,6 @@ class Game:
     def held(self) -> list[list[str]]:
         """Per seat, the names of the cards in its own zones (cards under others included)."""
         return held_names(self.state, self.cards, self.program.rows_zones, len(self.seats))
-
-    def view(self, seat: int | None) -> dict:
-        """What `seat` may see (None: a spectator): hidden zones show only their size."""
-        out: dict[str, Any] = {}
-        for name, zd in self.rs.zones.items():
-            owners = range(len(self.seats)) if zd.per_player else [None]
-            for o in owners:
-                ref = ZoneRef(name, o)
-                visible = zd.visibility == "public" or (zd.visibility == "owner" and o is not None and o == seat)
-                raw = self.state.zones[ref.key]
-                if zd.kind == "rows":
-                    out[str(ref)] = [[self._show(c, visible) for c in row] for row in raw] if visible else \
-                        [len(r) for r in raw]
-                else:
-                    out[str(ref)] = [self._show(c, visible) for c in raw] if visible else len(raw)
-        out["stats"] = {k: self._plain(v, seat) for k, v in self.state.stats.items()}
-        out["players"] = [{k: self._plain(v, seat) for k, v in s.items()} for s in self.state.pstats]
-        return out
-
-    def _plain(self, v: Any, seat: int | None) -> Any:
-        """A stat's value as JSON-ready data for a view (stats may hold cards, players, lists);
-        a card the seat may not see shows as `?`."""
-        if isinstance(v, CardData):
-            return self.card_label(v.id) if self._sees(v.id, seat) else "?"
-        if isinstance(v, (Seat, ZoneRef, RowRef)):
-            return str(v)
-        if isinstance(v, (list, tuple)):
-            return [self._plain(x, seat) for x in v]
-        if isinstance(v, dict):
-            return {str(self._plain(k, seat)): self._plain(x, seat) for k, x in v.items()}
-        return v
-
-    def _sees(self, cid: int, seat: int | None) -> bool:
-        at = self.state.where.get(cid)
-        if at is None:
-            return True
-        if at.startswith("^"):
-            return False
-        name, _, owner = at.partition("#")
-        vis = self.rs.zones[name].visibility
-        return vis == "public" or (vis == "owner" and owner != "" and int(owner) == seat)
-
-    def _show(self, cid: int, visible: bool) -> str:
-        label = self.card_label(cid) if visible else "?"
-        n = len(self.state.under.get(cid, ()))
-        return f"{label} (on {n} hidden)" if n else label
 
     def _in_play_owner(self, cid: int) -> int | None:
         """A card is in play when it lies uncovered in a per-player zone: its owner answers for it."""
