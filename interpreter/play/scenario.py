@@ -82,8 +82,9 @@ from ..content.model import CardData
 from ..content.stack import stack_path
 from ..language.untrusted import FileRefused, read_text
 from ..runtime.values import RowRef, Seat, ZoneRef
-from ..runtime.zones import cover, put, take_out
-from ..library.boards import is_space, move_onto
+from ..runtime.zones import cover, put, row_ids, take_out, zone_cards
+from ..library.boards import move_onto
+from ..engine.views import board_graph
 from .variants import VariantError, load_variant
 
 __all__ = ["run_scenario", "ScenarioResult", "load_scenario"]
@@ -238,7 +239,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
     def arrange(g: Game) -> None:  # a bad setup is the scenario's fault: report it as such
         try:
             if sc.setup.model_fields_set:
-                _apply_setup(g.evaluator(), sc.setup)  # (direct code: a task-engine view of its state)
+                _apply_setup(g, sc.setup)  # on the game's own state (direct code: `arranged()` follows)
                 observer.reset()  # what the rules' setup shuffled, the scenario's setup replaced
             g.forced_rolls = list(sc.rolls)
         except _Fail as e:
@@ -303,7 +304,7 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
     if setup.active is not None:
         st.active = setup.active - 1
     spare = setup.spare  # None: displaced cards are set aside, out of play
-    rows_zones = game.program.rows_zones
+    rows_zones = _rows_zones(game)
     taken: set[int] = set()
     for zname, content in setup.zones.items():
         ref = _zone(game, zname)
@@ -349,12 +350,13 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
 def _grid_space(game: Game, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
     """In a grid zone a card is written `Name at X,Y` (from 1); without `at`, the first empty
     space, row by row, as `move` does."""
-    size = game.grid_size(ref.key)
-    if size is None:
+    zd = game.rs.zones[ref.name]
+    if zd.kind != "grid":
         return spec, None
-    w, h = size
+    w, h = zd.width, zd.height
     name, sep, where = spec.rpartition(" at ")
-    taken = set(game.grid_occupied(ref.key))
+    spaces = game.state.spaces
+    taken = {spaces[c] for c in game.state.zones[ref.key] if c in spaces}
     if sep:
         x, _, y = where.partition(",")
         if not (x.strip().isdigit() and y.strip().isdigit()):
@@ -369,6 +371,11 @@ def _grid_space(game: Game, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
     if not free:
         raise _Fail(f"setup: `{spec}`: {ref.key} is full")
     return spec, free[0]
+
+
+def _rows_zones(game: Game) -> frozenset[str]:
+    """The ruleset's `rows` zones (an instance holds a list of rows, not of cards)."""
+    return frozenset(n for n, z in game.rs.zones.items() if z.kind == "rows")
 
 
 def _all_ids(game: Game, key: str, is_rows: bool) -> list[int]:
@@ -534,19 +541,19 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | N
             f.append(f"zone {zname}: expected {content}, got {got}")
     for zname, content in ex.contains.items():
         ref = _zone(game, zname)
-        ids = _all_ids(game, ref.key, ref.name in game.program.rows_zones)
+        ids = _all_ids(game, ref.key, ref.name in _rows_zones(game))
         for spec in content:
             if not any(_matches_stack(game, cid, str(spec)) or _matches(game.cards[cid], str(spec)) for cid in ids):
                 f.append(f"zone {zname}: expected it to contain {spec}, got {_describe(game, ids)}")
     for zname, content in ex.excludes.items():
         ref = _zone(game, zname)
-        ids = _all_ids(game, ref.key, ref.name in game.program.rows_zones)
+        ids = _all_ids(game, ref.key, ref.name in _rows_zones(game))
         for spec in content:
             if any(_matches_stack(game, cid, str(spec)) or _matches(game.cards[cid], str(spec)) for cid in ids):
                 f.append(f"zone {zname}: expected no {spec}, got {_describe(game, ids)}")
     for zname, n in ex.count.items():
         ref = _zone(game, zname)
-        got = len(_all_ids(game, ref.key, ref.name in game.program.rows_zones))
+        got = len(_all_ids(game, ref.key, ref.name in _rows_zones(game)))
         if got != n:
             f.append(f"count of {zname}: expected {n}, got {got}")
     for name, value in ex.stats.items():
@@ -603,23 +610,38 @@ def _card_value(game: Game, value: Any) -> Any:
     return value
 
 
+def _board_of(game: Game) -> dict[int, str]:
+    """Each board space (a card id) → its board, from the board graph the game's engine built."""
+    return board_graph(game).board_of if game.rs.boards else {}
+
+
 def _space(game: Game, spec: str) -> CardData:
+    board_of = _board_of(game)
     for c in game.cards:
-        if _matches(c, spec) and is_space(game.evaluator(), c):
+        if c.id in board_of and _matches(c, spec):
             return c
     raise _Fail(f"no board space `{spec}`")
+
+
+def _lay_on(game: Game, card: CardData, space: CardData) -> None:
+    """`card` goes onto board space `space`, as `move card to space` does in the rules."""
+    R = getattr(game, "R", None)
+    if R is None:
+        move_onto(game, [card], space)
+    else:
+        R.move_onto([card.id], space.id)
 
 
 def _setup_spaces(game: Game, on_spaces: dict[str, list[Any]], taken: set[int]) -> None:
     for spec, content in on_spaces.items():
         space = _space(game, spec)
         for c in game.cards:  # the space is emptied first: what lay there is set aside
-            if game.state.spaces.get(c.id) == space.id and game.state.where.get(c.id) in game.program.board_names:
-                take_out(game.state, c.id, game.program.rows_zones)
+            if game.state.spaces.get(c.id) == space.id and game.state.where.get(c.id) in game.rs.boards:
+                take_out(game.state, c.id, _rows_zones(game))
         for item in content:
             card = _find_card(game, str(item), taken)
             taken.add(card.id)
-            move_onto(game, [card], space)
+            _lay_on(game, card, space)
 
 
 def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
@@ -628,7 +650,7 @@ def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
     for spec, content in on_spaces.items():
         space = _space(game, spec)
         ids = [c.id for c in game.cards if game.state.spaces.get(c.id) == space.id
-               and game.state.where.get(c.id) in game.program.board_names]
+               and game.state.where.get(c.id) in game.rs.boards]
         left, want = list(ids), [str(x) for x in content]
         for w in want:
             hit = next((i for i in left if _matches(game.cards[i], w)), None)
@@ -747,10 +769,20 @@ def _same_value(game: Game, got: Any, want: Any) -> bool:
 
 
 def _zone_cards_top_first(game: Game, ref: Any) -> list:
-    cards = game.evaluator().listify(ref)
-    if isinstance(ref, ZoneRef) and game.rs.zones[ref.name].kind == "pile":
-        return list(reversed(cards))
-    return cards
+    """A zone's or a row's cards as a scenario lists them: a pile top first, a row left to right."""
+    st = game.state
+    if isinstance(ref, RowRef):  # the row it names now (none once it has emptied and closed up)
+        rows = st.zones[ref.key]
+        if ref.rid < 0:
+            ids = rows[ref.index] if 0 <= ref.index < len(rows) else []
+        else:
+            rids = row_ids(st, ref.key)
+            ids = rows[rids.index(ref.rid)] if ref.rid in rids else []
+    else:
+        ids = zone_cards(st, ref.key, ref.name in _rows_zones(game))
+        if game.rs.zones[ref.name].kind == "pile":
+            ids = list(reversed(ids))
+    return [game.cards[c] for c in ids]
 
 
 def _show(game: Game, v: Any) -> Any:

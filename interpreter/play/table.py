@@ -27,7 +27,7 @@ from ..content.model import CardData
 from ..engine.factory import new_game
 from ..engine.game import Game, Program
 from ..language.diagnostics import ContentError
-from ..library.boards import graph
+from ..engine.views import board_graph
 from ..printing import card_faces
 from ..printing.faces import card_text, distinct_cards
 from ..printing.layout import LAYOUT_FILE
@@ -325,7 +325,7 @@ class Table:
 
     def _board(self, name: str, lying: list[int]) -> dict:
         """A board as a graph: its spaces in declaration order, their edges, what lies on each."""
-        gr = graph(self.game.evaluator())  # board graphs are built by the task engine's code
+        gr = board_graph(self.game)
         order = gr.order.get(name, [])
         on: dict[int, list[dict]] = {}
         for c in lying:
