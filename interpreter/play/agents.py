@@ -172,7 +172,11 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
                     spaces.pop(row[i], None)
                 else:
                     spaces[row[i]] = space
-    game.touched = None  # anything may have changed for `as soon as` conditions (the same for every world)
+    arranged = getattr(game, "arranged", None)  # direct code: covered cards and grid spaces read again
+    if arranged is not None:
+        arranged()  # and anything may have changed for `as soon as` conditions (the same for every world)
+    else:
+        game.touched = None
 
 
 class GreedyAgent:
