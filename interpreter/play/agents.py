@@ -127,7 +127,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
     Look-ahead agents search only such worlds, so their choices cannot depend on what their seat
     may not see. The game's RNG is reseeded from `rng` (future draws and dice are unknown), and the
     cards `seat` cannot see — in hidden zones, in other players' `owner` zones, and under other
-    cards (a covered card is hidden from everyone, as `Game.view` shows it) — are dealt again among
+    cards (a covered card is hidden from everyone, as `view` shows it, engine/views.py) — are dealt again among
     the places they occupy, each place keeping its size (a rows zone keeps every row's size, a grid
     its occupied spaces). Cards are only exchanged with cards of the same type: a card's back (its
     type) is taken as visible. Visible cards stay put. The deal forgets the actual arrangement

@@ -2,7 +2,7 @@
 bot), what each seat may see, what happened since each seat last chose, and the designer's
 stepping back and forward.
 
-Everything a seat is sent is built here from the engine's rule of visibility (`Game.view`: a
+Everything a seat is sent is built here from the engine's rule of visibility (`view`, engine/views.py: a
 `hidden` zone shows no seat its cards, an `owner` zone only its owner, cards under others stay
 hidden), so the web layer (web.py) cannot show a seat more than its view by mistake. The narration
 of other seats' moves and of `log` lines names a card only when the reader can see a card of that
@@ -252,7 +252,7 @@ class Table:
 
     # ---- what a seat sees ------------------------------------------------------------------
     def visible_to(self, zone: str, owner: int | None, seat: int | None) -> bool:
-        """The engine's rule (`Game.view`); seat None is the designer, who sees everything."""
+        """The engine's rule (`view`, engine/views.py); seat None is the designer, who sees everything."""
         if seat is None:
             return True
         vis = self.program.rs.zones[zone].visibility
