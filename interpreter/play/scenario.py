@@ -565,6 +565,9 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | N
         if isinstance(got, CardData) and isinstance(value, str):  # a stat holding a card (a board space)
             if not _matches(got, value):
                 f.append(f"stat {name}: expected {value}, got {_spec_of(got)}")
+        elif isinstance(got, list) and isinstance(value, list) and got and all(isinstance(c, CardData) for c in got):
+            if len(got) != len(value) or not all(isinstance(v, str) and _matches(c, v) for c, v in zip(got, value)):
+                f.append(f"stat {name}: expected {value}, got {[_spec_of(c) for c in got]}")  # a list of cards
         elif got != value:
             f.append(f"stat {name}: expected {value!r}, got {got!r}")
     if ex.over is not None and game.over != ex.over:
