@@ -1,6 +1,7 @@
 """The City (rulesets/talisman_city, TA-664..TA-692): each rule is cited by a scenario of
 tests/scenarios/talisman_city/ or listed in the mod's NOTES.md; the mod stacks with the other Region
-mods in any order and compiles to direct code (no construct left to the retiring task engine)."""
+mods in any order (its direct code is compiled, with every other mod here, by
+tests/games/test_talisman_firelands.py)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +10,6 @@ from ruamel.yaml import YAML
 from rulekit import not_modelled_rules
 
 from interpreter.api import load_program
-from interpreter.engine.direct import compile_direct
 
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = [f"TA-{i:03d}" for i in range(664, 693)]
@@ -40,7 +40,3 @@ def test_the_city_stacks_with_the_other_regions_in_any_order():
     assert a == b
     assert {"City Gate", "Jail", "Eyrie", "Treasure Chamber"} <= set(a)
 
-
-def test_the_city_compiles_to_direct_code():
-    """With the other Regions (the stack loaded above, cached): no construct the direct code lacks."""
-    compile_direct(load_program(stack("regions", "highland", "dungeon", "city")))
