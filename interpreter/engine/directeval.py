@@ -43,6 +43,7 @@ def compile_expression(dp: Any, new_gen: Callable[[], Any], node: Node, kinds: t
     if got is not None and got[0] is node:
         return got[1]
     gen = new_gen()
+    gen.number_owners = True
     card_stats, stat_kinds, const_kinds = dp.info["expr_kinds"]
     gen.card_stats, gen.stat_kinds, gen.const_kinds = card_stats, dict(stat_kinds), dict(const_kinds)
     rs = dp.program.rs
