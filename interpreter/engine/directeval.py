@@ -21,6 +21,7 @@ from ..content.model import CardData
 from ..language.tree import Node
 from ..runtime.errors import LimitExceeded, RuleError
 from ..runtime.values import Seat, ZoneRef
+from ..runtime.zones import zone_cards
 from .directexpr import Unsupported
 
 __all__ = ["Bound", "as_list", "bound_name", "compile_expression", "evaluate", "option_kind", "prefer_rules", "rule_value",
@@ -169,6 +170,8 @@ def option_kind(game: Any, option: Any, label: str | None) -> tuple[str, Any]:
         return ("card" if is_card else "int"), option
     if isinstance(option, Seat):
         return "player", option
+    if t is ZoneRef:  # a zone chosen among zones: its cards now
+        return "cards", zone_cards(game.state, option.key, option.name in game.program.rows_zones)
     if t is str:
         return "str", option
     if t is list and all(type(x) is int for x in option):
