@@ -141,6 +141,10 @@ def rule_value(v: Any, kind: str, cards: list[CardData]) -> Any:
         return [rule_value(r, "row", cards) for r in v]
     if kind == "rowpairs":
         return [rule_value(r, "rowpair", cards) for r in v]
+    if kind == "player":  # (some are kept as plain numbers: the start player)
+        return Seat(v) if type(v) is int else v
+    if kind == "players":
+        return [Seat(p) if type(p) is int else p for p in v]
     if kind == "item":
         return _item(v, cards)
     if kind == "mixed":

@@ -8,8 +8,8 @@ can run on the generated code (`engine.factory.new_game` picks the engine).
 Both engines keep the same `GameState` (zones of card ids, stats holding cards as cards), so
 what a seat sees is made from the state by the task engine's own code (`Game.view`), one
 implementation for both. Rule-language expressions that are no part of the compiled program —
-a ruleset's `prefer` rules, a scenario's `values:` — are evaluated by the task engine's compiled
-form over this game's state (`evaluator`): the same code, the same answers.
+a ruleset's `prefer` and `value` rules, a scenario's `values:`, the parts of a failed rule — are
+compiled by direct code on their own (directeval.py) and evaluated on this game's runtime.
 """
 from __future__ import annotations
 
@@ -61,9 +61,9 @@ class DirectFacade:
         return self.R.label(v.id if isinstance(v, CardData) else v)
 
     def evaluator(self) -> Game:
-        """A task-engine `Game` over this game's state, to evaluate rule-language expressions
-        that the compiled program does not hold (a `prefer` rule, a scenario's `values:`). It
-        shares the state (so an expression that draws from the RNG draws as it would in the task
+        """A task-engine `Game` over this game's state, for what still reads the state through
+        the task engine's code (a scenario's `setup:`, board graphs): no longer for expressions
+        (`expression_value`, `preferences`, `values`). It shares the state (so an expression that draws from the RNG draws as it would in the task
         engine); its constants were evaluated as the game's were, before setup."""
         ev = self._evaluator
         if ev is None:
