@@ -42,6 +42,8 @@ def compile_expression(dp: Any, new_gen: Callable[[], Any], node: Node, kinds: t
     key = (id(node), kinds)
     got = cache.get(key)
     if got is not None and got[0] is node:
+        if isinstance(got[1], str):  # (asked again at every decision: refused once)
+            raise Unsupported(got[1])
         return got[1]
     gen = new_gen()
     gen.number_owners = True
@@ -60,10 +62,12 @@ def compile_expression(dp: Any, new_gen: Callable[[], Any], node: Node, kinds: t
             for zname, pl in rs.placements.items():
                 gen.placement_function(gen.placement_names[zname], zname, pl)
         build, _, _ = gen.assemble(["_ex", "_exk"] if kind == "zone" else ["_ex"])
-    except Unsupported:
+    except Unsupported as why:
+        cache[key] = (node, str(why))
         raise
     except (RuleError, KeyError, ValueError, TypeError, AttributeError) as why:  # what the compiler did not foresee
-        raise Unsupported(f"{type(why).__name__}") from None
+        cache[key] = (node, type(why).__name__)
+        raise Unsupported(type(why).__name__) from None
     out = (build, gen.K, kind)
     cache[key] = (node, out)
     return out
