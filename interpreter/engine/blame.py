@@ -3,7 +3,8 @@
 
 Why after the fact: a rule fails rarely, and the game stops when it does, so nothing is spent on the
 way. The failing statement is found by its location; its own expressions (not those of the blocks
-inside it) are evaluated again, innermost first, with the rule's variables, to find the innermost
+inside it) are evaluated again (each by the game's engine: `expression_value`, directeval.py for
+direct code), innermost first, with the rule's variables, to find the innermost
 one that fails and the values of its parts. Expressions may draw from the game's random source; the
 game has ended, so drawing again changes nothing that is played.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..compile.compiler import Compiler
 from ..language.tree import Expr, Node, Stmt, walk
 from ..runtime.errors import RuleError, explain, value_words
 
@@ -95,15 +95,13 @@ def blame(game: Any, err: RuleError, env: dict | None) -> str | None:
     if node is None:
         return None
     env = dict(env or {})
-    compiler = Compiler(game.rs)
-    compiler.generate = False
     values: dict[int, Any] = {}
     failing = None
     for e in _own_expressions(node):
         if any(isinstance(c, Expr) and id(c) not in values for c in e.children()):
             continue  # a part of it failed already: the innermost failure is the one to tell
         try:
-            values[id(e)] = compiler.expr(e)(game, env)
+            values[id(e)] = game.expression_value(e, env, tell=False)
         except Exception as ex:  # noqa: BLE001 - any failure is the one being explained
             if failing is None:
                 failing = (e, ex)

@@ -33,6 +33,7 @@ from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directrebind import old_value_dead
+from .directeval import compile_expression
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
@@ -55,6 +56,11 @@ class DirectProgram:
         self.labels: list[str] = [c.label() for c in program.rs.cards]
         self.source = ""  # the generated source, for reading (tests, debugging)
         self.tables: dict[int, dict] = {}  # player count → lookup tables (directgame._tables)
+
+    def expression(self, node: Node, kinds: tuple[tuple[str, str], ...]) -> tuple[Any, list, str]:
+        """One expression that the module does not hold (a bot's `prefer`, a scenario's value),
+        compiled on its own with the names `kinds` bound (directeval.py): (build, K, its kind)."""
+        return compile_expression(self, lambda: _Gen(self.program), node, kinds)
 
 
 def compile_direct(program: Program) -> DirectProgram:
@@ -358,6 +364,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         info["var_names"] = self.var_names
         info["dummies"] = self.uses_dummies
         info["settle_stops"] = self.settle_stops
+        # what single expressions compiled later need to know (directeval.py: `prefer`, scenario values)
+        info["expr_kinds"] = (self.card_stats, dict(self.stat_kinds), dict(self.const_kinds))
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
         return out

@@ -80,6 +80,9 @@ class Expressions:
     stat_kinds: dict = {}  # stats that hold something else than numbers: name → kind (`stat_store`)
     learning = False  # a first pass learning `stat_kinds` (direct._learn_stats)
     binding_depth = 0  # binding constructs (`where`, quantifiers, comprehensions) being compiled
+    # a number as a zone's or stat's owner (`hand of 1`, seats from 0, as the task engine reads it):
+    # for expressions compiled on their own (directeval.py: scenarios' `values:`), not for rules
+    number_owners = False
 
     def expr(self, n: Node, scope: dict) -> V:
         m = getattr(self, "e_" + n.kind, None)
@@ -223,6 +226,8 @@ class Expressions:
         owner = self.expr(n.owner, scope)
         if owner.kind == "item":  # an item of a mixed list used as a player
             owner = V(owner.src, "player")
+        if owner.kind == "int" and self.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
+            owner = V(f"_Seat({owner.src})", "player")
         if n.name in self.rs.zones:
             if owner.kind == "player":
                 return self.zone(n.name, owner.src)

@@ -6,17 +6,20 @@ interface (docs/api.md): `decision`, `answer`, `view`, `label`, `log`, `digests`
 can run on the generated code (`engine.factory.new_game` picks the engine).
 
 Both engines keep the same `GameState` (zones of card ids, stats holding cards as cards), so
-what a seat sees is made from the state by one implementation for both (views.py, `SeatViews`). Rule-language expressions that are no part of the compiled program —
-a ruleset's `prefer` rules, a scenario's `values:` — are evaluated by the task engine's compiled
-form over this game's state (`evaluator`): the same code, the same answers.
+what a seat sees is made from the state by one implementation for both (views.py, `SeatViews`).
+Rule-language expressions that are no part of the compiled program — a ruleset's `prefer` and
+`value` rules, a scenario's `values:`, the parts of a failed rule — are compiled by direct code on
+their own (directeval.py) and evaluated on this game's runtime.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ..content.model import CardData
-from .game import Decision, Game, Limits
+from ..runtime.errors import RuleError
+from .actionprefs import action_rules_of
+from .directeval import Unsupported, as_list, bound_name, evaluate, option_kind, prefer_rules, rule_value
+from .game import Decision
 from .views import SeatViews
 
 __all__ = ["DirectFacade"]
@@ -30,7 +33,6 @@ class DirectFacade(SeatViews):
     record_digests = False
     # scenarios script dice through this (direct code refuses rulesets with dice: never read)
     forced_rolls: list = []
-    _evaluator: Game | None = None
 
     # told what the state does not show (`Game.observer`); only games of the observed form of
     # the code (directobserved.py) tell it of decisions taken without asking and of shuffles
@@ -49,39 +51,82 @@ class DirectFacade(SeatViews):
         """A value as options and logs show it (a card given as a card or by its id)."""
         return self.R.label(v.id if isinstance(v, CardData) else v)
 
-    def evaluator(self) -> Game:
-        """A task-engine `Game` over this game's state, to evaluate rule-language expressions
-        that the compiled program does not hold (a `prefer` rule, a scenario's `values:`). It
-        shares the state (so an expression that draws from the RNG draws as it would in the task
-        engine); its constants were evaluated as the game's were, before setup."""
-        ev = self._evaluator
-        if ev is None:
-            ev = self._evaluator = _evaluator(self)
-        elif ev.state is not self.state:  # a copy of the game (clone): its constants are the same
-            ev = self._evaluator = copy.copy(ev)
-            ev.state, ev._seats, ev._placement_cache = self.state, [], None
-        return ev
-
     def values(self) -> list[float] | None:
-        """`Game.values`: every seat's `value` now, by the task engine's code over this game's
-        state (None when the ruleset declares none)."""
-        if self.program.value is None:
+        """`Game.values`: every seat's `value` now (None when the ruleset declares none), by the
+        rule compiled on its own (directeval.py) where the game's module does not hold it."""
+        if not self.rs.values:
             return None
-        ev = self.evaluator()
-        ev.work = 0  # counted per question, as for `preferences`
-        return ev.values()
+        decl = self.rs.values[0]
+        out = []
+        for p in self.seats:
+            v = self._rule_value(decl, [("you", "player", p), (decl.binder, "player", p)])
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                what = "none" if v is None else "a truth value" if isinstance(v, bool) else "not a number"
+                raise RuleError(f"the value of player {int(p) + 1} is {what}: `value` must give a number", decl.loc)
+            out.append(float(v))
+        return out
 
     def preferences(self, decision: Decision) -> list[float] | None:
-        """`Game.preferences`: each option by the ruleset's `prefer` rule for it; card options
-        (ids in direct code) are given to the rule as the cards themselves."""
-        if self.program.prefer is None:
+        """`Game.preferences`: each option by the ruleset's `prefer` rule for it (the longest
+        prompt the decision's prompt begins with, else the rule without one; an action by the
+        `prefer ... for action` rule of its label), `none` counting 0; None when no rule applies."""
+        by_prompt, by_label = prefer_rules(self.dp)
+        prompt = decision.prompt or ""
+        rule = next((r for r in by_prompt if r[0] is None or prompt.startswith(r[0])), None)
+        by_action = action_rules_of(by_label, decision.options, decision.labels) \
+            if decision.kind == "action" and by_label else None
+        if rule is None and by_action is None:
             return None
-        ev = self.evaluator()
-        ev.work = 0  # counted per question: the game's own work limit is its generated code's
-        # an action decision's labels name the option that ends the actions (`prefer ... for action`)
-        task = Decision(decision.player, decision.kind, decision.prompt, self.option_values(decision),
-                        decision.labels if decision.kind == "action" else None, decision.loc, ev.label)
-        return ev.preferences(task)
+        me = self.seats[decision.player]
+        labels = decision.labels
+        out = []
+        for i, option in enumerate(decision.options):
+            named = by_action[i] if by_action is not None else None
+            if named is not None:  # `prefer p for action "LABEL"`: `it` the label, `this` the card
+                (_, binder, _, decl), label, card = named
+                card = card.id if isinstance(card, CardData) else card
+                names = [("you", "player", me), (binder, "player", me), ("it", "none" if label is None else "str", label),
+                         ("this", "none" if card is None else "card", card)]
+            elif rule is not None:
+                _, binder, _, decl = rule
+                names = [("you", "player", me), (binder, "player", me), ("it", *option_kind(self, option, labels[i]))]
+            else:  # an option no rule names, beside options that a rule for actions rates
+                out.append(0.0)
+                continue
+            v = self._rule_value(decl, names)
+            if v is None:
+                v = 0
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                what = "a truth value" if isinstance(v, bool) else "not a number"
+                shown = named[1] if named is not None else labels[i]
+                raise RuleError(f"the preference of player {decision.player + 1} for {shown} is {what}: "
+                                "`prefer` must give a number (or none)", decl.loc)
+            out.append(float(v))
+        return out
+
+    def _rule_value(self, decl: Any, names: list) -> Any:
+        """A bot's rule (`value`, `prefer`) evaluated now; a failure names the rule. Where the
+        rule does not compile for its option's kind (a text among cards, `last(it)` of a single
+        value), the option is given as any value of a list of options would be (a card only if
+        it is one), then as the list the rules make of a single value."""
+        tries = [names]
+        last = names[-1] if names else None
+        if last is not None and last[0] == "it" and last[1] not in ("mixed", "int"):
+            tries += [names[:-1] + [("it", "item", last[2])], names[:-1] + [("it", "mixed", as_list(last[2]))]]
+        for i, bound in enumerate(tries):
+            try:
+                return evaluate(self, decl.expr, bound, decl.loc)
+            except Unsupported as why:
+                if i == len(tries) - 1:
+                    raise RuleError(f"this rule cannot be evaluated ({why})", decl.loc) from None
+        return None
+
+    def expression_value(self, node: Any, env: dict | None, tell: bool = True) -> Any:
+        """An expression of the rules (a scenario's `values:`, a failed rule's part) evaluated now
+        with the variables `env` (rule values: cards as cards); `Unsupported` when direct code
+        cannot compile it; with `tell` false, a failure is Python's own (engine/blame.py)."""
+        names = [bound_name(k, v) for k, v in (env or {}).items()]
+        return evaluate(self, node, names, None, tell)
 
     def option_values(self, decision: Decision) -> list:
         """The options of `decision` as the task engine offers them: a card as the card, where
@@ -111,8 +156,12 @@ class DirectFacade(SeatViews):
         R.touched = -1  # directgame.ANYTHING: anything may have changed
 
     def constants_value(self, name: str) -> Any:
-        """A constant's value as the task engine holds it (for scenarios' `stats:` checks)."""
-        return self.evaluator().constants.get(name)
+        """A constant's value as the rules give it (a card as the card; for scenarios' `stats:`
+        checks), None for a name that is no constant."""
+        const = self.R.const
+        if name not in const:
+            return None
+        return rule_value(const[name], self.dp.info["expr_kinds"][2].get(name, "any"), self.cards)
 
 
 def _task_value(v: Any, cards: list) -> Any:
@@ -123,17 +172,3 @@ def _task_value(v: Any, cards: list) -> Any:
     if type(v) is tuple:
         return [_task_value(x, cards) for x in v]
     return v
-
-
-def _evaluator(game: Any) -> Game:
-    """A `Game` that runs no rules: `Game.__init__`'s fields, its constants evaluated on a fresh
-    state of the same seed (as the game's own were, before anything else drew from the RNG), then
-    pointed at `game`'s state."""
-    ev = Game.__new__(Game)
-    st = game.state
-    ev.init_fields(game.program, st.players, st.seed, Limits(), False, None)
-    ev.cards = game.cards
-    ev._init_state()
-    ev.init_values()
-    ev.state = st
-    return ev

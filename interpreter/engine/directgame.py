@@ -925,7 +925,7 @@ class DirectGame(DirectFacade):
 
     def values(self) -> list[float] | None:
         """Every seat's `value` now (as `Game.values`), or None when the ruleset declares none;
-        a `value` rule that direct code does not compile is evaluated by the facade's evaluator."""
+        a `value` rule that the module does not hold is compiled on its own (directfacade.values)."""
         name = self.dp.info.get("value")
         if name is None:
             return super().values()

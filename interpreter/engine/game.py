@@ -1036,6 +1036,19 @@ class Game(SeatViews):
         """The options of `decision` as rule values (the facade of both engines: directfacade.py)."""
         return decision.options
 
+    def expression_value(self, node: Node, env: dict | None, tell: bool = True) -> Any:
+        """An expression of the rules evaluated now with the variables `env` (a scenario's
+        `values:`, a failed rule's part: engine/blame.py); the facade of both engines
+        (directfacade.py). With `tell` false, a failure is Python's own."""
+        c = Compiler(self.rs)
+        c.generate = False
+        f = c.expr(node)
+        return f(self, dict(env or {})) if not tell else _evaluate(f, self, dict(env or {}), None)
+
+    def constants_value(self, name: str) -> Any:
+        """A constant's value (None for a name that is no constant): the facade of both engines."""
+        return self.constants.get(name)
+
     def evaluator(self) -> "Game":
         """The game that evaluates rule-language expressions over this game's state: itself (a
         game of direct code gives a task-engine one, directfacade.py)."""
