@@ -142,7 +142,10 @@ class Expressions:
 
     def e_list(self, n, scope):
         """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
-        items = [self.expr(i, scope) for i in n.items]
+        return self.list_of([self.expr(i, scope) for i in n.items])
+
+    def list_of(self, items: list) -> V:
+        """`e_list` of its items compiled (directtuples.py compiles them once, to look at them)."""
         kinds = {v.kind for v in items}
         if kinds == {"player"}:
             return V(_built_list(items), "players")

@@ -94,6 +94,8 @@ class TuplesGen:
                 # engine alone plays)
                 _tuples(shape)
                 return V(_built_list(items), "tuple:" + ",".join(shape), nn=True)
+            if not all(i.kind == "name" for i in n.items):  # (names: walks, directforms.py)
+                return self.list_of(items)  # not compiled again: a list nested in lists would be, at each depth
         return super().e_list(n, scope)
 
     def e_in(self, n, scope):
