@@ -454,7 +454,14 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         """An expression as a plain function of its parameters; returns the expression's kind."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.cur_loc = loc
-        v = self.expr(n, scope)
+        try:
+            v = self.expr(n, scope)
+        except Unsupported:
+            if not self.learning:
+                raise
+            # (`_learn_stats`) past a condition that needs a stat's kind a later `set` shows
+            # (`when landing(s) if at_stat == s`, read before the body that sets it is compiled)
+            v = V("None", "none")
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
         return v.kind
@@ -699,7 +706,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 scope[name] = (got[0], "item")  # it may now hold a card or a player: read as an item after
             return got[0]  # an item of a mixed list kept where a player, card or row was (or the reverse)
         if got is not None:
-            if got[1] == "list" and kind in ("cards", "players") and got[0] in self.empty_lists:
+            if got[1] == "list" and (kind in ("cards", "players", "cardlists") or kind.startswith("tuples:")) \
+                    and got[0] in self.empty_lists:
                 scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (directforms.e_arith)
                 return got[0]
             if {got[1], kind} == {"int", "any"}:

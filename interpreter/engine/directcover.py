@@ -76,7 +76,9 @@ class CoverStatements:
         if name not in self.card_stats:
             if self.stat_kinds.get(name, "").startswith(("cardlists", "tuples:")):  # `set links to []`: emptied
                 return False
-            if v.kind in ("cards", "zone", "row", "card") or (v.kind == "list" and v.src == "[]"):
+            if v.kind in ("cards", "zone", "row") or (v.kind == "list" and v.src == "[]"):
+                # (a single card is no list: `stat_store` keeps it, read in kind "card", as a
+                # player's `at`; so a figure's space, set to none between, compiles)
                 if self.learning:  # (direct._learn_stats)
                     self.card_stats = self.card_stats | {name}
                     return True

@@ -63,6 +63,9 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
               "zonerefs": "zoneref"}
 
 
+_PLAIN_KINDS = ("int", "str", "bool", "any")  # values kept as they are (no card ids, no seats)
+
+
 class StatKindsFound(Exception):
     """Raised when a stat turns out to hold cards, players or text after its reads were compiled
     as numbers: `compile_direct` compiles again knowing `kinds`."""
@@ -142,7 +145,10 @@ class Expressions:
 
     def e_list(self, n, scope):
         """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
-        items = [self.expr(i, scope) for i in n.items]
+        return self.list_of([self.expr(i, scope) for i in n.items])
+
+    def list_of(self, items: list) -> V:
+        """`e_list` of its items compiled (directtuples.py compiles them once, to look at them)."""
         kinds = {v.kind for v in items}
         if kinds == {"player"}:
             return V(_built_list(items), "players")
@@ -150,7 +156,7 @@ class Expressions:
             return self.zone_refs(items)
         if kinds == {"row"}:  # a group of rows (e.g. a pair for `linked`): rows by reference
             return V(_built_list(items), "rowpair")
-        if kinds and kinds <= {"card"}:
+        if "card" in kinds and kinds <= {"card", "none"}:  # `[none, c]`: cards, some none (not `nn`)
             return V(_built_list(items), "cards", nn=all(v.nn or v.top for v in items))
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
             raise Unsupported("a list of lists or of cards mixed with other values")
@@ -726,6 +732,9 @@ class RuleFunctions:
         if want is None:
             if xs.src == "[]" or xs.empty:  # an empty list (a base's default that a mod replaces)
                 return V(f"({item.src} in {xs.src})", "bool")
+            if (item.kind in ("card", "cards") or item.kind.startswith("tuple:")) and \
+                    self.fill_empty_list(n.coll, scope, item.kind):
+                return V(f"({item.src} in {xs.src})", "bool")
             if item.kind not in ("int", "str", "bool", "any"):
                 raise Unsupported("`in` a list of values, of something else")
             return V(f"({item.src} in {xs.src})", "bool")
@@ -733,12 +742,32 @@ class RuleFunctions:
             return V(f"({item.src} in {xs.src})", "bool")
         if item.kind == "none":
             return V(f"(None in {xs.src})", "bool")
+        if xs.kind == "players" and item.kind in _PLAIN_KINDS:
+            # a player is a number (`Seat`) in both engines: `2 in players` compares numbers, as
+            # `Compiler.x_in`'s equality does
+            return V(f"({item.src} in {xs.src})", "bool")
+        if item.kind in _PLAIN_KINDS + ("card", "player", "row", "space"):
+            # a value of another kind never equals an item (a card is never a player, a number never
+            # a card or a row): false, both sides evaluated as `x_in` evaluates them
+            return V(f"(({item.src}, {xs.src}) and False)", "bool")
         raise Unsupported(f"a {item.kind} `in` a list of {xs.kind}")
+
+    def fill_empty_list(self, coll: Node, scope: dict, item: str) -> bool:
+        """`c in xs` where `xs` is a variable that `let xs = []` made and nothing has filled yet
+        (`if not (c in ends): set ends to ends + [c]`): from here on it holds cards (`c` a card),
+        lists of cards (`c` a list of cards) or records (`c` a record: directtuples.py), as
+        `bind` reads it at its first fill."""
+        got = scope.get(coll.id) if coll.kind == "name" else None
+        if not isinstance(got, tuple) or got[1] != "list" or got[0] not in self.empty_lists:
+            return False
+        kind = "cards" if item == "card" else "cardlists" if item == "cards" else "tuples:" + item[6:]
+        scope[coll.id] = (got[0], kind)
+        return True
 
     def e_range(self, n, scope):
         lo, hi = self.expr(n.lo, scope), self.expr(n.hi, scope)
-        if lo.kind != "int" or hi.kind != "int":
-            raise Unsupported("a range of non-numbers")
+        if lo.kind not in ("int", "any") or hi.kind not in ("int", "any"):  # `any`: a die's face, as `R.range`
+            raise Unsupported("a range of non-numbers")  # takes it (a number; else the same error as `x_range`)
         return V(f"R.range({lo.src}, {hi.src})", "list", nn=True)
 
     def index_of(self, obj: V, key: V) -> V:

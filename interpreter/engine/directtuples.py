@@ -35,7 +35,7 @@ def _tids(held: Any) -> list:
 def _tobjs(R: Any, records: list, cards_at: tuple) -> list:
     """Records of card ids and plain values, with the cards themselves at `cards_at`, to keep in a stat."""
     cards = R.rs.cards
-    return [[cards[x] if i in cards_at else x for i, x in enumerate(t)] for t in records]
+    return [[cards[x] if i in cards_at and x is not None else x for i, x in enumerate(t)] for t in records]
 
 
 TUPLES_GLOBALS = {"_tids": _tids, "_tobjs": _tobjs}
@@ -44,6 +44,26 @@ TUPLES_KEYWORDS = frozenset(TUPLES_GLOBALS)
 
 def _shape(kind: str) -> list[str]:
     return kind.split(":", 1)[1].split(",")
+
+
+def _unified(shapes: set) -> list[str] | None:
+    """One shape for records of several, or None: a `none` position takes the kind the other
+    records give it, a card where none does (`[[none, start, false]]`: a walk not yet come
+    from anywhere); a shape that mixes kinds at a position is none."""
+    if len({len(s) for s in shapes}) != 1:
+        return None
+    out = []
+    for kinds in zip(*shapes):
+        known = set(kinds) - {"none"}
+        if len(known) > 1:
+            return None
+        out.append(known.pop() if known else "card")
+    return out
+
+
+def _record(shape: list[str] | None) -> bool:
+    """Whether a shape is a record's: a card and plain values (a list of cards alone is no record)."""
+    return shape is not None and "card" in shape and set(shape) <= {"card", *_PLAIN} and len(set(shape)) > 1
 
 
 def _tuples(shape: list[str]) -> str:
@@ -60,16 +80,50 @@ class TuplesGen:
         """`[[a, 1], [b, 2]]`: lists of one shape, each a card and plain values."""
         if n.items and all(i.kind == "list" and i.items for i in n.items):
             rows = [[self.expr(x, scope) for x in i.items] for i in n.items]
-            shapes = {tuple(v.kind for v in row) for row in rows}
-            shape = next(iter(shapes))
-            if len(shapes) == 1 and "card" in shape and set(shape) <= {"card", *_PLAIN} and len(set(shape)) > 1:
-                return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(list(shape)), nn=True)
+            shape = _unified({tuple(v.kind for v in row) for row in rows})
+            if _record(shape):
+                return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(shape), nn=True)
+        elif n.items and not any(i.kind == "list" for i in n.items):
+            items = [self.expr(i, scope) for i in n.items]
+            kinds = {v.kind for v in items}
+            if len(kinds) == 1 and next(iter(kinds)).startswith("tuple:"):  # `[step]`: a list of records
+                return V(_built_list(items), "tuples:" + kinds.pop()[6:], nn=True)
+            shape = _unified({tuple(v.kind for v in items)})
+            if _record(shape):
+                # `[w[1], nb, stopped]`: one record (a card and plain values; else a mix the task
+                # engine alone plays)
+                _tuples(shape)
+                return V(_built_list(items), "tuple:" + ",".join(shape), nn=True)
+            if not all(i.kind == "name" for i in n.items):  # (names: walks, directforms.py)
+                return self.list_of(items)  # not compiled again: a list nested in lists would be, at each depth
         return super().e_list(n, scope)
+
+    def e_in(self, n, scope):
+        """`record in records`, `[a, b] in card_lists`: list equality, card ids for the cards (a
+        card equals only itself, as in `Compiler.x_in`)."""
+        if self.records_syntax(n.coll, scope):
+            item, coll = self.expr(n.item, scope), self.expr(n.coll, scope)
+            if (coll.kind.startswith("tuples:") and item.kind == "tuple:" + coll.kind[7:]) or \
+                    (coll.kind == "cardlists" and item.kind == "cards"):
+                return V(f"({item.src} in {coll.src})", "bool")
+        return super().e_in(n, scope)
+
+    def records_syntax(self, x, scope: dict) -> bool:
+        """Whether `x` is a variable holding records or card lists, or a list literal of records
+        held in variables (`[w]`): cheap, before compiling both sides of a `+` or an `in`."""
+        def kind(name: str) -> str:
+            got = scope.get(name)
+            return got[1] if isinstance(got, tuple) else ""  # (a rule function's parameter: `_Bound`)
+        if x.kind == "name":
+            return kind(x.id).startswith("tuples:") or kind(x.id) == "cardlists"
+        if x.kind == "list" and x.items and all(i.kind == "name" for i in x.items):
+            return all(kind(i.id).startswith("tuple:") for i in x.items)
+        return False
 
     def e_arith(self, n, scope):
         """`+` of two lists of records of one shape (or one and the empty list); a stat first read as
         lists of card lists learns here that it holds records."""
-        if n.op == "+" and any(self.pairs_syntax(x) for x in (n.left, n.right)):
+        if n.op == "+" and any(self.pairs_syntax(x) or self.records_syntax(x, scope) for x in (n.left, n.right)):
             left, right = self.expr(n.left, scope), self.expr(n.right, scope)
             kinds = {left.kind, right.kind} - {"list"}
             records = [k for k in kinds if k.startswith("tuples:")]
@@ -77,7 +131,8 @@ class TuplesGen:
                 for side, v in ((n.left, left), (n.right, right)):
                     if v.kind == "cardlists" and side.kind == "name" and side.id in self.rs.stats:
                         self.learn_records(side.id, records[0])
-                if all(v.src == "[]" for v in (left, right) if v.kind == "list"):
+                # (a list: empty, written `[]` or a variable `let xs = []` made and nothing filled)
+                if all(v.src == "[]" or v.src in self.empty_lists for v in (left, right) if v.kind == "list"):
                     return V(f"_join(R, {left.src}, {right.src})", records[0], nn=True)
         return super().e_arith(n, scope)
 

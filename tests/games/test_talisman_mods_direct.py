@@ -1,0 +1,28 @@
+"""The four Talisman mods with roaming figures, Omens and Souls (reaper, bloodmoon, harbinger,
+souls) compile to generated code in its three forms (direct; copyable, for search agents;
+observed, for scenarios and sessions), so that `auto` runs them there and the task engine is no
+longer needed for them (issue 16). tests/play/test_scenarios.py runs every one of their scenarios
+on `auto`, and one of each on "direct" (the observed form; it is compiled there anyway).
+
+While the task engine exists, each mod also plays the same games on both engines (2 players, 2
+seeds: a Talisman game with random seats is about a second; the compile, ~6 s CPU, is the cost)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.api import load_program
+from interpreter.engine.direct import compile_direct
+from interpreter.engine.resumablegame import compile_resumable
+from rulekit import same_games_on_both_engines
+
+ROOT = Path(__file__).resolve().parents[2]
+MODS = ["talisman_bloodmoon", "talisman_harbinger", "talisman_reaper", "talisman_souls"]
+
+
+@pytest.mark.parametrize("mod", MODS)
+def test_mod_runs_on_generated_code_and_plays_as_the_task_engine(mod):
+    program = load_program(ROOT / "rulesets" / mod)
+    compile_resumable(compile_direct(program))  # raises Unsupported if either form cannot be made
+    same_games_on_both_engines(program, players=(2,), games=2)
