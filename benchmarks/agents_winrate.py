@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, RandomAgent, make_agent  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
 from interpreter.sim.reports import wilson  # noqa: E402
+from interpreter.engine.factory import new_game  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
@@ -34,7 +34,7 @@ def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max
     agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat,
                              prior=prior) \
         if agent == "mcts" else make_agent(agent, f"{seed}/{seat}")
-    g = Game(program, players, seed, record_digests=False)
+    g = new_game(program, players, seed)
     thought, decisions = 0.0, 0
     while not g.over:
         d = g.decision

@@ -20,12 +20,12 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.api import load_program  # noqa: E402
 from interpreter.engine.direct import compile_direct  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
 from interpreter.engine.resumablegame import ResumableGame  # noqa: E402
+from interpreter.engine.factory import new_game  # noqa: E402
 
 
 def replay(program, players, seed, choices):
-    g = Game(program, players, seed, record_digests=False)
+    g = new_game(program, players, seed)
     for c in choices:
         g.answer(c)
     return g
@@ -47,7 +47,7 @@ def clone_costs(players: int = 4, seed: int = 3, repeat: int = 200,
     """Clone times (ms) of both engines and the task engine's replay time at each checkpoint
     (decisions made) of one random game, played on both engines side by side."""
     program = load_program(ROOT / "rulesets" / "toil_and_troublez")
-    g = Game(program, players, seed, record_digests=False)
+    g = new_game(program, players, seed)
     d = ResumableGame(compile_direct(program), players, seed)
     rng = random.Random(seed)
     out = []

@@ -28,11 +28,10 @@ from interpreter.sim.simulate import simulate  # noqa: E402
 import toil_and_troublez as reference  # noqa: E402
 
 
-def compare(n: int, players: int = 4, seed: int = 0, chunk: int = 50, engine: str = "auto",
-            card_stats: bool = False) -> dict:
+def compare(n: int, players: int = 4, seed: int = 0, chunk: int = 50, card_stats: bool = False) -> dict:
     """Play `n` seeded random games with each, in alternating chunks; see the module docstring."""
     ruleset = str(ROOT / "rulesets" / "toil_and_troublez")
-    simulate(ruleset, 5, players, seed, ["random"], card_stats=card_stats, engine=engine)  # load and compile
+    simulate(ruleset, 5, players, seed, ["random"], card_stats=card_stats)  # load and compile
     ref_rows: list[dict] = []
     scores, turns, decisions = [], [], []
     cpu = {"reference": 0.0, "interpreter": 0.0}
@@ -46,7 +45,7 @@ def compare(n: int, players: int = 4, seed: int = 0, chunk: int = 50, engine: st
         rc, rw = time.process_time() - c, time.perf_counter() - w
         c, w = time.process_time(), time.perf_counter()
         rep = simulate(ruleset, size, players, seed * 1_000_003 + k, ["random"], card_stats=card_stats,
-                       engine=engine, per_game=True)
+                       per_game=True)
         ic, iw = time.process_time() - c, time.perf_counter() - w
         cpu["reference"] += rc
         cpu["interpreter"] += ic
@@ -58,7 +57,7 @@ def compare(n: int, players: int = 4, seed: int = 0, chunk: int = 50, engine: st
         turns += [r["turns"] for r in ok]
         decisions += [r["decisions"] for r in ok]
     return {
-        "games": n, "players": players, "chunk": chunk, "engine": engine, "card_stats": card_stats,
+        "games": n, "players": players, "chunk": chunk, "card_stats": card_stats,
         "reference_games_per_cpu_s": round(n / cpu["reference"], 1),
         "interpreter_games_per_cpu_s": round(n / cpu["interpreter"], 1),
         "slowdown": round(cpu["interpreter"] / cpu["reference"], 2),
@@ -80,11 +79,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--chunk", type=int, default=50, help="games per turn of each side (default 50)")
-    ap.add_argument("--engine", default="auto", choices=("auto", "tasks", "direct"),
-                    help="the interpreter's engine (default auto: direct code for random agents)")
     ap.add_argument("--card-stats", action="store_true", help="with per-card statistics (as simulate's default)")
     args = ap.parse_args()
-    print(json.dumps(compare(args.n, args.players, args.seed, args.chunk, args.engine, args.card_stats), indent=2))
+    print(json.dumps(compare(args.n, args.players, args.seed, args.chunk, args.card_stats), indent=2))
 
 
 if __name__ == "__main__":

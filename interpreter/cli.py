@@ -111,7 +111,6 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--per-game", action="store_true", help="with --json: include every game's own result")
     s.add_argument("--no-card-stats", dest="card_stats", action="store_false",
                    help="skip per-card statistics (which cards seats take, play and hold at the end): faster")
-    _add_engine(s)
     s.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                    help="play a variant: a constant, or Card.field of every card of that name, set to VALUE "
                         "(repeatable)")
@@ -160,7 +159,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resume", metavar="FILE", help="resume a saved game; every seat keeps its kind (human or "
                                                     "bot) unless --seat changes it")
     _add_with(p)
-    _add_engine(p)
 
     sc = sub.add_parser("scenario", help="run rule scenarios (YAML); exit 1 if any fails",
                         description="Run scenario files: each sets up a game, scripts choices and states "
@@ -168,7 +166,6 @@ def main(argv: list[str] | None = None) -> int:
     sc.add_argument("files", nargs="+", metavar="FILE",
                     help="scenario files; a folder stands for every .yaml file below it")
     sc.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
-    _add_engine(sc)
 
     r = sub.add_parser("replay", help="re-run a logged game and confirm it ends the same",
                        description="Re-run a game log written by `play --log` or `simulate`; each step's state "
@@ -178,7 +175,6 @@ def main(argv: list[str] | None = None) -> int:
                                    "part ways.")
     r.add_argument("log")
     r.add_argument("--ruleset", help="override the ruleset path in the log")
-    _add_engine(r)
     r.add_argument("--step", action="store_true",
                    help="tell each decision and what it led to, pausing after each; show the state at a mismatch")
 
@@ -312,16 +308,6 @@ def _fmt(args) -> int:
     rep = format_files(rules_files(args.paths), args.check)
     print(summary(rep, args.check))
     return 0 if rep.ok and not (args.check and rep.changed) else 1
-
-
-def _add_engine(p: argparse.ArgumentParser) -> None:
-    """`--engine`, the same for every command that runs games (engine/factory.py picks it)."""
-    p.add_argument("--engine", choices=("auto", "tasks", "direct"), default="auto",
-                   help="how games run: 'direct' compiles the ruleset to Python code (fast; generator "
-                        "code for agents that never copy the game, resumable code that can be copied "
-                        "for greedy and mcts; the constructs it knows), 'tasks' is the general engine; "
-                        "'auto' (default) uses direct code where it can. Both play the same games. "
-                        "See docs/compilation.md")
 
 
 def _add_with(p: argparse.ArgumentParser) -> None:
@@ -509,7 +495,7 @@ def _simulate(args) -> int:
     with _progress_bar(args.games, args.quiet) as advance:
         report = simulate(args.ruleset, args.games, players, args.seed, agents, args.workers, progress=advance,
                           backend=args.backend, address=args.address, overrides=overrides,
-                          per_game=args.per_game, card_stats=args.card_stats, engine=args.engine, **limits)
+                          per_game=args.per_game, card_stats=args.card_stats, **limits)
     _emit_report(report, args.json, _summary)
     if args.failed_logs and report["errors"] and overrides:
         print("  no replay logs for a variant (--set): a log names the ruleset folder, not its overrides")
@@ -631,7 +617,7 @@ def _write_failed_logs(args, players: int, report: dict, limits: dict) -> None:
         path = out / f"game-{e['index']}-seed-{e['seed']}.jsonl"
         with address_space_limit(memory_mb):  # the rebuild may not grow further than the batch's games could
             log = failure_log(program, args.ruleset, players, e["seed"], e["choices"], Limits(**limits),
-                              e["error"], args.max_seconds or 300.0, engine=args.engine)
+                              e["error"], args.max_seconds or 300.0)
         write_log(path, log)
         print(f"  replay log of game {e['index']}: {path}")
 
@@ -734,7 +720,7 @@ def _play(args) -> int:
     saved: list[dict] = []  # the saved seats (kind, random state) when resuming
     if args.resume:
         try:
-            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True, engine=args.engine,
+            game, rpath = load_saved(args.resume, args.ruleset, lines, saved, confine=True,
                                      observer=QuietObserver())  # the narrator watches it from here
         except ReplayMismatch as e:
             print(f"grimoire: {printable(e)}", file=sys.stderr)
@@ -746,7 +732,7 @@ def _play(args) -> int:
         program = load_program(args.ruleset)
         rpath = args.ruleset
         narrator = Narrator(_human_view(args.seat, _players(args)))
-        game = new_game(program, _players(args), args.seed, observer=narrator, engine=args.engine,
+        game = new_game(program, _players(args), args.seed, observer=narrator,
                         record_digests=True)  # told from the setup on
         narrator.attach(game)
     players = game.state.players
@@ -833,7 +819,6 @@ def _add_serve_command(sub) -> None:
                     help="also print a designer address: full state, step back/forward, save/load, new seed, "
                          "seats replaced by bots, the log to download")
     _add_with(sv)
-    _add_engine(sv)
 
 
 def _serve(args) -> int:
@@ -852,7 +837,7 @@ def _serve(args) -> int:
         kinds[int(seat) - 1] = kind
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port {args.port}: a port is a number from 1 to 65535")
-    table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer, engine=args.engine)
+    table = Table(program, args.ruleset, players, args.seed, kinds, designer=args.designer)
     table.run_bots()
     serve(table, args.host, args.port)
     return 0
@@ -870,7 +855,7 @@ def _scenario(args) -> int:
     files = [str(y) for f in args.files for y in (_scenario_files(Path(f)) if Path(f).is_dir() else [f])]
     for f in files:
         try:
-            res = run_scenario(f, args.engine)
+            res = run_scenario(f)
         except Exception as e:  # noqa: BLE001 - one scenario the runner cannot follow stops nothing
             res = ScenarioResult(str(f), "?", False, [f"internal error: {type(e).__name__}: {e}"])
         if not res.passed or args.verbose:
@@ -886,7 +871,7 @@ def _replay(args) -> int:
     stepper = Stepper() if args.step else None
     try:
         g = replay(args.log, args.ruleset, confine=True, on_step=stepper.step if stepper else None,
-                   engine=args.engine, observer=QuietObserver() if stepper else None)  # --step narrates
+                   observer=QuietObserver() if stepper else None)  # --step narrates
     except ReplayMismatch as e:
         if stepper is not None and e.game is not None:
             stepper.mismatch(e.game, str(e))

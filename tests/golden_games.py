@@ -42,7 +42,7 @@ def fingerprint(ruleset: str, players: int, index: int, agents: str = "random") 
     """One game's outcome, as data that any change of behaviour would alter."""
     program = load_program(ROOT / "rulesets" / ruleset)
     seed = game_seed(MASTER, index)
-    return summary(play(program, players, seed, agents_for(AGENTS[agents], players, seed), engine="tasks"))
+    return summary(play(program, players, seed, agents_for(AGENTS[agents], players, seed)))
 
 
 def summary(rec: GameRecord) -> dict:

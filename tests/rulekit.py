@@ -6,15 +6,25 @@ import itertools
 import re
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from interpreter.api import check_path, load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game, Limits
+from interpreter.engine.factory import new_game
+from interpreter.engine.game import Game, Limits  # Game: only for same_games_on_both_engines, which goes with it
 from interpreter.play.session import agents_for, game_seed
 
 _counter = itertools.count(1)
 HEADER = 'game "T":\n    players 2..6\n\n'  # the header `build` puts above the rules
+
+
+def direct_gap(why: str) -> Any:
+    """Marks a test of behaviour the task engine had and generated code lacks yet (issue 16): it
+    fails on `new_game` today, and strict, so the test tells when direct code catches up."""
+    return pytest.mark.xfail(strict=True, reason=f"direct code does not yet {why} (issue 16)")
 
 
 def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
@@ -28,11 +38,11 @@ def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
     return folder
 
 
-def game(tmp_path: Path, rules: str, cards: str | None = None, players: int = 2, seed: int = 0) -> Game:
-    return Game(load_program(ruleset(tmp_path, rules, cards)), players, seed)
+def game(tmp_path: Path, rules: str, cards: str | None = None, players: int = 2, seed: int = 0) -> Any:
+    return new_game(load_program(ruleset(tmp_path, rules, cards)), players, seed)
 
 
-def answer(g: Game, player: int, label: str) -> None:
+def answer(g: Any, player: int, label: str) -> None:
     """Answer the pending decision of `player` with the option labelled `label` (or `label ...`)."""
     d = g.decision
     assert d is not None, f"no decision pending (error: {g.error})"
@@ -68,16 +78,16 @@ def line_of(program, text: str) -> int:
     raise AssertionError(f"{text!r} not in the rules")
 
 
-def run(program, players: int = 2, seed: int = 0, choices=(), limits: Limits | None = None) -> Game:
+def run(program, players: int = 2, seed: int = 0, choices=(), limits: Limits | None = None) -> Any:
     """A game of `program` after the scripted answers `choices` (each asked while the game runs)."""
-    g = Game(program, players, seed, limits)
+    g = new_game(program, players, seed, limits=limits)
     for c in choices:
         assert not g.over, f"game over before choice {c}: {g.error}"
         g.answer(c)
     return g
 
 
-def finish(g: Game) -> Game:
+def finish(g: Any) -> Any:
     """Play `g` to its end, always answering the first option (bounded, so a loop fails the test)."""
     guard = 0
     while not g.over:
@@ -87,7 +97,7 @@ def finish(g: Game) -> Game:
     return g
 
 
-def ok(g: Game) -> Game:
+def ok(g: Any) -> Any:
     """`g`, failing the test with the rule error if it stopped on one."""
     assert g.error is None, g.error
     return g

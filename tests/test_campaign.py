@@ -51,7 +51,7 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers():
 
 
 def test_a_slice_on_direct_code_finds_nothing_and_plays_there():
-    """The campaign makes its games through the one factory: `--engine direct` plays the shipped
+    """The campaign makes its games through the one factory: `engine="direct"` plays the shipped
     rulesets' games on generated code, with the same invariant checks."""
     start = time.perf_counter()
     s = campaign.campaign(mutants=4, games=2, seed=4, workers=0, budget=20, engine="direct",

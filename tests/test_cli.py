@@ -9,6 +9,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from interpreter.cli import main as cli_main
+from interpreter.engine.factory import new_game
+
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -141,8 +146,7 @@ def test_simulate_reports_failing_games_and_goes_on(tmp_path):
     assert f"(seed {first['seed']})" in r.stdout and "division by zero" in r.stdout
     # the reported seed reproduces the failure
     from interpreter.api import load_program
-    from interpreter.engine.game import Game
-    g = Game(load_program(rs), 2, first["seed"])
+    g = new_game(load_program(rs), 2, first["seed"])
     assert g.error is not None and "division by zero" in str(g.error)
 
 
@@ -248,3 +252,17 @@ def test_diagnostics_are_coloured_on_a_terminal_and_plain_when_piped(tmp_path):
     out = child.read()
     child.close()
     assert "\x1b[" not in out and ": error: " in out
+
+
+@pytest.mark.parametrize("command", [[], ["simulate"], ["play"], ["scenario"], ["replay"], ["serve"], ["sweep"]])
+def test_no_command_offers_an_engine_option(command, capsys):
+    """The engine is picked in one place (engine/factory.new_game), never by the user: no help
+    mentions `--engine`, and a command given it refuses it as an unknown option (exit 2)."""
+    with pytest.raises(SystemExit) as shown:
+        cli_main([*command, "--help"])
+    assert shown.value.code == 0
+    assert "--engine" not in capsys.readouterr().out
+    if command:
+        with pytest.raises(SystemExit) as refused:
+            cli_main([*command, str(RULESET), "--engine", "tasks"])
+        assert refused.value.code == 2 and "unrecognized arguments: --engine tasks" in capsys.readouterr().err

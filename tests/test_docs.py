@@ -30,10 +30,11 @@ from ruamel.yaml import YAML
 from interpreter.api import check_path
 from interpreter.library import BUILTINS
 from interpreter.language.diagnostics import ContentError, format_all
-from interpreter.engine.game import Game, Limits, Program
+from interpreter.engine.game import Limits, Program
 from interpreter.language.parser import GRAMMAR_PATH, parse_effect, parse_rules
 from interpreter.play.scenario import run_scenario
 from interpreter.sim.simulate import simulate
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -135,7 +136,7 @@ def test_game_example_runs(game, tmp_path: Path) -> None:
     assert rs is not None and content.ok, f"{block.id}: the example does not validate\n" \
                                           f"{format_all(content.diagnostics)}"
     players = int(block.options.get("players", rs.min_players))
-    g = Game(Program(rs), players, int(block.options.get("seed", 0)), Limits(max_steps=200_000, max_turns=500))
+    g = new_game(Program(rs), players, int(block.options.get("seed", 0)), limits=Limits(max_steps=200_000, max_turns=500))
     for _ in range(1000):
         if g.over:
             break

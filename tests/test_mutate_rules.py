@@ -121,10 +121,10 @@ def test_a_mutant_caught_only_by_another_scenario_or_by_the_test_file_is_reporte
     (tests / "test_tally.py").write_text(textwrap.dedent(f"""\
         from pathlib import Path
         from interpreter.api import load_program
-        from interpreter.engine.game import Game
+        from interpreter.engine.factory import new_game
 
         def test_points():
-            g = Game(load_program(Path(__file__).resolve().parent.parent / "rulesets" / "{rules.name}"), 2, 0)
+            g = new_game(load_program(Path(__file__).resolve().parent.parent / "rulesets" / "{rules.name}"), 2, 0)
             g.answer(0)
             assert g.state.pstats[0]["pts"] > 0
         """), encoding="utf-8")

@@ -6,6 +6,7 @@ sequence of answers applied to a seeded game of every ruleset never raises out o
 and the same seed and answers give the same state digests (also through `Game.clone()`)."""
 from __future__ import annotations
 
+from typing import Any
 import re
 import shutil
 import tempfile
@@ -18,8 +19,9 @@ from hypothesis import strategies as st
 from rulekit import played_rulesets
 from interpreter.api import check_path
 from interpreter.language.diagnostics import Diagnostic
-from interpreter.engine.game import Game, Limits, Program
+from interpreter.engine.game import Limits, Program
 from interpreter.content.loader import find_cards_dir
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = played_rulesets()
@@ -74,7 +76,7 @@ def assert_diagnostics_only(d: Path) -> None:
     PLAYED.append(d)
     program = Program(rs)  # a RuleError here would be a compile step the checker let through
     for seed in (0, 1):
-        g = Game(program, rs.min_players, seed, Limits(**LIMITS))
+        g = new_game(program, rs.min_players, seed, limits=Limits(**LIMITS))
         n = 0
         while not g.over and n < 60:
             g.answer(n % len(g.decision.options))
@@ -269,8 +271,8 @@ def test_card_type_that_is_a_list_or_map(value):
 
 # ---- (c) any answers to a seeded game of every ruleset ------------------------------------------
 
-def play(program, players: int, seed: int, answers: list[int], split: int | None = None) -> Game:
-    g = Game(program, players, seed)
+def play(program, players: int, seed: int, answers: list[int], split: int | None = None) -> Any:
+    g = new_game(program, players, seed)
     clone = None
     for n, a in enumerate(answers):
         if g.over:
@@ -306,7 +308,7 @@ def test_any_answers_never_raise_out_of_game_and_replay_the_same(path):
         g = play(program, players, seed, answers, split)
         assert g.over and g.error is None, g.error
         assert g.result is not None and len(g.result["scores"]) >= players
-        h = Game(program, players, seed)
+        h = new_game(program, players, seed)
         for c in g.choices:
             assert not h.over
             h.answer(c)

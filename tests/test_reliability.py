@@ -4,6 +4,7 @@ or foreign logs are refused naming the step, and batches survive failing and run
 recording each with its seed and answers (and the error's file:line, seed and step)."""
 from __future__ import annotations
 
+from typing import Any
 import json
 import os
 import subprocess
@@ -17,10 +18,11 @@ from rulekit import played_rulesets
 from interpreter.play import session
 from interpreter.api import load_program
 from interpreter.cli import _summary, main as grimoire_main
-from interpreter.engine.game import Game, Limits
+from interpreter.engine.game import Limits
 from interpreter.runtime.errors import LimitExceeded, RuleError
 from interpreter.play.session import ReplayMismatch, load_saved, save_game
 from interpreter.sim.simulate import simulate
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = played_rulesets()
@@ -50,8 +52,8 @@ def players_of(program) -> int:
     return min(rs.min_players + 1, rs.max_players)
 
 
-def play_to_end(program, players: int, seed: int, game: Game | None = None) -> Game:
-    g = game or Game(program, players, seed)
+def play_to_end(program, players: int, seed: int, game: Any | None = None) -> Any:
+    g = game or new_game(program, players, seed, record_digests=True)
     guard = 0
     while not g.over:
         g.answer(pick(seed, g))
@@ -74,7 +76,7 @@ def test_save_at_a_decision_and_resume_in_another_process_every_ruleset(tmp_path
         n = len(full.choices)
         assert n >= 3, path.name
         for stop in sorted({0, n // 2, n - 1}):
-            g = Game(program, players, seed)
+            g = new_game(program, players, seed, record_digests=True)
             while len(g.choices) < stop:
                 g.answer(pick(seed, g))
             assert not g.over and g.decision is not None
@@ -114,7 +116,7 @@ def test_saved_game_of_another_ruleset_is_refused(path, tmp_path):
     """A save resumed against another ruleset (or edited answers) is refused, not mis-resumed."""
     program = load_program(path)
     players, seed = players_of(program), 31
-    g = Game(program, players, seed)
+    g = new_game(program, players, seed, record_digests=True)
     for _ in range(6):
         if g.over:
             break
@@ -136,7 +138,7 @@ def test_saved_game_of_another_ruleset_is_refused(path, tmp_path):
 def write_log(path: Path, out: Path, seed: int = 17) -> list[dict]:
     program = load_program(path)
     players = players_of(program)
-    g = Game(program, players, seed)
+    g = new_game(program, players, seed, record_digests=True)
     agents = [type("A", (), {"choose": staticmethod(lambda game, d: pick(seed, game))})()
               for _ in range(players)]
     rec = session.play(program, players, seed, agents, log=True, ruleset_path=str(path), game=g)
@@ -184,7 +186,7 @@ def test_edited_log_is_refused_naming_the_step(path, tmp_path, capsys):
     program = load_program(path)
     # another legal answer at a decision whose options read differently: the first such decision
     # from a third of the way in, else the first one (one pass over the game)
-    g = Game(program, lines[0]["players"], lines[0]["seed"])
+    g = new_game(program, lines[0]["players"], lines[0]["seed"], record_digests=True)
     found = []
     for i, x in enumerate(steps):
         assert x["step"] == i
@@ -280,7 +282,7 @@ def test_rule_error_at_run_time_names_rule_seed_and_step_in_the_batch(tmp_path):
         assert f"(seed {e['seed']}, step {len(e['choices'])})" in e["error"], e
         assert 1 <= len(e["choices"]) <= 3
         # the recorded seed and answers reproduce the failure at the same place
-        g = Game(program, 2, e["seed"])
+        g = new_game(program, 2, e["seed"], record_digests=True)
         for c in e["choices"]:
             assert not g.over
             g.answer(c)
@@ -337,7 +339,7 @@ def test_batch_with_runaway_games_records_them_and_completes_the_others(tmp_path
             assert "deeper than 64" in msg and (f"game.rules:{recursion}:" in msg
                                                 or f"game.rules:{line_of(rs, 'procedure down')}:" in msg), msg
         assert f"(seed {e['seed']}, step {len(e['choices'])})" in msg
-        g = Game(program, 2, e["seed"], Limits(max_steps=20_000))
+        g = new_game(program, 2, e["seed"], limits=Limits(max_steps=20_000), record_digests=True)
         for c in e["choices"]:
             g.answer(c)
         assert g.over and isinstance(g.error, LimitExceeded)
@@ -396,7 +398,7 @@ def test_save_names_the_first_step_whose_state_differs(tmp_path):
     naming the first step that differs."""
     import random as _random
     program = load_program(RULESETS[0])
-    g = Game(program, program.rs.min_players, 5)
+    g = new_game(program, program.rs.min_players, 5, record_digests=True)
     rng = _random.Random(5)
     for _ in range(4):
         g.answer(rng.randrange(len(g.decision.options)))

@@ -34,8 +34,8 @@ from golden_games import AGENTS, MASTER, ROOT, key, summary  # noqa: E402
 from rulekit import played_rulesets  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.language.diagnostics import ContentError  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
 from interpreter.play.session import agents_for, game_seed, play  # noqa: E402
+from interpreter.engine.factory import new_game  # noqa: E402
 
 if TYPE_CHECKING:
     from interpreter.play.agents import Agent
@@ -107,7 +107,7 @@ class _Recorder:
     def __init__(self, inner: Agent, lines: list[str], seen: list[int], notes: _Notes):
         self.inner, self.lines, self.seen, self.notes = inner, lines, seen, notes
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: Any, decision: Decision) -> int:
         step = len(game.choices) + 1
         logged = _new_log(game, self.seen)
         answer = self.inner.choose(game, decision)
@@ -123,7 +123,7 @@ class _Recorder:
         return answer
 
 
-def _new_log(game: Game, seen: list[int]) -> list[str]:
+def _new_log(game: Any, seen: list[int]) -> list[str]:
     """The game's log lines since the last call (`seen` holds how many were already shown)."""
     lines = game.log[seen[0]:]
     seen[0] = len(game.log)
@@ -148,13 +148,14 @@ def record(ruleset: str, players: int) -> tuple[str, dict]:
     """The transcript of one game, and its golden fingerprint (golden_games.summary)."""
     program = load_program(ROOT / "rulesets" / ruleset)
     seed = game_seed(MASTER, INDEX)
-    game = Game(program, players, seed, record_digests=False)  # as session.play makes it
+    inner = agents_for(AGENTS[AGENT], players, seed)
+    game = new_game(program, players, seed, seats=inner)  # as session.play makes it for these seats
     body: list[str] = []
     seen, notes = [0], _Notes()
     setup = _new_log(game, seen)
     if setup:
         body += ["", "setup"] + [f"  log: {_clean(line, notes)}" for line in setup]
-    agents = [_Recorder(a, body, seen, notes) for a in agents_for(AGENTS[AGENT], players, seed)]
+    agents = [_Recorder(a, body, seen, notes) for a in inner]
     rec = play(program, players, seed, agents, game=game)
     total = len(rec.choices)
     if total > MAX_DECISIONS:  # the count is written here, not in the header: a change shows at its step

@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.api import check_path  # noqa: E402
 from interpreter.language.diagnostics import ContentError  # noqa: E402
-from interpreter.engine.game import Game, Limits, Program  # noqa: E402
+from interpreter.engine.game import Limits, Program  # noqa: E402
+from interpreter.engine.factory import new_game  # noqa: E402
 
 TOKENS = ["if", "else", "for each", "in", "where", "move", "to", "draw", "from", "place", "on", "when", ":",
           "(", ")", "[", "]", "{", "}", ",", "..", "==", "!=", "+=", "of", "your", "you", "it", "not", "and",
@@ -93,7 +94,7 @@ def one(ruleset: Path, cards: Path | None, rng: random.Random, work: Path) -> st
     try:
         rs, content = check_path(target)
         if rs is not None and content.ok:
-            game = Game(Program(rs), rs.min_players, rng.randrange(1000), Limits(max_steps=200_000, max_turns=500))
+            game = new_game(Program(rs), rs.min_players, rng.randrange(1000), limits=Limits(max_steps=200_000, max_turns=500))
             play_rng = random.Random(rng.random())
             while not game.over:
                 game.answer(play_rng.randrange(len(game.decision.options)))

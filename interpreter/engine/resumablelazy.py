@@ -68,7 +68,7 @@ class LazyLowering:
             step, factory = lower_function(fn, in_place=True)
         except NotLowerable as why:  # found only now that a game called it: the game stops, saying so
             raise RuleError(f"this game cannot go on in its copyable form ({why}); play it with "
-                            "`--engine tasks`", None) from None
+                            "agents that do not copy the game, such as `random`", None) from None
         outer = ast.FunctionDef(name="_Q_outer", args=ast.arguments(
             posonlyargs=[], args=[ast.arg(arg=n) for n in sorted(free)], vararg=None, kwonlyargs=[], kw_defaults=[],
             kwarg=None, defaults=[]), body=[step, factory, ast.Return(value=ast.Constant(value=None))],

@@ -301,7 +301,7 @@ class Chronicle:
     """Keeps the story of a game as `seat` sees it (None: public only), told apart by turn.
 
     As the game's observer it is told when each turn starts, each decision taken without asking
-    and each shuffle, so each turn is told apart, in order. Given to `Game(..., observer=)`, it
+    and each shuffle, so each turn is told apart, in order. Given to `new_game(..., observer=)`, it
     tells the setup too (`attach` it once the game is made); given a game already under way, it
     tells what happens from now on."""
 

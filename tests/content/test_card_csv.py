@@ -10,8 +10,8 @@ import pytest
 from interpreter.analysis.explain import explain
 from interpreter.api import check_path
 from interpreter.content.cardcsv import CsvProblem, csv_cards
-from interpreter.engine.game import Game
 from interpreter.api import load_program
+from interpreter.engine.factory import new_game
 
 RULES = """
 game "Gems":
@@ -66,7 +66,7 @@ def test_a_game_from_a_spreadsheet_plays_its_effects(tmp_path):
     program = load_program(_ruleset(tmp_path, CSV))
     logged = 0
     for seed in range(6):
-        g = Game(program, 2, seed)
+        g = new_game(program, 2, seed)
         while not g.over:
             g.answer(0)
         assert g.error is None, g.error

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 from rulekit import named_ruleset
 
 BASE = """
@@ -93,7 +93,7 @@ def mods(tmp_path) -> tuple[Path, Path]:
 
 
 def _total(path: str) -> int:
-    g = Game(load_program(path), 2, 1)  # plays itself: each turn draws a card
+    g = new_game(load_program(path), 2, 1)  # plays itself: each turn draws a card
     assert g.over and g.error is None, g.error
     return sum(g.result["scores"])
 

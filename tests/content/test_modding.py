@@ -2,11 +2,12 @@
 conflicts, dangling replacements and cycles in the chain are diagnosed (docs/modding.md)."""
 from __future__ import annotations
 
+from typing import Any
 import textwrap
 from pathlib import Path
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 BASE = """
 game "Base":
@@ -54,8 +55,8 @@ def _errors(path: Path) -> list:
     return [d for d in content.diagnostics if d.severity == "error"]
 
 
-def _play(path: Path, seed: int = 1) -> Game:
-    g = Game(load_program(path), 2, seed)
+def _play(path: Path, seed: int = 1) -> Any:
+    g = new_game(load_program(path), 2, seed)
     while not g.over:
         d = g.decision
         g.answer(len(d.labels) - 1)  # "Done": never shout
@@ -157,7 +158,7 @@ def test_replace_action_by_label(tmp_path):
             you gain 1 gold
         """}, {"base": "- {name: Coin, type: Thing, copies: 2}\n"})
     assert _errors(root / "mod") == []
-    g = Game(load_program(root / "mod"), 2, 1)
+    g = new_game(load_program(root / "mod"), 2, 1)
     labels = g.decision.labels
     assert labels.count("Shout") == 1
     g.answer(labels.index("Shout"))
@@ -249,7 +250,7 @@ def test_mod_adds_zone_action_and_trigger(tmp_path):
             your shouts += 1
         """}, {"base": "- {name: Coin, type: Thing, copies: 4}\n"})
     assert _errors(root / "mod") == []
-    g = Game(load_program(root / "mod"), 2, 1)
+    g = new_game(load_program(root / "mod"), 2, 1)
     assert g.state.pstats[0]["shouts"] == 1
     labels = g.decision.labels
     assert "Shout" in labels and "Hide a card" in labels

@@ -10,7 +10,7 @@ import pytest
 
 from interpreter.api import check_path, load_program
 from interpreter.cli import main
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 from rulekit import named_ruleset
 
 BASE = """
@@ -64,7 +64,7 @@ def _stack(path, mods):
 
 def _scores(path, mods=()) -> list[int]:
     """The base game plays itself (no decisions): three turns, one card drawn each."""
-    g = Game(load_program(_stack(path, mods)), 2, 1)
+    g = new_game(load_program(_stack(path, mods)), 2, 1)
     assert g.over and g.error is None, g.error
     return g.result["scores"]
 

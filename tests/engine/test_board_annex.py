@@ -6,8 +6,8 @@ from __future__ import annotations
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.play.session import agents_for, game_seed
+from interpreter.engine.factory import new_game
 from rulekit import BOARD_WORLD, board_cards, game, play_trace, ruleset
 
 # E1-E2-E3: an annex line whose first space is joined to A4 of the ring `Out`.
@@ -80,7 +80,7 @@ after setup:
     direct = compile_direct(program)
     for i in range(3):
         seed = game_seed(3, i)
-        a, b = Game(program, 2, seed), DirectGame(direct, 2, seed)
+        a, b = new_game(program, 2, seed), DirectGame(direct, 2, seed)
         ta = play_trace(a, agents_for(["random"], 2, seed))
         tb = play_trace(b, agents_for(["random"], 2, seed))
         assert a.error is None and b.error is None, (a.error, b.error)

@@ -7,7 +7,7 @@ answers on the task engine, and on both engines for the same games."""
 from __future__ import annotations
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 from rulekit import BOARD_WORLD, answer, board_cards, ruleset, same_games_on_both_engines
 
 RULES = """
@@ -58,7 +58,7 @@ def program(tmp_path):
 
 
 def test_the_figure_moves_only_after_a_turn_that_earned_it_and_acts_where_it_stops(tmp_path):
-    g = Game(program(tmp_path), 2, 0)
+    g = new_game(program(tmp_path), 2, 0)
     answer(g, 0, "2")                                   # no 1: the wolf stays, player 2's turn
     assert (g.decision.player, g.decision.prompt) == (1, "Roll?")
     answer(g, 1, "1")                                   # a 1: after the turn, he moves the wolf
@@ -71,7 +71,7 @@ def test_the_figure_moves_only_after_a_turn_that_earned_it_and_acts_where_it_sto
 
 
 def test_the_time_card_flips_on_its_event_and_the_figure_reads_it(tmp_path):
-    g = Game(program(tmp_path), 2, 0)
+    g = new_game(program(tmp_path), 2, 0)
     answer(g, 0, "3")                                   # dusk: Night
     answer(g, 1, "1")
     d = g.decision

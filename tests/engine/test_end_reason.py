@@ -67,10 +67,10 @@ def test_reason_expression_is_checked(tmp_path):
     assert errs and "nowhere" in errs[0].message
 
 
-def test_by_cap_marks_the_result_in_both_engines(tmp_path):
+def test_by_cap_marks_the_result_and_the_batch_counts_it(tmp_path):
     """`end game ... by cap` (docs/language.md, "Ending by a cap"): the result says `cap`, the state's
-    digest records it, and direct code and the task engine agree game by game; an end without it is
-    the rules' own, whatever its reason says."""
+    digest records it, and a batch counts it game by game; an end without it is the rules' own,
+    whatever its reason says."""
     capped = RULES.replace('"round cap"', '"round cap" by cap').replace('"goal of " + "points"', '"goal of points"')
     g = game(tmp_path, capped.replace("GOAL", "5").replace("CAP", "3"))
     assert g.result["reason"] == "round cap" and g.result["cap"] is True and g.state.to_json()["end_cap"] is True
@@ -78,11 +78,10 @@ def test_by_cap_marks_the_result_in_both_engines(tmp_path):
     assert g.result["reason"] == "goal of points" and "cap" not in g.result and "end_cap" not in g.state.to_json()
     assert "cap" not in play(tmp_path, 5, "3").result  # the same words without `by cap`: a natural end
     folder = ruleset(tmp_path, capped.replace("GOAL", "4").replace("CAP", "random([1, 2, 3, 4, 5, 6])"))
-    rows = {e: simulate(str(folder), 20, 2, 0, ["random"], engine=e, per_game=True) for e in ("direct", "tasks")}
-    for e, report in rows.items():
-        ends = report["endings"]
-        assert ends["capped"] == report["end_reasons"]["round cap"] > 0, e
-        assert ends["natural"] == report["end_reasons"]["goal of points"] > 0, e
-    per_game = {e: [(r["reason"], r.get("cap", False)) for r in rows[e]["per_game"]] for e in rows}
-    assert per_game["direct"] == per_game["tasks"] and ("round cap", True) in per_game["direct"]
-    assert all(cap == (reason == "round cap") for reason, cap in per_game["direct"])
+    report = simulate(str(folder), 20, 2, 0, ["random"], per_game=True)
+    ends = report["endings"]
+    assert ends["capped"] == report["end_reasons"]["round cap"] > 0
+    assert ends["natural"] == report["end_reasons"]["goal of points"] > 0
+    per_game = [(r["reason"], r.get("cap", False)) for r in report["per_game"]]
+    assert ("round cap", True) in per_game
+    assert all(cap == (reason == "round cap") for reason, cap in per_game)

@@ -10,10 +10,11 @@ import pytest
 
 from interpreter.play.agents import FirstAgent, RandomAgent, make_agent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.runtime.state import GameState
 from interpreter.runtime.values import Position
 from interpreter.runtime.zones import cover, put, take_out
+from interpreter.engine.factory import new_game
+from rulekit import direct_gap
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -110,7 +111,7 @@ def test_answer_checks_its_index(tmp_path):
             you choose x from [1, 2, 3] "x?"
             end game
         """)
-    g = Game(p, 2, 0)
+    g = new_game(p, 2, 0)
     before = g.state.digest()
     for bad in (-1, 3):
         with pytest.raises(ValueError):
@@ -129,16 +130,17 @@ def test_wrong_player_count_is_refused(tmp_path):
             end game
         """)
     with pytest.raises(ValueError, match="2 to 4 players"):
-        Game(p, 5, 0)
+        new_game(p, 5, 0)
 
 
+@direct_gap("say which rule asks a decision (`Decision.loc`, the JSON's `rule`)")
 def test_decision_to_json(tmp_path):
     p = tiny(tmp_path, """
         turn:
             if you may "Go?":
                 end game
         """)
-    d = Game(p, 2, 0).decision
+    d = new_game(p, 2, 0).decision
     j = d.to_json()
     assert j["player"] == d.player + 1 == 1 and j["kind"] == "may" and j["options"] == ["yes", "no"]
     assert "game.rules:5:" in j["rule"]
@@ -166,7 +168,7 @@ HIDDEN_CARDS = "".join(f"- {{name: T{v}, type: Tok, value: {v}}}\n" for v in ran
 
 def test_view_shows_only_what_a_seat_may_see(tmp_path):
     p = tiny(tmp_path, HIDDEN, HIDDEN_CARDS)
-    g = Game(p, 2, 0)
+    g = new_game(p, 2, 0)
     assert g.decision.prompt == "wait"
     mine, theirs, nobody = g.view(0), g.view(1), g.view(None)
     assert mine["deck"] == theirs["deck"] == 2  # hidden: a size only
@@ -181,7 +183,7 @@ def test_view_shows_only_what_a_seat_may_see(tmp_path):
 
 def test_digest_tracks_state_and_to_json_is_plain(tmp_path):
     p = tiny(tmp_path, HIDDEN, HIDDEN_CARDS)
-    g = Game(p, 2, 0)
+    g = new_game(p, 2, 0)
     data = g.state.to_json()
     assert json.loads(json.dumps(data)) == data  # stats holding cards become plain data
     d1 = g.state.digest()
@@ -203,7 +205,7 @@ def test_agents(tmp_path):
         """)
 
     def play(agent):
-        g = Game(p, 2, 0)
+        g = new_game(p, 2, 0)
         while not g.over:
             g.answer(agent.choose(g, g.decision))
         return g.log

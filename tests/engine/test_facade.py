@@ -4,6 +4,7 @@ guided agent — gets the generated code where the ruleset compiles, and sees th
 engine shows: the same views for every seat, labels, digests, observer events, preferences."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -12,12 +13,14 @@ import pytest
 
 from interpreter.api import load_program
 from interpreter.engine.directgame import DirectGame
+from interpreter.engine import factory
 from interpreter.engine.factory import engine_of, new_game
 from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.agents import GuidedAgent, make_agent
 from interpreter.play.scenario import run_scenario
 from interpreter.cli import main
+from interpreter.play import session
 from interpreter.play.session import QuietObserver, load_saved, play, replay, save_game, write_log
 from interpreter.play.table import Table
 from rulekit import build
@@ -297,20 +300,21 @@ def test_a_resumed_game_can_be_narrated_from_there(tmp_path):
 
 @pytest.mark.parametrize("ruleset,players", [("tutorial_fireflies", 3), ("toil_and_troublez", 4),
                                              ("magical_treehouse", 3)])
-def test_the_terminal_tells_the_same_game_on_both_engines(tmp_path, capsys, ruleset, players):
+def test_the_terminal_tells_the_same_game_on_both_engines(tmp_path, capsys, monkeypatch, ruleset, players):
     """`grimoire play` (every seat a bot) prints the same story, line for line (cards moved in the
     same order), and writes the same event log on generated code as on the task engine; the log
-    replays on either."""
+    replays on either. (The CLI has no `--engine` any more: the factory is held to one engine.)"""
     folder = str(ROOT / "rulesets" / ruleset)
     out = {}
     for engine in ("direct", "tasks"):
         log = tmp_path / f"{engine}.jsonl"
-        assert main(["play", folder, "--players", str(players), "--seed", "5", "--engine", engine,
-                     "--log", str(log)]) == 0
+        monkeypatch.setattr(factory, "new_game", functools.partial(new_game, engine=engine))
+        assert main(["play", folder, "--players", str(players), "--seed", "5", "--log", str(log)]) == 0
         out[engine] = (capsys.readouterr().out.replace(str(log), "LOG"), log.read_text(encoding="utf-8"))
     assert out["direct"] == out["tasks"]
     assert "── turn 2" in out["direct"][0] and "the only option" in out["direct"][0]
-    assert main(["replay", str(tmp_path / "direct.jsonl"), "--engine", "tasks"]) == 0
+    monkeypatch.setattr(session, "new_game", functools.partial(new_game, engine="tasks"))
+    assert main(["replay", str(tmp_path / "direct.jsonl")]) == 0
     assert "same states" in capsys.readouterr().out
 
 

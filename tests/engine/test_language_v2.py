@@ -4,6 +4,7 @@ Each test writes a minimal ruleset to a temporary folder, so no game's content i
 """
 from __future__ import annotations
 
+from typing import Any
 import textwrap
 from pathlib import Path
 
@@ -11,23 +12,23 @@ import pytest
 
 from interpreter.api import check_path, load_program
 from interpreter.language.diagnostics import ContentError
-from interpreter.engine.game import Game
 from interpreter.play.scenario import run_scenario
 from interpreter.sim.simulate import simulate, summarize
+from interpreter.engine.factory import new_game
 
 from rulekit import ruleset
 
 
 def game(tmp_path: Path, rules: str, cards: str | None = None, players: int = 2, seed: int = 0,
-         rolls: list | None = None) -> Game:
+         rolls: list | None = None) -> Any:
     program = load_program(ruleset(tmp_path, rules, cards))
 
-    def arrange(g: Game) -> None:
+    def arrange(g: Any) -> None:
         g.forced_rolls = list(rolls or [])
-    return Game(program, players, seed, after_setup=arrange)
+    return new_game(program, players, seed, after_setup=arrange)
 
 
-def answer(g: Game, *labels: str) -> None:
+def answer(g: Any, *labels: str) -> None:
     """Answer pending decisions by label (prefix match), in order."""
     for text in labels:
         d = g.decision

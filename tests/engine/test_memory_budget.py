@@ -28,7 +28,7 @@ _CHILD = textwrap.dedent("""
     import json, resource, sys, time
     sys.path[:0] = [sys.argv[1]]
     from interpreter.api import load_program
-    from interpreter.engine.game import Game
+    from interpreter.engine.factory import new_game
     def peak_mb():
         # this process's own peak (VmHWM starts anew at exec; ru_maxrss keeps the peak of the
         # process it was forked from, a test run grown large)
@@ -44,7 +44,7 @@ _CHILD = textwrap.dedent("""
         from interpreter.engine.directgame import DirectGame
         g = DirectGame(compile_direct(program), 2, 0)
     else:
-        g = Game(program, 2, 0)
+        g = new_game(program, 2, 0)  # as every caller makes a game
     print(json.dumps({"seconds": time.perf_counter() - start, "error": g.error and g.error.message,
                       "line": g.error and g.error.loc and g.error.loc.line,
                       "file": g.error and g.error.loc and str(g.error.loc).split(":")[0],

@@ -96,7 +96,7 @@ def test_a_function_the_pass_refuses_stops_the_game_saying_so(monkeypatch):
     monkeypatch.setattr(resumablelazy, "lower_function", refuse)
     g = ResumableGame(_fresh(_dp("toil_and_troublez")), 2, 1)
     assert g.over and "cannot go on in its copyable form (a decision inside a comprehension)" in g.error.message
-    assert "--engine tasks" in g.error.message and "Error" not in g.error.message
+    assert "agents that do not copy the game" in g.error.message and "Error" not in g.error.message
 
 
 def _runtime_args(dp):

@@ -3,6 +3,7 @@ rule failed, which value each part held, and where a none came from ("`position(
 `w` is none"), at the rule's file:line:col; never Python's message or a class name."""
 from __future__ import annotations
 
+from typing import Any
 import re
 
 import pytest
@@ -10,9 +11,9 @@ import pytest
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.runtime.errors import explain
-from rulekit import HEADER, ruleset
+from interpreter.engine.factory import new_game
+from rulekit import HEADER, direct_gap, ruleset
 
 ZONES = "card type Gem:\n    v: 1..3\nzone deck: pile, shared, hidden\nzone bag: pile, shared, hidden\nplayer stat pts: 0..99\n"
 NONE = None  # a none the failures below meet at run time
@@ -39,15 +40,19 @@ CASES = {
 }
 
 
-def _failed(tmp_path, turn: str) -> tuple[Game, object]:
+def _failed(tmp_path, turn: str) -> tuple[Any, object]:
     rules = HEADER + ZONES + "turn:\n    " + turn + "\n    end game\n"
     folder = ruleset(tmp_path, rules, CARDS)
-    g = Game(load_program(folder), 2, 1)
+    g = new_game(load_program(folder), 2, 1)
     assert g.over and g.error is not None, "the rule should have failed"
     return g, folder
 
 
-@pytest.mark.parametrize("turn", CASES, ids=range(len(CASES)))
+UNBLAMED = (0, 2, 4)  # the cases whose parts' values direct code does not give yet
+
+
+@pytest.mark.parametrize("turn", [pytest.param(t, marks=direct_gap("give the values of a failed rule's parts"))
+                                  if i in UNBLAMED else t for i, t in enumerate(CASES)], ids=range(len(CASES)))
 def test_runtime_error_in_rule_terms(tmp_path, turn):
     line, message = 10 + turn.count("\n"), CASES[turn]
     g, folder = _failed(tmp_path, turn)

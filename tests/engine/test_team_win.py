@@ -56,14 +56,13 @@ def test_the_team_loss_names_no_winner(tmp_path):
     assert "all_win" not in g.state.to_json()  # the digests of other games stay as they were
 
 
-def test_both_engines_agree(tmp_path):
+def test_a_batch_reports_the_team_win(tmp_path):
     folder = ruleset(tmp_path, rules(3, 9))
     direct = DirectGame(compile_direct(load_program(str(folder))), 2, 0)  # no decision: it runs to the end
     assert direct.over and direct.result["winners"] == [0, 1]
-    for e in ("direct", "tasks"):
-        report = simulate(str(folder), 3, 2, 0, ["random"], engine=e, per_game=True)
-        assert [r["winners"] for r in report["per_game"]] == [[1, 2]] * 3, e  # numbered from 1
-        assert report["no_winner"] == 0
+    report = simulate(str(folder), 3, 2, 0, ["random"], per_game=True)
+    assert [r["winners"] for r in report["per_game"]] == [[1, 2]] * 3  # numbered from 1
+    assert report["no_winner"] == 0
 
 
 def test_describe_and_syntax():

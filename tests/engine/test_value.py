@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
-from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.language.parser import parse_rules
 from interpreter.language.tree import ValueDecl
 from interpreter.play.agents import RandomAgent
 from interpreter.runtime.errors import RuleError
+from interpreter.engine.factory import new_game
 from rulekit import answer, build, errors
 
 RACE = """
@@ -34,11 +34,11 @@ def test_parsed_into_its_class_with_english():
 
 
 def test_values_per_seat_and_none_without_the_rule(tmp_path):
-    g = Game(build(tmp_path, RACE + "value p: 10 * pos of p + 1\n"), 2, 0)
+    g = new_game(build(tmp_path, RACE + "value p: 10 * pos of p + 1\n"), 2, 0)
     assert g.values() == [1.0, 1.0]
     answer(g, 0, "walk")
     assert g.values() == [11.0, 1.0]
-    plain = Game(build(tmp_path / "b", RACE), 2, 0)
+    plain = new_game(build(tmp_path / "b", RACE), 2, 0)
     assert plain.values() is None
 
 
@@ -50,7 +50,7 @@ def test_checked_like_a_score(tmp_path):
 
 
 def test_a_value_that_is_not_a_number_is_a_rule_error(tmp_path):
-    g = Game(build(tmp_path, RACE + 'value p: "far"\n'), 2, 0)
+    g = new_game(build(tmp_path, RACE + 'value p: "far"\n'), 2, 0)
     try:
         g.values()
     except RuleError as e:
@@ -62,7 +62,7 @@ def test_a_value_that_is_not_a_number_is_a_rule_error(tmp_path):
 
 def test_the_rule_never_changes_a_game(tmp_path):
     def run(program):
-        g = Game(program, 3, 11)
+        g = new_game(program, 3, 11)
         agents = [RandomAgent(f"s{i}") for i in range(3)]
         while not g.over:
             g.answer(agents[g.decision.player].choose(g, g.decision))
@@ -81,15 +81,15 @@ def test_a_mods_value_takes_the_place_of_its_bases(tmp_path):
     mod.mkdir()
     (mod / "game.rules").write_text('game "M":\n    players 2\n    extends "base"\nvalue p: 7 - pos of p\n',
                                     encoding="utf-8")
-    assert Game(load_program(base), 2, 0).values() == [0.0, 0.0]
-    assert Game(load_program(mod), 2, 0).values() == [7.0, 7.0]
+    assert new_game(load_program(base), 2, 0).values() == [0.0, 0.0]
+    assert new_game(load_program(mod), 2, 0).values() == [7.0, 7.0]
 
 
 def test_direct_code_values_as_the_task_engine(tmp_path):
     """Search agents copy games as resumable direct code where the ruleset compiles so: the rule is
     compiled there too, with the same numbers and the same error for a value that is no number."""
     program = build(tmp_path, RACE + "value p: 10 * pos of p + 1\n")
-    g, r = Game(program, 2, 0), ResumableGame(compile_direct(program), 2, 0)
+    g, r = new_game(program, 2, 0), ResumableGame(compile_direct(program), 2, 0)
     assert r.values() == g.values() == [1.0, 1.0]
     for game in (g, r):
         game.answer(game.decision.labels.index("walk"))

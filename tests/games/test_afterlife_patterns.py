@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.play.session import agents_for, game_seed
+from interpreter.engine.factory import new_game
 from rulekit import same_games_on_both_engines
 
 BASE = """\
@@ -141,7 +141,7 @@ def test_ghosts_keep_bound_cards_play_on_and_the_countdown_ends_the_game_for_eve
     seen, endings = Counter(), Counter()
     for i in range(16):
         seed = game_seed(11, i)
-        g = Game(program, 2, seed)
+        g = new_game(program, 2, seed)
         seats = agents_for(["random"], 2, seed)
         while not g.over:
             g.answer(seats[g.decision.player].choose(g, g.decision))

@@ -2,21 +2,22 @@
 poorly). The rule IDs are those of ../shared/rules/enchanters.md."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = ROOT / "rulesets" / "enchanters"
 
 
-def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Game, list[str], int]:
+def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Any, list[str], int]:
     """A game after setup: the variant chosen, decks chosen in option order; returns the game,
     the chosen kingdoms and how many deck choices were asked."""
-    g = Game(load_program(path), players, seed)
+    g = new_game(load_program(path), players, seed)
     chosen, asked = [], 0
     while g.state.turn_number == 0 and g.decision is not None:
         d = g.decision
@@ -32,7 +33,7 @@ def _setup(players: int, variant: str, seed: int, path: Path = BASE) -> tuple[Ga
     return g, chosen, asked
 
 
-def _cards(g: Game, zone: str) -> list:
+def _cards(g: Any, zone: str) -> list:
     return [g.cards[c] for c in g.state.zones[zone]]
 
 
@@ -145,14 +146,15 @@ def test_graveyard_is_public():
 
 def _with_village(name: str):
     """An after-setup hook that makes `name` the game's Village Card (the others go to the box)."""
-    def arrange(g: Game) -> None:
+    def arrange(g: Any) -> None:
         z = g.state.zones
         vid = next(c.id for c in g.cards if c.name == name)
         for zone in z.values():
             if vid in zone:
                 zone.remove(vid)
         z["box"] += z["village"]
-        z["village"] = [vid]
+        z["village"][:] = [vid]  # in place: the running code holds the zone's list
+        g.state.where.update({c: "box" for c in z["box"]} | {vid: "village"})  # where each card lies
         g.state.pstats[0]["wounds"] = 3
     return arrange
 
@@ -161,10 +163,10 @@ def test_every_village_rests_for_crystals_and_healing():
     """EN-065, EN-067: every Village Card has Rest actions — one gains crystals, one heals wounds —
     and each uses the turn's major action as a Rest (EN-062)."""
     program = load_program(BASE)
-    villages = [c.name for c in Game(program, 2, 1).cards if c.type == "Village"]
+    villages = [c.name for c in new_game(program, 2, 1).cards if c.type == "Village"]
     assert len(villages) == 8
     for name in villages:
-        g = Game(program, 2, 1, after_setup=_with_village(name))
+        g = new_game(program, 2, 1, after_setup=_with_village(name))
         while g.state.turn_number == 0:
             g.answer(0)
         rests = [i for i, l in enumerate(g.decision.labels) if l.startswith("Rest") and f"({name})" in l]

@@ -4,13 +4,14 @@ components, that the mod stacks with the other expansions, and that a few games 
 end (a team win or a team loss, never a cap)."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 import pytest
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.game import Game
 from interpreter.sim.simulate import simulate
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
 BASE, COOP, OVERLORDS = ROOT / "enchanters", ROOT / "enchanters_coop", ROOT / "enchanters_overlords"
@@ -75,7 +76,7 @@ def test_games_end_as_a_team():
             assert r["winners"] == (list(range(1, players + 1)) if won else [])
 
 
-def _answer(g: Game, label: str) -> None:
+def _answer(g: Any, label: str) -> None:
     """Answer the pending decision with the option whose label begins with `label`."""
     d = g.decision
     g.answer(next(i for i, text in enumerate(d.labels) if text.startswith(label)))
@@ -87,7 +88,7 @@ def test_the_guidance_challenges_only_a_won_fight():
     attack beats the Overlord's health, below ending the turn when it does not (the Overlords
     guidance's -10 is replaced); the Rest for crystals above ending the turn, so a guided turn
     never stalls."""
-    g = Game(load_program(_stack(COOP)), 2, 3, record_digests=False)
+    g = new_game(load_program(_stack(COOP)), 2, 3)
     for label in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "Cho'mun"]:
         _answer(g, label)
     d = g.decision

@@ -5,22 +5,24 @@ valued higher, a better option rated higher. Talisman's has its own tests
 (test_talisman_value.py, test_talisman_guidance.py)."""
 from __future__ import annotations
 
+from typing import Any
 import random
 from pathlib import Path
 
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
-from interpreter.engine.game import Decision, Game
+from interpreter.engine.game import Decision
 from interpreter.engine.resumablegame import ResumableGame
+from interpreter.engine.factory import new_game
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 
 
-def _game(name: str, players: int = 2, seed: int = 1) -> Game:
-    return Game(load_program(RULESETS / name), players, seed, record_digests=False)
+def _game(name: str, players: int = 2, seed: int = 1) -> Any:
+    return new_game(load_program(RULESETS / name), players, seed)
 
 
-def _give(g: Game, card: int, zone: str) -> None:
+def _give(g: Any, card: int, zone: str) -> None:
     """Move a card straight into a flat zone (`zone` is its state key: "trove#0" for seat 1's)."""
     st = g.state
     old = st.where.get(card)
@@ -30,14 +32,14 @@ def _give(g: Game, card: int, zone: str) -> None:
     st.where[card] = zone
 
 
-def _cards(g: Game, type_: str, **fields) -> list[int]:
+def _cards(g: Any, type_: str, **fields) -> list[int]:
     """Ids of the cards of a type whose fields have these values."""
     return [c.id for c in g.cards if c.type == type_ and all(c.fields.get(k) == v for k, v in fields.items())]
 
 
-def _rates(g: Game, prompt: str, options: list, seat: int = 0) -> list[float]:
+def _rates(g: Any, prompt: str, options: list, seat: int = 0) -> list[float]:
     """Seat's preference for each option of a decision with this prompt (None: no rule)."""
-    return g.preferences(Decision(seat, "choose", prompt, options, None, None))
+    return g.preferences(Decision(seat, "choose", prompt, options, None, None, g.label))
 
 
 def test_fireflies_values_a_lantern_half_made():
@@ -152,7 +154,7 @@ def test_copyable_direct_code_values_positions_as_the_task_engine_does():
     along the first 60 decisions of a game."""
     for name, players in [("toil_and_troublez", 3), ("enchanters_overlords", 2)]:  # a base's rule, a mod's
         program = load_program(RULESETS / name)
-        a, b = Game(program, players, 5, record_digests=False), ResumableGame(compile_direct(program), players, 5)
+        a, b = new_game(program, players, 5), ResumableGame(compile_direct(program), players, 5)
         rng, seen = random.Random(1), set()
         while not a.over and len(a.choices) < 60:
             if len(a.choices) % 5 == 0:
@@ -164,7 +166,7 @@ def test_copyable_direct_code_values_positions_as_the_task_engine_does():
         assert len(seen) > 1, name  # the values moved as the game went on
 
 
-def _first_action_decision(name: str) -> Game:
+def _first_action_decision(name: str) -> Any:
     """A 2-player game of `name` at its first "Choose an action" (setup answered by first options)."""
     g = _game(name)
     while g.decision.prompt != "Choose an action":

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 STACK = f"{ROOT / 'rulesets' / 'talisman'} --with {ROOT / 'rulesets' / 'talisman_harbinger'}"
@@ -17,7 +17,7 @@ STACK = f"{ROOT / 'rulesets' / 'talisman'} --with {ROOT / 'rulesets' / 'talisman
 @pytest.fixture(scope="module")
 def games():
     program = load_program(STACK)
-    return [Game(program, 2, seed) for seed in range(12)]
+    return [new_game(program, 2, seed) for seed in range(12)]
 
 
 def test_the_omen_set_is_one_of_four_and_the_die_is_rolled_again_on_five_and_six(games):

@@ -15,7 +15,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "magical_treehouse"
@@ -85,9 +85,9 @@ def test_player_counts(program):
     plays 3 and 4 and refuses 2."""
     assert (program.rs.min_players, program.rs.max_players) == (3, 4)
     with pytest.raises(ValueError, match="3 to 4"):
-        Game(program, 2, 0)
+        new_game(program, 2, 0)
     for players in (3, 4):  # both counts set up and ask a player to act
-        g = Game(program, players, 0)
+        g = new_game(program, players, 0)
         assert g.error is None and not g.over, g.error
         assert g.decision is not None and 0 <= g.decision.player < players
 
@@ -95,7 +95,7 @@ def test_player_counts(program):
 def test_structured_rules_by_default(program):
     """MT-049, MT-244: the Structured Rules are the default (`free_for_all` starts at 0); the
     free-for-all variant changes only how many players act per beat of the Planning Step."""
-    g = Game(program, 3, 0)
+    g = new_game(program, 3, 0)
     assert g.state.stats["free_for_all"] == 0
     source = (RULESET / "game.rules").read_text(encoding="utf-8")
     assert source.count("free_for_all") == 2  # its declaration and the one line choosing movers
@@ -104,7 +104,7 @@ def test_structured_rules_by_default(program):
 def test_personal_objective_is_seen_by_its_owner_only(program):
     """MT-033, MT-035: the Personal Objective lies face down: a player may look at their own;
     the others see only that there is one."""
-    g = Game(program, 3, 5)
+    g = new_game(program, 3, 5)
     mine = g.view(0)["personal of player 1"]
     assert isinstance(mine, list) and len(mine) == 1 and "Objective" in mine[0]
     assert g.view(1)["personal of player 1"] == 1 and g.view(None)["personal of player 1"] == 1
@@ -115,7 +115,7 @@ def test_face_up_zones(program):
     up: every player sees their cards, where a hidden zone (a deck, a hand) shows only a count.
     (Scenarios cannot state what a player sees, so tools/mutate_rules.py leaves these rules to
     this test.)"""
-    g = Game(program, 3, 0)
+    g = new_game(program, 3, 0)
     g.answer(0)  # the Day side
     seen = g.view(1)
     assert isinstance(seen["trash of player 1"], list) and isinstance(seen["casting"], list)
@@ -128,7 +128,7 @@ def test_the_board_is_open_and_the_tile_stacks_are_not(program):
     Treehouse being moved (MT-155) and the Familiars on each player board (MT-031) lie open on the
     table: every seat sees them as cards (a list, even when empty). The stacks of Forest tiles not
     laid are face down: a seat sees only how many (a number)."""
-    g = Game(program, 3, 0)
+    g = new_game(program, 3, 0)
     g.answer(0)  # the Day side
     for seat in (1, None):
         seen = g.view(seat)

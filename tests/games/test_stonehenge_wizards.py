@@ -6,6 +6,7 @@ scenarios (tests/scenarios/stonehenge_wizards/). Rule IDs refer to
 """
 from __future__ import annotations
 
+from typing import Any
 from collections import Counter
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 from interpreter.play.agents import make_agent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "stonehenge_wizards"
 
@@ -27,16 +28,16 @@ def cards_of(program, kind):
     return [c for c in program.rs.cards if c.type == kind]
 
 
-def set_up(program, players: int, seed: int = 1) -> Game:
+def set_up(program, players: int, seed: int = 1) -> Any:
     """A game just after setup: answer the setup questions (wizards, difficulty) with the first option."""
-    g = Game(program, players, seed)
+    g = new_game(program, players, seed)
     while g.decision is not None and g.state.round_number == 0:
         g.answer(0)
     assert g.error is None and g.decision is not None, g.error  # set up, and the first turn waits
     return g
 
 
-def zone(g: Game, key: str):
+def zone(g: Any, key: str):
     return [g.cards[i] for i in g.state.zones[key]]
 
 
@@ -138,7 +139,7 @@ def test_whole_games_last_seven_rounds(program, players):
     each per round; SW-143 the solo game too; SW-117 the opposing wizard takes no turns;
     SW-126 a solo round is the player's one turn; SW-154 five players can play."""
     for seed in range(3):
-        g = Game(program, players, seed)
+        g = new_game(program, players, seed)
         agents = [make_agent("random", f"{seed}/{p}") for p in range(players)]
         while not g.over:
             g.answer(agents[g.decision.player].choose(g, g.decision))

@@ -4,26 +4,28 @@ and free of a Warlock quest (TA-286), the Portal opened by the better stat; and 
 bots that follow them finish games by the rules (the Crown of Command, everyone out)."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 from interpreter.api import load_program
-from interpreter.engine.game import Decision, Game
+from interpreter.engine.game import Decision
 from interpreter.play.agents import GuidedAgent
+from interpreter.engine.factory import new_game
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
 
-def _space(g: Game, n: int):
+def _space(g: Any, n: int):
     return next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
 
 
-def _rates(g: Game, prompt: str, options: list) -> list[float]:
+def _rates(g: Any, prompt: str, options: list) -> list[float]:
     """Seat 1's preference for each option of a decision with this prompt."""
-    return g.preferences(Decision(0, "choose", prompt, options, None, None))
+    return g.preferences(Decision(0, "choose", prompt, options, [str(o) for o in options], None))
 
 
-def _standing(n: int, **stats) -> Game:
-    g = Game(load_program(RULESET), 4, 3)
+def _standing(n: int, **stats) -> Any:
+    g = new_game(load_program(RULESET), 4, 3)
     g.state.pstats[0]["at"] = _space(g, n)
     g.state.pstats[0].update(stats)
     return g
@@ -70,7 +72,7 @@ def test_the_portal_is_opened_by_the_better_stat():
 def test_guided_players_reach_the_crown():
     """Two guided players (the default seats of `grimoire simulate`), seed 2: a character reaches
     the Crown of Command and the Command Spell ends the game, long before the round cap."""
-    g = Game(load_program(RULESET), 2, 2, record_digests=False)
+    g = new_game(load_program(RULESET), 2, 2)
     seats = [GuidedAgent(f"2/{i}") for i in range(2)]
     while not g.over:
         g.answer(seats[g.decision.player].choose(g, g.decision))

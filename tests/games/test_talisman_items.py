@@ -2,14 +2,15 @@
 players see, what characters start with — and a psychic attack tried both ways."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.play.scenario import run_scenario
 from interpreter.runtime.values import ZoneRef
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "talisman"
@@ -20,14 +21,14 @@ def program():
     return load_program(RULESET)
 
 
-def cards(g: Game, name: str, owner: int | None = None):
+def cards(g: Any, name: str, owner: int | None = None):
     return [g.cards[i] for i in g.state.zones[ZoneRef(name, owner).key]]
 
 
 def test_objects_and_followers_are_faceup(program):
     """TA-185 a character's Objects and TA-196 his Followers are kept faceup: every other player
     sees them, card by card (his Spells, by contrast, show only as a count, TA-209)."""
-    g = Game(program, 3, 5)
+    g = new_game(program, 3, 5, seats=[])
     holder, other = 0, 1
     view = g.view(other)
     for zone in ("objects", "followers"):
@@ -41,7 +42,7 @@ def test_objects_and_followers_are_faceup(program):
 def test_only_some_characters_start_with_spells(program, seed):
     """TA-206 only characters whose special abilities say so start with Spells (the Hero card's
     `spells`: Druid, Priest, Prophetess, Sorceress 1, Wizard 2); the others start with none."""
-    g = Game(program, 6, seed)
+    g = new_game(program, 6, seed, seats=[])
     for p in range(6):
         hero = cards(g, "hero", p)[0]
         held = len(cards(g, "spells", p))

@@ -2,6 +2,7 @@
 scenario states poorly). The rule IDs are those of /work/shared/rules/talisman.md."""
 from __future__ import annotations
 
+from typing import Any
 from collections import Counter
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from interpreter.api import load_program
 from interpreter.library.boards import graph
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TALISMAN = ROOT / "rulesets" / "talisman"
@@ -20,7 +21,7 @@ def program():
     return load_program(TALISMAN)
 
 
-def _names(g: Game, zone: str) -> list[str]:
+def _names(g: Any, zone: str) -> list[str]:
     return [g.cards[c].name for c in g.state.zones[zone]]
 
 
@@ -29,7 +30,7 @@ def test_two_to_six_players(program, players):
     """TA-004: a game has at most six players (the ruleset plays from two); TA-016: at each count
     every player is dealt one character card, and the start player is asked to act (nothing in
     setup failed)."""
-    g = Game(program, players, 0)
+    g = new_game(program, players, 0, seats=[])
     assert g.error is None and not g.over, g.error
     assert [len(g.state.zones[f"hero#{p}"]) for p in range(players)] == [1] * players
     assert len({g.state.zones[f"hero#{p}"][0] for p in range(players)}) == players  # different characters
@@ -40,13 +41,13 @@ def test_two_to_six_players(program, players):
 def test_other_player_counts_are_refused(program, players):
     """TA-004: a game has at most six players (and at least two)."""
     with pytest.raises(ValueError, match="2 to 6 players"):
-        Game(program, players, 0)
+        new_game(program, players, 0, seats=[])
 
 
 def test_board_has_three_regions(program):
     """TA-005: the board's three Regions — Outer (24 spaces), Middle (16) and Inner (9)."""
-    g = Game(program, 2, 0)
-    regions = Counter(graph(g).region.values())
+    g = new_game(program, 2, 0, seats=[])
+    regions = Counter(graph(g.evaluator()).region.values())  # board graphs read a task-engine view
     assert regions == {"outer": 24, "middle": 16, "inner": 9}
 
 
@@ -55,14 +56,14 @@ def test_decks_at_setup(program, seed):
     """TA-006, TA-022, TA-023, TA-024: the Adventure deck holds the creatures, Events and items
     (every Adventure card not in a character's hands), shuffled; the Spell deck is shuffled; the
     Purchase and Talisman cards are set beside the board, apart from the Adventure deck."""
-    g = Game(program, 2, seed)
+    g = new_game(program, 2, seed, seats=[])
     deck = [g.cards[c] for c in g.state.zones["adventure_deck"]]
     kinds = Counter(c.fields["kind"] for c in deck)
     assert len(deck) == 104 and kinds["Enemy"] > 0 and kinds["EventCard"] == 13
     assert all(c.fields["home"] == "Adventures" for c in deck)
     assert _names(g, "talisman_deck") and all(n == "Talisman" for n in _names(g, "talisman_deck"))
     assert {"Helmet", "Sword", "Raft"} <= set(_names(g, "purchase_deck"))
-    other = Game(program, 2, seed + 10)
+    other = new_game(program, 2, seed + 10, seats=[])
     assert _names(g, "adventure_deck") != _names(other, "adventure_deck")   # shuffled
     assert _names(g, "spell_deck") != _names(other, "spell_deck")
 
@@ -72,7 +73,7 @@ def test_first_player_is_the_highest_roller(program, players):
     """TA-034: every player rolls a die; the highest roll goes first, and only the players tied
     for highest roll again."""
     for seed in range(8):
-        g = Game(program, players, seed)
+        g = new_game(program, players, seed, seats=[])
         rolls = [line.strip("[]").split(", ") for line in g.log if "for the first turn" in line]
         rollers, i = [f"player {n}" for n in range(1, players + 1)], 0
         while len(rollers) > 1:
@@ -94,10 +95,10 @@ def test_starting_objects_come_from_the_purchase_deck():
     heroes = {c.name for c in load_program(TALISMAN).rs.cards if c.type == "Hero"}
     armed = load_variant(str(TALISMAN), tuple((f"{h}.kit", "Sword") for h in sorted(heroes)))
     for players in (2, 3):
-        g = Game(armed, players, 4)
+        g = new_game(armed, players, 4, seats=[])
         held = [[g.cards[c].name for c in g.state.zones[f"objects#{p}"]] for p in range(players)]
         assert sorted(map(tuple, held)) == sorted([("Sword",)] * 2 + [()] * (players - 2))
         assert "Sword" not in _names(g, "purchase_deck")
-    plain = Game(load_program(TALISMAN), 3, 4)
+    plain = new_game(load_program(TALISMAN), 3, 4, seats=[])
     assert all(plain.state.zones[f"objects#{p}"] == [] for p in range(3))
     assert _names(plain, "purchase_deck").count("Sword") == 2

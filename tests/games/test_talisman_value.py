@@ -3,15 +3,16 @@ Crown of Command above everything, the Inner Region above the Middle above the O
 way in better, a character out of the game worth nothing."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
 
-def _value_at(game: Game, n: int) -> float:
+def _value_at(game: Any, n: int) -> float:
     """Seat 1's value with its character standing on board space `n` (all else unchanged)."""
     g = game.clone()
     g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
@@ -19,7 +20,7 @@ def _value_at(game: Game, n: int) -> float:
 
 
 def test_the_value_follows_the_way_to_the_crown():
-    game = Game(load_program(RULESET), 4, 3)
+    game = new_game(load_program(RULESET), 4, 3)
     assert game.values() is not None and len(game.values()) == 4
     far, sentinel = _value_at(game, 5), _value_at(game, 17)          # Outer Region
     middle, portal = _value_at(game, 25), _value_at(game, 33)        # Middle Region

@@ -4,15 +4,16 @@ decks at setup, so those rules are reachable in play (`--set rulebook_cards=1`).
 game keeps them out of every deck, as the facts give the deck."""
 from __future__ import annotations
 
+from typing import Any
 from pathlib import Path
 
 import pytest
 
 from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.runtime.values import ZoneRef
 from interpreter.play.variants import load_variant
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "talisman"
@@ -21,7 +22,7 @@ AUTHORED_ADVENTURES = {"Lucky Charm", "Silver Locket", "Cursed Mirror", "Cursed 
 AUTHORED_SPELLS = {"Summon Stormcrow"}
 
 
-def names(g: Game, zone: str, owner: int | None = None) -> list[str]:
+def names(g: Any, zone: str, owner: int | None = None) -> list[str]:
     return [g.cards[i].name for i in g.state.zones[ZoneRef(zone, owner).key]]
 
 
@@ -38,7 +39,7 @@ def test_authored_cards_are_the_expected_ones():
 @pytest.mark.parametrize("players", [2, 6])
 def test_default_game_keeps_them_out_of_the_decks(players):
     program = load_program(RULESET)
-    g = Game(program, players, 3)
+    g = new_game(program, players, 3, seats=[])
     deck, spells = set(names(g, "adventure_deck")), set(names(g, "spell_deck"))
     assert not deck & AUTHORED_ADVENTURES and not spells & AUTHORED_SPELLS
     assert len(names(g, "aside")) == len(authored(program))
@@ -47,7 +48,7 @@ def test_default_game_keeps_them_out_of_the_decks(players):
 @pytest.mark.parametrize("players", [2, 6])
 def test_variant_shuffles_them_into_the_decks(players):
     program = load_variant(str(RULESET), (("rulebook_cards", 1),))
-    g = Game(program, players, 3)
+    g = new_game(program, players, 3, seats=[])
     assert names(g, "aside") == []
     deck = names(g, "adventure_deck")
     n_adventures = sum(1 for c in authored(program) if c.type == "Adventure")
@@ -58,7 +59,7 @@ def test_variant_shuffles_them_into_the_decks(players):
     spots = [i for i, n in enumerate(deck) if n in AUTHORED_ADVENTURES]
     assert spots[-1] - spots[0] + 1 > len(spots)
     base = load_program(RULESET)
-    assert len(deck) == len(names(Game(base, players, 3), "adventure_deck")) + n_adventures
+    assert len(deck) == len(names(new_game(base, players, 3, seats=[]), "adventure_deck")) + n_adventures
 
 
 def test_variant_cards_are_drawn_and_discarded_like_the_others():
@@ -67,7 +68,7 @@ def test_variant_cards_are_drawn_and_discarded_like_the_others():
     program = load_variant(str(RULESET), (("rulebook_cards", 1),))
     seen_in_discard = set()
     for seed in range(4):
-        g = Game(program, 2, seed)
+        g = new_game(program, 2, seed, seats=[])
         agents = [RandomAgent((seed, p)) for p in range(2)]
         while not g.over:
             assert names(g, "aside") == []
@@ -85,7 +86,7 @@ def test_starting_spells_are_hidden_from_the_others():
     holder sees the cards, every other player only how many there are (audit: the scenario
     setup_characters cannot state what players see; a mutant making the zone public survived)."""
     program = load_program(RULESET)
-    g = Game(program, 6, 0)
+    g = new_game(program, 6, 0, seats=[])
     holder = next(p for p in range(6) if names(g, "spells", p))
     other = (holder + 1) % 6
     key = str(ZoneRef("spells", holder))
@@ -102,8 +103,8 @@ def test_race_ending_is_opt_in():
     variant = load_variant(str(RULESET), (("race_ending", 1),))
     dealt = 0
     for seed in range(24):
-        assert "Race to the Crown" in names(Game(base, 2, seed), "box")
-        g = Game(variant, 2, seed)
+        assert "Race to the Crown" in names(new_game(base, 2, seed, seats=[]), "box")
+        g = new_game(variant, 2, seed, seats=[])
         if "Race to the Crown" not in names(g, "box"):
             dealt += 1
     assert 0 < dealt < 24
@@ -114,9 +115,9 @@ def test_deal_three_characters_pick_one(players, dealt):
     """TA-017 the optional setup (`--set deal_three=1`): each player is dealt three character cards
     (two each at five or six players: 14 cards go round), picks one, and the others go back among
     the unused characters for later. By default each player draws one at random, unasked."""
-    base = Game(load_program(RULESET), players, 5)
+    base = new_game(load_program(RULESET), players, 5, seats=[])
     assert "character will you play" not in (base.decision.prompt if base.decision else "")
-    g = Game(load_variant(str(RULESET), (("deal_three", 1),)), players, 5)
+    g = new_game(load_variant(str(RULESET), (("deal_three", 1),)), players, 5, seats=[])
     rejected = []
     for p in range(players):
         d = g.decision

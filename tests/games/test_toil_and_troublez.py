@@ -16,8 +16,8 @@ from ruamel.yaml import YAML
 
 from interpreter.play.agents import make_agent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.runtime.zones import cover, take_out
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -75,7 +75,7 @@ def test_three_colours(program):
 def test_two_to_six_players(program, players):
     """TT-010 (ambiguous): the game is for 2 to 6 players: at each count a whole game is played
     to its end, every player takes turns and gets a score, and one of them wins."""
-    game = Game(program, players, seed=0, record_digests=False)
+    game = new_game(program, players, seed=0)
     assert game.error is None and game.decision is not None, game.error
     assert game.decision.player == game.state.active  # the start player is asked first
     agents = [make_agent("random", f"0/{p}") for p in range(players)]
@@ -95,7 +95,7 @@ def test_two_to_six_players(program, players):
 def test_other_player_counts_are_refused(program, players):
     """TT-010: 1 or 7 players cannot play."""
     with pytest.raises(ValueError, match="2 to 6"):
-        Game(program, players, seed=0)
+        new_game(program, players, seed=0)
 
 
 def _after_setup(program, players, seed):
@@ -107,7 +107,7 @@ def _after_setup(program, players, seed):
         seen["zones"] = {k: (sum(len(r) for r in v) if k == "forest" else len(v)) for k, v in st.zones.items()}
         seen["pile"] = list(st.zones["draw_pile"])
         seen["start"] = st.start_player
-    game = Game(program, players, seed=seed, after_setup=snap)
+    game = new_game(program, players, seed=seed, after_setup=snap)
     assert game.error is None and game.decision is not None and seen, game.error
     return game, seen
 
@@ -130,7 +130,7 @@ def test_setup_one_shuffled_draw_pile_nothing_dealt(program, players):
 def test_draw_pile_is_face_down(program):
     """TT-012: the draw pile lies face down: no player (nor a spectator) sees its cards, only
     how many there are."""
-    game = Game(program, 3, seed=1)
+    game = new_game(program, 3, seed=1)
     assert game.error is None and game.decision is not None, game.error
     pile = len(game.state.zones["draw_pile"])
     assert 70 < pile < 83  # the start player has drawn a card or few (TT-011: 83 in all)
@@ -142,7 +142,7 @@ def test_discard_pile_and_drawn_card_are_face_up(program):
     """The rulebook hides only the draw pile ("Place it face down") and what lies under a Cloak:
     a card just drawn is placed face up into the Forest, and cards are discarded from the
     Forest, face up. Every player and a spectator see both (the ruleset's reading)."""
-    game = Game(program, 3, seed=1)
+    game = new_game(program, 3, seed=1)
     assert game.state.zones["drawn"] or game.state.zones["forest"]  # the first card is out
     for seat in (0, 1, 2, None):
         view = game.view(seat)
@@ -196,7 +196,7 @@ def _game_with(program, forest_rows, trove0=(), markers0=(), cloak_on=None):
             take_out(st, cid, rz)
             cover(st, cid, ids[cloak_on], rz)
         st.start_player = 0
-    return Game(program, 2, seed=1, after_setup=arrange)
+    return new_game(program, 2, seed=1, after_setup=arrange)
 
 
 def test_trove_face_up_markers_face_down(program):

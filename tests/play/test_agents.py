@@ -9,7 +9,7 @@ from pathlib import Path
 
 from interpreter.play.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, make_agent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 from rulekit import GUESS, tiny
 
 
@@ -38,7 +38,7 @@ TAKE = """
 
 
 def play(program, agents, seed):
-    g = Game(program, len(agents), seed, record_digests=False)
+    g = new_game(program, len(agents), seed)
     while not g.over:
         d = g.decision
         i = agents[d.player].choose(g, d)
@@ -66,14 +66,14 @@ def test_legal_and_deterministic_on_a_reference_ruleset():
 
 def test_greedy_takes_the_scoring_move(tmp_path):
     program = tiny(tmp_path, "take", TAKE)
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     for seed in range(5):
         assert GreedyAgent(seed).choose(g, g.decision) == 0
 
 
 def test_determinize_keeps_sizes_and_visible_zones(tmp_path):
     program = tiny(tmp_path, "guess", GUESS)
-    g = Game(program, 2, 3)
+    g = new_game(program, 2, 3)
     before = {k: list(v) for k, v in g.state.zones.items()}
     rng = random.Random(0)
     moved = False
@@ -101,7 +101,7 @@ def test_search_does_not_peek(tmp_path):
     program = tiny(tmp_path, "guess", GUESS)
     games = {}
     for seed in range(40):
-        g = Game(program, 2, seed)
+        g = new_game(program, 2, seed)
         top = program.rs.cards[g.state.zones["deck"][-1]].fields["value"]
         games.setdefault(top, g)
     assert len(games) >= 2
@@ -134,7 +134,7 @@ def test_mcts_beats_random(tmp_path, tree):
 
 def test_failing_playouts_count_as_losses(tmp_path):
     program = tiny(tmp_path, "take", TAKE)
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     for tree in (True, False):
         agent = MCTSAgent(0, iterations=9, tree=tree)
         boom = lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))  # noqa: E731
@@ -155,7 +155,7 @@ def test_a_failing_game_scores_nothing(tmp_path):
                 log 10 / (x - 1)
             end game
         """)
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     bad = g.clone()
     bad.answer(0)
     assert bad.error is not None  # option 1 breaks the game: a loss, whatever the scores say
@@ -185,7 +185,7 @@ GRID = """
 
 def test_determinize_keeps_grid_spaces(tmp_path):
     program = tiny(tmp_path, "grid", GRID)
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     rng = random.Random(1)
     for _ in range(3):
         g.answer(0)
@@ -224,7 +224,7 @@ def test_determinize_redeals_covered_cards(tmp_path):
     """A card under another is hidden from everyone (`Game.view` shows only "on 1 hidden"): the deal
     exchanges it with the deck's cards, and the stack keeps its shape and its place."""
     program = tiny(tmp_path, "cover", COVER)
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     (top, below), = g.state.under.items()
     seen_below = set()
     for s in range(12):

@@ -82,13 +82,12 @@ def _labels_per_turn(program, engine: str, seed: int = 3) -> tuple[list[list[str
     return turns, rated, g.choices
 
 
-@pytest.mark.parametrize("engine", ["tasks", "direct"])
-def test_guided_takes_actions_in_the_order_the_rules_rate_them(tmp_path, engine):
+def test_guided_takes_actions_in_the_order_the_rules_rate_them(tmp_path):
     """Run (4) before Walk (3) before "Stop" (2), the bright Lamp's Polish (5 - 3) before Stop
     too, the dim one's (1 - 3) and Rest (1, by the shorter rule "R") never: every turn the same
     sequence. Random or prompt-only play would mix them."""
     program = build(tmp_path, ACTS + PREFS, LAMPS)
-    turns, rated, _ = _labels_per_turn(program, engine)
+    turns, rated, _ = _labels_per_turn(program, "direct")
     assert len(turns) == 4
     # the bright Lamp is seat 1's or not, by the deal: Polish is taken exactly when it is
     for t in turns:
@@ -121,7 +120,7 @@ def test_options_no_rule_names_rate_zero_or_by_the_prompt_rule(tmp_path):
     rule where there is one (`it` then the option as before); with no rule for any of the
     options, the decision is rated as it was (here: not at all, so guided plays as random)."""
     only_run = build(tmp_path / "a", ACTS + 'prefer p for action "Run": 1\n', LAMPS)
-    g = new_game(only_run, 2, 1, engine="tasks")
+    g = new_game(only_run, 2, 1)
     assert dict(zip(g.decision.labels, g.preferences(g.decision))) == \
         {"Run": 1, "Walk": 0, "Rest": 0, "Polish (Lamp)": 0, "Stop": 0}
     with_prompt = build(tmp_path / "b", ACTS + 'prefer p for action "Run": 1\n'
@@ -130,12 +129,12 @@ def test_options_no_rule_names_rate_zero_or_by_the_prompt_rule(tmp_path):
     assert dict(zip(g.decision.labels, g.preferences(g.decision))) == \
         {"Run": 1, "Walk": 5, "Rest": 5, "Polish (Lamp)": 5, "Stop": 0}
     unnamed = build(tmp_path / "c", ACTS + 'prefer p for action "Stop": 1\n', LAMPS)
-    g = new_game(unnamed, 2, 1, engine="tasks")
+    g = new_game(unnamed, 2, 1)
     rated = g.preferences(g.decision)
     assert rated[-1] == 1 and set(rated[:-1]) == {0}  # only the ending option, by its text
     other = build(tmp_path / "d", ACTS + 'action "Jump" if turn_number > 99:\n    pass\n'
                   'prefer p for action "Jump": 1\n')  # never offered
-    guided, rand = new_game(other, 2, 5, engine="tasks"), new_game(other, 2, 5, engine="tasks")
+    guided, rand = new_game(other, 2, 5), new_game(other, 2, 5)
     assert guided.preferences(guided.decision) is None
     assert play_trace(guided, [GuidedAgent("5/0"), GuidedAgent("5/1")]) == \
         play_trace(rand, [RandomAgent("5/0"), RandomAgent("5/1")])
@@ -155,7 +154,7 @@ def test_a_label_no_decision_offers_is_an_error_at_the_label(tmp_path):
 
 def test_a_rating_that_is_not_a_number_names_the_action(tmp_path):
     program = build(tmp_path, ACTS + 'prefer p for action "Walk": it\n', LAMPS)
-    g = new_game(program, 2, 0, engine="tasks")
+    g = new_game(program, 2, 0)
     with pytest.raises(RuleError, match=r"preference of player 1 for Walk is not a number"):
         GuidedAgent(0).choose(g, g.decision)
 
@@ -166,6 +165,6 @@ def test_a_mod_rates_its_own_actions_and_keeps_the_bases_rules(tmp_path):
     mod = named_ruleset(tmp_path, "mod", 'game "Mod":\n    extends "base"\n'
                         'action "Jump" once per turn:\n    pos of you += 9\n'
                         'prefer p for action "Jump": 9\nprefer p for action "Walk": 0\n')
-    g = new_game(load_program(mod), 2, 1, engine="tasks")
+    g = new_game(load_program(mod), 2, 1)
     prefs = dict(zip(g.decision.labels, g.preferences(g.decision)))
     assert prefs["Jump"] == 9 and prefs["Walk"] == 0 and prefs["Run"] == 4 and prefs["Stop"] == 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine.game import Game
 from interpreter.play.agents import GuidedAgent, RandomAgent
 from interpreter.runtime.errors import RuleError
 from interpreter.sim.simulate import simulate
+from interpreter.engine.factory import new_game
 from rulekit import build, errors, ruleset
 
 RACE = """
@@ -27,7 +27,7 @@ score p: 1 if pos of p >= 6 else 0
 
 def answers(program, make, seed=0, n=30) -> list[tuple[str, str]]:
     """(prompt, label) of the first `n` decisions of a game whose every seat is made by `make`."""
-    g = Game(program, 2, seed, record_digests=False)
+    g = new_game(program, 2, seed)
     seats = [make(f"{seed}/{i}") for i in range(2)]
     out = []
     while not g.over and len(out) < n:
@@ -76,7 +76,7 @@ def test_the_batch_default_follows_the_rule_and_wins(tmp_path):
 
 def test_a_rating_that_is_not_a_number_names_the_option(tmp_path):
     program = build(tmp_path, RACE + 'prefer p: it\n')
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     with pytest.raises(RuleError, match=r"preference of player 1 for rest is not a number"):
         GuidedAgent(0).choose(g, g.decision)
 

@@ -7,8 +7,8 @@ player who moves first); played on by the preferences it always succeeds and loo
 0.75 against 0.25)."""
 from __future__ import annotations
 
-from interpreter.engine.game import Game
 from interpreter.play.agents import MCTSAgent
+from interpreter.engine.factory import new_game
 from rulekit import build
 
 DOORS = """
@@ -34,7 +34,7 @@ def first_choices(program, seeds=range(6), **kw) -> list[str]:
     """The label each agent (one per seed) picks at the first decision."""
     out = []
     for s in seeds:
-        g = Game(program, 2, 0)
+        g = new_game(program, 2, 0)
         out.append(g.decision.labels[MCTSAgent(s, **kw).choose(g, g.decision)])
     return out
 

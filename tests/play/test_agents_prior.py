@@ -4,8 +4,8 @@ playouts that cannot tell the moves apart, the search follows the designer's rul
 its noise; where the playouts clearly disagree, the search still wins over the rule."""
 from __future__ import annotations
 
-from interpreter.engine.game import Game
 from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, default_mcts
+from interpreter.engine.factory import new_game
 from rulekit import build
 
 # "left" and "right" lead to the same game: playouts cannot tell them apart. Picking "win" wins
@@ -28,7 +28,7 @@ def picks(program, prior: float, seeds=range(12)) -> list[str]:
     """The label each agent (one per seed) picks at the first decision, 10 playouts each."""
     out = []
     for s in seeds:
-        g = Game(program, 2, 0)
+        g = new_game(program, 2, 0)
         out.append(g.decision.labels[MCTSAgent(s, iterations=10, max_playout=30, prior=prior).choose(g, g.decision)])
     return out
 

@@ -3,8 +3,8 @@ playouts by it. A race scored only at the finish shows the difference: its score
 until the last step, its value (how far each runner got) says which move is progress."""
 from __future__ import annotations
 
-from interpreter.engine.game import Game
 from interpreter.play.agents import GreedyAgent, MCTSAgent, RandomAgent
+from interpreter.engine.factory import new_game
 from rulekit import build
 
 RACE = """
@@ -22,7 +22,7 @@ VALUE = "value p: pos of p\n"
 
 def first_choices(program, make, seeds=range(8)) -> list[int]:
     """The option each agent (one per seed) picks at the first decision of the race."""
-    return [make(s).choose(g, g.decision) for s in seeds for g in [Game(program, 2, 0)]]
+    return [make(s).choose(g, g.decision) for s in seeds for g in [new_game(program, 2, 0)]]
 
 
 def test_greedy_walks_when_the_value_says_walking_is_progress(tmp_path):
@@ -51,7 +51,7 @@ def test_valued_greedy_beats_random_in_the_race(tmp_path):
         seat = i % 2
         agents = [RandomAgent(f"r{i}"), RandomAgent(f"q{i}")]
         agents[seat] = GreedyAgent(f"g{i}")
-        g = Game(program, 2, i, record_digests=False)
+        g = new_game(program, 2, i)
         while not g.over:
             g.answer(agents[g.decision.player].choose(g, g.decision))
         assert g.error is None

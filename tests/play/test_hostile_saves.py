@@ -17,7 +17,7 @@ from interpreter.play import session
 from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
 from interpreter.cli import main
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -36,7 +36,7 @@ def _log(program, path: Path, seed: int = 3) -> list[dict]:
 
 
 def _save(program, path: Path, answers: int = 5) -> dict:
-    g = Game(program, 2, 8)
+    g = new_game(program, 2, 8)
     for _ in range(answers):
         g.answer(0)
     session.save_game(g, path, str(RULESET))

@@ -8,8 +8,9 @@ import textwrap
 from pathlib import Path
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.game import Game, Program
+from interpreter.engine.game import Program
 from interpreter.play.scenario import run_scenario
+from interpreter.engine.factory import new_game
 from rulekit import ruleset
 
 RULES = """
@@ -105,12 +106,12 @@ def test_the_observer_does_not_change_play(tmp_path):
 
     runs = []
     for observer in (None, Watch()):
-        g = Game(program, 2, 5, observer=observer)
+        g = new_game(program, 2, 5, observer=observer)
         while not g.over:
             g.answer(0)
         runs.append((g.result, g.state.digest(), g.choices))
     assert runs[0] == runs[1] and Watch.seen  # it did see something
-    g = Game(program, 2, 5, observer=Watch())
+    g = new_game(program, 2, 5, observer=Watch())
     assert g.clone().observer is None          # a search agent's what-ifs are not reported
 
 
@@ -221,13 +222,13 @@ score p: trail
 def test_ordering_decisions_have_labels_that_do_not_depend_on_the_directory(tmp_path, monkeypatch):
     rules = ruleset(tmp_path, ORDER_RULES, CARDS)
     program = load_program(rules)
-    labels = Game(program, 2, 0).decision.labels
+    labels = new_game(program, 2, 0).decision.labels
     assert labels == ["game.rules:18", "game.rules:21"]
     assert str(rules) in str(program.rs.triggers[0].loc)   # its rules' file is known by its full path
     monkeypatch.chdir(rules)                      # started from elsewhere: the same labels
     rs, _ = check_path(rules)                     # (loaded again, not from the cache)
     assert rs.triggers[0].loc.file == "game.rules"
-    assert Game(Program(rs), 2, 0).decision.labels == labels
+    assert new_game(Program(rs), 2, 0).decision.labels == labels
     (rules / "scenarios").mkdir()
     body = """\
         choices:

@@ -13,7 +13,7 @@ from interpreter.play import session
 from interpreter.cli import main as grimoire_main
 from interpreter.play.agents import RandomAgent
 from interpreter.api import load_program
-from interpreter.engine.game import Game
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -37,7 +37,7 @@ def agents(seed, players):
 def test_same_seed_and_choices_same_game(program):
     runs = []
     for _ in range(2):
-        g = Game(program, 4, 77)
+        g = new_game(program, 4, 77, record_digests=True)
         a = agents(77, 4)
         while not g.over:
             g.answer(a[g.decision.player].choose(g, g.decision))
@@ -47,12 +47,12 @@ def test_same_seed_and_choices_same_game(program):
     assert a.choices == b.choices and a.result == b.result and a.log == b.log
     assert a.state.digest() == b.state.digest() and a.state.to_json() == b.state.to_json()
     # replaying only the answers gives the same game, state by state
-    c = Game(program, 4, 77)
+    c = new_game(program, 4, 77, record_digests=True)
     for i in a.choices:
         c.answer(i)
     assert c.digests == a.digests and c.result == a.result
     # another seed, another game
-    d = Game(program, 4, 78)
+    d = new_game(program, 4, 78, record_digests=True)
     assert d.digests[0] != a.digests[0]
 
 
@@ -177,13 +177,13 @@ def stateless_agent(seed):
 def test_save_and_resume_in_another_process(program, tmp_path):
     players, seed = 4, 2024
     agent = stateless_agent(seed)
-    full = Game(program, players, seed)
+    full = new_game(program, players, seed)
     while not full.over:
         full.answer(agent.choose(full, full.decision))
     assert full.error is None
     stop = len(full.choices) // 2
 
-    g = Game(program, players, seed)
+    g = new_game(program, players, seed)
     while len(g.choices) < stop:
         g.answer(agent.choose(g, g.decision))
     save = tmp_path / "saved.json"
@@ -210,7 +210,7 @@ print(json.dumps({{"result": g.result, "error": str(g.error) if g.error else Non
 
 
 def test_saved_game_refuses_other_rules(program, tmp_path):
-    g = Game(program, 3, 1)
+    g = new_game(program, 3, 1)
     for _ in range(6):
         g.answer(0)
     save = tmp_path / "saved.json"

@@ -18,11 +18,11 @@ import pexpect
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.game import Game
 from interpreter.play import session
 from interpreter.play.agents import make_agent
 from interpreter.play.narrate import EVERYONE, Chronicle, card_fields, card_line, moment, shown_stats, story
 from interpreter.play.tui import Narrator, console
+from interpreter.engine.factory import new_game
 from rulekit import errors, named_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,7 +191,7 @@ def test_format_2_logs_numbered_from_0_still_replay(tmp_path):
 
 def test_story_names_cards_by_field_and_keeps_hidden_cards_hidden(tmp_path):
     program = load_program(story_ruleset(tmp_path))
-    g = Game(program, 2, 0)
+    g = new_game(program, 2, 0)
     sapphire = next(c for c in program.rs.cards if c.name == "Sapphire")
     ruby = next(c for c in program.rs.cards if c.name == "Ruby")
     assert card_fields(program.rs, ruby) == [("colour", "Red"), ("worth", 3)]  # `cut` at its default is left out
@@ -221,7 +221,7 @@ def test_shown_stats_default_to_what_the_score_reads_and_show_is_checked(tmp_pat
 
 
 def test_decision_json_numbers_players_from_1(tmp_path):
-    g = Game(load_program(story_ruleset(tmp_path)), 2, 0)
+    g = new_game(load_program(story_ruleset(tmp_path)), 2, 0)
     g.answer(0)
     assert g.decision.player == 1 and g.decision.to_json()["player"] == 2
 
@@ -231,7 +231,7 @@ def test_a_chronicle_tells_each_turn_apart_from_the_setup_on(tmp_path):
     setup, then each turn after its header, in order."""
     program = load_program(story_ruleset(tmp_path))
     chronicle = Chronicle(0)
-    g = Game(program, 2, 0, observer=chronicle)
+    g = new_game(program, 2, 0, observer=chronicle)
     chronicle.attach(g)
     setup = chronicle.take()
     assert ("move", "3 cards → hand of player 2") in setup and setup[-1] == ("turn", "turn 1: player 1")
@@ -250,7 +250,7 @@ def test_content_text_in_the_story_is_escaped_and_never_markup(tmp_path):
     program = load_program(named_ruleset(tmp_path, "evil", STORY, gems))
     buf = io.StringIO()
     narrator = Narrator(0, console(buf))
-    g = Game(program, 2, 0, observer=narrator)
+    g = new_game(program, 2, 0, observer=narrator)
     narrator.attach(g)
     g.answer(0)
     g.answer(0)

@@ -50,13 +50,13 @@ def _without_timing(report: dict) -> dict:
     return {k: v for k, v in report.items() if k != "timing"}
 
 
-@pytest.mark.parametrize("bad, engine, word", [
-    ("none", "auto", "is none, not a number"),
-    ("[1, 2]", "auto", "is a list, not a number"),
-    ("first(all_cards())", "tasks", "is a card, not a number"),
-    ("doubled", "auto", "is too large"),  # the task engine's addition bound (2^63) stops it
+@pytest.mark.parametrize("bad, word", [
+    ("none", "is none, not a number"),
+    ("[1, 2]", "is a list, not a number"),
+    ("first(all_cards())", "is a card, not a number"),
+    ("doubled", "is too large"),  # the addition bound (2^63) stops it
 ])
-def test_bad_score_is_a_reported_game_and_the_rest_are_summarised(tmp_path, bad, engine, word):
+def test_bad_score_is_a_reported_game_and_the_rest_are_summarised(tmp_path, bad, word):
     if bad == "first(all_cards())":
         folder = _ruleset(tmp_path, bad)
         (folder / "game.rules").write_text((folder / "game.rules").read_text().replace(
@@ -70,14 +70,14 @@ def test_bad_score_is_a_reported_game_and_the_rest_are_summarised(tmp_path, bad,
     else:
         folder = _ruleset(tmp_path, bad)
     start = time.perf_counter()
-    report = simulate(str(folder), 40, 2, 3, ["random"], engine=engine)
+    report = simulate(str(folder), 40, 2, 3, ["random"])
     assert time.perf_counter() - start < 60
     errors = report["errors"]
     assert 0 < len(errors) < 40 and report["completed"] == 40 - len(errors)
     for e in errors:
         assert word in e["error"] and f"seed {e['seed']}" in e["error"] and e["choices"] == [1]
     assert report["seats"][0]["score"]["max"] >= 1  # the good games are summarised
-    again = simulate(str(folder), 40, 2, 3, ["random"], engine=engine)
+    again = simulate(str(folder), 40, 2, 3, ["random"])
     assert _without_timing(again) == _without_timing(report)
 
 
@@ -198,7 +198,7 @@ def test_a_stat_doubled_without_end_is_stopped_reported_logged_and_replayed(tmp_
                       "        repeat 20000 times:\n            set gold of 1 to gold of 1 + gold of 1")
     out = tmp_path / "logs"
     start = time.perf_counter()
-    assert main(["simulate", str(folder), "-n", "4", "--seed", "2", "--quiet", "--engine", "tasks",
+    assert main(["simulate", str(folder), "-n", "4", "--seed", "2", "--quiet",
                  "--failed-logs", str(out)]) == 1
     text = capsys.readouterr().out
     assert "is too large" in text and "game.rules:13" in text
@@ -226,7 +226,7 @@ def test_the_wall_clock_holds_off_the_main_thread_too(tmp_path):
                                        '    you choose v from ["a", "b"] "Which?"\n\nscore p: gold of p\n',
                                        encoding="utf-8")
     out: dict = {}
-    for engine in ("direct", "tasks"):
+    for engine in ("direct",):
         t = threading.Thread(target=lambda e=engine: out.__setitem__(e, simulate(
             str(folder), 2, 2, 1, ["random"], max_seconds=1, max_turns=10 ** 9, max_decisions=10 ** 9,
             max_steps=10 ** 9, engine=e)))
