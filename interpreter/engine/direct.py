@@ -27,6 +27,7 @@ from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directcopies import CopyGen
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
@@ -123,7 +124,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
+class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen, CopyGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -1105,6 +1106,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 if t.kind != "action":
                     by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
         self.dispatch = {}  # event → (table local, [(trigger function, card ids)], binder)
+        if any(c.effect is not None and c.effect.copies for c in rs.cards):
+            return  # a copying card answers with another card's triggers: `Runtime.fire` finds them
         for i, (event, table) in enumerate(sorted(by_event.items())):
             if any(t.event == event for t in rs.triggers) or any(t.whenever for h in table.values() for t in h):
                 continue
