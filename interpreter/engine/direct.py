@@ -27,7 +27,7 @@ from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
-from .directcopies import CopyGen
+from .directcopies import COPIES_KEYWORDS, CopyGen
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
@@ -379,6 +379,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 head.append(f"    {local}k = {self.k(name)}")
         for fname, local in self.fields.items():
             head.append(f"    {local} = R.field_table({self.k(fname)})")
+        head += self.copy_bindings()
         for local, zones in self.plan_keys.items():
             head.append(f"    {local} = R.plan_bits_of({self.k(zones)})")
         tail = []
@@ -1301,6 +1302,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
+_KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 
 
 def _check_direct_source(src: str) -> None:

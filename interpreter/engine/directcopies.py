@@ -15,15 +15,40 @@ that answers "which card does this one copy now".
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..runtime.values import Seat
 
-__all__ = ["CopyGen", "CopyRuntime", "CopiedField"]
+__all__ = ["CopyGen", "CopyRuntime", "COPIES_KEYWORDS"]
+
+# attribute names the code written here uses (direct.py's token check allows them)
+COPIES_KEYWORDS = frozenset({"copier_ids", "copied_value"})
+_SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
 
 
 class CopyGen:
     """Mixed into `direct._Gen` (which provides `expr_function` and `rs`)."""
+
+    def copying(self) -> bool:
+        """Whether some card of the ruleset copies another (then field reads check for it)."""
+        got = getattr(self, "_copying_cards", None)
+        if got is None:
+            got = self._copying_cards = any(c.effect is not None and c.effect.copies for c in self.rs.cards)
+        return got
+
+    def field_read(self, table: str, card: str) -> str:
+        """The code reading a card's field from its table: `_f3[c]`; in a ruleset with copying
+        cards, a copying card (`_CPY`: a few ids, a set lookup) reads through `R.copied_value`."""
+        if not self.copying():
+            return f"{table}[{card}]"
+        if _SIMPLE.match(card):
+            return f"({table}[{card}] if {card} not in _CPY else _CPV({table}, {card}))"
+        return f"_CPV({table}, {card})"
+
+    def copy_bindings(self) -> list[str]:
+        """Lines of `build` binding what `field_read` uses."""
+        return ["    _CPY = R.copier_ids()", "    _CPV = R.copied_value"] if self.copying() else []
 
     def copy_functions(self, exported: list[str]) -> dict[int, str]:
         """Card id → the name of the function giving the card it copies now (or none), for every
@@ -43,30 +68,6 @@ class CopyGen:
                 exported.append(name)
             out[card.id] = name
         return out
-
-
-class CopiedField(list):
-    """A field table (card id → value) in a game with copying cards: a copying card reads the
-    field of the card it copies now, where that card has the field; every other card, its own."""
-
-    __slots__ = ("runtime", "copiers")
-
-    def __init__(self, values: list, runtime: Any, copiers: dict) -> None:
-        super().__init__(values)
-        self.runtime, self.copiers = runtime, copiers
-
-    def __getitem__(self, i: Any) -> Any:
-        own = list.__getitem__(self, i)
-        if i in self.copiers:
-            src = self.runtime.copy_source(i)
-            if src is not None:
-                got = list.__getitem__(self, src)
-                if got is not None:
-                    return got
-        return own
-
-    def __iter__(self):  # (a table is indexed, never walked, by the generated code)
-        return (self[i] for i in range(len(self)))
 
 
 class CopyRuntime:
@@ -92,10 +93,18 @@ class CopyRuntime:
             self._copying = self._copying - {cid}
         return None if src is None or src == cid or isinstance(src, (bool, Seat)) or not isinstance(src, int) else src
 
-    def copied_field(self, values: list) -> list:
-        """A field table as the generated code should index it in this game."""
-        copiers = self.info.get("copies")
-        return CopiedField(values, self, copiers) if copiers else values
+    def copier_ids(self) -> frozenset:
+        """The ids of the cards that may copy another."""
+        return frozenset(self.info["copies"])
+
+    def copied_value(self, table: list, cid: Any) -> Any:
+        """A field of card `cid` (`table`: card id → value): the copied card's, where it has one."""
+        own = table[cid]
+        if cid in self.info["copies"]:
+            src = self.copy_source(cid)
+            if src is not None and table[src] is not None:
+                return table[src]
+        return own
 
     def copied_triggers(self, event: str, subject: Any, handlers: Any) -> Any:
         """The triggers answering `event` on `subject`: its own, then those of the card it copies."""

@@ -334,7 +334,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             cards = self.rs.cards
             got = self._fields[name] = [c.fields.get("name", c.name) for c in cards] if name == "name" else \
                 [c.fields.get(name) for c in cards]
-        return got if name == "name" else self.copied_field(got)  # (directcopies.py: a copying card)
+        return got
 
     # ---- settling ------------------------------------------------------------------------
     def touch(self, key: str) -> None:
