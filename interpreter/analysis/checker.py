@@ -113,6 +113,8 @@ class _Checker:
         for eff in rs.content.unbuilt_effects:  # a card with a wrong field: its effect is checked too
             effects[id(eff)] = eff
         for eff in effects.values():
+            for cp in eff.copies:  # `copies EXPR`: its expression, with `you` and `this`
+                cp.check(self, set())
             for t in eff.triggers:
                 if t.kind == "action":
                     self.action(t)

@@ -27,6 +27,7 @@ from ..language.tree import Node, walk
 from ..compile.codegen import check_tokens
 from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directcopies import COPIES_KEYWORDS, CopyGen
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
@@ -129,7 +130,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen):
+class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen, CopyGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -386,6 +387,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 head.append(f"    {local}k = {self.k(name)}")
         for fname, local in self.fields.items():
             head.append(f"    {local} = R.field_table({self.k(fname)})")
+        head += self.copy_bindings()
         for local, zones in self.plan_keys.items():
             head.append(f"    {local} = R.plan_bits_of({self.k(zones)})")
         tail = []
@@ -1121,6 +1123,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 if t.kind != "action":
                     by_event.setdefault(t.event, {}).setdefault(card.id, []).append(t)
         self.dispatch = {}  # event → (table local, [(trigger function, card ids)], binder)
+        if any(c.effect is not None and c.effect.copies for c in rs.cards):
+            return  # a copying card answers with another card's triggers: `Runtime.fire` finds them
         for i, (event, table) in enumerate(sorted(by_event.items())):
             if any(t.event == event for t in rs.triggers) or any(t.whenever for h in table.values() for t in h):
                 continue
@@ -1314,6 +1318,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
+_KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 
 
 def _check_direct_source(src: str) -> None:

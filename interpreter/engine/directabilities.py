@@ -68,7 +68,8 @@ class AbilityGen:
                     if t.kind == "action"]
             if acts:
                 card_actions[card.id] = acts
-        return {"whenever": whenever, "rule_actions": rule_actions, "card_actions": card_actions,
+        copies = self.copy_functions(exported)  # `copies EXPR` (directcopies.py)
+        return {"whenever": whenever, "rule_actions": rule_actions, "card_actions": card_actions, "copies": copies,
                 "kept_parts": dict(self.p.kept_parts), "boards": self.board_tables(exported),
                 "board_names": frozenset(rs.boards), "exported": exported}
 
@@ -132,7 +133,10 @@ class AbilityRuntime:
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
         out = []
         fns, cards = self.game.fns, self.rs.cards
-        for name, cond, binder, node, cid in self.info["whenever"].get(event, ()):
+        table = self.info["whenever"].get(event, ())
+        if self.info["copies"]:  # copying cards answer with the copied card's triggers too
+            table = list(table) + self.copied_whenever(event)
+        for name, cond, binder, node, cid in table:
             owner = self.in_play_owner(cid)
             if owner is None or not self.ability_live(cid, node):
                 continue
@@ -167,8 +171,10 @@ class AbilityRuntime:
                     cards += ids
             if sources is not None:
                 cards += [c for c in sources if c is not None and c not in cards]
+            copies = info["copies"]
             for c in cards:
-                for i, (fn, cond, node) in enumerate(card_actions.get(c, ())):
+                own = card_actions.get(c, ())
+                for i, (fn, cond, node) in (self.copied_actions(c, own) if copies else enumerate(own)):
                     if self.ability_live(c, node):
                         out.append((f"{c}:{i}", fn, cond, node, c))
         legal = []

@@ -271,20 +271,21 @@ class Expressions:
         if name not in self.card_fields():
             raise Unsupported(f"field {name}")
         f = self.field(name)
+        rd = self.field_read  # `f[card]`, or through a copy (directcopies.py)
         if n.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
             items, x, cond, types = self.where_parts(n.obj, scope)
-            elem = f"{f}[{x}]" if items.top else f"(None if _COV[{x}] else {f}[{x}])"
+            elem = rd(f, x) if items.top else f"(None if _COV[{x}] else {rd(f, x)})"
             return V(f"[{elem} for {x} in {items.src} if {cond}]", "list",
                      nn=items.top and types is not None and self.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
-            return V(f"{f}[{obj.src}]", "any")
+            return V(rd(f, obj.src), "any")
         if obj.kind == "card":
-            return V(f"(None if {obj.src} is None or _COV[{obj.src}] else {f}[{obj.src}])", "any")
+            return V(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
         if obj.kind in ("cards", "zone", "row"):
             src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
             if obj.top or obj.kind in ("zone", "row"):
-                return V(f"[{f}[_x] for _x in {src}]", "list")
-            return V(f"[None if _COV[_x] else {f}[_x] for _x in {src}]", "list")
+                return V(f"[{rd(f, '_x')} for _x in {src}]", "list")
+            return V(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
         raise Unsupported(f"field of a {obj.kind}")
 
     def field_never_none(self, name: str, types: frozenset) -> bool:

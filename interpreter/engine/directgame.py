@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from ..runtime.cardstats import ChangeLog
 from .blame import rule_terms
 from .directabilities import AbilityRuntime
+from .directcopies import CopyRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
 from .directfacade import DirectFacade
@@ -279,7 +280,7 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
-class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
+class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
@@ -625,6 +626,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime):
         event fires, e.g. `turn_start` before the new turn's settling runs)."""
         info = self.info
         handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
+        if subject is not None and info["copies"]:  # a copying card: the copied card's too (directcopies.py)
+            handlers = self.copied_triggers(event, subject, handlers)
         rule = info["rule_triggers"].get(event)
         if rule:
             handlers = list(handlers) + rule

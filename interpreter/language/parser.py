@@ -21,7 +21,7 @@ from lark.indenter import Indenter
 from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, CopiesDecl, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -688,6 +688,7 @@ def _parse_all(text: str, start: str, place: Place,
         try:
             node = parse_chunk(offset, chunk)
             items.extend(getattr(node, key))
+            items.extend(getattr(node, "copies", ()))
             continue
         except ContentError as e:
             d = e.diagnostics[0]
@@ -719,7 +720,9 @@ def _root(start: str, loc: Loc, items: list[Node], unparsed: list[tuple[str, str
     """The tree of a whole file (`start`) or of a card's effect text."""
     if start == "start":
         return Module(loc=loc, decls=items, unparsed=unparsed)
-    return Effect(loc=loc, triggers=items, unparsed=unparsed)
+    copies = [i for i in items if isinstance(i, CopiesDecl)]  # kept apart: they are not abilities
+    return Effect(loc=loc, triggers=[i for i in items if not isinstance(i, CopiesDecl)], unparsed=unparsed,
+                  copies=copies)
 
 
 def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
@@ -855,7 +858,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def effect(self, meta, items):
         flat = [x for i in items for x in (i if isinstance(i, list) else [i])]  # a `part` holds several
-        return Effect(loc=self._loc(meta), triggers=[i for i in flat if isinstance(i, Node)], unparsed=[])
+        return _root("effect", self._loc(meta), [i for i in flat if isinstance(i, Node)], [])
 
     def game_decl(self, meta, c):
         return GameDecl(loc=self._loc(meta), title=_unquote(c[0]), items=c[1:])

@@ -10,13 +10,13 @@ node after it is built (the classes have slots). The parser (`language/parser.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field as _default, fields
 from typing import Any, ClassVar, Iterator, Protocol
 
 from .diagnostics import Loc, did_you_mean
 from .kinds import BOOL, NUMBER, TEXT, ZONE
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Compiles", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Compiles", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
 
@@ -211,9 +211,32 @@ class Effect(Node):
 
     triggers: list[Node]
     unparsed: list
+    copies: list[Node] = _default(default_factory=list)  # `copies EXPR` clauses (CopiesDecl)
 
     def describe(self) -> str:
-        return "\n".join(t.describe() for t in self.triggers)
+        return "\n".join(t.describe() for t in list(self.copies) + list(self.triggers))
+
+
+@_node
+class CopiesDecl(Node):
+    """`copies EXPR` in a card's effect: while EXPR gives a card, this card counts as a live copy
+    of it — its fields (those the other card has) and its triggers and actions — so that a card
+    that "is an exact copy of" another follows that card as it changes."""
+
+    kind: ClassVar[str] = "copies"
+    grammar: ClassVar[tuple[str, ...]] = ('copies_decl',)
+
+    expr: Node
+
+    def describe(self) -> str:
+        return f"While {_d(self.expr)} is a card, this card is an exact copy of it."
+
+    def check(self, ck: "Checks", scope: set[str]) -> None:
+        ck.expr(self.expr, scope | {"you", "this"})
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CopiesDecl":
+        return cls(loc=loc, expr=parts[0])
 
 
 # ---- declarations --------------------------------------------------------------------------------
@@ -1876,5 +1899,5 @@ def _count(count: Node | None) -> str:
     return f"{count.describe()} " if count is not None else ""
 
 
-CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, ExtendDecl, EnumExtension, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
+CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, CopiesDecl, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, ExtendDecl, EnumExtension, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
 """Every construct class, for checks and docs that must cover them all."""

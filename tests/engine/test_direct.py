@@ -102,6 +102,8 @@ def test_recorded_golden_games_replay_identically():
         rs, n, i, agents = k.split("/")
         if rs not in programs or (rs == "enchanters_eastquest" and int(i) >= 10):  # a sample of the last added
             continue
+        if rs == "enchanters_kingdoms":  # its Book `copies` a card: direct code only, and the golden
+            continue                     # file is recorded on the task engine (retired by issue 16)
         dp = programs[rs]
         seed = game_seed(7, int(i))
         g = DirectGame(dp, int(n), seed)

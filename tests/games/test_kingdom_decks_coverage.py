@@ -44,10 +44,10 @@ def test_every_expansion_rule_is_covered_or_said_not_modelled():
 
 
 def test_the_overlords_content_is_covered():
-    """The Wound deck and the eight Kingdom decks (EN-211..EN-244) are this wave: all but the
-    Book's live copy (EN-235) are cited by a scenario or test, not merely listed."""
+    """The Wound deck and the eight Kingdom decks (EN-211..EN-244), the Book's live copy (EN-235)
+    included, are cited by a scenario or test, not merely listed."""
     have = cited()
-    assert [f"EN-{i:03d}" for i in range(211, 245) if f"EN-{i:03d}" not in have] == ["EN-235"]
+    assert [f"EN-{i:03d}" for i in range(211, 245) if f"EN-{i:03d}" not in have] == []
 
 
 def test_the_odyssey_content_is_covered():
@@ -63,7 +63,7 @@ def test_the_eastquest_content_is_covered():
     cited by a scenario."""
     have = cited()
     uncited = [f"EN-{i:03d}" for i in range(284, 335) if f"EN-{i:03d}" not in have]
-    assert uncited == ["EN-293", "EN-301", "EN-314", "EN-317", "EN-318", "EN-319", "EN-334"]
+    assert uncited == ["EN-293", "EN-301", "EN-317", "EN-318", "EN-319", "EN-334"]
     assert set(uncited) <= set(not_modelled())
 
 
@@ -81,4 +81,4 @@ def test_not_modelled_rules_are_not_also_cited():
 
 def test_the_list_is_read():
     """The parser of NOTES.md finds the lines it should (a format slip would empty the list)."""
-    assert {"EN-235", "EN-293", "EN-334"} <= set(not_modelled())
+    assert {"EN-293", "EN-301", "EN-334"} <= set(not_modelled())
