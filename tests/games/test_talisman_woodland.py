@@ -1,0 +1,69 @@
+"""The Woodland (rulesets/talisman_woodland, TA-419..TA-454): a Region mod that compiles to direct
+code, stacks with the other Regions in any order, is played to the end by bots, and has each of
+its rules cited by a scenario of tests/scenarios/talisman_woodland/ or listed in its NOTES.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from rulekit import not_modelled_rules
+
+from interpreter.api import check_path
+from interpreter.sim.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = f"{ROOT}/rulesets/talisman --with "
+IN_SCOPE = {f"TA-{i:03d}" for i in range(419, 455)}
+BASE_RULES_PITTED = {"TA-067"}   # base rules a Woodland scenario pits the Woodland's text against
+
+
+def mods(*names: str) -> str:
+    return ",".join(f"{ROOT}/rulesets/talisman_{n}" for n in names)
+
+
+def cited() -> set[str]:
+    """IDs in the `covers:` lists of the Woodland's scenarios."""
+    ids: set[str] = set()
+    for f in (ROOT / "tests" / "scenarios" / "talisman_woodland").glob("*.yaml"):
+        ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
+    return ids
+
+
+def test_every_woodland_rule_is_cited_or_said_not_modelled():
+    skipped = not_modelled_rules(ROOT / "rulesets" / "talisman_woodland" / "NOTES.md", "TA")
+    missing = sorted(IN_SCOPE - cited() - set(skipped))
+    assert missing == [], f"rules no scenario covers and no NOTES.md lists: {missing}"
+    assert sorted(set(skipped) & cited()) == []
+
+
+def test_citations_are_woodland_rules_or_the_base_rule_it_overrides():
+    """A typo or another expansion's rule would inflate the count; the one base rule cited is the
+    one the Woodland's dark fate overrides (TA-067: no reroll of another's die)."""
+    assert sorted(cited() - IN_SCOPE) == sorted(BASE_RULES_PITTED)
+
+
+def test_the_count_of_cited_rules():
+    """The number the issue reports: all 36 Woodland rules are cited by scenarios."""
+    assert len(cited() & IN_SCOPE) == 36
+
+
+def test_the_woodland_stacks_with_the_other_regions_in_any_order():
+    """`after` in its header fixes the order: any `--with` order is one game, with no conflict."""
+    a, content = check_path(BASE + mods("regions", "highland", "dungeon", "woodland"))
+    b, _ = check_path(BASE + mods("woodland", "dungeon", "highland", "regions"))
+    assert [d for d in content.diagnostics if d.severity == "error"] == []
+    assert [c.name for c in a.cards] == [c.name for c in b.cards]
+    assert {"Meeting with Destiny", "Eyrie", "Treasure Chamber"} <= {c.name for c in a.cards}
+
+
+def test_the_woodland_alone_validates_clean():
+    """`grimoire validate rulesets/talisman_woodland`: its `extends` chain brings the base."""
+    _, content = check_path(ROOT / "rulesets" / "talisman_woodland")
+    assert [d for d in content.diagnostics if d.severity == "error"] == []
+
+
+def test_bots_play_the_woodland_on_direct_code_to_the_end():
+    """One game on the generated code (engine "direct" raises where a construct has none)."""
+    report = simulate(BASE + mods("woodland"), 1, 3, 7, ["random"], per_game=True, card_stats=False,
+                      engine="direct")
+    assert report["errors"] == [] and report["completed"] == 1
