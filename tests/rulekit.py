@@ -21,12 +21,6 @@ _counter = itertools.count(1)
 HEADER = 'game "T":\n    players 2..6\n\n'  # the header `build` puts above the rules
 
 
-def direct_gap(why: str) -> Any:
-    """Marks a test of behaviour the task engine had and generated code lacks yet (issue 16): it
-    fails on `new_game` today, and strict, so the test tells when direct code catches up."""
-    return pytest.mark.xfail(strict=True, reason=f"direct code does not yet {why} (issue 16)")
-
-
 def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
     """A ruleset folder holding `game.rules` (and `cards/cards.yaml`); a fresh path each call."""
     folder = tmp_path / f"game{next(_counter)}"

@@ -86,9 +86,10 @@ def _own_expressions(node: Node) -> list[Node]:
     return out
 
 
-def blame(game: Any, err: RuleError, env: dict | None) -> str | None:
+def blame(game: Any, err: RuleError, env: dict | None, kinds: dict | None = None) -> str | None:
     """The error's message with the failing part of the rule and the values involved, or None when
-    they cannot be told (the message stays as it is)."""
+    they cannot be told (the message stays as it is). `kinds`: the kind of value each variable
+    holds where the game knows it (a none `card` variable reads its fields as none)."""
     if err.cause is None or err.loc is None:
         return None
     node = _statement_at(game.rs, err.loc)
@@ -101,7 +102,7 @@ def blame(game: Any, err: RuleError, env: dict | None) -> str | None:
         if any(isinstance(c, Expr) and id(c) not in values for c in e.children()):
             continue  # a part of it failed already: the innermost failure is the one to tell
         try:
-            values[id(e)] = game.expression_value(e, env, tell=False)
+            values[id(e)] = game.expression_value(e, env, tell=False, kinds=kinds)
         except Exception as ex:  # noqa: BLE001 - any failure is the one being explained
             if failing is None:
                 failing = (e, ex)
@@ -134,10 +135,10 @@ def _none_chain(n: Node, values: dict[int, Any]) -> Node:
         n = inner
 
 
-def rule_terms(game: Any, err: RuleError, env: dict | None) -> RuleError:
+def rule_terms(game: Any, err: RuleError, env: dict | None, kinds: dict | None = None) -> RuleError:
     """The error, its message told in rule terms when the failing part can be found (else as it was)."""
     try:
-        text = blame(game, err, env)
+        text = blame(game, err, env, kinds)
     except Exception:  # noqa: BLE001 - explaining must never hide the error being explained
         text = None
     if not text:

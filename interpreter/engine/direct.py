@@ -363,6 +363,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
         info["var_names"] = self.var_names
+        info["var_kinds"] = self.var_kinds
         info["dummies"] = self.uses_dummies
         info["settle_stops"] = self.settle_stops
         # what single expressions compiled later need to know (directeval.py: `prefer`, scenario values)
@@ -727,6 +728,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         py = self.temp("_v")
         scope[name] = (py, kind)
         self.var_names[py] = name  # for "has no value here" (directgame.DirectGame._advance)
+        self.var_kinds[py] = kind  # to give a failed rule's variables to blame.py as rule values
         return py
 
     def kept(self, v: V) -> str:
@@ -960,7 +962,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
             self.emit(d, f"{ps} = {self.placement_call(zone, what.src)}", n.loc)
         self.emit(d, f"if not {ps}:")
         self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
-        ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps)
+        ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps, loc=n.loc)
         self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
         if self.grid_zone(zone.zone):
             self.grid_place(d, what.src, zone.key, f"{ps}[{i}]", n.loc)
@@ -1014,7 +1016,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         py = self.bind(scope, n.name, item)
         prompt = n.prompt or f"Choose {n.name}"
         # numbers, texts, truth values are labelled as themselves, never as the card of that id
-        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o, f"_value_labels({o})" if item == "any" else "None")
+        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o, f"_value_labels({o})" if item == "any" else "None",
+                            loc=n.loc)
         self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
 
     def emit_enter(self, d: int) -> None:
@@ -1023,16 +1026,19 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         self.emit(d, "if R.depth > R.max_depth:")
         self.emit(d + 1, "R.too_deep()")
 
-    def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None") -> str:
-        """A `Decision` for `player` (none: the active player); the driver counts it against the
-        decision limit (`DirectGame._advance`). Only asked with more than one option."""
+    def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
+                 loc: Any = None) -> str:
+        """A `Decision` for `player` (none: the active player), naming the rule that asks it
+        (`loc`: the JSON's `rule`); the driver counts it against the decision limit
+        (`DirectGame._advance`). Only asked with more than one option."""
         if player == "None":
             who = "_st.active"
         elif _SIMPLE.match(player) and not self.uses_dummies:
             who = f"({player} if {player} is not None else _st.active)"
         else:
             who = f"R.player_or_active({player})"
-        return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, None, _LBL)"
+        where = self.k(loc) if loc is not None else "None"
+        return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL)"
 
     def s_break(self, n, d, scope, loops):
         if not loops:
@@ -1212,7 +1218,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 if player.kind != "player":
                     raise Unsupported("may by a non-player")
                 want = 1 if getattr(cond, "negate", False) else 0
-                ask = self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS')
+                ask = self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS', loc=n.loc)
                 c = f"(yield {ask}) == {want}"
             elif self._places_what_it_tests(cond, body):
                 t = self.temp()

@@ -275,7 +275,8 @@ class CoverStatements:
         prompt = n.prompt or f"Choose {n.name}"
         if mode == "any":
             self.emit(d, f"for {pick} in {o}:", n.loc)
-            ask = self.decision(player.src, "_KSUBSET", f"R.subset_prompt({self.k(prompt)}, {pick})", "_YESNO")
+            ask = self.decision(player.src, "_KSUBSET", f"R.subset_prompt({self.k(prompt)}, {pick})", "_YESNO",
+                                loc=n.loc)
             self.emit(d + 1, f"if (yield {ask}) == 0:", n.loc)
             self.emit(d + 2, f"{out}.append({pick})", n.loc)
         else:
@@ -285,7 +286,7 @@ class CoverStatements:
             stop = mode == "up_to"
             self.emit(d, f"while {o} and ({i} is None or len({out}) < {i}):", n.loc)
             opts_src = f"{o} + [_STOP]" if stop else o
-            ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), opts_src)  # `_STOP` labels itself
+            ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), opts_src, loc=n.loc)  # `_STOP` labels itself
             self.emit(d + 1, f"{pick} = 0 if len({opts_src}) == 1 else (yield {ask})", n.loc)
             if stop:
                 self.emit(d + 1, f"if {pick} == len({o}):", n.loc)
@@ -350,13 +351,13 @@ class CoverStatements:
             self.emit(d + 1, f"if len({o}) <= 1:", n.loc)
             self.emit(d + 2, f"{out}[{p}] = {o}[0] if {o} else None", n.loc)
             self.emit(d + 1, "else:", n.loc)
-            ask = self.decision(p, "_KCHOOSE", prompt, o)
+            ask = self.decision(p, "_KCHOOSE", prompt, o, loc=n.loc)
             self.emit(d + 2, f"{out}[{p}] = {o}[(yield {ask})]", n.loc)
         else:
             self.emit(d + 1, f"{a} = []", n.loc)
             self.emit(d + 1, f"{out}[{p}] = {a}", n.loc)
             self.emit(d + 1, f"while {o} and ({i} is None or len({a}) < {i}):", n.loc)
-            ask = self.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]")
+            ask = self.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]", loc=n.loc)
             self.emit(d + 2, f"{i}_ = (yield {ask}) if {o} else 0", n.loc)
             self.emit(d + 2, f"if {i}_ == len({o}):", n.loc)
             self.emit(d + 3, "break", n.loc)

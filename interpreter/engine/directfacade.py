@@ -121,11 +121,13 @@ class DirectFacade(SeatViews):
                     raise RuleError(f"this rule cannot be evaluated ({why})", decl.loc) from None
         return None
 
-    def expression_value(self, node: Any, env: dict | None, tell: bool = True) -> Any:
+    def expression_value(self, node: Any, env: dict | None, tell: bool = True, kinds: dict | None = None) -> Any:
         """An expression of the rules (a scenario's `values:`, a failed rule's part) evaluated now
         with the variables `env` (rule values: cards as cards); `Unsupported` when direct code
-        cannot compile it; with `tell` false, a failure is Python's own (engine/blame.py)."""
-        names = [bound_name(k, v) for k, v in (env or {}).items()]
+        cannot compile it; with `tell` false, a failure is Python's own (engine/blame.py).
+        `kinds`: a variable's kind where known, so that a none variable is read as that kind."""
+        kinds = kinds or {}
+        names = [(k, kinds[k], v) if v is None and k in kinds else bound_name(k, v) for k, v in (env or {}).items()]
         return evaluate(self, node, names, None, tell)
 
     def option_values(self, decision: Decision) -> list:

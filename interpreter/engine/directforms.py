@@ -57,6 +57,14 @@ class FormsGen:
         return got
 
     @property
+    def var_kinds(self) -> dict:
+        """Generated local → the kind of value it holds (`V.kind`: card, cards, int, player...)."""
+        got = self.__dict__.get("_var_kinds")
+        if got is None:
+            got = self.__dict__["_var_kinds"] = {}
+        return got
+
+    @property
     def uses_dummies(self) -> bool:
         """Whether some rule adds a dummy player (then decisions for one go to the active player)."""
         got = self.__dict__.get("_uses_dummies")

@@ -829,9 +829,43 @@ class DirectGame(DirectFacade):
             tb = tb.tb_next
         return loc
 
+    def _variables(self, ex: BaseException) -> tuple[dict, dict]:
+        """The rule variables of the innermost generated function that `ex` passed through, as
+        rule values (a card id of a `card` variable as the card), for blame.py to read; a
+        variable of a kind not given back here is left out (blame then names no value for it);
+        and each variable's kind."""
+        frame, tb = None, ex.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == GEN_FILE:
+                frame = tb.tb_frame
+            tb = tb.tb_next
+        if frame is None:
+            return {}, {}
+        names, kinds, cards = self.dp.info["var_names"], self.dp.info.get("var_kinds", {}), self.cards
+        env, told = {}, {}
+        for py, v in frame.f_locals.items():
+            name, kind = names.get(py), kinds.get(py)
+            if name is None:
+                continue
+            if kind is not None:
+                told[name] = kind
+            if v is None or kind in ("int", "str", "bool"):
+                env[name] = v
+            elif kind == "player" and type(v) is not bool:
+                env[name] = Seat(v)
+            elif kind == "card" and type(v) is int:
+                env[name] = cards[v]
+            elif kind == "cards" and type(v) is list:
+                env[name] = [cards[c] for c in v]
+        return env, told
+
     def _fail(self, err: RuleError) -> None:
         if err.cause is not None:  # a Python failure: say which part of the rule held which value
-            err = rule_terms(self, err, err.env)
+            if err.env is not None:
+                err = rule_terms(self, err, err.env)
+            else:
+                env, kinds = self._variables(err.cause)
+                err = rule_terms(self, err, env, kinds)
         self.error = err
         self.over = True
         self.decision = None
@@ -873,7 +907,7 @@ class DirectGame(DirectFacade):
             while True:
                 st.round_number += 1
                 if st.round_number > self.limits.max_turns:
-                    raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", None)
+                    raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", R.flow_loc("round"))
                 if st.uses:
                     R.reset_uses("round:")
                 started = R.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
@@ -888,7 +922,7 @@ class DirectGame(DirectFacade):
                     st.active = p
                     st.turn_number += 1
                     if st.turn_number > self.limits.max_turns:
-                        raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", None)
+                        raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", R.flow_loc())
                     if st.uses:
                         R.reset_uses("turn:")
                     started = R.fired("turn_start", None, p) if "turn_start" in events else ()

@@ -1036,7 +1036,7 @@ class Game(SeatViews):
         """The options of `decision` as rule values (the facade of both engines: directfacade.py)."""
         return decision.options
 
-    def expression_value(self, node: Node, env: dict | None, tell: bool = True) -> Any:
+    def expression_value(self, node: Node, env: dict | None, tell: bool = True, kinds: dict | None = None) -> Any:
         """An expression of the rules evaluated now with the variables `env` (a scenario's
         `values:`, a failed rule's part: engine/blame.py); the facade of both engines
         (directfacade.py). With `tell` false, a failure is Python's own."""

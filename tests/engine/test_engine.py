@@ -14,7 +14,6 @@ from interpreter.runtime.state import GameState
 from interpreter.runtime.values import Position
 from interpreter.runtime.zones import cover, put, take_out
 from interpreter.engine.factory import new_game
-from rulekit import direct_gap
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -133,7 +132,6 @@ def test_wrong_player_count_is_refused(tmp_path):
         new_game(p, 5, 0)
 
 
-@direct_gap("say which rule asks a decision (`Decision.loc`, the JSON's `rule`)")
 def test_decision_to_json(tmp_path):
     p = tiny(tmp_path, """
         turn:

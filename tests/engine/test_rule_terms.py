@@ -13,7 +13,7 @@ from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.runtime.errors import explain
 from interpreter.engine.factory import new_game
-from rulekit import HEADER, direct_gap, ruleset
+from rulekit import HEADER, ruleset
 
 ZONES = "card type Gem:\n    v: 1..3\nzone deck: pile, shared, hidden\nzone bag: pile, shared, hidden\nplayer stat pts: 0..99\n"
 NONE = None  # a none the failures below meet at run time
@@ -48,11 +48,7 @@ def _failed(tmp_path, turn: str) -> tuple[Any, object]:
     return g, folder
 
 
-UNBLAMED = (0, 2, 4)  # the cases whose parts' values direct code does not give yet
-
-
-@pytest.mark.parametrize("turn", [pytest.param(t, marks=direct_gap("give the values of a failed rule's parts"))
-                                  if i in UNBLAMED else t for i, t in enumerate(CASES)], ids=range(len(CASES)))
+@pytest.mark.parametrize("turn", list(CASES), ids=range(len(CASES)))
 def test_runtime_error_in_rule_terms(tmp_path, turn):
     line, message = 10 + turn.count("\n"), CASES[turn]
     g, folder = _failed(tmp_path, turn)
