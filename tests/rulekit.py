@@ -8,8 +8,6 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from interpreter.api import check_path, load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
