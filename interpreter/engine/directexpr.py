@@ -416,7 +416,7 @@ class Expressions:
         x = self.items(a[0])
         if x.kind in ("cards", "players", "rows"):
             raise Unsupported("sum of cards")
-        return V(f"_sum({x.src})", "int", nn=True)
+        return V(f"_sum(R, {x.src})", "int", nn=True)
 
     def f_values(self, n, a, scope):
         x = a[0]
@@ -738,7 +738,7 @@ class RuleFunctions:
                 return V(f"({item.src} in {xs.src})", "bool")
             if item.kind not in ("int", "str", "bool", "any"):
                 raise Unsupported("`in` a list of values, of something else")
-            return V(f"({item.src} in {xs.src})", "bool")
+            return V(f"({item.src} in _charged(R, {xs.src}))", "bool")  # charged per item (a loop's long list)
         if item.kind == want:
             return V(f"({item.src} in {xs.src})", "bool")
         if item.kind == "none":

@@ -83,7 +83,11 @@ def _last_n(xs: list, n: int) -> list:
     return xs[-n:] if n else []
 
 
-def _sum(xs: list) -> Any:
+def _sum(R: Any, xs: list) -> Any:
+    """`sum(xs)`, its items counted against the work limit (a sum inside a loop is charged per item)."""
+    R.work += len(xs)
+    if R.work > R.max_work:
+        R.too_much_work()
     return sum(x for x in xs if x is not None)
 
 
