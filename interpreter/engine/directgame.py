@@ -586,6 +586,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
     def _text(self, v: Any, kind: str) -> str:
         if kind == "card" and v is not None:
             return self._label(v)
+        if kind.startswith("map:card") and isinstance(v, dict):  # a simultaneous choice's cards by player
+            return "{" + ", ".join(f"{k}: {self._label(c) if c is not None else c}" for k, c in v.items()) + "}"
         if kind == "cards":
             return "[" + ", ".join(self._label(c) for c in v) + "]"
         if isinstance(v, list):

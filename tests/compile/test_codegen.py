@@ -9,7 +9,6 @@ from golden_games import fingerprint, recorded, same_game
 from interpreter.compile import codegen
 from interpreter.compile.compiler import Compiler
 from interpreter.api import _load_program_cached
-from interpreter.engine.game import Limits
 from rulekit import build, line_of, run
 
 
@@ -109,22 +108,6 @@ def test_error_inside_a_loop_run_at_once_names_the_inner_statement(tmp_path):
     g = run(p)
     assert g.error is not None and "division by zero" in g.error.message
     assert g.error.loc.line == line_of(p, "let x = a / 0")
-
-
-def test_step_limit_applies_inside_loops_run_at_once(tmp_path):
-    p = build(tmp_path, """
-        stat seen = 0
-        always:
-            if seen == 0:
-                set seen to 1
-                for each a in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]:
-                    let y = a
-        turn:
-            end game
-        """)
-    g = run(p, limits=Limits(max_steps=8))
-    assert g.error is not None and "more than 8 steps" in g.error.message
-    assert g.error.loc.line == line_of(p, "let y = a")
 
 
 def test_placement_answer_is_not_reused_after_a_change(tmp_path):

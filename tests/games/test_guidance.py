@@ -11,6 +11,7 @@ from pathlib import Path
 
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
+from interpreter.content.model import CardData
 from interpreter.engine.game import Decision
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.engine.factory import new_game
@@ -38,7 +39,11 @@ def _cards(g: Any, type_: str, **fields) -> list[int]:
 
 
 def _rates(g: Any, prompt: str, options: list, seat: int = 0) -> list[float]:
-    """Seat's preference for each option of a decision with this prompt (None: no rule)."""
+    """Seat's preference for each option of a decision with this prompt (None: no rule); the test
+    changed the state directly (`_give`), so the game reads it again first (`arranged`). A card
+    option is offered by its id, as generated code offers it."""
+    g.arranged()
+    options = [o.id if isinstance(o, CardData) else o for o in options]
     return g.preferences(Decision(seat, "choose", prompt, options, None, None, g.label))
 
 

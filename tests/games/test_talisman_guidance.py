@@ -8,6 +8,7 @@ from typing import Any
 from pathlib import Path
 
 from interpreter.api import load_program
+from interpreter.content.model import CardData
 from interpreter.engine.game import Decision
 from interpreter.play.agents import GuidedAgent
 from interpreter.engine.factory import new_game
@@ -19,9 +20,18 @@ def _space(g: Any, n: int):
     return next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
 
 
+def _offered(o: Any) -> Any:
+    """An option as generated code offers it: a card by its id, a walk as a tuple."""
+    if isinstance(o, CardData):
+        return o.id
+    return tuple(_offered(x) for x in o) if isinstance(o, list) else o
+
+
 def _rates(g: Any, prompt: str, options: list) -> list[float]:
-    """Seat 1's preference for each option of a decision with this prompt."""
-    return g.preferences(Decision(0, "choose", prompt, options, [str(o) for o in options], None))
+    """Seat 1's preference for each option of a decision with this prompt (a card offered by its
+    id and labelled as the game labels it, as generated code offers it)."""
+    options = [_offered(o) for o in options]
+    return g.preferences(Decision(0, "choose", prompt, options, [g.label(o) for o in options], None))
 
 
 def _standing(n: int, **stats) -> Any:

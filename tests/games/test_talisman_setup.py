@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import load_program
-from interpreter.library.boards import graph
+from interpreter.engine.views import board_graph
 from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def test_other_player_counts_are_refused(program, players):
 def test_board_has_three_regions(program):
     """TA-005: the board's three Regions — Outer (24 spaces), Middle (16) and Inner (9)."""
     g = new_game(program, 2, 0, seats=[])
-    regions = Counter(graph(g.evaluator()).region.values())  # board graphs read a task-engine view
+    regions = Counter(board_graph(g).region.values())
     assert regions == {"outer": 24, "middle": 16, "inner": 9}
 
 
