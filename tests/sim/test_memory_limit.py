@@ -36,6 +36,11 @@ score p: 1
 """
 
 
+# seconds: a few games that stop at their first allocation take 2-5 s; the bound is generous
+# because the suite shares two cores with other test processes (21.5 s once under load)
+BOUND = 45
+
+
 @pytest.fixture
 def hog(tmp_path: Path) -> Path:
     folder = tmp_path / "hog"
@@ -44,13 +49,13 @@ def hog(tmp_path: Path) -> Path:
     return folder
 
 
-def fresh(*args: str) -> int:
+def fresh(*args: str) -> subprocess.CompletedProcess:
     """`grimoire ARGS` in a new process, as people run it: with `--workers 1` the games play in that
     process, and one that has already held (and freed) a lot of memory, as a long-lived test worker
     has, can serve a big allocation from its free heap without growing past the limit."""
     root = Path(__file__).resolve().parents[2]
     return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=root, capture_output=True,
-                          timeout=60).returncode
+                          text=True, timeout=120)
 
 
 def _without_timing(report: dict) -> dict:
@@ -60,11 +65,11 @@ def _without_timing(report: dict) -> dict:
 def test_a_game_past_the_limit_fails_alone_and_the_report_is_the_same_whatever_the_workers(hog, tmp_path):
     start = time.perf_counter()
     assert fresh("simulate", str(hog), "-n", "8", "--players", "2", "--agents", "random", "--workers", "1",
-                 "--max-memory", "60", "--quiet", "--no-card-stats", "--json", str(tmp_path / "one.json")) == 1
+                 "--max-memory", "60", "--quiet", "--no-card-stats", "--json", str(tmp_path / "one.json")).returncode == 1
     one = json.loads((tmp_path / "one.json").read_text())
     two = simulate(str(hog), 8, 2, 0, ["random"], workers=2, max_memory_mb=60, card_stats=False)
     two = json.loads(json.dumps(two, default=str))  # as the command writes it
-    assert time.perf_counter() - start < 20
+    assert time.perf_counter() - start < BOUND
     errors = one["errors"]
     assert 0 < len(errors) < 8 and one["completed"] == 8 - len(errors)  # the "ok" games are summarised
     for e in errors:
@@ -76,17 +81,17 @@ def test_a_game_past_the_limit_fails_alone_and_the_report_is_the_same_whatever_t
 def test_without_the_limit_the_same_games_end(hog):
     start = time.perf_counter()
     report = simulate(str(hog), 2, 2, 0, ["random"], max_memory_mb=0)
-    assert time.perf_counter() - start < 20
+    assert time.perf_counter() - start < BOUND
     assert report["errors"] == [] and report["completed"] == 2
 
 
-def test_the_command_reports_the_game_writes_its_log_and_goes_on(hog, tmp_path, capsys):
+def test_the_command_reports_the_game_writes_its_log_and_goes_on(hog, tmp_path):
     start = time.perf_counter()
     logs = tmp_path / "logs"
-    rc = main(["simulate", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
-               "--failed-logs", str(logs), "--json", str(tmp_path / "r.json")])
-    assert time.perf_counter() - start < 20
-    out = capsys.readouterr().out
+    done = fresh("simulate", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
+                 "--failed-logs", str(logs), "--json", str(tmp_path / "r.json"))
+    assert time.perf_counter() - start < BOUND
+    rc, out = done.returncode, done.stdout
     report = json.loads((tmp_path / "r.json").read_text())
     assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
     assert "the game ran out of memory" in out
@@ -125,8 +130,8 @@ def test_sweep_takes_the_limit_and_its_help_shows_it(hog, tmp_path, capsys):
     assert e.value.code == 0 and "--max-memory MB" in capsys.readouterr().out
     start = time.perf_counter()
     rc = fresh("sweep", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
-               "--json", str(tmp_path / "s.json"))
-    assert time.perf_counter() - start < 20
+               "--json", str(tmp_path / "s.json")).returncode
+    assert time.perf_counter() - start < BOUND
     report = json.loads((tmp_path / "s.json").read_text())["batches"][0]["report"]
     assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
     assert all(e["error"].startswith(OUT_OF_MEMORY) for e in report["errors"])
