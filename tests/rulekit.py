@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+
 from interpreter.api import check_path, load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
@@ -114,6 +116,14 @@ def not_modelled_rules(notes: Path, prefix: str = "EN") -> dict[str, str]:
         if m:
             out.update({f"{prefix}-{i:03d}": m.group(2) for i in rule_ids(m.group(1), prefix)})
     return out
+
+
+def cited_rules(folder: Path) -> set[str]:
+    """The rule IDs the `covers:` lists of a folder's scenario files cite (a coverage test's count)."""
+    ids: set[str] = set()
+    for f in sorted(folder.glob("*.yaml")):
+        ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
+    return ids
 
 
 def play_trace(game, seats, prompts: dict | None = None) -> list:
