@@ -152,7 +152,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
         self.settle_stops = not program.settles_at_once
         self.in_settle = False  # writing a state-based rule's body: no settle checks inside
-        self.bodies: list[list] = []  # [scope, the rest of its body] of the bodies being written (`bind`)
+        self.bodies: list[list] = []  # [scope, depth of `nest` it starts at] of the bodies being written
+        self.nest: list[list] = []  # [statements, index] of each block being written (`rest_of_body`)
         self.changed = True  # the state may have changed since the last settle check
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
@@ -658,19 +659,40 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         if not stmts:
             self.emit(d, "pass")
         if loops == 0 and not any(sc is scope for sc, _ in self.bodies):  # a body's own statements
-            self.bodies.append([scope, stmts])
+            self.bodies.append([scope, len(self.nest)])
             try:
-                self.statements(stmts, d, scope, loops, self.bodies[-1])
+                self.statements(stmts, d, scope, loops)
             finally:
                 self.bodies.pop()
         else:
-            self.statements(stmts, d, scope, loops, None)
+            self.statements(stmts, d, scope, loops)
 
-    def statements(self, stmts: list[Node], d: int, scope: dict, loops: int, body: list | None) -> None:
-        """`block`'s statements; `body` (a body's own) notes the rest of it from each statement."""
+    def rest_of_body(self, scope: dict) -> list[Node] | None:
+        """What may read a variable's old value after the statement being written gives it a new
+        one (`bind`), in the body that owns `scope`: each compound statement around it (another
+        branch of an `if`, a loop's next rounds) and what follows each, out to the end of the
+        body; nothing when the statement is one of the body's own (what follows it reads the new
+        value). None when no body owns `scope`."""
+        entry = next((e for e in self.bodies if e[0] is scope), None)
+        if entry is None:
+            return None
+        rest: list[Node] = []
+        for stmts, i in reversed(self.nest[entry[1]:-1]):
+            rest += stmts[i:]
+        return rest
+
+    def statements(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
+        """`block`'s statements, each noted in `nest` while it is written."""
+        frame = [stmts, 0]
+        self.nest.append(frame)
+        try:
+            self._statements(stmts, d, scope, loops, frame)
+        finally:
+            self.nest.pop()
+
+    def _statements(self, stmts: list[Node], d: int, scope: dict, loops: int, frame: list) -> None:
         for i, s in enumerate(stmts):
-            if body is not None:
-                body[1] = stmts[i:]
+            frame[1] = i
             self.cur_loc = s.loc
             self.settle_check(d)
             m = getattr(self, "s_" + s.kind, None)
@@ -715,8 +737,11 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 return got[0]
             if {got[1], kind} == {"int", "any"}:
                 return got[0]  # a number, or a card's field (a number, a text or none): read alike
+            if {got[1], kind} == {"bool", "any"}:
+                scope[name] = (got[0], "any")  # a card's flag field, then true or false: read as a field
+                return got[0]
             if got[1] != kind and not (kind == "none" or got[1] == "none"):
-                rest = next((r for sc, r in self.bodies if sc is scope), None)
+                rest = self.rest_of_body(scope)
                 if rest is None or not old_value_dead(rest, name):
                     raise Unsupported(f"variable `{name}` changes kind")
                 got = None  # the old value is never read again: a new local (directrebind.py)

@@ -31,6 +31,8 @@ def _use(s: Node, name: str) -> str | None:
         return None
     if s.kind in ("let", "choose") and s.name == name:
         return "read" if any(_mentions(c, name) for c in s.children()) else "bind"
+    if s.kind == "set" and s.target.kind == "name" and s.target.id == name:
+        return "read" if _mentions(s.expr, name) else "bind"
     if s.kind == "if":
         if any(_mentions(cond, name) for cond, _ in s.branches):
             return "read"

@@ -1046,6 +1046,12 @@ class _ToAst(Transformer_NonRecursive):
         player, negate = c[0], False
         while player.kind == "not":  # `not you may "..."` negates the answer, not the player
             player, negate = player.expr, not negate
+        if player.kind in ("and", "or"):  # `if X and you may "..."` reads as `(X and you) may`
+            word = player.kind
+            raise ContentError([Diagnostic(
+                "error", "syntax", f"`{word}` cannot join a `may` to a condition: `X {word} you may \"...\"` "
+                f"reads as `(X {word} you) may \"...\"`", self._loc(meta),
+                f"put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
         return MayCond(loc=self._loc(meta), player=player, prompt=_unquote(c[1]), negate=negate)
 
     def for_stmt(self, meta, c):

@@ -170,3 +170,71 @@ def test_a_variable_whose_old_value_is_read_again_does_not_compile(tmp_path):
     program = load_program(ruleset(tmp_path, text, CARDS))
     with pytest.raises(Unsupported, match="variable `k` changes kind"):
         compile_direct(program)
+
+
+FLAGGED = """
+card type Thing:
+    cursed: flag = false
+    size: 1..3
+zone deck: pile, shared, hidden
+zone mine: set, per player, public
+zone others: set, per player, public
+
+procedure meet(c):
+    if c.size == 3:
+        move c to others of you
+    else:
+        let take = c.cursed
+        if not take:
+            if you may "Take it?":
+                set take to true
+        if take:
+            move c to mine of you
+        else:
+            move c to others of you
+
+setup:
+    move all_cards() to deck
+turn:
+    meet(top(deck))
+    if deck is empty:
+        end game
+score p: count(mine of p)
+"""
+FLAGGED_CARDS = "".join(f"- {{name: T{i}, type: Thing, cursed: {str(i % 2 == 0).lower()}, size: {i % 3 + 1}}}\n"
+                        for i in range(12))
+
+
+def test_a_variable_set_in_a_nested_block_keeps_its_value_after_the_block(tmp_path):
+    """`let take = c.cursed` (a card's flag), then `set take to true` two blocks deeper: the value
+    set there is the one read after the blocks. (Generated code once gave the `set` a new local,
+    judging only the rest of the innermost block, and failed with "`take` has no value here".)"""
+    program = load_program(ruleset(tmp_path, FLAGGED, FLAGGED_CARDS))
+    dp = compile_direct(program)
+    for declined in (False, True):
+        g = DirectGame(dp, 2, 3)
+        asked = 0
+        while not g.over:
+            asked += 1
+            g.answer(1 if declined else 0)  # "no" or "yes" to "Take it?"
+        assert g.error is None, g.error
+        cursed = sum(1 for c in program.rs.cards if c.fields["cursed"] and c.fields["size"] != 3)
+        kept = sum(len(g.state.zones[f"mine#{p}"]) for p in (0, 1))
+        assert asked > 0 and kept == (cursed if declined else 8)  # the 8 cards of size 1 or 2
+
+
+def test_a_variable_rebound_on_one_branch_and_read_after_it_does_not_compile(tmp_path):
+    """The old value reaches the read past the branch that rebinds it (when the player declines):
+    one Python local per kind cannot hold both, so generated code refuses rather than fail later."""
+    text = FLAGGED.replace('''        let take = c.cursed
+        if not take:
+            if you may "Take it?":
+                set take to true
+        if take:''', '''        let take = 1
+        if c.cursed:
+            if you may "Take it?":
+                set take to c
+        if take != 1:''')
+    program = load_program(ruleset(tmp_path, text, FLAGGED_CARDS))
+    with pytest.raises(Unsupported, match="variable `take` changes kind"):
+        compile_direct(program)

@@ -105,6 +105,14 @@ def test_syntax_error_wording(text: str, line: int, col: int, message: str, hint
     assert d.source_line == text.split("\n")[line - 1]
 
 
+@pytest.mark.parametrize("word", ["and", "or"])
+def test_a_may_joined_to_a_condition_is_refused_in_words(word: str) -> None:
+    """`if x and you may "..."` parses as `(x and you) may "..."`: a player's `may` by an `and`."""
+    d = _one_error(f'turn:\n    if x {word} you may "Go?":\n        pass\n')
+    assert (d.code, d.loc.line, d.loc.col) == ("syntax", 2, 8), d.format()
+    assert f"`{word}` cannot join a `may`" in d.message and "if you may" in d.hint
+
+
 def test_one_error_per_broken_declaration_and_the_rest_still_parses() -> None:
     text = HEADER + ("turn\n    pass\n\n"                  # missing colon
                      "procedure f(:\n    pass\n\n"        # bad parameter list
