@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+
 from interpreter.api import check_path, load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
@@ -255,3 +257,11 @@ def base_test_files(base: str) -> list[Path]:
     return sorted(f for f in tests.rglob(f"test_{base}*.py")
                   if not f.name.endswith("_coverage.py")
                   and not any(f.name.startswith(f"test_{base}_{m}") for m in mods))
+
+
+def scenario_citations(folder: Path) -> set[str]:
+    """The rule IDs in the `covers:` lists of the scenario files in `folder` (a mod's coverage)."""
+    out: set[str] = set()
+    for f in sorted(folder.glob("*.yaml")):
+        out.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
+    return out
