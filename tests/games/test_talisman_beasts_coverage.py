@@ -11,7 +11,7 @@ from rulekit import not_modelled_rules, scenario_citations
 
 ROOT = Path(__file__).resolve().parents[2]
 # mod folder name: (first rule number, last rule number, fewest rules its scenarios must cite)
-MODS = {"talisman_beasts": (798, 815, 18)}
+MODS = {"talisman_beasts": (798, 815, 18), "talisman_clockwork": (816, 830, 15)}
 
 
 def own(mod: str) -> set[str]:

@@ -18,7 +18,7 @@ from interpreter.engine.resumablegame import compile_resumable
 from rulekit import same_games_on_both_engines
 
 ROOT = Path(__file__).resolve().parents[2]
-MODS = ["talisman_beasts", "talisman_bloodmoon", "talisman_harbinger", "talisman_reaper", "talisman_souls"]
+MODS = ["talisman_beasts", "talisman_bloodmoon", "talisman_clockwork", "talisman_harbinger", "talisman_reaper", "talisman_souls"]
 
 
 @pytest.mark.parametrize("mod", MODS)
