@@ -1,6 +1,7 @@
 """Talisman's Ancient Beasts and Clockwork Kingdom mods: each rule of the expansion's range of the
 inventory is cited by a scenario of tests/scenarios/<mod>, or the mod's NOTES.md lists it with a
-reason; each mod compiles to generated code in its three forms. No rule IDs in these docstrings:
+reason (tests/games/test_talisman_mods_direct.py compiles both to generated code and plays them on
+both engines). No rule IDs in these docstrings:
 tests/games/test_talisman.py reads the docstrings of test_talisman*.py files as base-game citations."""
 from __future__ import annotations
 
