@@ -27,6 +27,10 @@ def _built_list(items: list) -> str:
     return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
 
 
+# kinds of one value, not a list: `last(x)` of one is x itself
+_SINGLE_KINDS = frozenset(("int", "str", "bool", "card", "player", "none"))
+
+
 class Unsupported(Exception):
     """A construct this compiler does not handle: the ruleset runs on the task engine."""
 
@@ -405,6 +409,8 @@ class Expressions:
         return V(f"{x.src}[1:]", x.kind, top=x.top)
 
     def f_last(self, n, a, scope):
+        if len(a) == 1 and a[0].kind in _SINGLE_KINDS:
+            return a[0]  # a single value is its own last item (a `prefer` rule's `last(it)` over mixed options)
         x = self.items(a[0])
         if len(a) == 1:
             return V(f"_last({x.src})", _ITEM_KIND.get(x.kind, "any"))
@@ -491,6 +497,8 @@ class Expressions:
             else:
                 raise Unsupported("is empty")
         elif what in self.rs.card_types or what in self.rs.die_types:
+            if v.kind in _SINGLE_KINDS and v.kind != "card":
+                return V("True" if n.negate else "False", "bool")  # a number, text or player is no card
             if v.kind != "card":
                 raise Unsupported("is Type on a non-card")
             if v.top:
@@ -527,7 +535,12 @@ class Expressions:
         return V(f"(not {self.expr(n.expr, scope).src})", "bool")
 
     def e_and(self, n, scope):
-        return V("(" + " and ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+        srcs = []
+        for i in n.items:
+            srcs.append(self.expr(i, scope).src)
+            if srcs[-1] == "False":
+                break  # what follows is never evaluated (nor compiled: it may not fit this value's kind)
+        return V("(" + " and ".join(srcs) + ")", "bool")
 
     def e_or(self, n, scope):
         return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
@@ -690,7 +703,10 @@ class RuleFunctions:
     # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
     def e_if_expr(self, n, scope):
         """`A if COND else B`: both sides of one kind (none goes with anything)."""
-        then, cond, orelse = self.expr(n.then, scope), self.expr(n.cond, scope), self.expr(n.orelse, scope)
+        cond = self.expr(n.cond, scope)
+        if cond.src in ("(False)", "False"):
+            return self.expr(n.orelse, scope)  # `last(it) is Space` of a number: the other side only
+        then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
         kinds = {then.kind, orelse.kind} - {"none"}
         if then.kind == "zone" or orelse.kind == "zone":
             if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
