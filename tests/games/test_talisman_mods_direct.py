@@ -1,5 +1,5 @@
-"""The four Talisman mods with roaming figures, Omens and Souls (reaper, bloodmoon, harbinger,
-souls) compile to generated code in its three forms (direct; copyable, for search agents;
+"""The Talisman mods with roaming figures, Omens, Souls and dragon tokens (reaper, bloodmoon,
+harbinger, souls, dragon) compile to generated code in its three forms (direct; copyable, for search agents;
 observed, for scenarios and sessions), so that `auto` runs them there and the task engine is no
 longer needed for them (issue 16). tests/play/test_scenarios.py runs every one of their scenarios
 on `auto`, and one of each on "direct" (the observed form; it is compiled there anyway).
@@ -18,7 +18,7 @@ from interpreter.engine.resumablegame import compile_resumable
 from rulekit import same_games_on_both_engines
 
 ROOT = Path(__file__).resolve().parents[2]
-MODS = ["talisman_bloodmoon", "talisman_harbinger", "talisman_reaper", "talisman_souls"]
+MODS = ["talisman_bloodmoon", "talisman_harbinger", "talisman_reaper", "talisman_souls", "talisman_dragon"]
 
 
 @pytest.mark.parametrize("mod", MODS)
