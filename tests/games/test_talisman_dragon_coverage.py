@@ -12,7 +12,6 @@ from ruamel.yaml import YAML
 from interpreter.api import load_program
 from interpreter.content.stack import stack_path
 from interpreter.engine.direct import compile_direct
-from interpreter.engine.directobserved import compile_observed
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = {f"TA-{i:03d}" for i in range(544, 617)}
@@ -39,8 +38,8 @@ def test_each_dragon_rule_is_cited_or_listed_once():
 
 
 def test_dragon_mod_compiles_to_generated_code():
-    """The stack runs on generated code, direct and observed (scenarios, sessions), so it needs no
-    task engine (an Unsupported construct raises); the copyable form is made in
-    tests/games/test_talisman_mods_direct.py."""
+    """The stack runs on the direct engine (an Unsupported construct would raise here); the copyable
+    form is made in tests/games/test_talisman_mods_direct.py, the observed one by the Dragon
+    scenarios that tests/play/test_scenarios.py runs on direct code."""
     stack = stack_path(str(ROOT / "rulesets" / "talisman"), [str(ROOT / "rulesets" / "talisman_dragon")])
-    assert compile_observed(compile_direct(load_program(stack))) is not None
+    assert compile_direct(load_program(stack)) is not None
