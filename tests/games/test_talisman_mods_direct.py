@@ -1,7 +1,7 @@
 """Talisman mods compile to generated code in its three forms (direct; copyable, for search
-agents; observed, for scenarios and sessions), so that `auto` runs them there (issue 16): the five
-with roaming figures, Omens and Souls (reaper, bloodmoon, harbinger, souls, beasts), the Clockwork
-Kingdom, the Deep Realms (a Region mod stacked on the City and the Dungeon by its `extends`) and
+agents; observed, for scenarios and sessions), so that `auto` runs them there (issue 16): the six
+with roaming figures, Omens, Souls and dragon tokens (reaper, bloodmoon, harbinger, souls, beasts,
+dragon), the Clockwork Kingdom, the Deep Realms (a Region mod stacked on the City and the Dungeon by its `extends`) and
 the Cataclysm (a board replaced). tests/play/test_scenarios.py runs every one of their scenarios on `auto`, and one of
 each on "direct" (the observed form; it is compiled there anyway).
 
@@ -20,7 +20,7 @@ from rulekit import same_games_on_both_engines
 
 ROOT = Path(__file__).resolve().parents[2]
 MODS = ["talisman_beasts", "talisman_bloodmoon", "talisman_cataclysm", "talisman_clockwork", "talisman_deeprealms",
-        "talisman_harbinger", "talisman_reaper", "talisman_souls"]
+        "talisman_dragon", "talisman_harbinger", "talisman_reaper", "talisman_souls"]
 
 
 @pytest.mark.parametrize("mod", MODS)

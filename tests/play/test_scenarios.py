@@ -19,7 +19,8 @@ def test_scenario(path: Path) -> None:
 # construct, on "direct" (which refuses to fall back to the task engine as `auto` would); cheap
 # here, where the parametrized runs above compile the same programs in this process.
 DIRECT = ["talisman_reaper/reaper_takes_the_ferry.yaml", "talisman_bloodmoon/werewolf_stops_at_night.yaml",
-          "talisman_harbinger/harbinger_chart.yaml", "talisman_souls/ghost_on_death.yaml"]
+          "talisman_harbinger/harbinger_chart.yaml", "talisman_souls/ghost_on_death.yaml",
+          "talisman_dragon/tower_defeat_sends_back.yaml", "talisman_dragon/dragon_king_slain_at_the_crown.yaml"]
 
 
 @pytest.mark.parametrize("name", DIRECT)
