@@ -16,7 +16,8 @@ GENERIC = {"none", "true", "false", "yes", "no", "left", "right", "top", "bottom
            "patches",  # matplotlib's drawing module (printing/sheets.py); Stonehenge Wizards has a Patches card
            "item",  # the elements of a list; Enchanters also calls a card type `Item`
            "expansion",  # `grimoire new --expansion` scaffolds a mod; a mod's title may say so
-           "pool"}  # multiprocessing's worker pool (sim/backends.py); a Talisman expansion is "The Sacred Pool"
+           "pool",  # multiprocessing's worker pool (sim/backends.py); a Talisman expansion is "The Sacred Pool"
+           "deep"}  # nesting too deep (limits, copies); a Talisman expansion is "The Deep Realms"
 
 
 def _game_words(path: Path) -> set[str]:
