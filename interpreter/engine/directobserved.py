@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import gc
 from typing import Any
 
 from ..runtime.values import ZoneRef
@@ -69,36 +70,98 @@ def compile_observed(dp: DirectProgram) -> DirectProgram:
 
 
 def _rewrite(src: str) -> str:
-    """The rewrites of the module docstring, each inside one line, by column."""
+    """The rewrites of the module docstring, each inside one line, by column: the same text as
+    `_rewrite_whole`, visiting only the statements whose lines could hold one (`_visit`), with
+    the collector paused (the parse makes a million short-lived nodes and no cycles)."""
     lines = src.split("\n")
-    edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, new text)
+    marked = _marked_lines(lines)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        tree = ast.parse(src)
+        edits: list[tuple[int, int, int, str]] = []
+        _visit_marked(tree.body, marked, lines, edits)
+    finally:
+        if paused:
+            gc.enable()
+    return _apply(lines, edits)
+
+
+def _marked_lines(lines: list[str]) -> list[int]:
+    """How many lines before each (1-based) line number hold a name every rewrite starts at: the
+    `len` of a decision's test, the `_rng` of a shuffle, an action's `action_decision`."""
+    counts = [0, 0]
+    n = 0
+    for line in lines:
+        if "len" in line or "_rng" in line or "action_decision" in line:
+            n += 1
+        counts.append(n)
+    return counts
+
+
+def _visit_marked(body: list[ast.stmt], marked: list[int], lines: list[str],
+                  edits: list[tuple[int, int, int, str]]) -> None:
+    """`_visit` every node of the statements in `body` whose lines hold a marked one; a rewrite's
+    node (and the statement holding an action's pair) always spans the line of its mark."""
+    for stmt in body:
+        if marked[stmt.end_lineno + 1] == marked[stmt.lineno]:
+            continue
+        _visit(stmt, lines, edits)
+        for field in stmt._fields:
+            value = getattr(stmt, field, None)
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                _visit_marked(value, marked, lines, edits)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        for node in ast.walk(item):
+                            _visit(node, lines, edits)
+            elif isinstance(value, ast.AST):
+                for node in ast.walk(value):
+                    _visit(node, lines, edits)
+
+
+def _rewrite_whole(src: str) -> str:
+    """The rewrites, from every node of the whole module (the reference; tests compare the two)."""
+    lines = src.split("\n")
+    edits: list[tuple[int, int, int, str]] = []
     for node in ast.walk(ast.parse(src)):
-        single = _single(node.test) if isinstance(node, (ast.IfExp, ast.If)) else None
-        if single is not None:
-            ask = next((n.value for o in (node.orelse if isinstance(node, ast.If) else [node.orelse])
-                        for n in ast.walk(o) if isinstance(n, ast.Yield)), None)
-            if isinstance(node, ast.IfExp):
-                body = node.body
-            elif len(node.body) == 1 and isinstance(node.body[0], ast.Assign):  # simultaneous choices
-                body = node.body[0].value
-            else:
-                continue
-            if ask is None or body.lineno != body.end_lineno or ask.lineno != ask.end_lineno:
-                continue
-            line = lines[body.lineno - 1]
-            ask_text = lines[ask.lineno - 1][ask.col_offset:ask.end_col_offset]
-            options = lines[single.lineno - 1][single.col_offset:single.end_col_offset]
-            body_text = line[body.col_offset:body.end_col_offset]
-            edits.append((body.lineno - 1, body.col_offset, body.end_col_offset,
-                          f"(_only_option(R, {ask_text}) if {options} else None, {body_text})[1]"))
-        elif isinstance(node, (ast.While, ast.For, ast.If, ast.FunctionDef, ast.Try)):
-            edits += _no_actions(node.body, lines)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shuffle"
-              and isinstance(node.func.value, ast.Name) and node.func.value.id == "_rng" and len(node.args) == 1
-              and node.lineno == node.end_lineno):
-            line = lines[node.lineno - 1]
-            arg = line[node.args[0].col_offset:node.args[0].end_col_offset]
-            edits.append((node.lineno - 1, node.col_offset, node.end_col_offset, f"_shuffled(R, {arg})"))
+        _visit(node, lines, edits)
+    return _apply(lines, edits)
+
+
+def _visit(node: ast.AST, lines: list[str], edits: list[tuple[int, int, int, str]]) -> None:
+    """The rewrites at `node`: (line index, start col, end col, new text) added to `edits`."""
+    single = _single(node.test) if isinstance(node, (ast.IfExp, ast.If)) else None
+    if single is not None:
+        ask = next((n.value for o in (node.orelse if isinstance(node, ast.If) else [node.orelse])
+                    for n in ast.walk(o) if isinstance(n, ast.Yield)), None)
+        if isinstance(node, ast.IfExp):
+            body = node.body
+        elif len(node.body) == 1 and isinstance(node.body[0], ast.Assign):  # simultaneous choices
+            body = node.body[0].value
+        else:
+            return
+        if ask is None or body.lineno != body.end_lineno or ask.lineno != ask.end_lineno:
+            return
+        line = lines[body.lineno - 1]
+        ask_text = lines[ask.lineno - 1][ask.col_offset:ask.end_col_offset]
+        options = lines[single.lineno - 1][single.col_offset:single.end_col_offset]
+        body_text = line[body.col_offset:body.end_col_offset]
+        edits.append((body.lineno - 1, body.col_offset, body.end_col_offset,
+                      f"(_only_option(R, {ask_text}) if {options} else None, {body_text})[1]"))
+    elif isinstance(node, (ast.While, ast.For, ast.If, ast.FunctionDef, ast.Try)):
+        edits += _no_actions(node.body, lines)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "shuffle"
+          and isinstance(node.func.value, ast.Name) and node.func.value.id == "_rng" and len(node.args) == 1
+          and node.lineno == node.end_lineno):
+        line = lines[node.lineno - 1]
+        arg = line[node.args[0].col_offset:node.args[0].end_col_offset]
+        edits.append((node.lineno - 1, node.col_offset, node.end_col_offset, f"_shuffled(R, {arg})"))
+
+
+def _apply(lines: list[str], edits: list[tuple[int, int, int, str]]) -> str:
+    lines = list(lines)
     for i, a, b, text in sorted(edits, key=lambda e: (e[0], -e[1])):  # right to left within a line
         lines[i] = lines[i][:a] + text + lines[i][b:]
     return "\n".join(lines)
