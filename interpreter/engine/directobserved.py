@@ -14,7 +14,6 @@ lines, so every line keeps its rule location (`DirectProgram.lines`) and the low
 from __future__ import annotations
 
 import ast
-import copy
 import gc
 from typing import Any
 
@@ -49,24 +48,42 @@ GENERATED_GLOBALS.update(OBSERVED_GLOBALS)  # so the lowered form (resumablegame
 
 def compile_observed(dp: DirectProgram) -> DirectProgram:
     """`dp` in its observed form (cached on it): a DirectProgram sharing its tables, lines and
-    constants, whose `build` and `source` tell the observer; `Unsupported` if it cannot be made."""
+    constants, whose `build` and `source` tell the observer; `Unsupported` if it cannot be made.
+    The source is checked now; its `build` is compiled when a game first asks for it — a
+    copyable game never does (resumablelazy.py compiles the source with its stubs instead)."""
     cached = dp.__dict__.get("_observed")
     if cached is not None:
         return cached
     src = _rewrite(dp.source)
     try:
         _check_direct_source(src)
-        code = compile(src, GEN_FILE, "exec")
-    except (ValueError, SyntaxError) as why:
+    except ValueError as why:
         raise Unsupported(f"the observed code did not pass its checks ({why})") from None
-    ns: dict[str, Any] = {"__builtins__": {}}
-    ns.update(_helpers())
-    exec(code, ns)  # noqa: S102 - the checked generated module, rewritten here only
-    out = copy.copy(dp)
-    out.__dict__.pop("_resumable", None)  # its own lowered form (resumablegame.compile_resumable)
-    out.build, out.source = ns["build"], src
+    out = _ObservedProgram.__new__(_ObservedProgram)
+    out.__dict__.update(dp.__dict__)
+    for own in ("_resumable", "_observed", "build"):  # its own lowered form (resumablegame.compile_resumable)
+        out.__dict__.pop(own, None)
+    out.source = src
     dp.__dict__["_observed"] = out
     return out
+
+
+class _ObservedProgram(DirectProgram):
+    """The observed form: its `build` compiled on first use."""
+
+    @property
+    def build(self) -> Any:  # type: ignore[override]
+        got = self.__dict__.get("_build")
+        if got is None:
+            try:
+                code = compile(self.source, GEN_FILE, "exec")
+            except SyntaxError as why:  # the plain form compiled: a rewrite went wrong
+                raise Unsupported(f"the observed code did not pass its checks ({why})") from None
+            ns: dict[str, Any] = {"__builtins__": {}}
+            ns.update(_helpers())
+            exec(code, ns)  # noqa: S102 - the checked generated module, rewritten here only
+            got = self.__dict__["_build"] = ns["build"]
+        return got
 
 
 def _rewrite(src: str) -> str:

@@ -4,6 +4,7 @@ can hold a rewrite gives the same source, byte for byte, as visiting every node 
 and games on the observed form made that way are the games of the plain form."""
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ import pytest
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directobserved import _rewrite, _rewrite_whole, compile_observed
+from interpreter.engine import resumablelazy
 from interpreter.engine.directgame import DirectGame
+from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import agents_for
 from rulekit import play_trace
 
@@ -45,3 +48,26 @@ def test_observed_form_plays_the_plain_forms_games():
         assert traces[0] == traces[1] and len(traces[0]) > 10
         assert games[0].result == games[1].result and games[0].log == games[1].log
         assert games[0].state.digest() == games[1].state.digest()
+
+
+def test_lazy_form_reads_its_generators_off_the_text_and_checks_them(monkeypatch):
+    """The copyable form compiles its module once, from the text (resumablelazy._guess); the
+    compiled module confirms the guess — and a wrong guess falls back to the plain form's code,
+    with the same layout."""
+    dp = compile_direct(load_program(ROOT / "rulesets" / "toil_and_troublez"))
+    lines = dp.source.split("\n")
+    gens, at = resumablelazy._layout(lines, dp.build.__code__)
+    assert resumablelazy._guess(lines) == ([g[:3] for g in gens], at) and len(gens) > 3
+    assert resumablelazy.lazy_program(copy.copy(dp), {}, "_Q_steps").spans == gens
+    monkeypatch.setattr(resumablelazy, "_guess", lambda lines: ([g[:3] for g in gens[:-1]], at))
+    assert resumablelazy.lazy_program(copy.copy(dp), {}, "_Q_steps").spans == gens
+
+
+def test_copyable_observed_form_never_compiles_its_own_build():
+    dp = compile_direct(load_program(ROOT / "rulesets" / "tutorial_fireflies"))
+    observed = compile_observed(dp)
+    game = ResumableGame(observed, 2, 1)
+    assert "_build" not in observed.__dict__
+    twin = game.clone()
+    assert (twin.decision.prompt, twin.decision.labels) == (game.decision.prompt, game.decision.labels)
+    assert observed.build is not dp.build and "_build" in observed.__dict__  # compiled when asked
