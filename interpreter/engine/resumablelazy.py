@@ -61,8 +61,8 @@ class LazyLowering:
 
     def _compile(self, i: int) -> tuple[CodeType, CodeType]:
         name, start, end, free = self.spans[i]
-        tree = ast.parse("def build(R, K):\n" + "\n".join(self.lines[start:end]))  # the columns it had
-        ast.increment_lineno(tree, start - 1)
+        # the lines and columns it had: blank lines before it cost less than renumbering the tree
+        tree = ast.parse("\n" * (start - 1) + "def build(R, K):\n" + "\n".join(self.lines[start:end]))
         fn = tree.body[0].body[0]
         try:
             step, factory = lower_function(fn, in_place=True)
