@@ -16,7 +16,7 @@ Statements, settling and the module's assembly are here; expressions are in dire
 runtime the generated code calls in directgame.py. Only what these modules know is compiled; anything else (`Unsupported`) leaves the ruleset to the
 task engine, which stays the reference implementation. Rule text never reaches the generated
 source: values taken from the rules are constants in a table `K`, rule variables become
-numbered Python names, and `codegen.check_tokens` verifies the source's tokens before compiling.
+numbered Python names, and `directcheck.check_source` verifies the source's tokens before compiling.
 """
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ import re
 from typing import Any
 
 from ..language.tree import Node, walk
-from ..compile.codegen import check_tokens
 from ..compile.syncblocks import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
+from .directcheck import check_source
 from .directcopies import COPIES_KEYWORDS, CopyGen
 from .directboards import BOARD_KEYWORDS, BoardGen
 from .directcover import CardStatsFound, CoverStatements
@@ -376,7 +376,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
     def assemble(self, exported: list[str]) -> tuple[Any, str, list]:
         """The module: `build(R, K)` binds the game's state, tables and constants to locals, defines
         every function written so far inside it, and returns the `exported` ones by name; checked
-        (`check_tokens`) and compiled. Returns `build`, the source and each line's rule location."""
+        (`check_source`) and compiled. Returns `build`, the source and each line's rule location."""
         head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
                 "    _W = _st.where", "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
                 "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
@@ -1355,7 +1355,7 @@ _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 def _check_direct_source(src: str) -> None:
     """Refuse any source with a token this module does not write itself (defence in depth: no
     rule text is ever put in the source; names are numbered, values are in `K`)."""
-    check_tokens(src, _KEYWORDS, _OWN_NAME)
+    check_source(src, _KEYWORDS, _OWN_NAME)
 
 
 def _helpers() -> dict:

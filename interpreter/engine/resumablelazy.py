@@ -61,8 +61,8 @@ class LazyLowering:
 
     def _compile(self, i: int) -> tuple[CodeType, CodeType]:
         name, start, end, free = self.spans[i]
-        tree = ast.parse("def build(R, K):\n" + "\n".join(self.lines[start:end]))  # the columns it had
-        ast.increment_lineno(tree, start - 1)
+        # the lines and columns it had: blank lines before it cost less than renumbering the tree
+        tree = ast.parse("\n" * (start - 1) + "def build(R, K):\n" + "\n".join(self.lines[start:end]))
         fn = tree.body[0].body[0]
         try:
             step, factory = lower_function(fn, in_place=True)
@@ -152,9 +152,54 @@ class StepMemo(dict):
 def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLowering | None:
     """The rewritten module (its `build`, and its suspension tables in `meta`, filled as
     generators are lowered), or None when the generated module is not laid out as expected (the
-    caller then lowers it whole). `globals_`: the module's globals (helpers), completed here."""
+    caller then lowers it whole). `globals_`: the module's globals (helpers), completed here.
+
+    The rewritten module is compiled once, from the source alone (so a form whose own `build` no
+    game needs, the observed one of a copyable game, is never compiled as it stands): its
+    generators are read off the text (`_guess`), and the compiled module must show exactly
+    those (`_layout` of its `build`); if it does not, `dp.build` says which they are and the
+    module is compiled again."""
     lines = dp.source.split("\n")
-    code = dp.build.__code__
+    guess = _guess(lines)
+    compiled = found = None
+    if guess is not None:
+        new = _rebound(lines, *guess)
+        try:
+            compiled = compile("\n".join(new), GEN_FILE, "exec")
+        except SyntaxError:
+            compiled = None
+        if compiled is not None:
+            build = next((c for c in compiled.co_consts if isinstance(c, CodeType) and c.co_name == "build"), None)
+            found = _layout(lines, build) if build is not None else None
+            if found is None or ([g[:3] for g in found[0]], found[1]) != guess:
+                compiled = None
+    if compiled is None:
+        layout = _layout(lines, dp.build.__code__)
+        if layout is None:
+            return None
+        gens, at = layout
+        try:
+            compiled = compile("\n".join(_rebound(lines, gens, at)), GEN_FILE, "exec")
+        except SyntaxError:
+            return None
+    else:
+        gens = found[0]  # with their free names, from the compiled module
+    meta: dict = {}
+    low = LazyLowering(lines, gens, meta, globals_)
+    globals_["_Q_lazy"] = _stub(low)
+    globals_["_Q_STEPS_KEY"] = steps_key
+    exec(compiled, globals_)  # noqa: S102 - the checked generated module, one line rewritten here
+    low.build = globals_["build"]
+    return low
+
+
+_Layout = tuple[list[tuple[str, int, int, frozenset[str]]], int]  # the generators, the rebinding's line
+
+
+def _layout(lines: list[str], code: CodeType) -> _Layout | None:
+    """Each generator function of `build` (name, first line, end line, free names) and the line
+    after the last function definition, where the rebinding goes; None when the module is not
+    laid out as expected."""
     gens: list[tuple[str, int, int, frozenset[str]]] = []
     last_def = -1
     for c in code.co_consts:
@@ -165,9 +210,7 @@ def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLower
         start = c.co_firstlineno - 1
         if not 0 <= start < len(lines) or not lines[start].startswith(f"    def {c.co_name}("):
             return None  # a decorated function, or not where it was expected
-        end = start + 1
-        while end < len(lines) and (not lines[end].strip() or lines[end].startswith("     ")):
-            end += 1
+        end = _end_of(lines, start)
         last_def = max(last_def, end)
         if c.co_flags & _GENERATOR:
             if not _DEF.match(lines[start]):
@@ -177,30 +220,65 @@ def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLower
     at = last_def
     if not gens or at >= len(lines) or not lines[at].startswith("    ") or lines[at].startswith("     "):
         return None
-    ret = len(lines) - 1
-    while ret > 0 and not lines[ret].strip():
-        ret -= 1
+    ret = _return_line(lines)
     if not lines[ret].startswith("    return {") or ret < at:
         return None
     first = min(g[1] for g in gens)
     if any(ln.startswith("    ") and not ln.startswith("     ") and not ln.startswith("    def ")
            for ln in lines[first:at]):
         return None  # a statement between the definitions could hold a generator itself
+    return gens, at
+
+
+def _end_of(lines: list[str], start: int) -> int:
+    """The line after the function defined at `start` (its body: the lines indented deeper)."""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end].startswith("     ")):
+        end += 1
+    return end
+
+
+def _return_line(lines: list[str]) -> int:
+    ret = len(lines) - 1
+    while ret > 0 and not lines[ret].strip():
+        ret -= 1
+    return ret
+
+
+_YIELD = re.compile(r"\byield\b")
+
+
+def _guess(lines: list[str]) -> tuple[list[tuple[str, int, int]], int] | None:
+    """What `_layout` will find, from the text alone, less the free names (known once compiled):
+    each function defined at the top of `build` whose lines say `yield` is a generator."""
+    defs = [i for i, ln in enumerate(lines) if ln.startswith("    def ")]
+    if not defs:
+        return None
+    gens = []
+    ends = {}
+    for start in defs:
+        m = _DEF.match(lines[start])
+        end = ends[start] = _end_of(lines, start)
+        body = "\n".join(lines[start + 1:end])
+        if _YIELD.search(body):
+            if m is None:
+                return None
+            gens.append((m.group(1), start, end))
+    at = max(ends.values())
+    if not gens or at >= len(lines):
+        return None
+    return gens, at
+
+
+def _rebound(lines: list[str], gens: list, at: int) -> list[str]:
+    """The module's lines with each generator rebound to its stub after the last definition, and
+    the stubs returned with `build`'s table."""
     new = list(lines)
     rebind = [f"{STEPS_NAME} = {{}}"] + [f"{n} = _Q_lazy({n}, {i}, {STEPS_NAME})" for i, (n, *_) in enumerate(gens)]
+    ret = _return_line(lines)
     new[ret] = new[ret].replace("    return {", f"    return {{_Q_STEPS_KEY: {STEPS_NAME}, ", 1)
     new[at] = "    " + "; ".join(rebind) + "; " + new[at][4:]
-    meta: dict = {}
-    low = LazyLowering(lines, gens, meta, globals_)
-    globals_["_Q_lazy"] = _stub(low)
-    globals_["_Q_STEPS_KEY"] = steps_key
-    try:
-        compiled = compile("\n".join(new), GEN_FILE, "exec")
-    except SyntaxError:
-        return None
-    exec(compiled, globals_)  # noqa: S102 - the checked generated module, one line rewritten here
-    low.build = globals_["build"]
-    return low
+    return new
 
 
 def _nested_generator(code: CodeType) -> bool:

@@ -78,9 +78,11 @@ def test_a_module_laid_out_otherwise_is_lowered_whole():
     form is not used, the whole module is lowered, and the game is the same."""
     dp = _fresh(_dp("tutorial_fireflies"))
     lines = dp.source.split("\n")
-    at = next(i for i, ln in enumerate(lines) if ln.startswith("    def ")) + 1
-    while lines[at].startswith("     "):
+    gens = {c.co_name for c in dp.build.__code__.co_consts if isinstance(c, types.CodeType) and c.co_flags & 0x20}
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("    def ") and ln[8:ln.index("(")] in gens) + 1
+    while lines[at].startswith("     "):  # after the first generator's definition, before the next one
         at += 1
+    assert lines[at].startswith("    def ")
     lines.insert(at, "    _aside = None")
     dp.source = "\n".join(lines)
     rp = compile_resumable(dp)
