@@ -684,7 +684,6 @@ def _parse_all(text: str, start: str, place: Place,
     items: list[Node] = []
     unparsed: list[tuple[str, str]] = []
     for offset, chunk in _chunks(text):
-        n_lines = chunk.count("\n")
         try:
             node = parse_chunk(offset, chunk)
             items.extend(getattr(node, key))
@@ -1051,7 +1050,7 @@ class _ToAst(Transformer_NonRecursive):
             raise ContentError([Diagnostic(
                 "error", "syntax", f"`{word}` cannot join a `may` to a condition: `X {word} you may \"...\"` "
                 f"reads as `(X {word} you) may \"...\"`", self._loc(meta),
-                f"put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
+                "put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
         return MayCond(loc=self._loc(meta), player=player, prompt=_unquote(c[1]), negate=negate)
 
     def for_stmt(self, meta, c):
