@@ -64,6 +64,7 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
 
 
 _PLAIN_KINDS = ("int", "str", "bool", "any")  # values kept as they are (no card ids, no seats)
+_SINGLE_KINDS = ("int", "str", "bool")  # plain values known not to be lists nor cards (`last(it)` of a number)
 
 
 class StatKindsFound(Exception):
@@ -392,6 +393,8 @@ class Expressions:
         return V(f"len({self.items(x).src})", "int", nn=True)
 
     def f_first(self, n, a, scope):
+        if len(a) == 1 and a[0].kind in _SINGLE_KINDS:  # a single value is the list of itself
+            return a[0]
         x = self.items(a[0])
         item = _ITEM_KIND.get(x.kind, "any")
         if len(a) == 1:
@@ -405,6 +408,8 @@ class Expressions:
         return V(f"{x.src}[1:]", x.kind, top=x.top)
 
     def f_last(self, n, a, scope):
+        if len(a) == 1 and a[0].kind in _SINGLE_KINDS:  # a single value is the list of itself
+            return a[0]
         x = self.items(a[0])
         if len(a) == 1:
             return V(f"_last({x.src})", _ITEM_KIND.get(x.kind, "any"))
@@ -491,6 +496,8 @@ class Expressions:
             else:
                 raise Unsupported("is empty")
         elif what in self.rs.card_types or what in self.rs.die_types:
+            if v.kind in _SINGLE_KINDS:  # a number, a text or a truth value is no card
+                return V("True" if n.negate else "False", "bool")
             if v.kind != "card":
                 raise Unsupported("is Type on a non-card")
             if v.top:
@@ -527,7 +534,10 @@ class Expressions:
         return V(f"(not {self.expr(n.expr, scope).src})", "bool")
 
     def e_and(self, n, scope):
-        return V("(" + " and ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
+        first = self.expr(n.items[0], scope)
+        if first.src == "False":  # known false (`it is Space` of a number): the rest is never evaluated
+            return first
+        return V("(" + " and ".join([first.src] + [self.expr(i, scope).src for i in n.items[1:]]) + ")", "bool")
 
     def e_or(self, n, scope):
         return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
@@ -690,7 +700,10 @@ class RuleFunctions:
     # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
     def e_if_expr(self, n, scope):
         """`A if COND else B`: both sides of one kind (none goes with anything)."""
-        then, cond, orelse = self.expr(n.then, scope), self.expr(n.cond, scope), self.expr(n.orelse, scope)
+        cond = self.expr(n.cond, scope)
+        if cond.src in ("True", "False"):  # known (`last(it) is Space` of a number): only that side is ever evaluated
+            return self.expr(n.then if cond.src == "True" else n.orelse, scope)
+        then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
         kinds = {then.kind, orelse.kind} - {"none"}
         if then.kind == "zone" or orelse.kind == "zone":
             if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
