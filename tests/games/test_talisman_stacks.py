@@ -5,7 +5,6 @@ same steps say `after` each other, so a big stack is one game whatever order it 
 bots play it on generated code."""
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
 
 import pytest
