@@ -27,10 +27,6 @@ def _built_list(items: list) -> str:
     return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
 
 
-# kinds of one value, not a list: `last(x)` of one is x itself
-_SINGLE_KINDS = frozenset(("int", "str", "bool", "card", "player", "none"))
-
-
 class Unsupported(Exception):
     """A construct this compiler does not handle: the ruleset runs on the task engine."""
 
@@ -68,6 +64,8 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
 
 
 _PLAIN_KINDS = ("int", "str", "bool", "any")  # values kept as they are (no card ids, no seats)
+_SINGLE_KINDS = ("int", "str", "bool")  # plain values known not to be lists nor cards (`last(it)` of a number)
+_ONE_ITEM_KINDS = _SINGLE_KINDS + ("card", "player")  # `first(x)`, `last(x)` of one of these is x
 
 
 class StatKindsFound(Exception):
@@ -396,6 +394,8 @@ class Expressions:
         return V(f"len({self.items(x).src})", "int", nn=True)
 
     def f_first(self, n, a, scope):
+        if len(a) == 1 and a[0].kind in _ONE_ITEM_KINDS:  # a single value is the list of itself
+            return a[0]
         x = self.items(a[0])
         item = _ITEM_KIND.get(x.kind, "any")
         if len(a) == 1:
@@ -409,8 +409,8 @@ class Expressions:
         return V(f"{x.src}[1:]", x.kind, top=x.top)
 
     def f_last(self, n, a, scope):
-        if len(a) == 1 and a[0].kind in _SINGLE_KINDS:
-            return a[0]  # a single value is its own last item (a `prefer` rule's `last(it)` over mixed options)
+        if len(a) == 1 and a[0].kind in _ONE_ITEM_KINDS:  # a single value is the list of itself
+            return a[0]
         x = self.items(a[0])
         if len(a) == 1:
             return V(f"_last({x.src})", _ITEM_KIND.get(x.kind, "any"))
@@ -497,8 +497,8 @@ class Expressions:
             else:
                 raise Unsupported("is empty")
         elif what in self.rs.card_types or what in self.rs.die_types:
-            if v.kind in _SINGLE_KINDS and v.kind != "card":
-                return V("True" if n.negate else "False", "bool")  # a number, text or player is no card
+            if v.kind in _SINGLE_KINDS or v.kind == "player":  # a number, a text, a truth value or a player is no card
+                return V("True" if n.negate else "False", "bool")
             if v.kind != "card":
                 raise Unsupported("is Type on a non-card")
             if v.top:
@@ -535,12 +535,10 @@ class Expressions:
         return V(f"(not {self.expr(n.expr, scope).src})", "bool")
 
     def e_and(self, n, scope):
-        srcs = []
-        for i in n.items:
-            srcs.append(self.expr(i, scope).src)
-            if srcs[-1] == "False":
-                break  # what follows is never evaluated (nor compiled: it may not fit this value's kind)
-        return V("(" + " and ".join(srcs) + ")", "bool")
+        first = self.expr(n.items[0], scope)
+        if first.src == "False":  # known false (`it is Space` of a number): the rest is never evaluated
+            return first
+        return V("(" + " and ".join([first.src] + [self.expr(i, scope).src for i in n.items[1:]]) + ")", "bool")
 
     def e_or(self, n, scope):
         return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
@@ -704,8 +702,8 @@ class RuleFunctions:
     def e_if_expr(self, n, scope):
         """`A if COND else B`: both sides of one kind (none goes with anything)."""
         cond = self.expr(n.cond, scope)
-        if cond.src in ("(False)", "False"):
-            return self.expr(n.orelse, scope)  # `last(it) is Space` of a number: the other side only
+        if cond.src in ("True", "False"):  # known (`last(it) is Space` of a number): only that side is ever evaluated
+            return self.expr(n.then if cond.src == "True" else n.orelse, scope)
         then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
         kinds = {then.kind, orelse.kind} - {"none"}
         if then.kind == "zone" or orelse.kind == "zone":
