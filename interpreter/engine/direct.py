@@ -832,6 +832,13 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
             if stat not in rs.stats or not rs.stats[stat].per_player:
                 raise Unsupported("set")
             owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind == "players":  # each seat in turn, the value worked out once
+                val, p = self.temp(), self.temp()
+                self.emit(d, f"{val} = {self.stat_store(stat, v)}", n.loc)
+                self.emit(d, f"for {p} in {owner.src}:", n.loc)
+                self.emit(d + 1, f"R.set_pstat({p}, {self.k(stat)}, {val})", n.loc)
+                self.changed = True
+                return
             if owner.kind != "player":
                 raise Unsupported(f"set a stat of a {owner.kind}")
             self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
