@@ -34,6 +34,7 @@ from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directrebind import old_value_dead
+from .directrecursion import RecursiveFunctions
 from .directeval import compile_expression
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -130,7 +131,8 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen, CopyGen):
+class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions, CoverStatements,
+           AbilityGen, CopyGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -399,8 +401,9 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 tail.append(f"    {table}.update(dict.fromkeys({self.k(tuple(ids))}, {fn}))")
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
-        src = "\n".join(head + self.lines + tail) + "\n"
-        locs = [None] * len(head) + self.line_loc + [None] * len(tail)
+        rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
+        src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
+        locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
         try:
             _check_direct_source(src)
             code = compile(src, GEN_FILE, "exec")

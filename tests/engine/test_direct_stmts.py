@@ -1,0 +1,70 @@
+"""Statements and functions that generated code once left to the task engine, now written as direct
+code: recursive rule functions (directrecursion.py), `set STAT of players`, ... Each tiny ruleset
+is played on the three forms of generated code (plain generators, the observed form and the
+copyable form) and must give the same outcome on each."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from interpreter.engine.direct import compile_direct
+from interpreter.engine.directgame import DirectGame
+from interpreter.engine.factory import new_game
+from interpreter.engine.game import Limits
+from interpreter.engine.resumablegame import ResumableGame
+from interpreter.play.session import QuietObserver
+from rulekit import build, finish
+
+
+def forms(program, players: int = 2, seed: int = 0, limits: Limits | None = None) -> Iterator[Any]:
+    """A fresh game of `program` on each form of generated code (never the task engine)."""
+    yield DirectGame(compile_direct(program), players, seed, limits)
+    observed = new_game(program, players, seed, seats=[], limits=limits, engine="direct", observer=QuietObserver())
+    yield observed
+    copyable = new_game(program, players, seed, limits=limits, engine="direct")
+    assert isinstance(copyable, ResumableGame)
+    yield copyable
+
+
+def test_recursive_functions_give_their_values_on_every_form(tmp_path):
+    p = build(tmp_path, """
+        stat n = 0
+        function fact(k) = 1 if k <= 1 else k * fact(k - 1)
+        function fib(k) = k if k < 2 else fib(k - 1) + fib(k - 2)
+        function even(k) = true if k == 0 else odd(k - 1)
+        function odd(k) = false if k == 0 else even(k - 1)
+        turn:
+            set n to fact(5) + fib(10) + (1 if even(6) else 0) + (10 if odd(6) else 0)
+            log n
+            end game
+        """)
+    for g in forms(p):
+        finish(g)
+        assert g.error is None, g.error
+        assert g.state.stats["n"] == 120 + 55 + 1
+
+
+def test_endless_recursion_stops_at_the_depth_limit_on_every_form(tmp_path):
+    p = build(tmp_path, """
+        function down(k) = down(k + 1)
+        stat n = 0
+        turn:
+            set n to down(0)
+            end game
+        """)
+    for g in forms(p, limits=Limits(max_depth=20)):
+        finish(g)
+        assert "functions nest deeper than 20" in str(g.error)
+
+
+def test_set_a_stat_of_players_sets_each_seat(tmp_path):
+    p = build(tmp_path, """
+        player stat gold: 0..5 = 1
+        turn:
+            set gold of players to turn_number + 6
+            your gold -= 2
+            end game
+        """)
+    for g in forms(p, players=3):
+        finish(g)
+        assert g.error is None, g.error
+        assert [s["gold"] for s in g.state.pstats] == [3, 5, 5]  # clamped once, then one seat's own change
