@@ -238,6 +238,8 @@ class Expressions:
             owner = V(owner.src, "player")
         if owner.kind == "int" and self.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
             owner = V(f"_Seat({owner.src})", "player")
+        if owner.kind == "int" and n.name in self.rs.zones:  # `hand of 1`: the seat at that index, as `_zone_of`
+            owner = V(owner.src, "player")
         if n.name in self.rs.zones:
             if owner.kind == "player":
                 return self.zone(n.name, owner.src)

@@ -12,7 +12,7 @@ from interpreter.engine.factory import new_game
 from interpreter.engine.game import Limits
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import QuietObserver
-from rulekit import build, finish
+from rulekit import TOKS, build, finish
 
 
 def forms(program, players: int = 2, seed: int = 0, limits: Limits | None = None) -> Iterator[Any]:
@@ -68,3 +68,23 @@ def test_set_a_stat_of_players_sets_each_seat(tmp_path):
         finish(g)
         assert g.error is None, g.error
         assert [s["gold"] for s in g.state.pstats] == [3, 5, 5]  # clamped once, then one seat's own change
+
+
+def test_a_zone_of_a_number_is_the_zone_of_the_seat_at_that_index(tmp_path):
+    p = build(tmp_path, """
+        card type Tok:
+            value: 1..9
+        zone deck: pile, shared, hidden
+        zone hand: set, per player, owner
+        setup:
+            move all_cards() to deck
+            draw 2 from deck to hand of 1
+        turn:
+            log count(hand of 1) * 10 + count(hand of 0)
+            end game
+        """, TOKS)
+    for g in forms(p):
+        finish(g)
+        assert g.error is None, g.error
+        assert len(g.state.zones["hand#1"]) == 2 and g.state.zones["hand#0"] == []  # as the task engine's `_zone_of`
+        assert g.log == ["20"]
