@@ -35,6 +35,7 @@ from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
+from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -132,7 +133,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
 
 
 class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions, CoverStatements,
-           AbilityGen, CopyGen):
+           AbilityGen, CopyGen, StmtsGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -1360,6 +1361,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
+_KEYWORDS |= STMTS_KEYWORDS  # written by directstmts
 
 
 def _check_direct_source(src: str) -> None:

@@ -88,3 +88,31 @@ def test_a_zone_of_a_number_is_the_zone_of_the_seat_at_that_index(tmp_path):
         assert g.error is None, g.error
         assert len(g.state.zones["hand#1"]) == 2 and g.state.zones["hand#0"] == []  # as the task engine's `_zone_of`
         assert g.log == ["20"]
+
+
+DRAWN = """
+    card type Tok:
+        value: 1..9
+    zone deck: pile, shared, hidden
+    zone hand: set, per player, owner
+    stat seen = 0
+    setup:
+        move all_cards() to deck
+    when drawn(c) if seen == 0:
+        seen += 1
+        log ["drew", c.value, seen]
+    turn:
+        draw 2 from deck to your hand as two
+        log count(two)
+        end game
+    """
+
+
+def test_drawing_several_cards_tests_every_trigger_before_any_runs(tmp_path):
+    """As the task engine: the condition `seen == 0` holds for both cards when they are drawn,
+    though the first card's trigger changes `seen` before the second one's runs."""
+    p = build(tmp_path, DRAWN, TOKS)
+    for g in forms(p):
+        finish(g)
+        assert g.error is None, g.error
+        assert g.log == ["[drew, 6, 1]", "[drew, 5, 2]", "2"]
