@@ -899,6 +899,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         return True
 
     def s_move(self, n, d, scope, loops):
+        if n.name:
+            return self.move_as(n, d, scope, loops)  # directstmts.py
         if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
             return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
         if self.move_to_row(n, d, scope):
@@ -907,10 +909,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         if what.kind == "item":  # a mixed list's item, moved: a card
             what = V(f"R.card_item({what.src})", "card")
         dest = self.dest(n.dest, scope)
-        if n.name:
-            raise Unsupported("move ... as")
         bottom = n.position == "at bottom"
-        if n.position not in (None, "at bottom"):
+        if n.position not in (None, "at bottom", "on top"):  # on top: where a card goes anyway
             raise Unsupported("move position")
         if what.kind == "card":
             self.emit_move_one(d, what.src, dest, bottom, n.loc)

@@ -116,3 +116,23 @@ def test_drawing_several_cards_tests_every_trigger_before_any_runs(tmp_path):
         finish(g)
         assert g.error is None, g.error
         assert g.log == ["[drew, 6, 1]", "[drew, 5, 2]", "2"]
+
+
+def test_move_as_names_the_card_or_the_cards_moved(tmp_path):
+    p = build(tmp_path, """
+        card type Tok:
+            value: 1..9
+        zone deck: pile, shared, hidden
+        zone other: pile, shared, public
+        setup:
+            move all_cards() to deck
+        turn:
+            move top(deck) to other on top as t
+            move deck to other at bottom as rest
+            log [t.value, count(rest), count(deck), top(other).value, first(cards_in(other)).value]
+            end game
+        """, TOKS)
+    for g in forms(p):
+        finish(g)
+        assert g.error is None, g.error
+        assert g.log == ["[6, 5, 0, 6, 5]"]  # the rest go under one by one, bottom card first: the top one ends lowest
