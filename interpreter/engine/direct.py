@@ -989,8 +989,17 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
     def s_place(self, n, d, scope, loops):
         what = self.expr(n.what, scope)
         zone = self.expr(n.zone, scope)
-        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
-            raise Unsupported("place in a zone without a placement rule")
+        if what.kind == "card" and zone.kind == "zone" and zone.zone not in self.placement_names:
+            self.free_placement(zone.zone, n.loc)  # no placement rule: every position (directstmts.py)
+        if what.kind != "card" or zone.kind != "zone":
+            raise Unsupported("place what is not a card, or in what is not a zone")
+        if not _SIMPLE.match(what.src):  # evaluated once (it is read several times below)
+            t = self.temp()
+            self.emit(d, f"{t} = {what.src}", n.loc)
+            what = V(t, "card", nn=what.nn, top=what.top)
+        if not what.nn:
+            self.emit(d, f"if {what.src} is None:", n.loc)
+            self.emit(d + 1, "R.no_card_to_place()", n.loc)
         i = self.temp()
         ps = self.known_positions.pop(id(n), None)
         if ps is None:  # else: the `can be placed` test just before computed them on this state

@@ -136,3 +136,32 @@ def test_move_as_names_the_card_or_the_cards_moved(tmp_path):
         finish(g)
         assert g.error is None, g.error
         assert g.log == ["[6, 5, 0, 6, 5]"]  # the rest go under one by one, bottom card first: the top one ends lowest
+
+
+def test_place_in_a_zone_without_a_placement_rule_offers_every_position(tmp_path):
+    p = build(tmp_path, """
+        card type Tok:
+            value: 1..9
+        zone deck: pile, shared, hidden
+        zone board: rows 2, shared, public
+        zone grid: grid 2 x 2, shared, public
+        zone pile: pile, shared, public
+        setup:
+            move all_cards() to deck
+        turn:
+            place top(deck) in board
+            place top(deck) in board
+            place top(deck) in grid
+            place top(deck) in pile
+            log [count(rows(board)), count(grid), count(pile)]
+            place top(other_cards()) in pile
+            end game
+        function other_cards() = cards_in(pile) where it.value > 9
+        """, TOKS)
+    for g in forms(p):
+        assert g.decision.labels == ["row 1, left end", "row 1, right end", "a new row"]
+        g.answer(2)
+        assert len(g.decision.options) == 4  # every empty space of the grid
+        g.answer(3)
+        assert g.log == ["[2, 1, 1]"]  # one position on a pile: asked nothing
+        assert g.over and "no card to place" in str(g.error)  # a rule error, as the task engine, not a crash
