@@ -34,6 +34,8 @@ from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directrebind import old_value_dead
+from .directrecursion import RecursiveFunctions
+from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
 from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -130,7 +132,8 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, CoverStatements, AbilityGen, CopyGen):
+class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions, CoverStatements,
+           AbilityGen, CopyGen, StmtsGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -399,8 +402,9 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 tail.append(f"    {table}.update(dict.fromkeys({self.k(tuple(ids))}, {fn}))")
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
-        src = "\n".join(head + self.lines + tail) + "\n"
-        locs = [None] * len(head) + self.line_loc + [None] * len(tail)
+        rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
+        src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
+        locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
         try:
             _check_direct_source(src)
             code = compile(src, GEN_FILE, "exec")
@@ -832,6 +836,13 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
             if stat not in rs.stats or not rs.stats[stat].per_player:
                 raise Unsupported("set")
             owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind == "players":  # each seat in turn, the value worked out once
+                val, p = self.temp(), self.temp()
+                self.emit(d, f"{val} = {self.stat_store(stat, v)}", n.loc)
+                self.emit(d, f"for {p} in {owner.src}:", n.loc)
+                self.emit(d + 1, f"R.set_pstat({p}, {self.k(stat)}, {val})", n.loc)
+                self.changed = True
+                return
             if owner.kind != "player":
                 raise Unsupported(f"set a stat of a {owner.kind}")
             self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
@@ -888,6 +899,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         return True
 
     def s_move(self, n, d, scope, loops):
+        if n.name:
+            return self.move_as(n, d, scope, loops)  # directstmts.py
         if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
             return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
         if self.move_to_row(n, d, scope):
@@ -896,10 +909,8 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
         if what.kind == "item":  # a mixed list's item, moved: a card
             what = V(f"R.card_item({what.src})", "card")
         dest = self.dest(n.dest, scope)
-        if n.name:
-            raise Unsupported("move ... as")
         bottom = n.position == "at bottom"
-        if n.position not in (None, "at bottom"):
+        if n.position not in (None, "at bottom", "on top"):  # on top: where a card goes anyway
             raise Unsupported("move position")
         if what.kind == "card":
             self.emit_move_one(d, what.src, dest, bottom, n.loc)
@@ -978,8 +989,17 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
     def s_place(self, n, d, scope, loops):
         what = self.expr(n.what, scope)
         zone = self.expr(n.zone, scope)
-        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
-            raise Unsupported("place in a zone without a placement rule")
+        if what.kind == "card" and zone.kind == "zone" and zone.zone not in self.placement_names:
+            self.free_placement(zone.zone, n.loc)  # no placement rule: every position (directstmts.py)
+        if what.kind != "card" or zone.kind != "zone":
+            raise Unsupported("place what is not a card, or in what is not a zone")
+        if not _SIMPLE.match(what.src):  # evaluated once (it is read several times below)
+            t = self.temp()
+            self.emit(d, f"{t} = {what.src}", n.loc)
+            what = V(t, "card", nn=what.nn, top=what.top)
+        if not what.nn:
+            self.emit(d, f"if {what.src} is None:", n.loc)
+            self.emit(d + 1, "R.no_card_to_place()", n.loc)
         i = self.temp()
         ps = self.known_positions.pop(id(n), None)
         if ps is None:  # else: the `can be placed` test just before computed them on this state
@@ -1350,6 +1370,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
+_KEYWORDS |= STMTS_KEYWORDS  # written by directstmts
 
 
 def _check_direct_source(src: str) -> None:

@@ -297,8 +297,6 @@ class CoverStatements:
 
     def draw_many(self, n, d: int, scope: dict) -> None:
         """`draw N from PILE to Z` (`Compiler.s_draw`): the top N cards, the topmost first."""
-        if "drawn" in self.events:  # the task engine checks every card's triggers before any runs
-            raise Unsupported("drawing several cards that fire `drawn`")
         k = self.expr(n.count, scope)
         src = self.expr(n.source, scope)
         if k.kind not in ("int", "any") or src.kind != "zone" or src.rows:  # `any`: e.g. a random pick of numbers
@@ -311,6 +309,7 @@ class CoverStatements:
         if n.name:
             py = self.bind(scope, n.name, "cards")
             self.emit(d, f"{py} = {t}", n.loc)
+        self.fire_each(d, "drawn", t, self.you(scope), n.loc)  # directstmts.py
 
     # ---- simultaneous choices ------------------------------------------------------------
     def s_simul_choose(self, n, d, scope, loops):

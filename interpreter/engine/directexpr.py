@@ -236,6 +236,8 @@ class Expressions:
             owner = V(owner.src, "player")
         if owner.kind == "int" and self.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
             owner = V(f"_Seat({owner.src})", "player")
+        if owner.kind == "int" and n.name in self.rs.zones:  # `hand of 1`: the seat at that index, as `_zone_of`
+            owner = V(owner.src, "player")
         if n.name in self.rs.zones:
             if owner.kind == "player":
                 return self.zone(n.name, owner.src)
@@ -661,14 +663,15 @@ class RuleFunctions:
     row passed in stays one). Arguments that are not plain locals or constants are evaluated
     once, in order, as the parameters of a `lambda` called on the spot. The call counts towards
     the depth limit as `codegen.call_rule_function` does: `R.depth` plus the functions nesting
-    here must stay within `max_depth`. Recursive functions are left to the task engine."""
+    here must stay within `max_depth`. A function called inside itself is a plain function
+    (directrecursion.py)."""
 
     fn_stack: tuple = ()  # the rule functions being compiled, outermost first
 
     def rule_call(self, n: Node, scope: dict) -> V:
         fd = self.rs.functions[n.func]
-        if n.func in self.fn_stack:
-            raise Unsupported("recursive rule functions")
+        if n.func in self.fn_stack or n.func in self.fn_real:  # a plain function (directrecursion.py)
+            return self.recursive_call(n, scope)
         if len(n.args) != len(fd.params):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in n.args]

@@ -22,6 +22,7 @@ from .directcover import STOP, CoverRuntime
 from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
+from .directstmts import StmtsRuntime
 from .directtuples import TUPLES_GLOBALS
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
@@ -284,7 +285,7 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
-class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime):
+class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime, StmtsRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
     def __init__(self, game: "DirectGame", dp: Any):
