@@ -33,6 +33,7 @@ from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
+from .directlists import ListsGen, nested_stats
 from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
@@ -101,8 +102,10 @@ def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
              if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
     empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
     pairs = pair_stats(rs)  # lists of card lists (directpairs.py), in every stat's case
-    return (frozenset(n for n in empty if not rs.stats[n].per_player and n not in pairs),
-            {**{n: "cards" for n in empty if rs.stats[n].per_player}, **{n: "cardlists" for n in pairs}})
+    nested = nested_stats(rs)  # lists of lists of values (directlists.py): no cards
+    return (frozenset(n for n in empty if not rs.stats[n].per_player and n not in pairs and n not in nested),
+            {**{n: "cards" for n in empty if rs.stats[n].per_player}, **{n: "cardlists" for n in pairs},
+             **{n: "list" for n in nested}})
 
 
 def _learn_stats(program: Program) -> tuple[frozenset, dict]:
@@ -132,8 +135,8 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions, CoverStatements,
-           AbilityGen, CopyGen, StmtsGen):
+class _Gen(ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions,
+           CoverStatements, AbilityGen, CopyGen, StmtsGen):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -330,8 +333,11 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
             if sd.init is not None:
                 fname = f"_si{i}"
                 kind = self.expr_function(fname, [("you", "player")], sd.init, sd.loc)
-                if kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
-                                                                     and not sd.init.items):
+                if kind == "list" and sd.init.kind == "list" and sd.init.items and \
+                        self.stat_kinds.get(name, "list") == "list" and name not in self.card_stats:
+                    self.list_stat(name)  # `stat s = [1]`: plain values (`list_of`), read as a list
+                elif kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
+                                                                       and not sd.init.items):
                     raise Unsupported("a stat holding cards or players")
                 stat_inits[name] = fname
         score = None
@@ -843,7 +849,7 @@ class _Gen(TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, 
                 self.emit(d + 1, f"R.set_pstat({p}, {self.k(stat)}, {val})", n.loc)
                 self.changed = True
                 return
-            if owner.kind != "player":
+            if owner.kind not in ("player", "int"):  # a number: the seat it indexes, as `Compiler._assign`
                 raise Unsupported(f"set a stat of a {owner.kind}")
             self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
             self.changed = True
@@ -1360,7 +1366,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
              "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
-             "linked", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
+             "linked", "linked_values", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "add_dummy", "owner_of",

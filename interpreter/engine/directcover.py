@@ -618,6 +618,25 @@ class CoverRuntime:
                         frontier.append(b)
         return group
 
+    def linked_values(self, start: Any, pairs: list) -> list:
+        """`linked(x, [[a, b], ...])` of plain values (`_linked` in the library): equal values are the
+        same item; a link that is not a pair is a rule error."""
+        links = [pr if type(pr) is list else [pr] for pr in pairs]
+        self.work += len(links) + sum(map(len, links))  # visited as `_charged` counts a binding's items
+        if self.work > self.max_work:
+            self.too_much_work()
+        group, frontier = [start], [start]
+        while frontier:
+            x = frontier.pop()
+            for pr in links:
+                if len(pr) != 2:
+                    raise RuleError("linked: each link must be a pair [a, b]", None)
+                for a, b in (pr, pr[::-1]):
+                    if a == x and b not in group:
+                        group.append(b)
+                        frontier.append(b)
+        return group
+
 
 
     def move_to_row(self, cards: list, row: list, bottom: bool) -> None:

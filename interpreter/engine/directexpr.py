@@ -160,6 +160,12 @@ class Expressions:
             return V(_built_list(items), "rowpair")
         if "card" in kinds and kinds <= {"card", "none"}:  # `[none, c]`: cards, some none (not `nn`)
             return V(_built_list(items), "cards", nn=all(v.nn or v.top for v in items))
+        if kinds == {"cards"}:  # lists of cards (directpairs.py's kind), each a snapshot
+            return V(_built_list([V(self.kept(v), "cards") for v in items]), "cardlists", nn=True)
+        if kinds == {"rowpair"}:  # pairs of rows (`linked(row, [[r1, r2]])`): rows by reference
+            return V(_built_list(items), "rowpairs")
+        if "list" in kinds and kinds <= {"list", *_PLAIN_KINDS, "none"}:  # lists of plain values, nested
+            return V(_built_list(items), "list", elem="other")  # (`_built` bounds their depth and size)
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
             raise Unsupported("a list of lists or of cards mixed with other values")
         return V(_built_list(items), "list", elem="str" if kinds <= {"str"} else "other")
@@ -604,10 +610,13 @@ class Expressions:
         src = self.charged(items.src)
         with self.binding():
             body = self.expr(n.expr, inner)
+        if body.kind == "cards":  # lists of cards (directpairs.py's kind), each a snapshot
+            return V(f"_built(R, [{self.kept(body)} for {x} in {src}])", "cardlists", nn=True)
         kind = _LIST_OF.get(body.kind, "list")
-        if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space"):
+        if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
             raise Unsupported("comprehension of lists")
-        return V(f"_built(R, [{body.src} for {x} in {src}])", kind)  # charged as the task engine charges it
+        elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
+        return V(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
 
     def e_quantified(self, n, scope):
         names = n.names
@@ -843,6 +852,8 @@ class RuleFunctions:
 
     def f_linked(self, n, a, scope):
         start, pairs = a
+        if start.kind in _PLAIN_KINDS and pairs.kind == "list":  # plain values, compared by value
+            return V(f"R.linked_values({start.src}, {pairs.src})", "list", elem="other")
         if start.kind != "row" or pairs.kind != "rowpairs":
             raise Unsupported("linked of these")
         return V(f"R.linked({start.src}, {pairs.src})", "rows")

@@ -47,6 +47,11 @@ class DirectFacade(SeatViews):
     def digests(self) -> list[str]:
         return self.__dict__.setdefault("digests", [])
 
+    @property
+    def built(self) -> int:
+        """`Game.built`: the list items and text characters built so far (its memory budget)."""
+        return self.R.built
+
     def label(self, v: Any) -> str:
         """A value as options and logs show it (a card given as a card or by its id)."""
         return self.R.label(v.id if isinstance(v, CardData) else v)

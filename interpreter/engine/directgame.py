@@ -105,9 +105,11 @@ def _join_text(R: Any, a: Any, b: Any) -> str:
 
 
 def _scalar_text(v: Any) -> str:
-    """`Game.text` of a number, text, yes/no or none."""
+    """`Game.text` of a number, text, yes/no or none, or of a list of them (nested: `_built` bounds the depth)."""
     if isinstance(v, str):
         return v
+    if isinstance(v, list):
+        return "[" + ", ".join(_scalar_text(x) for x in v) + "]"
     if isinstance(v, bool):
         return "yes" if v else "no"
     return "none" if v is None else str(v)
@@ -591,6 +593,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             return "{" + ", ".join(f"{k}: {self._label(c) if c is not None else c}" for k, c in v.items()) + "}"
         if kind == "cards":
             return "[" + ", ".join(self._label(c) for c in v) + "]"
+        if kind == "cardlists":  # lists of cards (directpairs.py)
+            return "[" + ", ".join(self._text(xs, "cards") for xs in v) + "]"
         if isinstance(v, list):
             return "[" + ", ".join(_scalar_text(x) for x in v) + "]"
         return _scalar_text(v)

@@ -81,7 +81,7 @@ class TuplesGen:
         if n.items and all(i.kind == "list" and i.items for i in n.items):
             rows = [[self.expr(x, scope) for x in i.items] for i in n.items]
             shape = _unified({tuple(v.kind for v in row) for row in rows})
-            if _record(shape):
+            if _record(shape) and any(v.kind == "card" for row in rows for v in row):
                 return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(shape), nn=True)
         elif n.items and not any(i.kind == "list" for i in n.items):
             items = [self.expr(i, scope) for i in n.items]
@@ -89,7 +89,7 @@ class TuplesGen:
             if len(kinds) == 1 and next(iter(kinds)).startswith("tuple:"):  # `[step]`: a list of records
                 return V(_built_list(items), "tuples:" + kinds.pop()[6:], nn=True)
             shape = _unified({tuple(v.kind for v in items)})
-            if _record(shape):
+            if _record(shape) and "card" in kinds:  # (`[none, 5, 4]`: numbers, some none, no record)
                 # `[w[1], nb, stopped]`: one record (a card and plain values; else a mix the task
                 # engine alone plays)
                 _tuples(shape)
