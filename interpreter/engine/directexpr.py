@@ -443,7 +443,7 @@ class Expressions:
         if joined is not None:
             return joined
         if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
-            raise Unsupported("arithmetic on non-numbers")
+            return self.mixed_arith(n, left, right)  # texts, a list and a value, cards (directmixed.py)
         nn = left.nn and right.nn
         if n.op == "*":
             return V(f"_mul({left.src}, {right.src})", "int", nn=nn)

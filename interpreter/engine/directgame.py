@@ -23,6 +23,7 @@ from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
 from .directtuples import TUPLES_GLOBALS
+from .directmixed import MIXED_GLOBALS
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.memory import built_value
@@ -235,6 +236,7 @@ GENERATED_GLOBALS.update(FORMS_GLOBALS)
 GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS.update(PAIRS_GLOBALS)
 GENERATED_GLOBALS.update(TUPLES_GLOBALS)
+GENERATED_GLOBALS.update(MIXED_GLOBALS)
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 GENERATED_GLOBALS["_value_labels"] = _value_labels  # a choice among numbers, labelled by the numbers
 
@@ -849,8 +851,10 @@ class DirectGame(DirectFacade):
             return {}, {}
         names, kinds, cards = self.dp.info["var_names"], self.dp.info.get("var_kinds", {}), self.cards
         env, told = {}, {}
+        params = self.dp.info.get("params", {})  # `you`, `this`, arguments (a lowered step: `NAME_Q_step`)
+        own = params.get(frame.f_code.co_name) or params.get(frame.f_code.co_name.split("_Q_")[0], {})
         for py, v in frame.f_locals.items():
-            name, kind = names.get(py), kinds.get(py)
+            name, kind = own[py] if py in own else (names.get(py), kinds.get(py))
             if name is None:
                 continue
             if kind is not None:

@@ -1,0 +1,86 @@
+"""Arithmetic whose sides are not both numbers, in generated code: what `Game.add`, `Game.sub` and
+`*` do with them, so that a ruleset needing it still runs (and fails as the rules say it does).
+
+Why a module of its own: `+` of a text joins texts, `+` of a list with a single value grows the
+list, and a card or none among numbers is a mistake in the rules that must be told in rule words
+("cannot add a number and a card"). Generated code keeps a card as its id (a plain int), so a card
+side is turned into the card itself before the operation: Python then fails on it exactly as the
+task engine fails, and `explain`/blame.py tell it the same way.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..runtime.errors import RuleError, value_words
+from ..runtime.memory import built_value
+from .directexpr import Unsupported, V
+
+__all__ = ["MixedGen", "MIXED_GLOBALS", "MIXED_KEYWORDS"]
+
+_MAX_INT = 2 ** 63  # the bound of every number (directgame.MAX_INT; not imported: it imports this module)
+_SINGLE = ("int", "any", "str", "bool", "none", "player", "card")
+_LISTS = ("list", "cards", "zone", "row", "players")
+
+
+def _join_texts(R: Any, a: Any, ak: str, b: Any, bk: str) -> str:
+    """`A + B` where one side is a text and the other a card, player or list (directforms.py
+    joins the plain ones): both as `Game.text` writes them, charged to the memory budget."""
+    return built_value(R, R._text(a, ak) + R._text(b, bk))  # noqa: SLF001 - the runtime's own `log` text
+
+
+def _mul_at(a: Any, b: Any, loc: Any) -> int:
+    """`A * B` where a side may be no number: failed at the expression, as the task engine does."""
+    if not isinstance(a, int) or not isinstance(b, int):
+        raise RuleError(f"only numbers can be multiplied, not {value_words(a)} and {value_words(b)}", loc)
+    out = a * b
+    if not -_MAX_INT <= out <= _MAX_INT:
+        raise RuleError(f"the number {a} * {b} is too large", loc)
+    return out
+
+
+MIXED_GLOBALS = {"_join_texts": _join_texts, "_mul_at": _mul_at}
+MIXED_KEYWORDS = frozenset(MIXED_GLOBALS)
+
+
+class MixedGen:
+    """`e_arith`'s cases beyond numbers (directexpr.py hands them here)."""
+
+    @property
+    def params_of(self) -> dict:
+        """Generated function → its parameters (`_a0` → ("you", "player")), so that blame.py can
+        name `your X`'s value when a rule fails (`DirectGame._variables`)."""
+        got = self.__dict__.get("_params_of")
+        if got is None:
+            got = self.__dict__["_params_of"] = {}
+        return got
+
+    def mixed_arith(self, n: Any, left: V, right: V) -> V:
+        kinds = (left.kind, right.kind)
+        if n.op == "+" and "str" in kinds and all(k in _SINGLE or k in _LISTS for k in kinds):
+            a, b = (self.items(v) if v.kind in ("zone", "row") else v for v in (left, right))
+            return V(f"_join_texts(R, {a.src}, {self.k(a.kind)}, {b.src}, {self.k(b.kind)})", "str", nn=True)
+        if n.op == "+" and (left.kind in _LISTS) != (right.kind in _LISTS):
+            return self.grown_list(left, right)
+        if all(k in _SINGLE for k in kinds):  # a card, player, yes/no or none among numbers
+            a, b = (V(f"R.card_obj({v.src})", "any") if v.kind == "card" else v for v in (left, right))
+            if n.op == "*":
+                return V(f"_mul_at({a.src}, {b.src}, {self.k(n.loc)})", "int")
+            if n.op in ("+", "-"):
+                return V(f"{'_add' if n.op == '+' else '_sub'}({a.src}, {b.src})", "int")
+            return V(f"({a.src} {'//' if n.op == '/' else '%'} {b.src})", "int")
+        raise Unsupported("arithmetic on non-numbers")
+
+    def grown_list(self, left: V, right: V) -> V:
+        """`LIST + X` / `X + LIST` of one list and one single value: the value joins the list
+        (`Game.listify` of a single value is a list of it)."""
+        lst, one = (left, right) if left.kind in _LISTS else (right, left)
+        items = self.items(lst)
+        item = f"[{one.src}]" if one.kind != "none" else "[None]"
+        src = f"({items.src} + {item})" if lst is left else f"({item} + {items.src})"
+        if items.kind == "list" and one.kind in ("int", "str", "bool", "none", "any"):
+            return V(src, "list", elem="str" if items.elem == "str" and one.kind == "str" else "other")
+        if items.kind == "cards" and one.kind == "card":
+            return V(src, "cards")
+        if items.kind == "players" and one.kind == "player":
+            return V(src, "players")
+        raise Unsupported(f"a list joining a {one.kind}")
