@@ -290,7 +290,7 @@ class Expressions:
             if obj.top or obj.kind in ("zone", "row"):
                 return V(f"[{rd(f, '_x')} for _x in {src}]", "list")
             return V(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
-        raise Unsupported(f"field of a {obj.kind}")
+        return self.field_of_value(obj, name)  # a number's or text's field: an error (directmixed.py)
 
     def field_never_none(self, name: str, types: frozenset) -> bool:
         """Whether every card of these types has the field (so its value is never none)."""
@@ -796,7 +796,7 @@ class RuleFunctions:
         if xs.kind == "rowpair":
             item = "row"
         if item is None or key.kind not in ("int", "any"):
-            raise Unsupported(f"index of {obj.kind} by {key.kind}")
+            return self.index_by_value(obj, xs, item, key)  # by a card, text...: as Python fails (directmixed.py)
         return V(f"{xs.src}[{key.src}]", item, top=xs.top)
 
     def f_min(self, n, a, scope):

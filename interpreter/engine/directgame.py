@@ -867,6 +867,8 @@ class DirectGame(DirectFacade):
                 env[name] = cards[v]
             elif kind == "cards" and type(v) is list:
                 env[name] = [cards[c] for c in v]
+            elif kind == "list" and type(v) is list:  # plain values (numbers, texts)
+                env[name] = list(v)
         return env, told
 
     def _fail(self, err: RuleError) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..runtime.errors import RuleError, value_words
+from ..runtime.errors import RuleError, kind_word, value_words
 from ..runtime.memory import built_value
 from .directexpr import Unsupported, V
 
@@ -38,7 +38,13 @@ def _mul_at(a: Any, b: Any, loc: Any) -> int:
     return out
 
 
-MIXED_GLOBALS = {"_join_texts": _join_texts, "_mul_at": _mul_at}
+def _no_field(v: Any, name: str) -> None:
+    """`X.field` of a number, text or yes/no (`read_field`): none of none, else an error."""
+    if v is not None:
+        raise RuleError(f"{kind_word(type(v).__name__)} has no field `{name}`", None)
+
+
+MIXED_GLOBALS = {"_join_texts": _join_texts, "_mul_at": _mul_at, "_no_field": _no_field}
 MIXED_KEYWORDS = frozenset(MIXED_GLOBALS)
 
 
@@ -84,3 +90,20 @@ class MixedGen:
         if items.kind == "players" and one.kind == "player":
             return V(src, "players")
         raise Unsupported(f"a list joining a {one.kind}")
+
+    def field_of_value(self, obj: V, name: str) -> V:
+        """`X.field` where X is a number, text or yes/no: the task engine's error (none of none)."""
+        if obj.kind not in ("int", "str", "bool", "none"):
+            raise Unsupported(f"field of a {obj.kind}")
+        return V(f"_no_field({obj.src}, {self.k(name)})", "none")
+
+    def index_by_value(self, obj: V, xs: V, item: str | None, key: V) -> V:
+        """`XS[K]` where K is no number: a card is looked up as the card itself (so Python fails
+        on it as on the task engine's card, and blame.py tells it); a yes/no, text or player
+        as it is (a player is its seat number, as on the task engine)."""
+        if obj.kind == "any":  # a value of unknown kind (blame.py's variables): its item is too
+            item = "any"
+        if item is None or key.kind not in ("card", "none", "str", "bool", "player"):
+            raise Unsupported(f"index of {obj.kind} by {key.kind}")
+        k = f"R.card_obj({key.src})" if key.kind == "card" else key.src
+        return V(f"{xs.src}[{k}]", item, top=xs.top)
