@@ -471,7 +471,7 @@ class Expressions:
             return V(f"({held} {'is' if n.op == '==' else 'is not'} None)", "bool")
         for v in (left, right):
             if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
-                raise Unsupported("comparing lists")
+                return self.compare_lists(n, left, right)  # `==`/`!=` of two lists (directmixed.py)
         if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
             raise Unsupported("comparing a card with another kind")
         if n.op in ("==", "!="):

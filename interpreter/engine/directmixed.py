@@ -107,3 +107,17 @@ class MixedGen:
             raise Unsupported(f"index of {obj.kind} by {key.kind}")
         k = f"R.card_obj({key.src})" if key.kind == "card" else key.src
         return V(f"{xs.src}[{k}]", item, top=xs.top)
+
+    def compare_lists(self, n: Any, left: V, right: V) -> V:
+        """`A == B` / `A != B` of two lists of the same kind of items, item by item as the task
+        engine compares them (cards by id: the same card is the same id); zones and rows by their
+        cards. A list of cards is never equal to a list of other values, nor to none."""
+        if n.op not in ("==", "!="):
+            raise Unsupported("ordering lists")
+        sides = [self.items(v) if v.kind in ("zone", "row") else v for v in (left, right)]
+        kinds = {v.kind for v in sides}
+        if "none" in kinds and len(kinds) == 2:  # a list is never none
+            return V("False" if n.op == "==" else "True", "bool", nn=True)
+        if len(kinds) != 1 or kinds - {"cards", "list", "players"}:
+            raise Unsupported("comparing lists of different kinds")
+        return V(f"({sides[0].src} {n.op} {sides[1].src})", "bool", nn=True)
