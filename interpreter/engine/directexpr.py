@@ -253,7 +253,7 @@ class Expressions:
             if n.name in self.stat_kinds:
                 raise Unsupported("a stat of several players holding cards, players or text")
             return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
-        raise Unsupported(f"of a {owner.kind}")
+        return self.builtin_of(n, owner, scope)  # `next_player of P`: a builtin of one value (directmixed.py)
 
     def e_attr(self, n, scope):
         if n.name == "face" and self.rs.die_types:

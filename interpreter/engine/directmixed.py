@@ -13,6 +13,8 @@ from typing import Any
 
 from ..runtime.errors import RuleError, kind_word, value_words
 from ..runtime.memory import built_value
+from ..language.tree import Call
+from ..library import BUILTINS
 from .directexpr import Unsupported, V
 
 __all__ = ["MixedGen", "MIXED_GLOBALS", "MIXED_KEYWORDS"]
@@ -121,3 +123,17 @@ class MixedGen:
         if len(kinds) != 1 or kinds - {"cards", "list", "players"}:
             raise Unsupported("comparing lists of different kinds")
         return V(f"({sides[0].src} {n.op} {sides[1].src})", "bool", nn=True)
+
+    def builtin_of(self, n: Any, owner: V, scope: dict) -> V:
+        """`F of X` where F is a builtin (`next_player of start_player`): `F(X)`, as
+        `Compiler.x_of` calls it."""
+        m = getattr(self, "f_" + n.name, None)
+        if n.name not in BUILTINS or m is None:
+            raise Unsupported(f"of a {owner.kind}")
+        return m(Call(func=n.name, args=[n.owner], name_loc=n.name_loc, loc=n.loc), [owner], scope)
+
+    def f_covered(self, n: Any, a: list, scope: dict) -> V:
+        """`covered(c)`: `c is covered` written as a call."""
+        if len(a) != 1 or a[0].kind != "card":
+            raise Unsupported("covered() of a non-card")
+        return V(f"_is_covered(_COV, {a[0].src})", "bool", nn=True)
