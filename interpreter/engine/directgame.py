@@ -23,7 +23,7 @@ from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
 from .directtuples import TUPLES_GLOBALS
-from .directmixed import MIXED_GLOBALS
+from .directmixed import MIXED_GLOBALS, value_text
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.memory import built_value
@@ -586,6 +586,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         write_log(self.game, "[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]", self.limits)
 
     def _text(self, v: Any, kind: str) -> str:
+        if kind == "value":  # a list or map mixing cards with other values (directmixed.py)
+            return value_text(self, v)
         if kind == "card" and v is not None:
             return self._label(v)
         if kind.startswith("map:card") and isinstance(v, dict):  # a simultaneous choice's cards by player

@@ -13,11 +13,12 @@ from typing import Any
 
 from ..runtime.errors import RuleError, kind_word, value_words
 from ..runtime.memory import built_value
+from ..content.model import CardData
 from ..language.tree import Call
 from ..library import BUILTINS
-from .directexpr import Unsupported, V
+from .directexpr import StatKindsFound, Unsupported, V
 
-__all__ = ["MixedGen", "MIXED_GLOBALS", "MIXED_KEYWORDS"]
+__all__ = ["MixedGen", "MIXED_GLOBALS", "MIXED_KEYWORDS", "value_text"]
 
 _MAX_INT = 2 ** 63  # the bound of every number (directgame.MAX_INT; not imported: it imports this module)
 _SINGLE = ("int", "any", "str", "bool", "none", "player", "card")
@@ -28,6 +29,21 @@ def _join_texts(R: Any, a: Any, ak: str, b: Any, bk: str) -> str:
     """`A + B` where one side is a text and the other a card, player or list (directforms.py
     joins the plain ones): both as `Game.text` writes them, charged to the memory budget."""
     return built_value(R, R._text(a, ak) + R._text(b, bk))  # noqa: SLF001 - the runtime's own `log` text
+
+
+def value_text(R: Any, v: Any) -> str:
+    """`Game.text` of a rule value (kind "value"): cards by their labels, lists item by item."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "none"
+    if isinstance(v, CardData):
+        return R.label(v.id)
+    if isinstance(v, list):
+        return "[" + ", ".join(value_text(R, x) for x in v) + "]"
+    return str(v)
 
 
 def _mul_at(a: Any, b: Any, loc: Any) -> int:
@@ -61,6 +77,58 @@ class MixedGen:
         if got is None:
             got = self.__dict__["_params_of"] = {}
         return got
+
+    # ---- rule values: a list or map mixing cards with other values, kept as the task engine keeps
+    # it (cards as the cards themselves) and only stored or logged, never looked into ----------
+    def rule_value(self, v: V) -> str:
+        """The source of `v` in the task engine's form (kind "value")."""
+        if v.kind == "card":
+            return f"R.card_obj({v.src})"
+        if v.kind in ("cards", "zone", "row"):
+            return f"R.card_objs({self.cards_src(self.items(v) if v.kind == 'zone' else v)})"
+        if v.kind in ("int", "str", "bool", "player", "none", "any", "value", "map", "map:str"):
+            return v.src
+        if v.kind in ("list", "players"):
+            return f"list({v.src})" if v.live else v.src
+        raise Unsupported(f"a {v.kind} inside a list or map of mixed values")
+
+    def e_map(self, n: Any, scope: dict) -> V:
+        """`{k: v, ...}` with computed entries: numbers or texts as a plain map; cards and other
+        values as a rule value."""
+        try:
+            return super().e_map(n, scope)
+        except Unsupported as why:
+            if str(why) != "map with computed entries":
+                raise
+        pairs = [(self.expr(kn, scope), self.expr(vn, scope)) for kn, vn in n.pairs]
+        if any(k.kind not in ("int", "str", "player") for k, _ in pairs):
+            raise Unsupported("a map keyed by cards or lists")
+        vkinds = {v.kind for _, v in pairs}
+        body = ", ".join(f"{k.src}: {v.src if vkinds <= {'int', 'str'} else self.rule_value(v)}" for k, v in pairs)
+        kind = "map" if vkinds == {"int"} else "map:str" if vkinds == {"str"} else "value"
+        return V("{" + body + "}", kind, nn=True)
+
+    def list_of(self, items: list) -> V:
+        """`[a, b, ...]`; one mixing cards with lists or maps is a rule value."""
+        try:
+            return super().list_of(items)
+        except Unsupported as why:
+            if str(why) != "a list of lists or of cards mixed with other values" or \
+                    not any(v.kind in ("value", "map", "map:str") for v in items):
+                raise
+        return V("[" + ", ".join(self.rule_value(v) for v in items) + "]", "value", nn=True)
+
+    def stat_store(self, name: str, v: V) -> str:
+        """A stat given a rule value keeps every value it is given in the task engine's form."""
+        known = self.stat_kinds.get(name)
+        if known != "value" and v.kind != "value":
+            return super().stat_store(name, v)
+        if known != "value":
+            if self.learning:
+                self.stat_kinds[name] = "value"
+            else:
+                raise StatKindsFound({**self.stat_kinds, name: "value"})
+        return self.rule_value(v)
 
     def mixed_arith(self, n: Any, left: V, right: V) -> V:
         kinds = (left.kind, right.kind)

@@ -45,3 +45,16 @@ def test_a_card_among_numbers_fails_in_rule_words(tmp_path):
     assert g.error.message.startswith("a position in a list must be a number, not a card in `xs[first(deck)]`")
     g = _direct(tmp_path, 'let t = "x"\nlog t.v')
     assert g.error.message == "a text has no field `v`" and g.error.loc.line == 13
+
+
+def test_a_stat_may_hold_a_list_mixing_cards_and_maps(tmp_path):
+    rules = HEADER + ZONES + "stat held = 0\nsetup:\n    move all_cards() to deck\nturn:\n    set held to top(deck)\n" \
+        '    you choose x from [1, 2] "x"\n    set held to [top(deck), {1: top(deck), 2: 3}, 4]\n    log held\n' \
+        "    log {you: top(deck)}\n    end game\n"
+    g = DirectGame(compile_direct(load_program(ruleset(tmp_path, rules, CARDS))), 2, 1)
+    assert g.state.stats["held"] is g.rs.cards[1]  # the card itself, as the task engine keeps it
+    g.answer(0)
+    assert g.error is None and g.over
+    opal = g.rs.cards[1]
+    assert g.state.stats["held"] == [opal, {1: opal, 2: 3}, 4]
+    assert g.log == [f"[Opal (2), {{1: {opal!r}, 2: 3}}, 4]", f"{{player 1: {opal!r}}}"]
