@@ -7,6 +7,9 @@ from __future__ import annotations
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
+from interpreter.engine.directobserved import compile_observed
+from interpreter.engine.factory import new_game
+from interpreter.engine.resumablegame import compile_resumable
 from rulekit import HEADER, ruleset
 
 ZONES = "card type Gem:\n    v: 1..3\nzone deck: pile, shared, hidden\nzone line: row\nplayer stat pts: 0..99\n"
@@ -58,3 +61,17 @@ def test_a_stat_may_hold_a_list_mixing_cards_and_maps(tmp_path):
     opal = g.rs.cards[1]
     assert g.state.stats["held"] == [opal, {1: opal, 2: 3}, 4]
     assert g.log == [f"[Opal (2), {{1: {opal!r}, 2: 3}}, 4]", f"{{player 1: {opal!r}}}"]
+
+
+def test_every_form_of_generated_code_runs_them(tmp_path):
+    """The observed and the copyable (resumable) forms are made from the same source."""
+    turn = 'log "top: " + first(deck)\nlog [next_player of you, [1] + 2, {you: first(deck)}]\nlog 2 * last(deck)'
+    rules = HEADER + ZONES + "setup:\n    move all_cards() to deck\nturn:\n    " + turn.replace("\n", "\n    ") + \
+        "\n    end game\n"
+    program = load_program(ruleset(tmp_path, rules, CARDS))
+    dp = compile_direct(program)
+    compile_observed(dp)
+    compile_resumable(dp)
+    g = new_game(program, 2, 1, record_digests=True)  # the copyable form
+    assert g.log == ["top: Ruby (1)", f"[player 2, [1, 2], {{player 1: {program.rs.cards[0]!r}}}]"]
+    assert g.error.message == "only numbers can be multiplied, not 2 and the card Opal"
