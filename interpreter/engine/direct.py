@@ -34,6 +34,7 @@ from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
 from .directtuples import TUPLES_KEYWORDS, TuplesGen
 from .directlists import ListsGen, nested_stats
+from .directmixed import MIXED_KEYWORDS, MixedGen
 from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
@@ -135,7 +136,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
     return out
 
 
-class _Gen(ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions,
+class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions,
            CoverStatements, AbilityGen, CopyGen, StmtsGen):
     """Writes the module's source. One instance per ruleset."""
 
@@ -374,6 +375,7 @@ class _Gen(ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleF
         info.update(abilities)
         info["var_names"] = self.var_names
         info["var_kinds"] = self.var_kinds
+        info["params"] = self.params_of  # each rule function's parameters (`you`, `this`), by name
         info["dummies"] = self.uses_dummies
         info["settle_stops"] = self.settle_stops
         # what single expressions compiled later need to know (directeval.py: `prefer`, scenario values)
@@ -428,6 +430,7 @@ class _Gen(ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleF
         `call`: it ends as a procedure's or turn's body does, settling first; `counted`: it
         counts towards the depth limit (procedures and triggers)."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
+        self.params_of.setdefault(name, {py: (p, kind) for p, (py, kind) in scope.items()})  # for blame.py
         self.cur_loc = loc
         self.sync = sync
         self.check_mode = {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
@@ -1374,7 +1377,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "card_obj", "card_objs", "_cid", "_cids"}
 
 
-_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
+_KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 _KEYWORDS |= STMTS_KEYWORDS  # written by directstmts
 

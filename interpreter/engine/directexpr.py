@@ -259,7 +259,7 @@ class Expressions:
             if n.name in self.stat_kinds:
                 raise Unsupported("a stat of several players holding cards, players or text")
             return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
-        raise Unsupported(f"of a {owner.kind}")
+        return self.builtin_of(n, owner, scope)  # `next_player of P`: a builtin of one value (directmixed.py)
 
     def e_attr(self, n, scope):
         if n.name == "face" and self.rs.die_types:
@@ -296,7 +296,7 @@ class Expressions:
             if obj.top or obj.kind in ("zone", "row"):
                 return V(f"[{rd(f, '_x')} for _x in {src}]", "list")
             return V(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
-        raise Unsupported(f"field of a {obj.kind}")
+        return self.field_of_value(obj, name)  # a number's or text's field: an error (directmixed.py)
 
     def field_never_none(self, name: str, types: frozenset) -> bool:
         """Whether every card of these types has the field (so its value is never none)."""
@@ -451,7 +451,7 @@ class Expressions:
         if joined is not None:
             return joined
         if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
-            raise Unsupported("arithmetic on non-numbers")
+            return self.mixed_arith(n, left, right)  # texts, a list and a value, cards (directmixed.py)
         nn = left.nn and right.nn
         if n.op == "*":
             return V(f"_mul({left.src}, {right.src})", "int", nn=nn)
@@ -479,7 +479,7 @@ class Expressions:
             return V(f"({held} {'is' if n.op == '==' else 'is not'} None)", "bool")
         for v in (left, right):
             if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
-                raise Unsupported("comparing lists")
+                return self.compare_lists(n, left, right)  # `==`/`!=` of two lists (directmixed.py)
         if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
             raise Unsupported("comparing a card with another kind")
         if n.op in ("==", "!="):
@@ -806,7 +806,7 @@ class RuleFunctions:
         if xs.kind == "rowpair":
             item = "row"
         if item is None or key.kind not in ("int", "any"):
-            raise Unsupported(f"index of {obj.kind} by {key.kind}")
+            return self.index_by_value(obj, xs, item, key)  # by a card, text...: as Python fails (directmixed.py)
         return V(f"{xs.src}[{key.src}]", item, top=xs.top)
 
     def f_min(self, n, a, scope):

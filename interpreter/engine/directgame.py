@@ -24,6 +24,7 @@ from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
 from .directstmts import StmtsRuntime
 from .directtuples import TUPLES_GLOBALS
+from .directmixed import MIXED_GLOBALS, value_text
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
 from ..runtime.memory import built_value
@@ -238,6 +239,7 @@ GENERATED_GLOBALS.update(FORMS_GLOBALS)
 GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
 GENERATED_GLOBALS.update(PAIRS_GLOBALS)
 GENERATED_GLOBALS.update(TUPLES_GLOBALS)
+GENERATED_GLOBALS.update(MIXED_GLOBALS)
 GENERATED_GLOBALS["_YESNO_LABELS"] = ["yes", "no"]  # a `may`'s options, as the task engine labels them
 GENERATED_GLOBALS["_value_labels"] = _value_labels  # a choice among numbers, labelled by the numbers
 
@@ -587,6 +589,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         write_log(self.game, "[" + ", ".join(self._text(v, k) for v, k in zip(values, kinds)) + "]", self.limits)
 
     def _text(self, v: Any, kind: str) -> str:
+        if kind == "value":  # a list or map mixing cards with other values (directmixed.py)
+            return value_text(self, v)
         if kind == "card" and v is not None:
             return self._label(v)
         if kind.startswith("map:card") and isinstance(v, dict):  # a simultaneous choice's cards by player
@@ -854,8 +858,10 @@ class DirectGame(DirectFacade):
             return {}, {}
         names, kinds, cards = self.dp.info["var_names"], self.dp.info.get("var_kinds", {}), self.cards
         env, told = {}, {}
+        params = self.dp.info.get("params", {})  # `you`, `this`, arguments (a lowered step: `NAME_Q_step`)
+        own = params.get(frame.f_code.co_name) or params.get(frame.f_code.co_name.split("_Q_")[0], {})
         for py, v in frame.f_locals.items():
-            name, kind = names.get(py), kinds.get(py)
+            name, kind = own[py] if py in own else (names.get(py), kinds.get(py))
             if name is None:
                 continue
             if kind is not None:
@@ -868,6 +874,8 @@ class DirectGame(DirectFacade):
                 env[name] = cards[v]
             elif kind == "cards" and type(v) is list:
                 env[name] = [cards[c] for c in v]
+            elif kind == "list" and type(v) is list:  # plain values (numbers, texts)
+                env[name] = list(v)
         return env, told
 
     def _fail(self, err: RuleError) -> None:
