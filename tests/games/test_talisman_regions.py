@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.api import load_program
+from interpreter.engine.direct import compile_direct
+from interpreter.engine.resumablegame import compile_resumable
+from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = f"{ROOT}/rulesets/talisman --with "
@@ -32,3 +35,17 @@ def test_a_region_mod_alone_brings_the_shared_rules():
     p = load_program(BASE + mods("highland"))
     assert "region_deck" in p.rs.zones and "relic_deck" in p.rs.zones
     assert "Treasure Chamber" not in {c.name for c in p.rs.cards}
+
+
+def test_the_highland_and_dungeon_compile_to_generated_code():
+    """Direct and copyable (search agents; the observed form is the scenarios'): the task engine's
+    fallback is going, so a form that does not compile would leave the stack unplayable there."""
+    compile_resumable(compile_direct(load_program(BASE + mods("highland", "dungeon"))))  # raises Unsupported
+
+
+def test_guided_bots_play_the_highland_and_dungeon_on_direct_code_to_the_end():
+    """One game of the guided bots (the `prefer` rules are evaluated for every decision, the new
+    prompts too) on the generated code."""
+    report = simulate(BASE + mods("highland", "dungeon"), 1, 3, 7, ["guided"], per_game=True, card_stats=False,
+                      engine="direct")
+    assert report["errors"] == [] and report["completed"] == 1
