@@ -12,6 +12,8 @@ import textwrap
 
 import pytest
 
+import interpreter.engine.factory as factory
+
 from golden_games import AGENTS, GOLDEN, ROOT, _h
 from rulekit import played_rulesets
 from interpreter.api import load_program
@@ -166,14 +168,15 @@ def test_a_copyable_game_runs_on_direct_code_whatever_the_size_of_its_module():
     assert type(g) is ResumableGame and g.decision is not None
 
 
-def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine(tmp_path):
-    program = _tiny(tmp_path, "let m = {1: hand of you}\nmove first(pile) to your hand\n"
-                              "if pile is empty:\n    end game after this turn\n")  # a map of zones
-    with pytest.raises(Unsupported):
-        compile_direct(program)
+def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine(tmp_path, monkeypatch):
+    program = _tiny(tmp_path, "move first(pile) to your hand\nif pile is empty:\n    end game after this turn\n")
+
+    def refuse(program):
+        raise Unsupported("a form made up for this test")
+    monkeypatch.setattr(factory, "compile_direct", refuse)
     g = new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits())
     assert isinstance(g, Game) and g.error is None and g.over and g.result["turns"] == 6, g.error
-    with pytest.raises(ValueError, match="does not compile to direct code"):
+    with pytest.raises(ValueError, match="does not compile to direct code: a form made up for this test"):
         new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits(), engine="direct")
 
 

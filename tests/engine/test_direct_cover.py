@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.direct import Unsupported, compile_direct
+from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Game, Limits
 from interpreter.play.session import agents_for, game_seed
@@ -217,12 +217,6 @@ score p: sum((shown of p).value)
 
 def test_simultaneous_choices(tmp_path):
     same_games(ruleset(tmp_path, SIMUL, CHIPS))
-
-
-def test_a_recursive_function_is_left_to_the_task_engine(tmp_path):
-    text = ROUNDS.replace("function big(c) = c.value >= 3", "function big(c) = c.value >= 3 or big(c)")
-    with pytest.raises(Unsupported, match="recursive"):
-        compile_direct(load_program(ruleset(tmp_path, text, CHIPS)))
 
 
 def test_functions_count_towards_the_depth_limit(tmp_path):
