@@ -24,9 +24,9 @@ from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
 from .directstmts import StmtsRuntime
 from .directtuples import TUPLES_GLOBALS
-from .directmixed import MIXED_GLOBALS, value_text
+from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain, value_words
+from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -157,18 +157,6 @@ def _ordered(op: int, a: Any, b: Any) -> bool:
     return a is not None and b is not None and _ORDER[op](a, b)
 
 
-MAX_INT = 2 ** 63
-
-
-def _mul(a: int, b: int) -> int:
-    if not isinstance(a, int) or not isinstance(b, int):
-        raise RuleError(f"only numbers can be multiplied, not {value_words(a)} and {value_words(b)}", None)
-    out = a * b
-    if not -MAX_INT <= out <= MAX_INT:
-        raise RuleError(f"the number {a} * {b} is too large", None)
-    return out
-
-
 def _placeable(positions: Any, c: Any) -> bool:
     """`C can be placed in Z` of a computed card: `positions` is the zone's placement function."""
     return c is not None and bool(positions(c))
@@ -217,7 +205,7 @@ _RIGHT = [Position(i, "right") for i in range(64)]
 GENERATED_GLOBALS: dict[str, Any] = {
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
-    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": _mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
+    "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_join_text": _join_text, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
     "_card_or_none": _card_or_none, "_placeable": _placeable, "_placeable_in": _placeable_in, "type": type, "int": int, "_KMAY": "may", "_STOP": STOP, "_KSUBSET": "subset", "list": list, "len": len, "all": all, "any": any, "zip": zip, "sum": sum, "map": map,

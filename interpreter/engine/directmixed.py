@@ -20,7 +20,7 @@ from .directexpr import StatKindsFound, Unsupported, V
 
 __all__ = ["MixedGen", "MIXED_GLOBALS", "MIXED_KEYWORDS", "value_text"]
 
-_MAX_INT = 2 ** 63  # the bound of every number (directgame.MAX_INT; not imported: it imports this module)
+MAX_INT = 2 ** 63  # the bound of every number (directgame.py takes it from here)
 _SINGLE = ("int", "any", "str", "bool", "none", "player", "card")
 _LISTS = ("list", "cards", "zone", "row", "players")
 
@@ -46,12 +46,13 @@ def value_text(R: Any, v: Any) -> str:
     return str(v)
 
 
-def _mul_at(a: Any, b: Any, loc: Any) -> int:
-    """`A * B` where a side may be no number: failed at the expression, as the task engine does."""
+def mul(a: Any, b: Any, loc: Any = None) -> int:
+    """`A * B` (`_mul` in generated code); where a side may be no number, `_mul_at` with the
+    expression's place, so the error names it."""
     if not isinstance(a, int) or not isinstance(b, int):
         raise RuleError(f"only numbers can be multiplied, not {value_words(a)} and {value_words(b)}", loc)
     out = a * b
-    if not -_MAX_INT <= out <= _MAX_INT:
+    if not -MAX_INT <= out <= MAX_INT:
         raise RuleError(f"the number {a} * {b} is too large", loc)
     return out
 
@@ -62,7 +63,7 @@ def _no_field(v: Any, name: str) -> None:
         raise RuleError(f"{kind_word(type(v).__name__)} has no field `{name}`", None)
 
 
-MIXED_GLOBALS = {"_join_texts": _join_texts, "_mul_at": _mul_at, "_no_field": _no_field}
+MIXED_GLOBALS = {"_join_texts": _join_texts, "_mul_at": mul, "_no_field": _no_field}
 MIXED_KEYWORDS = frozenset(MIXED_GLOBALS)
 
 

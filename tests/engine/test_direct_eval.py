@@ -195,27 +195,3 @@ def test_a_shipped_games_rules_rate_rows_cards_and_yes_no(no_task_engine):
             g.answer(seats[d.player].choose(g, d))
         assert g.error is None
     assert rated["Take which row?"] - {0.0} and rated["Draw another card?"] <= {0.0, 1.0}
-
-
-def test_one_preference_rates_cards_and_numbers_alike(tmp_path, no_task_engine):
-    """A rule without `for` rates every decision, whatever its options are: `last(it)` of a single
-    value is the value, `it is Gem` of a number is false, and the side of `A if COND else B` that
-    a false COND never reaches is not compiled for numbers (a Talisman mod's numbers once made the
-    base's catch-all rule fail: "a list from a int", then "comparing a card with another kind")."""
-    text = GEMS.replace('prefer p for "Take which gem?": it.v + count(won of p)\n', "") \
-               .replace('prefer p for "Pick a number": it\n',
-                        "prefer p: last(it).v * 10 if last(it) is Gem and count(won of p) >= 0 else 0\n")
-    program = build(tmp_path, text, CARDS)
-    vs = [c.fields["v"] for c in program.rs.cards]
-    g = new_game(program, 2, 0)
-    rated = set()
-    while not g.over:
-        d = g.decision
-        prefs = g.preferences(d)
-        if d.prompt == "Take which gem?":
-            assert prefs == [float(vs[c] * 10) for c in d.options]
-        elif d.prompt == "Pick a number":
-            assert prefs == [0.0, 0.0, 0.0]
-        rated.add(d.prompt)
-        g.answer(max(range(len(prefs)), key=prefs.__getitem__))
-    assert g.error is None and {"Take which gem?", "Pick a number"} <= rated
