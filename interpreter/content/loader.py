@@ -72,6 +72,8 @@ class Content:
     layers: list[str] = field(default_factory=list)  # the extends chain, base first
     after: dict[str, set[str]] = field(default_factory=dict)  # layer → layers it comes after (stack.py)
     pending: dict[str, Path] = field(default_factory=dict)  # `--with` mods not loaded yet, by name
+    # the bases those mods extend (through their bases too), by name: an `after` may load one early
+    pending_bases: dict[str, Path] = field(default_factory=dict)
     card_owner: dict[str, tuple] = field(default_factory=dict)  # card name → (layer, loc, edit) of its last edit
     after_at: dict[tuple[str, str], Loc] = field(default_factory=dict)  # (layer, x) → its `after "x"`
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -162,6 +164,7 @@ def _load_mods(content: Content, mods: list[Path]) -> None:
                           "give each mod once")
             continue
         content.pending[name] = m
+    content.pending_bases = _bases_of(list(content.pending.values()))
     while content.pending:
         name, m = next(iter(content.pending.items()))
         del content.pending[name]
@@ -259,6 +262,38 @@ def _after_items(content: Content, modules: list[Node], layer: str, chain: list[
                     base = content.pending.pop(v.value)
                     content.after.setdefault(v.value, set()).update(content.after.get(layer, set()) - {v.value})
                     _load_layer(content, base, chain)
+                elif v.value not in content.layers and v.value in content.pending_bases:
+                    # a base that a later `--with` mod extends: loaded now, so that it comes first
+                    # (that mod's `extends` then finds it in the stack)
+                    base = content.pending_bases[v.value]
+                    if base.resolve() not in chain:
+                        _load_layer(content, base, chain)
+
+
+def _bases_of(mods: list[Path]) -> dict[str, Path]:
+    """The rulesets `mods` extend, directly or through their bases, by name (read quietly: the
+    real load reports any problem). Lets a mod's `after "x"` load `x` ahead of the mod that would
+    pull it in as a base, when that mod is listed later: the order both ask for exists."""
+    found: dict[str, Path] = {}
+    todo = [m for m in mods if m.is_dir()]
+    while todo:
+        path = todo.pop()
+        quiet = Content(path=path)
+        for f in sorted(path.glob("*.rules")):
+            text = _read(quiet, f, [path.resolve()])
+            if text is None:
+                continue
+            module, _ = _parse_rules(text, _display(f))
+            for item in _extends_items([module]):
+                v = item.value
+                if v.kind != "lit" or not isinstance(v.value, str) or not v.value or v.value in found \
+                        or "/" in v.value or "\\" in v.value or v.value.startswith("."):
+                    continue
+                base = path.resolve().parent / v.value
+                if base.is_dir() and inside(base.resolve(), [path.resolve().parent]):
+                    found[v.value] = base
+                    todo.append(base)
+    return found
 
 
 def _own_cards_dir(content: Content, cards_dir: Path) -> Path | None:

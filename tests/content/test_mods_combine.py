@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.api import check_path, load_program
 from interpreter.cli import main
+from interpreter.content.loader import load
 from interpreter.engine.factory import new_game
 from rulekit import named_ruleset
 
@@ -313,3 +314,22 @@ def test_after_takes_a_quoted_name(tmp_path, base):
     m = named_ruleset(tmp_path / "mods", "m", _mod("m", header="    after 3\n"))
     errs = _errors(base, [m])
     assert [(e.code, e.loc.line) for e in errs] == [("mod/after", 3)]
+
+
+def test_after_a_base_of_a_mod_given_later_loads_that_base_first(tmp_path, base):
+    """`early` says `after "region"`; `region` is in the stack only as the base of `city`, typed after
+    `early`. The order both ask for exists (base, region, early, city), so it is the one loaded, with
+    no `mod/order` (the other `--with` order loads city before early: fine too); and since `early` comes after `region`, their hooks
+    of the same step are ordered, not a `mod/conflict`. A named mod that nothing brings in stays out."""
+    root = base.parent
+    hook = "after procedure work():\n    you gain 1 gold\n"
+    named_ruleset(root, "region", 'game "Region":\n    extends "base"\n    players 2\n\n' + hook)
+    city = named_ruleset(root, "city", 'game "City":\n    extends "region"\n    players 2\n')
+    named_ruleset(root, "absent", 'game "Absent":\n    extends "base"\n    players 2\n')
+    early = named_ruleset(root, "early", 'game "Early":\n    extends "base"\n    after "region"\n    after "absent"\n'
+                          '    players 2\n\n' + hook)
+    for mods, layers in (((early, city), ["region", "early", "city"]), ((city, early), ["region", "city", "early"])):
+        content = load(_stack(base, mods))
+        assert content.layers == ["base", *layers], mods
+        assert _errors(base, mods) == []
+    assert _scores(base, (early, city)) == [6, 3]  # 1 + 1 + 1 gold a turn (the base alone: [2, 1]): both hooks ran
