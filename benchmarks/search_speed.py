@@ -1,11 +1,9 @@
-"""Decisions per CPU-second of search agents (`--agents mcts`, `greedy`) on both engines, in one run:
-the task engine (Game.clone) against resumable direct code (ResumableGame.clone).
+"""Decisions per CPU-second of search agents (`--agents mcts`, `greedy`) on resumable generated
+code (ResumableGame.clone); compare commits with benchmarks/ab_commits.py.
 
     python benchmarks/search_speed.py --agent mcts --decisions 60 --players 4 --seed 1
 
-Both play the same game from the same seed, every seat the same agent, for the same number of
-decisions; the script checks that they chose the same answers (same clones, same worlds).
-It also reports what the resumable form costs a batch that never copies the game: random-agent
+Every seat the same agent, for the same number of decisions from the same seed. It also reports what the resumable form costs a batch that never copies the game: random-agent
 games per CPU-second on generator code (DirectGame) and on resumable code (ResumableGame), best
 of 4 alternating rounds.
 """
@@ -30,25 +28,20 @@ from interpreter.sim.simulate import new_game  # noqa: E402
 
 def search_speed(ruleset: str = "toil_and_troublez", agent: str = "mcts", decisions: int = 60, players: int = 4,
                  seed: int = 1) -> dict:
-    """Decisions/s of `agent` on each engine over the first `decisions` decisions of one game."""
+    """Decisions/s of `agent` over the first `decisions` decisions of one game."""
     program = load_program(ROOT / "rulesets" / ruleset)
     out: dict = {"ruleset": ruleset, "agent": agent, "players": players, "decisions": decisions}
-    answers = {}
-    for engine in ("tasks", "auto"):
-        seats = agents_for([agent], players, seed)
-        g = new_game(program, players, seed, seats, Limits(), engine)
-        made = []
-        t = time.process_time()  # CPU time: other work on a shared machine does not count
-        while not g.over and len(made) < decisions:
-            d = g.decision
-            made.append(seats[d.player].choose(g, d))
-            g.answer(made[-1])
-        seconds = time.process_time() - t
-        answers[engine] = made
-        out[f"{engine}_engine"] = type(g).__name__
-        out[f"{engine}_decisions_per_s"] = round(len(made) / seconds, 2)
-    assert answers["tasks"] == answers["auto"], "the engines chose differently"
-    out["speedup"] = round(out["auto_decisions_per_s"] / out["tasks_decisions_per_s"], 2)
+    seats = agents_for([agent], players, seed)
+    g = new_game(program, players, seed, seats, Limits())
+    made = []
+    t = time.process_time()  # CPU time: other work on a shared machine does not count
+    while not g.over and len(made) < decisions:
+        d = g.decision
+        made.append(seats[d.player].choose(g, d))
+        g.answer(made[-1])
+    seconds = time.process_time() - t
+    out["engine"] = type(g).__name__
+    out["decisions_per_s"] = round(len(made) / seconds, 2)
     return out
 
 
@@ -79,9 +72,7 @@ def main() -> None:
     args = ap.parse_args()
     r = search_speed(args.ruleset, args.agent, args.decisions, args.players, args.seed)
     print(f"{r['agent']} on {r['ruleset']}, {r['players']} players, first {r['decisions']} decisions:")
-    print(f"  task engine ({r['tasks_engine']}): {r['tasks_decisions_per_s']} decisions/s")
-    print(f"  direct code ({r['auto_engine']}): {r['auto_decisions_per_s']} decisions/s")
-    print(f"  speed-up: {r['speedup']}x")
+    print(f"  {r['engine']}: {r['decisions_per_s']} decisions/s")
     b = batch_speed(args.ruleset, 60, args.players, args.seed)
     print(f"random-agent batch, {args.players} players: generator code {b['generator_games_per_cpu_s']} games/CPU-s, "
           f"resumable code {b['resumable_games_per_cpu_s']} ({b['generator_over_resumable']}x)")

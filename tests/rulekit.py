@@ -11,10 +11,9 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from interpreter.api import check_path, load_program
-from interpreter.engine.direct import compile_direct
-from interpreter.engine.directgame import DirectGame
 from interpreter.engine.factory import new_game
-from interpreter.engine.game import Game, Limits  # Game: only for same_games_on_both_engines, which goes with it
+from interpreter.engine.game import Limits
+from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import agents_for, game_seed
 
 _counter = itertools.count(1)
@@ -139,14 +138,15 @@ def play_trace(game, seats, prompts: dict | None = None) -> list:
     return trace
 
 
-def same_games_on_both_engines(program, players=(2, 3), games: int = 3) -> None:
-    """Random seats play `games` seeds per player count on the task engine and on direct code:
-    the same decisions, result, log and final state."""
-    dp = compile_direct(program)
+def same_games_in_both_forms(program, players=(2, 3), games: int = 3) -> None:
+    """Random seats play `games` seeds per player count on generated code's two forms, the
+    generators (`DirectGame`) and the copyable frames (`ResumableGame`), each ending without an
+    error: the same decisions, result, log and final state."""
     for n in players:
         for i in range(games):
             seed = game_seed(5, i)
-            a, b = Game(program, n, seed, record_digests=False), DirectGame(dp, n, seed)
+            a, b = new_game(program, n, seed, seats=[]), new_game(program, n, seed)
+            assert isinstance(b, ResumableGame) and not isinstance(a, ResumableGame)
             ta = play_trace(a, agents_for(["random"], n, seed))
             tb = play_trace(b, agents_for(["random"], n, seed))
             assert a.error is None and b.error is None, (a.error, b.error)

@@ -14,7 +14,6 @@ import pytest
 from interpreter.api import load_program
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.factory import new_game
-from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "campaign.py"
@@ -50,29 +49,19 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers():
     assert a["games"]["decisions"] == b["games"]["decisions"]
 
 
-def test_a_slice_on_direct_code_finds_nothing_and_plays_there():
-    """The campaign makes its games through the one factory: `engine="direct"` plays the shipped
-    rulesets' games on generated code, with the same invariant checks."""
+def test_a_slice_of_two_rulesets_finds_nothing():
+    """A small slice on generated code: no failure, every game ends, within its time."""
     start = time.perf_counter()
-    s = campaign.campaign(mutants=4, games=2, seed=4, workers=0, budget=20, engine="direct",
+    s = campaign.campaign(mutants=4, games=2, seed=4, workers=0, budget=20,
                           names=["tutorial_fireflies", "toil_and_troublez"], progress=False)
     assert time.perf_counter() - start < 20
     assert s["failures"] == 0, (s["mutants"]["examples"], s["games"]["examples"])
     assert s["games"]["outcomes"]["ended"] == 4 and s["games"]["decisions"] > 0
-    assert s["games"]["engines"] == {"direct": 4}
-    assert s["mutants"]["engines"].get("direct", 0) > 0  # mutants that check clean and compile
-    tasks = campaign.campaign(mutants=0, games=2, seed=4, workers=0, engine="tasks",
-                              names=["tutorial_fireflies", "toil_and_troublez"], progress=False)
-    assert tasks["games"]["engines"] == {"tasks": 4}
-    assert tasks["games"]["decisions"] == s["games"]["decisions"]  # the same games, answer for answer
+    assert s["mutants"]["outcomes"]["ran"] > 0  # mutants that check clean were played
 
 
-ENGINES = ["tasks", "direct"]
-
-
-def _game(ruleset: str = "toil_and_troublez", engine: str = "tasks") -> Game:
-    g = new_game(load_program(ROOT / "rulesets" / ruleset), 3, 1, seats=[], engine=engine)
-    assert isinstance(g, DirectGame) == (engine == "direct")
+def _game(ruleset: str = "toil_and_troublez") -> DirectGame:
+    g = new_game(load_program(ROOT / "rulesets" / ruleset), 3, 1, seats=[])
     rng = random.Random(1)
     for _ in range(5):
         g.answer(rng.randrange(len(g.decision.options)))
@@ -80,9 +69,8 @@ def _game(ruleset: str = "toil_and_troublez", engine: str = "tasks") -> Game:
     return g
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_card_in_two_places_breaks_conservation(engine):
-    g = _game(engine=engine)
+def test_a_card_in_two_places_breaks_conservation():
+    g = _game()
     key = next(k for k, z in g.state.zones.items() if z and isinstance(z[0], int))
     other = next(k for k in g.state.zones if k != key)
     g.state.zones[other] = g.state.zones[other] + [g.state.zones[key][0]]
@@ -90,9 +78,8 @@ def test_a_card_in_two_places_breaks_conservation(engine):
         campaign.check_invariants(g)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_stat_past_its_bound_is_caught(engine):
-    g = _game("enchanters", engine)
+def test_a_stat_past_its_bound_is_caught():
+    g = _game("enchanters")
     name, sd = next((n, sd) for n, sd in g.rs.stats.items() if sd.hi is not None)
     if sd.per_player:
         g.state.pstats[0][name] = sd.hi + 1
@@ -102,9 +89,8 @@ def test_a_stat_past_its_bound_is_caught(engine):
         campaign.check_invariants(g)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_view_that_shows_a_hidden_zone_is_caught(monkeypatch, engine):
-    g = _game(engine=engine)
+def test_a_view_that_shows_a_hidden_zone_is_caught(monkeypatch):
+    g = _game()
     hidden = next(n for n, zd in g.rs.zones.items() if zd.visibility != "public")
     real = type(g).view
 

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from interpreter.analysis.checker import _Checker, check
 from interpreter.api import check_path
-from interpreter.compile.compiler import Compiler
+from interpreter.engine.direct import _Gen
 from interpreter.language.parser import _ToAst, parse_rules
 from interpreter.language.tree import CONSTRUCTS, Checks, ConstDecl, Expr, Name, Neg, Node, Stmt
 from rulekit import ruleset
@@ -27,9 +27,9 @@ def test_the_docs_copy_is_the_class():
 
 
 def test_the_example_lives_in_its_class_alone():
-    """Neither the parser nor the compiler has a line of its own for negation, and it still parses,
-    checks and runs."""
-    assert not hasattr(_ToAst, "neg") and not hasattr(Compiler, "x_neg")
+    """Neither the parser nor the code generator has a line of its own for negation, and it still
+    parses, checks and runs."""
+    assert not hasattr(_ToAst, "neg") and not hasattr(_Gen, "e_neg")
     (const,) = parse_rules("constant c = -(2 + 3)\n", "x.rules").decls
     assert isinstance(const.value, Neg) and (const.value.loc.line, const.value.loc.col) == (1, 14)
     assert const.value.describe() == "minus 2 plus 3"

@@ -22,11 +22,9 @@ end) that no seat's view shows a card of a zone it may not see (a hidden zone, a
 zone, a covered card), nor a card held in a stat that lies there.
 Outcomes: ended, capped (a step or turn limit), rule error, internal error, hang, invariant.
 
-Games are made by the interpreter's one game factory (`new_game`), so they run on generated code
-where the ruleset compiles to it, else on the task engine (the summary counts both, under
-`engines`). `campaign(engine=...)` still takes "direct" (insist: a shipped ruleset that does not
-compile is named, with the reason, under `not_direct`) and "tasks", for the tests that compare the
-engines; the command has no option for it.
+Games are made by the interpreter's one game factory (`new_game`), as `grimoire simulate` makes
+them. A mutant whose rules check clean but use a construct the code generator does not handle yet
+is `refused` (the factory says so in words) rather than played.
 
 Every mutant and game has its own seed (from `--seed`, the ruleset and its number), so a run's
 report does not depend on `--workers` or the order the work is done in. `--json` writes the summary
@@ -61,13 +59,13 @@ from fuzz import mutate  # noqa: E402
 from interpreter.analysis.validate import check_path  # noqa: E402
 from interpreter.api import load_program  # noqa: E402
 from interpreter.content.model import CardData  # noqa: E402
-from interpreter.engine.factory import engine_of, new_game  # noqa: E402
+from interpreter.engine.factory import new_game  # noqa: E402
 from interpreter.engine.game import Limits, Program  # noqa: E402
 from interpreter.language.diagnostics import ContentError, format_all  # noqa: E402
 from interpreter.runtime.clock import GameTimeout, wall_clock  # noqa: E402
 from interpreter.runtime.errors import LimitExceeded  # noqa: E402
 
-MUTANT_OUTCOMES = ("diagnostic", "ran", "internal error", "hang", "outside read")
+MUTANT_OUTCOMES = ("diagnostic", "refused", "ran", "internal error", "hang", "outside read")
 GAME_OUTCOMES = ("ended", "capped", "rule error", "internal error", "hang", "invariant")
 BAD = {"internal error", "hang", "outside read", "invariant", "rule error"}  # a rule error: of a shipped game
 SECRET = "GRIMOIRE-CAMPAIGN-SECRET-7f3a"  # the text of a file outside every mutant's folder
@@ -207,13 +205,13 @@ def _with_bases(ruleset: str) -> list[str]:
     return out
 
 
-def _new(program: Program, players: int, seed: int, limits: Limits, engine: str) -> Any:
+def _new(program: Program, players: int, seed: int, limits: Limits) -> Any:
     """A game through the interpreter's one factory; no seat copies it, so generated code runs as
     `DirectGame` (the form batches use)."""
-    return new_game(program, players, seed, seats=[], limits=limits, engine=engine)
+    return new_game(program, players, seed, seats=[], limits=limits)
 
 
-def run_mutant(ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
+def run_mutant(ruleset: str, seed: str, budget: float) -> dict:
     """Mutate one file of `ruleset`, check it, play it when clean; classify the result."""
     scratch = _scratch()
     rng = random.Random(seed)
@@ -246,9 +244,13 @@ def run_mutant(ruleset: str, seed: str, budget: float, engine: str = "auto") -> 
                 row["outcome"], row["detail"] = "diagnostic", (content.diagnostics[0].code if content.diagnostics
                                                                else None)
             else:
-                g = _new(Program(rs), rs.min_players, rng.randrange(1 << 30), MUTANT_LIMITS,
-                         "auto" if engine == "direct" else engine)  # a mutant may not compile: as auto would
-                row["engine"] = engine_of(g)
+                try:
+                    g = _new(Program(rs), rs.min_players, rng.randrange(1 << 30), MUTANT_LIMITS)
+                except ValueError as e:  # a construct the code generator does not handle: in words
+                    if "cannot be run" not in str(e):
+                        raise
+                    row["outcome"], row["detail"] = "refused", str(e)
+                    return row
                 _random_play(g, rng, lambda g: None)
                 row.update(_game_outcome(g))
                 if row["outcome"] not in ("internal error",):
@@ -285,8 +287,8 @@ def _random_play(g: Any, rng: random.Random, check: Callable[[Any], None]) -> No
 
 
 def _built(g: Any) -> int:
-    """Items a game built against its memory budget (the task engine's, or direct code's runtime)."""
-    return g.built if hasattr(g, "built") else g.R.built
+    """Items a game built against its memory budget (counted by its runtime)."""
+    return g.R.built
 
 
 def _game_outcome(g: Any) -> dict:
@@ -299,7 +301,7 @@ def _game_outcome(g: Any) -> dict:
             "decisions": g.decisions_made, "built": _built(g)}
 
 
-def run_game(ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
+def run_game(ruleset: str, seed: str, budget: float) -> dict:
     """One game of a shipped ruleset with random answers, its invariants checked at every decision."""
     program = _PROGRAMS.get(ruleset)
     if program is None:
@@ -311,14 +313,7 @@ def run_game(ruleset: str, seed: str, budget: float, engine: str = "auto") -> di
     try:
         with wall_clock(budget):
             game_seed = rng.randrange(1 << 30)
-            try:
-                g = _new(program, players, game_seed, GAME_LIMITS, engine)
-            except ValueError as e:  # --engine direct, a ruleset direct code does not compile yet
-                if "does not compile to direct code" not in str(e):
-                    raise
-                row["not_direct"] = str(e)
-                g = _new(program, players, game_seed, GAME_LIMITS, "tasks")
-            row["engine"] = engine_of(g)
+            g = _new(program, players, game_seed, GAME_LIMITS)
             sample = random.Random(seed + ":views")  # views are the costly check: every 8th decision, and the end
             _random_play(g, rng, lambda g: check_invariants(g, g.over or sample.randrange(8) == 0))
             row.update(_game_outcome(g))
@@ -398,9 +393,9 @@ def _stat_leak(g: Any, v: Any, shown: Any, seat: int | None, where: str) -> None
 
 
 # ---- the parent's side: workers, progress, summary ----------------------------------------------
-def _work(kind: str, ruleset: str, seed: str, budget: float, engine: str = "auto") -> dict:
+def _work(kind: str, ruleset: str, seed: str, budget: float) -> dict:
     began = time.perf_counter()
-    row = (run_mutant if kind == "mutant" else run_game)(ruleset, seed, budget, engine)
+    row = (run_mutant if kind == "mutant" else run_game)(ruleset, seed, budget)
     row["seconds"] = round(time.perf_counter() - began, 2)
     row["kind"] = kind
     row["peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -469,21 +464,19 @@ def _pooled(tasks: list[tuple], workers: int, budget: float, done: Callable[[dic
 
 def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: float = 30.0,
              names: Iterable[str] | None = None, progress: bool = True, seconds: float | None = None,
-             snapshot: Callable[[dict], None] | None = None, max_mb: int = 4096, engine: str = "auto") -> dict:
+             snapshot: Callable[[dict], None] | None = None, max_mb: int = 4096) -> dict:
     """Run the campaign; returns its summary (see the module's doc). With `seconds`, no mutant or
     game starts after that time: the work is interleaved (mutant i and game i of every ruleset,
     then i + 1), so what was done is a balanced slice of what was asked. `snapshot` is given the
     summary so far once a minute (a long run killed part-way still leaves its figures)."""
     chosen = rulesets(names)
-    tasks = [(kind, rs, task_seed(seed, kind, rs, i), budget, engine) for i in range(max(mutants, games))
+    tasks = [(kind, rs, task_seed(seed, kind, rs, i), budget) for i in range(max(mutants, games))
              for kind, n in (("mutant", mutants), ("game", games)) if i < n for rs in chosen]
     deadline = None if seconds is None else time.monotonic() + seconds
     summary: dict[str, Any] = {
-        "seed": seed, "rulesets": chosen, "budget_s": budget, "workers": workers, "engine": engine,
-        "mutants": {"total": 0, "outcomes": dict.fromkeys(MUTANT_OUTCOMES, 0), "by_ruleset": {}, "examples": {},
-                    "engines": {}},  # those played, per engine that ran them
+        "seed": seed, "rulesets": chosen, "budget_s": budget, "workers": workers,
+        "mutants": {"total": 0, "outcomes": dict.fromkeys(MUTANT_OUTCOMES, 0), "by_ruleset": {}, "examples": {}},
         "games": {"total": 0, "outcomes": dict.fromkeys(GAME_OUTCOMES, 0), "by_ruleset": {}, "examples": {},
-                  "engines": {},
                   "decisions": 0, "max_built": 0},
         "peak_worker_mb": 0.0}
     start = last = time.monotonic()
@@ -495,10 +488,6 @@ def campaign(mutants: int, games: int, seed: int = 0, workers: int = 1, budget: 
         part["outcomes"][row["outcome"]] += 1
         per = part["by_ruleset"].setdefault(row["ruleset"], {})
         per[row["outcome"]] = per.get(row["outcome"], 0) + 1
-        if row.get("not_direct"):
-            summary.setdefault("not_direct", {})[row["ruleset"]] = row["not_direct"]
-        if "engine" in row:
-            part["engines"][row["engine"]] = part["engines"].get(row["engine"], 0) + 1
         if row["outcome"] in BAD:
             part["examples"].setdefault(row["outcome"], [])
             if len(part["examples"][row["outcome"]]) < EXAMPLES:
@@ -587,11 +576,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mutants: {m['total']} " + ", ".join(f"{k} {v}" for k, v in m["outcomes"].items()))
     print(f"games: {g['total']} " + ", ".join(f"{k} {v}" for k, v in g["outcomes"].items())
           + f"; {g['decisions']} decisions, at most {g['max_built']} items built in a game")
-    for kind in ("mutants", "games"):
-        played = ", ".join(f"{k} {v}" for k, v in summary[kind]["engines"].items()) or "none"
-        print(f"{kind} played on: {played}")
-    for why in summary.get("not_direct", {}).values():
-        print(f"on the task engine: {why}")
     print(f"{summary['seconds']} s, peak worker memory {summary['peak_worker_mb']} MB, {summary['failures']} failures")
     return 1 if summary["failures"] else 0
 

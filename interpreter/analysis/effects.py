@@ -7,8 +7,8 @@ a *call* reads on the builtin registry (`Builtin.reads`). The users:
 
 - settling (`engine.game.Program.always_reads` / `watcher_reads`, and the direct engine's read
   mask): a state-based rule is re-run only when something in `reads` changed;
-- running bodies at once (`compile.syncblocks.is_sync`, hence `Program.settles_at_once` and the
-  direct engine's state-based rules): only a body that `can_wait` never needs the task stack;
+- plain functions for state-based rules (`is_sync`, hence `Program.settles_at_once` and the
+  direct engine's settling): a body of statements that never wait runs without a generator;
 - the direct engine's settle checks: a settle is due after a statement that `changes_state`.
 """
 from __future__ import annotations
@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..content.model import Ruleset
-from ..language.tree import CARDS, RULES, Node, walk
+from ..language.tree import CARDS, CONSTRUCTS, RULES, Node, Stmt, walk
 from ..library import ANYWHERE_BUILTINS, PURE_BUILTINS
 
-__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of"]
+__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of", "is_sync", "SYNC_KINDS"]
 
 # read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
 # functions that default to the active player. A new turn or round notes it as changed.
@@ -94,3 +94,25 @@ def changes_state(n: Node) -> bool:
     state-based rules may need a settle. Stats are left to the statement that sets them, which
     knows whether its target is a stat or a variable."""
     return bool(n.writes & {CARDS, RULES})
+
+
+# statements that never wait (their construct's `waits` is false), but for the blocks `is_sync`
+# looks into itself
+SYNC_KINDS = frozenset(c.kind for c in CONSTRUCTS if issubclass(c, Stmt) and not c.waits) - {"for", "if", "repeat"}
+
+
+def is_sync(stmts: list[Node]) -> bool:
+    """Whether every statement of a body runs at once, never stopping for a decision (nested plain
+    `if`s and `for`s included; a `repeat` is taken as one that may stop)."""
+    return all(_sync_stmt(s) for s in stmts)
+
+
+def _sync_stmt(n: Node) -> bool:
+    if n.kind in SYNC_KINDS:
+        return True
+    if n.kind == "for":
+        return is_sync(n.body)
+    if n.kind == "if":  # a `may` condition waits for its answer
+        return not can_wait(c for c, _ in n.branches) and \
+            all(is_sync(b) for _, b in n.branches) and is_sync(n.orelse or [])
+    return False

@@ -3,27 +3,19 @@
 Why apart from the prompt rules: every `take actions` decision asks the same "Choose an action",
 so a prompt cannot tell its options apart; the labels the rules and cards declare for their
 actions (`action "Walk"`, a card's `action "Pay 2: walk twice"`) and the text that ends the
-actions (`take actions "Stop"`) can. Both engines offer an action option as a tuple or
-list whose second item is the `action` declaration and whose fifth is the card offering it (the
-task engine's `ActionsTask`, direct code's `action_decision` as `DirectGame.option_values` gives it
-to the task engine's code), and the option that ends the actions as `None`, last, labelled by its
-text; that is all this module reads, so the rules rate the options alike on both.
+actions (`take actions "Stop"`) can. Generated code offers an action option as a tuple whose
+second item is the `action` declaration and whose fifth is the card offering it
+(`action_decision`, as `DirectFacade.option_values` gives it to the rules), and the option that
+ends the actions as `None`, last, labelled by its text; that is all this module reads.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["compile_action_prefs", "declared_label", "action_rules_of"]
+__all__ = ["declared_label", "action_rules_of"]
 
-# (label prefix, binder, compiled expression, the `prefer` declaration), longest label first
+# (label prefix, binder, compiled expression or None, the `prefer` declaration), longest label first
 ActionRule = tuple[str, str, Callable, Any]
-
-
-def compile_action_prefs(compiler: Any, prefers: list) -> list[ActionRule]:
-    """The ruleset's `prefer ... for action` rules, compiled, the longest label first (the most
-    specific rule wins, as the longest prompt does)."""
-    rules = [(d.action, d.binder, compiler.expr(d.expr), d) for d in prefers if getattr(d, "action", None) is not None]
-    return sorted(rules, key=lambda r: -len(r[0]))
 
 
 def declared_label(option: Any, index: int, labels: list[str]) -> tuple[str | None, Any]:

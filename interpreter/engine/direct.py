@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from ..language.tree import Node, walk
-from ..compile.syncblocks import is_sync
+from ..analysis.effects import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directcheck import check_source
 from .directcopies import COPIES_KEYWORDS, CopyGen
@@ -310,9 +310,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 stopping.add(name)
             elif plan is None:
                 self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
-            else:  # its loop runs over the seats whose zones changed (instancedeps.py)
+            else:  # its loop runs over the seats whose zones changed (analysis/playerplans.py)
                 self.plan_function(name, a, plan, f"_pk{i}")
-            always.append((name, p.always_reads[i], a, plan.zones if plan is not None else None))
+            always.append((name, p.always_reads[i], a, plan))
         watchers = []
         for i, w in enumerate(rs.watchers):
             cname, bname = f"_wc{i}", f"_wb{i}"
@@ -454,8 +454,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
 
     def plan_function(self, name: str, rule: Node, plan: Any, keys: str) -> None:
         """`_al<i>(you, changed)`: an `always` rule that is one loop over the players, run for the
-        seats whose instances of `plan.zones` are among the `changed` bits (-1: every seat),
-        in seat order (instancedeps.py)."""
+        seats whose instances of the zones `plan` names are among the `changed` bits (-1: every
+        seat), in seat order (analysis/playerplans.py)."""
         loop = rule.body[0]
         self.cur_loc = rule.loc
         self.sync = True

@@ -34,7 +34,7 @@ class BoardGen:
         as card ids; the table `(board, item, spaces function, to function)` the runtime builds
         the graph from (`Program.boards`)."""
         out = []
-        for i, (board, item, _, _) in enumerate(self.p.boards):
+        for i, (board, item) in enumerate(self.p.boards):
             fns = []
             for j, node in enumerate((item.spaces, item.to)):
                 if node is None:

@@ -1,7 +1,7 @@
 """The token check of generated source (defence in depth: no rule text ever reaches it), in one
 regular-expression pass instead of Python's `tokenize`, which is written in Python and took
 seconds on the largest generated modules (4 MB of source: ~2.5 s, paid once per
-form). It refuses at least everything the tokenize-based check (`compile.codegen.check_tokens`)
+form). It refuses at least everything the tokenize-based check the task engine had (kept as the reference in the test)
 refuses, and more: any character outside plain ASCII letters, digits, spaces, newlines and
 operator punctuation — so no string, comment, escape, tab or non-ASCII name — and any number
 but a plain integer. tests/engine/test_directcheck.py compares the two on real modules and on

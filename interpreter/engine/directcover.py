@@ -449,7 +449,7 @@ class CoverRuntime:
         return Seat(int(owner)) if owner else None
 
     def function_too_deep(self, loc: Any) -> None:
-        """A rule function called deeper than `max_depth` (`codegen.call_rule_function`)."""
+        """A rule function called deeper than `max_depth` (as a procedure or trigger nests)."""
         raise LimitExceeded(f"functions nest deeper than {self.limits.max_depth} (endless recursion?)", loc)
 
     # ---- the flow ------------------------------------------------------------------------

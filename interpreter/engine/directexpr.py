@@ -92,8 +92,19 @@ class Expressions:
     def expr(self, n: Node, scope: dict) -> V:
         m = getattr(self, "e_" + n.kind, None)
         if m is None:
-            raise Unsupported(f"expression {n.kind}")
+            own = getattr(n, "generate", None)  # a construct that writes its own code (tree.Generates)
+            if own is None:
+                raise Unsupported(f"expression {n.kind}")
+            return own(self, scope)
         return m(n, scope)
+
+    def value(self, src: str, kind: str) -> V:
+        """A value of generated source `src` and kind `kind`, for a construct's own `generate`."""
+        return V(src, kind)
+
+    def unsupported(self, what: str) -> None:
+        """Refuse a form a construct's `generate` cannot write code for."""
+        raise Unsupported(what)
 
     # ---- stats holding cards, players or text ------------------------------------------------
     # A stat is read as a number until a `set` stores another kind of value in it; then the
@@ -462,12 +473,6 @@ class Expressions:
             raise Unsupported("operator")
         return V(f"({left.src} {op} {right.src})", "int", nn=nn)
 
-    def e_neg(self, n, scope):
-        v = self.expr(n.expr, scope)
-        if v.kind != "int":
-            raise Unsupported("neg")
-        return V(f"(-{v.src})", "int")
-
     def e_compare(self, n, scope):
         left, right = self.expr(n.left, scope), self.expr(n.right, scope)
         if "item" in (left.kind, right.kind):
@@ -671,9 +676,8 @@ class RuleFunctions:
     function's expression compiled where it is called, typed by its arguments (so a zone or a
     row passed in stays one). Arguments that are not plain locals or constants are evaluated
     once, in order, as the parameters of a `lambda` called on the spot. The call counts towards
-    the depth limit as `codegen.call_rule_function` does: `R.depth` plus the functions nesting
-    here must stay within `max_depth`. A function called inside itself is a plain function
-    (directrecursion.py)."""
+    the depth limit as a procedure call does: `R.depth` plus the functions nesting here must stay
+    within `max_depth`. A function called inside itself is a plain function (directrecursion.py)."""
 
     fn_stack: tuple = ()  # the rule functions being compiled, outermost first
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..compile.compiler import MAX_ITEMS
+from ..runtime.memory import MAX_ITEMS
 from .directexpr import _SIMPLE, Unsupported, V
 from ..language.tree import walk
 from ..runtime.values import Seat

@@ -25,7 +25,8 @@ from .directpairs import PAIRS_GLOBALS
 from .directstmts import StmtsRuntime
 from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
-from .game import PERIOD, Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
+from ..analysis.effects import PERIOD
+from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
@@ -336,7 +337,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
     # ---- settling ------------------------------------------------------------------------
     def touch(self, key: str) -> None:
         """Note that a zone (by key: `name` or `name#owner`) changed, for settling: its name, and
-        for a player's own zone its instance too (instancedeps.py)."""
+        for a player's own zone its instance too (analysis/playerplans.py)."""
         self.touched |= self.tbit[key]
 
     def touch_stat(self, name: str, player: int | None = None) -> None:

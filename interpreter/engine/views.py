@@ -12,18 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.model import CardData
-from ..library.boards import Graph, graph
+from ..library.boards import Graph
 from ..runtime.values import RowRef, Seat, ZoneRef
 
 __all__ = ["SeatViews", "board_graph"]
 
 
 def board_graph(game: Any) -> Graph:
-    """The game's board graph (spaces, edges, regions), as its engine built it: direct code's
-    runtime keeps its own (`R.graph()`); a game of the task engine builds it itself, while that
-    engine still runs the rulesets direct code does not compile."""
-    R = getattr(game, "R", None)
-    return graph(game) if R is None else R.graph()
+    """The game's board graph (spaces, edges, regions), built by its runtime on first use."""
+    return game.R.graph()
 
 
 class SeatViews:

@@ -16,18 +16,25 @@ from typing import Any, ClassVar, Iterator, Protocol
 from .diagnostics import Loc, did_you_mean
 from .kinds import BOOL, NUMBER, TEXT, ZONE
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Compiles", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Generates", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
 
 
-class Compiles(Protocol):
-    """What a construct's `compile(c)` may use of the compiler (compile/compiler.py), which passes
-    itself in: `c.expr(part)` is a part's closure `(game, env) -> value`. A construct that defines
-    `compile` needs no `Compiler.x_KIND`; one that defines the classmethod `build(loc, parts)` (the
-    rule's children, as Lark filtered them) needs no transformer method in language/parser.py."""
+class Generates(Protocol):
+    """What a construct's `generate(gen, scope)` may use of the code generator
+    (engine/directexpr.py), which passes itself in: `gen.expr(part, scope)` is a part's typed
+    Python source (`src`, `kind`: "int", "card", ...), `gen.value(src, kind)` makes such a value and
+    `gen.unsupported(what)` refuses a form it cannot generate. No rule text may go into `src`
+    (constants go through the generator's table). A construct that defines `generate` needs no
+    `e_KIND` there; one that defines the classmethod `build(loc, parts)` (the rule's children, as
+    Lark filtered them) needs no transformer method in language/parser.py."""
 
-    def expr(self, n: "Node") -> Any: ...
+    def expr(self, n: "Node", scope: dict) -> Any: ...
+
+    def value(self, src: str, kind: str) -> Any: ...
+
+    def unsupported(self, what: str) -> Any: ...
 
 
 class Checks(Protocol):
@@ -1621,9 +1628,11 @@ class Neg(Expr):
     def build(cls, loc: Loc, parts: list) -> "Neg":
         return cls(loc=loc, expr=parts[0])
 
-    def compile(self, c: Compiles) -> Any:
-        f = c.expr(self.expr)
-        return lambda g, e: -f(g, e)
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        v = gen.expr(self.expr, scope)
+        if v.kind != "int":
+            gen.unsupported("negation of a non-number")
+        return gen.value(f"(-{v.src})", "int")
 
 
 @_node

@@ -5,7 +5,8 @@ import math
 import random
 from typing import Protocol
 
-from ..engine.game import Decision, Game
+from ..engine.directgame import DirectGame
+from ..engine.game import Decision
 from ..runtime.values import ZoneRef
 
 __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
@@ -13,7 +14,7 @@ __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "
 
 
 class Agent(Protocol):
-    def choose(self, game: Game, decision: Decision) -> int: ...
+    def choose(self, game: DirectGame, decision: Decision) -> int: ...
 
 
 class RandomAgent:
@@ -24,7 +25,7 @@ class RandomAgent:
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         return self.rng.randrange(len(decision.options))
 
 
@@ -42,11 +43,11 @@ class GuidedAgent:
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         return guided_choice(game, decision, self.rng)
 
 
-def guided_choice(game: Game, decision: Decision, rng: random.Random) -> int:
+def guided_choice(game: DirectGame, decision: Decision, rng: random.Random) -> int:
     """The `guided` policy: a uniformly random option among those the ruleset's `prefer` rules rate
     highest; without a rule for the decision, one draw of `rng.randrange` over all options, so a
     ruleset without `prefer` gets exactly the answers (and random stream) of uniform play. Used by
@@ -68,7 +69,7 @@ class FirstAgent:
     def __init__(self, seed: object = 0):
         pass
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         return 0
 
 
@@ -80,7 +81,7 @@ def _outcome(result: dict | None, seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
-def _margin(game: Game, seat: int) -> float:
+def _margin(game: DirectGame, seat: int) -> float:
     """`seat`'s current score minus the best other score (scores evaluated mid-game)."""
     scores = game.scores()["scores"]
     others = [s for i, s in enumerate(scores) if i != seat]
@@ -103,7 +104,7 @@ def _value_shares(values: list[float]) -> list[float]:
     return [(v - lo) / (hi - lo) for v in values]
 
 
-def _cut_values(game: Game) -> list[float]:
+def _cut_values(game: DirectGame) -> list[float]:
     """Each seat's worth in a playout cut before the end: by the ruleset's `value` when it declares
     one, else the game's result as if it ended here."""
     values = game.values()
@@ -113,7 +114,7 @@ def _cut_values(game: Game) -> list[float]:
     return [_outcome(result, p) for p in range(len(game.seats))]
 
 
-def _estimate(game: Game, seat: int) -> float:
+def _estimate(game: DirectGame, seat: int) -> float:
     """Value of an unfinished (cut) playout for `seat` (see `_cut_values`)."""
     try:
         return _cut_values(game)[seat]
@@ -121,7 +122,7 @@ def _estimate(game: Game, seat: int) -> float:
         return 0.0
 
 
-def determinize(game: Game, seat: int, rng: random.Random) -> None:
+def determinize(game: DirectGame, seat: int, rng: random.Random) -> None:
     """Make `game` (a clone) one possible world consistent with what `seat` may see.
 
     Look-ahead agents search only such worlds, so their choices cannot depend on what their seat
@@ -172,11 +173,8 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
                     spaces.pop(row[i], None)
                 else:
                     spaces[row[i]] = space
-    arranged = getattr(game, "arranged", None)  # direct code: covered cards and grid spaces read again
-    if arranged is not None:
-        arranged()  # and anything may have changed for `as soon as` conditions (the same for every world)
-    else:
-        game.touched = None
+    game.arranged()  # covered cards and grid spaces read again; anything may have changed for
+    # `as soon as` conditions (the same for every world)
 
 
 class GreedyAgent:
@@ -191,7 +189,7 @@ class GreedyAgent:
         self.rng = random.Random(str(seed))
         self.samples = max(1, samples)
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         seat = decision.player
         n = len(decision.options)
         if n <= 1:
@@ -207,7 +205,7 @@ class GreedyAgent:
         return self.rng.choice([i for i in range(n) if totals[i] == best])
 
     @staticmethod
-    def _value(world: Game, i: int, seat: int) -> float:
+    def _value(world: DirectGame, i: int, seat: int) -> float:
         """The margin after answering `i` in `world`; winning beats any margin, failing is worst."""
         try:
             g = world.clone()
@@ -267,7 +265,7 @@ class MCTSAgent:
     The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
     """
 
-    # its playouts read `Game.preferences`: a ruleset with `prefer` rules is played on the engine
+    # its playouts read `DirectGame.preferences`: a ruleset with `prefer` rules is played on the engine
     # that offers them (as for `GuidedAgent`); one without plays where it did before
     reads_preferences = True
 
@@ -284,14 +282,14 @@ class MCTSAgent:
         # follows the designer's rule unless its playouts clearly say otherwise (0: off)
         self.prior = prior
 
-    def _playout_choice(self, g: Game) -> int:
+    def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
         d = g.decision
         if self.guided_playouts:
             return guided_choice(g, d, self.rng)
         return self.rng.randrange(len(d.options))
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         n = len(decision.options)
         if n <= 1:
             return 0
@@ -303,7 +301,7 @@ class MCTSAgent:
             return self.rng.randrange(n)
 
     # ---- tree search ---------------------------------------------------------------------
-    def _tree_search(self, game: Game, decision: Decision) -> int:
+    def _tree_search(self, game: DirectGame, decision: Decision) -> int:
         root = _Node(decision.player)
         root_keys = _move_keys(decision.labels)
         for _ in range(max(self.iterations, 1)):
@@ -318,7 +316,7 @@ class MCTSAgent:
                 best_i.append(i)
         return self.rng.choice(best_i)
 
-    def _iterate(self, game: Game, seat: int, root: _Node) -> None:
+    def _iterate(self, game: DirectGame, seat: int, root: _Node) -> None:
         path = [root]
         values: list[float] | None = None
         try:
@@ -362,7 +360,7 @@ class MCTSAgent:
             if values is not None and n is not root and n.player < len(values):
                 n.total += values[n.player]
 
-    def _preferred(self, g: Game, d: Decision, keys: list[tuple[str, int]]) -> frozenset:
+    def _preferred(self, g: DirectGame, d: Decision, keys: list[tuple[str, int]]) -> frozenset:
         """The moves of `d` that the ruleset's `prefer` rules rate highest, when they tell the
         options apart and the prior is on (else none)."""
         if self.prior <= 0 or not self.guided_playouts or getattr(getattr(g, "program", None), "prefer", None) is None:
@@ -388,7 +386,7 @@ class MCTSAgent:
 
     # ---- flat search ---------------------------------------------------------------------
 
-    def _search(self, game: Game, seat: int, n: int) -> int:
+    def _search(self, game: DirectGame, seat: int, n: int) -> int:
         visits = [0] * n
         totals = [0.0] * n
         order = list(range(n))
@@ -407,7 +405,7 @@ class MCTSAgent:
         best = max(totals[k] / visits[k] for k in tied)
         return self.rng.choice([k for k in tied if totals[k] / visits[k] == best])
 
-    def _playout(self, game: Game, seat: int, first: int) -> float:
+    def _playout(self, game: DirectGame, seat: int, first: int) -> float:
         try:
             g = game.clone()
             g.record_digests = False

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..content.model import CardData, Ruleset
-from ..engine.game import Decision, Game
+from ..engine.directgame import DirectGame
+from ..engine.game import Decision
 from ..language.tree import Node, walk
 from ..language.untrusted import printable
 from ..runtime.values import Position, RowRef, ZoneRef
@@ -107,7 +108,7 @@ def zone_visible(rs: Ruleset, key: str, seat: int | None) -> bool:
                                          and int(owner) == seat)
 
 
-def sees_card(game: Game, cid: int, seat: int | None) -> bool:
+def sees_card(game: DirectGame, cid: int, seat: int | None) -> bool:
     """Whether `seat` may see which card `cid` is, where it lies now (cards in no zone are open)."""
     at = game.state.where.get(cid)
     return True if at is None else zone_visible(game.rs, at, seat)
@@ -122,7 +123,7 @@ def zone_title(key: str, seat: int | None = None) -> str:
     return f"your {name}" if seat is not None and int(owner) == seat else f"{name} of player {int(owner) + 1}"
 
 
-def zone_cards(game: Game, key: str) -> list[int]:
+def zone_cards(game: DirectGame, key: str) -> list[int]:
     """The card ids in a zone instance, rows flattened in order."""
     raw = game.state.zones.get(key, [])
     if raw and isinstance(raw[0], list):
@@ -161,7 +162,7 @@ def _stats_read(rs: Ruleset, nodes: list[Node]) -> set[str]:
     return out
 
 
-def stat_rows(game: Game, seat: int | None, names: list[str] | None = None) -> Iterator[tuple[str, str, str]]:
+def stat_rows(game: DirectGame, seat: int | None, names: list[str] | None = None) -> Iterator[tuple[str, str, str]]:
     """(who, stat, value) for each shown stat: the game's own (who ""), then each player's."""
     rs = game.rs
     names = shown_stats(rs) if names is None else names
@@ -174,7 +175,7 @@ def stat_rows(game: Game, seat: int | None, names: list[str] | None = None) -> I
                 yield f"player {p + 1}", s.replace("_", " "), _stat_value(game, values[s], seat)
 
 
-def _stat_value(game: Game, v: Any, seat: int | None) -> str:
+def _stat_value(game: DirectGame, v: Any, seat: int | None) -> str:
     """A stat's value as text; a card the seat may not see reads `?`."""
     if isinstance(v, CardData):
         return v.name if sees_card(game, v.id, seat) else "?"
@@ -197,7 +198,7 @@ class Moment:
     events: list[str] = field(default_factory=list)  # decisions taken since (choice_line)
 
 
-def moment(game: Game, seat: int | None) -> Moment:
+def moment(game: DirectGame, seat: int | None) -> Moment:
     st = game.state
     return Moment(dict(st.where), dict(st.faces), list(stat_rows(game, seat)), len(game.log),
                   st.turn_number, st.active)
@@ -211,7 +212,7 @@ def _option_cards(v: Any, depth: int = 0) -> Iterator[CardData]:
             yield from _option_cards(x, depth + 1)
 
 
-def prompt_text(game: Game, text: str) -> str:
+def prompt_text(game: DirectGame, text: str) -> str:
     """A prompt or label with the engine's card labels (`Name (v1, v2, ...)`, values without
     their field names) shortened to the card's name: the card itself is shown beside it."""
     if "(" not in text:
@@ -222,7 +223,7 @@ def prompt_text(game: Game, text: str) -> str:
     return text
 
 
-def option_text(game: Game, d: Decision, index: int) -> str:
+def option_text(game: DirectGame, d: Decision, index: int) -> str:
     """An option as people read it: a card by its fields by name, a list of cards by their
     names; any other option by the engine's own label."""
     v = game.option_values(d)[index]  # cards as cards (direct code offers their ids)
@@ -233,7 +234,7 @@ def option_text(game: Game, d: Decision, index: int) -> str:
     return prompt_text(game, d.labels[index])
 
 
-def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str) -> str:
+def choice_line(game: DirectGame, d: Decision, index: int, seat: int | None, who: str) -> str:
     """`player 2 (greedy) — prompt: answer`, told before the answer is applied; a choice of a
     card `seat` may not see is told without naming it."""
     hidden = any(not sees_card(game, c.id, seat) for c in _option_cards(game.option_values(d)[index]))
@@ -243,7 +244,7 @@ def choice_line(game: Game, d: Decision, index: int, seat: int | None, who: str)
     return f"{name}{kind} — {prompt_text(game, d.prompt)} → {answer}"
 
 
-def story(game: Game, before: Moment, seat: int | None) -> list[tuple[str, str]]:
+def story(game: DirectGame, before: Moment, seat: int | None) -> list[tuple[str, str]]:
     """What happened since `before`, as (kind, text): kind is "choice", "log", "move", "roll",
     "stat", or "turn" (last: a new turn began). Moves are told as net changes (where a card lay
     then and where it lies now): a screen that wants each turn told apart takes a moment at each
@@ -264,7 +265,7 @@ def story(game: Game, before: Moment, seat: int | None) -> list[tuple[str, str]]
     return out
 
 
-def _moves(game: Game, before: Moment, seat: int | None) -> list[str]:
+def _moves(game: DirectGame, before: Moment, seat: int | None) -> list[str]:
     """Net card moves, grouped by (from, to): named where the seat saw the card at either end,
     counted where it saw neither."""
     rs = game.rs
@@ -305,9 +306,9 @@ class Chronicle:
     tells the setup too (`attach` it once the game is made); given a game already under way, it
     tells what happens from now on."""
 
-    def __init__(self, seat: int | None, game: Game | None = None):
+    def __init__(self, seat: int | None, game: DirectGame | None = None):
         self.seat = seat
-        self.game: Game | None = None
+        self.game: DirectGame | None = None
         self.last: Moment | None = None
         self.pending: list[tuple[str, str]] = []
         self.early: list[tuple[str, str]] = []
@@ -316,7 +317,7 @@ class Chronicle:
             self.last.turn = -1  # the first `take` tells which turn it is
             game.observer = self
 
-    def attach(self, game: Game) -> None:
+    def attach(self, game: DirectGame) -> None:
         """The game this chronicle was given to as observer, made: its story starts before setup."""
         if self.game is None:
             self.game, self.last = game, Moment({}, {}, [], 0, -1, 0)
@@ -333,7 +334,7 @@ class Chronicle:
         if event is not None:
             self.pending.append(event)
 
-    def turn_started(self, game: Game) -> None:
+    def turn_started(self, game: DirectGame) -> None:
         self.attach(game)
         self._cut()
 

@@ -50,7 +50,7 @@ A choice is matched against the pending decision's options in this order: `yes`/
 integer index (0-based), an exact label, a card spec, the option's text, `player N`, and last
 a label prefix (`"row 2"` for `"row 2 of table: ..."`). Decisions with a single option are
 taken by the engine without asking, so they get no entry in `choices`; `offered` still sees
-them (the engine tells the scenario through `Game.observer`). A `- expect: {...}`
+them (the engine tells the scenario through `DirectGame.observer`). A `- expect: {...}`
 entry in `choices` is a checkpoint: the same checks as the final `expect`, made at that point.
 A list inside `choices` answers as many decisions in a row (handy for `choose any`, which asks
 yes/no once per option). `rolls` scripts dice: each die rolled after the rules' setup shows the
@@ -79,14 +79,13 @@ from ..library.names import SPECIAL_NAMES
 from ..language.diagnostics import ContentError
 from ..engine.directexpr import Unsupported
 from ..engine.factory import new_game
-from ..engine.game import Game
+from ..engine.directgame import DirectGame
 from ..runtime.errors import RuleError
 from ..content.model import CardData
 from ..content.stack import stack_path
 from ..language.untrusted import FileRefused, read_text
 from ..runtime.values import RowRef, Seat, ZoneRef
 from ..runtime.zones import cover, put, row_ids, take_out, zone_cards
-from ..library.boards import move_onto
 from ..engine.views import board_graph
 from .variants import VariantError, load_variant
 
@@ -166,10 +165,9 @@ def load_scenario(path: str | Path) -> Scenario:
     return Scenario.model_validate(data)
 
 
-def run_scenario(path: str | Path, engine: str = "auto") -> ScenarioResult:
+def run_scenario(path: str | Path) -> ScenarioResult:
     """Run one scenario file. Whatever the file holds, this returns a result (a bad file is a
-    failed scenario with the reason), so a run over many files goes on to the next. `engine`:
-    as `grimoire simulate --engine` (engine/factory.py)."""
+    failed scenario with the reason), so a run over many files goes on to the next."""
     path = Path(path)
     try:
         sc = load_scenario(path)
@@ -185,7 +183,7 @@ def run_scenario(path: str | Path, engine: str = "auto") -> ScenarioResult:
                               [f"bad scenario: {'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()])
     res = ScenarioResult(str(path), sc.name, True, covers=sc.covers)
     try:
-        _run(sc, path, res, engine)
+        _run(sc, path, res)
     except ContentError as e:
         res.failures.append("the ruleset does not load:\n" + str(e))
     except _Fail as e:
@@ -205,7 +203,7 @@ class _Fail(Exception):
 class _Observer:
     """What happened since the last checkpoint that the state does not show: the decisions
     offered (answered, or taken without asking because they had one option) and the shuffles.
-    The engine tells it through `Game.observer`; it never changes how the game plays."""
+    The engine tells it through `DirectGame.observer`; it never changes how the game plays."""
 
     def __init__(self) -> None:
         self.decisions: list = []  # Decision objects, their labels made when offered
@@ -226,7 +224,7 @@ class _Observer:
         self.decisions, self.shuffles = [], []
 
 
-def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") -> None:
+def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
     rpath = (path.parent / sc.ruleset).resolve()
     if sc.mods:  # `with: [mod, ...]`, each relative to this file like `ruleset:`
         rpath = stack_path(str(rpath), [str((path.parent / m).resolve()) for m in sc.mods])
@@ -239,7 +237,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
         program = load_program(rpath)
     setup_failures: list[_Fail] = []
 
-    def arrange(g: Game) -> None:  # a bad setup is the scenario's fault: report it as such
+    def arrange(g: DirectGame) -> None:  # a bad setup is the scenario's fault: report it as such
         try:
             if sc.setup.model_fields_set:
                 _apply_setup(g, sc.setup)  # on the game's own state (direct code: `arranged()` follows)
@@ -249,8 +247,8 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
             setup_failures.append(e)
 
     observer = _Observer()
-    try:  # on generated code where the ruleset compiles (engine/factory.py)
-        game = new_game(program, sc.players, sc.seed, seats=[], engine=engine,
+    try:  # generated code, in the form that tells an observer (engine/factory.py)
+        game = new_game(program, sc.players, sc.seed, seats=[],
                         after_setup=arrange if sc.setup.model_fields_set or sc.rolls else None, observer=observer)
     except ValueError as e:  # the ruleset refuses this game (e.g. the player count)
         if sc.expect.error is None:
@@ -286,7 +284,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult, engine: str = "auto") ->
     _check(game, sc.expect, res, observer)
 
 
-def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult, observer: _Observer) -> None:
+def _checkpoint(game: DirectGame, item: dict, i: int, res: ScenarioResult, observer: _Observer) -> None:
     if set(item) != {"expect"}:
         raise _Fail(f"entry {i + 1} of `choices`: a mapping there must be a checkpoint `- expect: {{...}}`")
     try:
@@ -300,7 +298,7 @@ def _checkpoint(game: Game, item: dict, i: int, res: ScenarioResult, observer: _
     res.failures += [f"checkpoint (entry {i + 1} of `choices`): {f}" for f in found]
 
 
-def _apply_setup(game: Game, setup: _Setup) -> None:
+def _apply_setup(game: DirectGame, setup: _Setup) -> None:
     st = game.state
     if setup.start_player is not None:
         st.start_player = setup.start_player - 1
@@ -350,7 +348,7 @@ def _apply_setup(game: Game, setup: _Setup) -> None:
     _setup_spaces(game, setup.on_spaces, taken)
 
 
-def _grid_space(game: Game, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
+def _grid_space(game: DirectGame, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
     """In a grid zone a card is written `Name at X,Y` (from 1); without `at`, the first empty
     space, row by row, as `move` does."""
     zd = game.rs.zones[ref.name]
@@ -376,17 +374,17 @@ def _grid_space(game: Game, ref: ZoneRef, spec: str) -> tuple[str, int | None]:
     return spec, free[0]
 
 
-def _rows_zones(game: Game) -> frozenset[str]:
+def _rows_zones(game: DirectGame) -> frozenset[str]:
     """The ruleset's `rows` zones (an instance holds a list of rows, not of cards)."""
     return frozenset(n for n, z in game.rs.zones.items() if z.kind == "rows")
 
 
-def _all_ids(game: Game, key: str, is_rows: bool) -> list[int]:
+def _all_ids(game: DirectGame, key: str, is_rows: bool) -> list[int]:
     z = game.state.zones[key]
     return [c for row in z for c in row] if is_rows else list(z)
 
 
-def _set_stat(game: Game, name: str, value: Any) -> None:
+def _set_stat(game: DirectGame, name: str, value: Any) -> None:
     if " of " in name:
         stat, _, who = name.partition(" of ")
         game.state.pstats[int(who) - 1][stat] = value
@@ -396,7 +394,7 @@ def _set_stat(game: Game, name: str, value: Any) -> None:
         raise _Fail(f"setup: unknown stat `{name}` (per-player stats are written `name of N`)")
 
 
-def _zone(game: Game, text: str) -> ZoneRef:
+def _zone(game: DirectGame, text: str) -> ZoneRef:
     name, _, owner = text.partition(" of ")
     if name not in game.rs.zones:
         raise _Fail(f"unknown zone `{name}`")
@@ -416,14 +414,14 @@ def _matches(card: CardData, spec: str) -> bool:
     return all(p in values for p in parts[1:])
 
 
-def _find_card(game: Game, spec: str, taken: set[int]) -> CardData:
+def _find_card(game: DirectGame, spec: str, taken: set[int]) -> CardData:
     for c in game.cards:
         if c.id not in taken and _matches(c, spec):
             return c
     raise _Fail(f"setup: no card `{spec}` left to place")
 
 
-def _match_choice(game: Game, d, choice: Any) -> int | None:
+def _match_choice(game: DirectGame, d, choice: Any) -> int | None:
     if isinstance(choice, bool) or choice in ("yes", "no"):
         want = choice is True or choice == "yes"
         for i, o in enumerate(d.options):
@@ -451,7 +449,7 @@ def _match_choice(game: Game, d, choice: Any) -> int | None:
     return None
 
 
-def _option_matches(game: Game, d, i: int, choice: Any) -> bool:
+def _option_matches(game: DirectGame, d, i: int, choice: Any) -> bool:
     """Whether `choice` (as written in a scenario) names option `i` of decision `d`."""
     if isinstance(choice, bool) or choice in ("yes", "no"):
         return d.options[i] is (choice is True or choice == "yes")
@@ -465,7 +463,7 @@ def _option_matches(game: Game, d, i: int, choice: Any) -> bool:
     return label.startswith(text)
 
 
-def _same_options(game: Game, d, expected: list[Any]) -> bool:
+def _same_options(game: DirectGame, d, expected: list[Any]) -> bool:
     """True when the expected options name the decision's options one to one (any order)."""
     if len(expected) != len(d.options):
         return False
@@ -484,7 +482,7 @@ def _same_options(game: Game, d, expected: list[Any]) -> bool:
     return assign(0)
 
 
-def _describe(game: Game, ids: list[int]) -> list[str]:
+def _describe(game: DirectGame, ids: list[int]) -> list[str]:
     out = []
     for cid in ids:
         c = game.cards[cid]
@@ -499,7 +497,7 @@ def _spec_of(c: CardData) -> str:
     return ":".join([c.name] + [str(v) for v in c.fields.values() if str(v) != c.name])
 
 
-def _same(game: Game, ids: list[int], expected: list[str], ordered: bool) -> bool:
+def _same(game: DirectGame, ids: list[int], expected: list[str], ordered: bool) -> bool:
     if len(ids) != len(expected):
         return False
     if ordered:
@@ -513,13 +511,13 @@ def _same(game: Game, ids: list[int], expected: list[str], ordered: bool) -> boo
     return True
 
 
-def _matches_stack(game: Game, cid: int, spec: str) -> bool:
+def _matches_stack(game: DirectGame, cid: int, spec: str) -> bool:
     parts = [s.strip() for s in spec.split(" on ")]
     stack = [cid] + list(reversed(game.state.under.get(cid, [])))
     return len(parts) == len(stack) and all(_matches(game.cards[c], p) for c, p in zip(stack, parts))
 
 
-def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | None = None) -> None:
+def _check(game: DirectGame, ex: _Expect, res: ScenarioResult, observer: _Observer | None = None) -> None:
     f = res.failures
     st = game.state
     f += _check_spaces(game, ex.on_spaces)
@@ -607,7 +605,7 @@ def _check(game: Game, ex: _Expect, res: ScenarioResult, observer: _Observer | N
 
 
 # ---- board spaces (docs/boards.md): cards lying on spaces, stats holding a space ------------
-def _card_value(game: Game, value: Any) -> Any:
+def _card_value(game: DirectGame, value: Any) -> Any:
     """`{card: SPEC}` in `setup: stats:` stands for that card (a piece's space, say)."""
     if isinstance(value, dict) and set(value) == {"card"}:
         return _find_card(game, str(value["card"]), set())
@@ -616,12 +614,12 @@ def _card_value(game: Game, value: Any) -> Any:
     return value
 
 
-def _board_of(game: Game) -> dict[int, str]:
+def _board_of(game: DirectGame) -> dict[int, str]:
     """Each board space (a card id) → its board, from the board graph the game's engine built."""
     return board_graph(game).board_of if game.rs.boards else {}
 
 
-def _space(game: Game, spec: str) -> CardData:
+def _space(game: DirectGame, spec: str) -> CardData:
     board_of = _board_of(game)
     for c in game.cards:
         if c.id in board_of and _matches(c, spec):
@@ -629,16 +627,12 @@ def _space(game: Game, spec: str) -> CardData:
     raise _Fail(f"no board space `{spec}`")
 
 
-def _lay_on(game: Game, card: CardData, space: CardData) -> None:
+def _lay_on(game: DirectGame, card: CardData, space: CardData) -> None:
     """`card` goes onto board space `space`, as `move card to space` does in the rules."""
-    R = getattr(game, "R", None)
-    if R is None:
-        move_onto(game, [card], space)
-    else:
-        R.move_onto([card.id], space.id)
+    game.R.move_onto([card.id], space.id)
 
 
-def _setup_spaces(game: Game, on_spaces: dict[str, list[Any]], taken: set[int]) -> None:
+def _setup_spaces(game: DirectGame, on_spaces: dict[str, list[Any]], taken: set[int]) -> None:
     for spec, content in on_spaces.items():
         space = _space(game, spec)
         for c in game.cards:  # the space is emptied first: what lay there is set aside
@@ -650,7 +644,7 @@ def _setup_spaces(game: Game, on_spaces: dict[str, list[Any]], taken: set[int]) 
             _lay_on(game, card, space)
 
 
-def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
+def _check_spaces(game: DirectGame, on_spaces: dict[str, list[Any]]) -> list[str]:
     """Each listed space holds exactly the listed cards (in any order)."""
     out = []
     for spec, content in on_spaces.items():
@@ -668,7 +662,7 @@ def _check_spaces(game: Game, on_spaces: dict[str, list[Any]]) -> list[str]:
 
 
 # ---- decisions offered, expressions' values ----------------------------------------------------
-def _decision_failures(game: Game, d, want: dict[str, Any]) -> list[str]:
+def _decision_failures(game: DirectGame, d, want: dict[str, Any]) -> list[str]:
     """How decision `d` differs from `want` (keys player, kind, prompt, options; see docs)."""
     f: list[str] = []
     unknown = set(want) - {"player", "kind", "prompt", "options"}
@@ -692,7 +686,7 @@ def _decision_failures(game: Game, d, want: dict[str, Any]) -> list[str]:
     return f
 
 
-def _check_offered(game: Game, wanted: list[dict[str, Any]], observer: _Observer) -> list[str]:
+def _check_offered(game: DirectGame, wanted: list[dict[str, Any]], observer: _Observer) -> list[str]:
     """Each expected decision matches one offered since the last checkpoint: answered by
     `choices`, taken without asking (one option), or pending now."""
     seen = observer.decisions + ([game.decision] if game.decision is not None else [])
@@ -710,7 +704,7 @@ def _check_offered(game: Game, wanted: list[dict[str, Any]], observer: _Observer
 _PLAYER_PREFIX = re.compile(r"^\s*player\s+(\d+)\s*:\s*(.*)$", re.S)
 
 
-def _check_values(game: Game, values: dict[str, Any]) -> list[str]:
+def _check_values(game: DirectGame, values: dict[str, Any]) -> list[str]:
     """Each expression, in the rule language, has the expected value now (`you`: the active
     player, or N with a `player N:` prefix)."""
     out = []
@@ -739,7 +733,7 @@ def _check_values(game: Game, values: dict[str, Any]) -> list[str]:
 _EXPRESSIONS: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
 
 
-def _expression(game: Game, text: str) -> Any:
+def _expression(game: DirectGame, text: str) -> Any:
     """`text` parsed as an expression of the game's rules, its names checked (cached per
     program; the game's engine compiles it: `expression_value`)."""
     cache = _EXPRESSIONS.setdefault(game.program, {})
@@ -777,7 +771,7 @@ def _unknown_name(rs: Any, expr: Any) -> str | None:
     return None
 
 
-def _same_value(game: Game, got: Any, want: Any) -> bool:
+def _same_value(game: DirectGame, got: Any, want: Any) -> bool:
     """A value as a scenario writes it: cards by spec, players as `player N`, zones and rows as
     the list of their cards (a pile top first), lists item by item."""
     if isinstance(got, (ZoneRef, RowRef)):
@@ -796,7 +790,7 @@ def _same_value(game: Game, got: Any, want: Any) -> bool:
     return got == want
 
 
-def _zone_cards_top_first(game: Game, ref: Any) -> list:
+def _zone_cards_top_first(game: DirectGame, ref: Any) -> list:
     """A zone's or a row's cards as a scenario lists them: a pile top first, a row left to right."""
     st = game.state
     if isinstance(ref, RowRef):  # the row it names now (none once it has emptied and closed up)
@@ -813,7 +807,7 @@ def _zone_cards_top_first(game: Game, ref: Any) -> list:
     return [game.cards[c] for c in ids]
 
 
-def _show(game: Game, v: Any) -> Any:
+def _show(game: DirectGame, v: Any) -> Any:
     if isinstance(v, (ZoneRef, RowRef)):
         v = _zone_cards_top_first(game, v)
     if isinstance(v, CardData):

@@ -23,7 +23,8 @@ from .agents import Agent, make_agent
 from ..api import load_program
 from ..content.stack import split_stack, stack_path
 from ..engine.factory import new_game
-from ..engine.game import Game, Limits, Program
+from ..engine.directgame import DirectGame
+from ..engine.game import Limits, Program
 from ..language.untrusted import FileRefused, inside, printable, read_text
 from ..runtime.clock import GameTimeout, wall_clock
 
@@ -54,11 +55,9 @@ class GameRecord:
 
 
 def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log: bool = False,
-         limits: Limits | None = None, ruleset_path: str | None = None, game: Game | None = None,
-         engine: str = "auto") -> GameRecord:
-    """Play one game to its end with one agent per seat (`engine`: see engine/factory.py; the
-    record's `steps` count each engine's own work)."""
-    g = game or new_game(program, players, seed, seats=agents, limits=limits, engine=engine, record_digests=log)
+         limits: Limits | None = None, ruleset_path: str | None = None, game: DirectGame | None = None) -> GameRecord:
+    """Play one game to its end with one agent per seat."""
+    g = game or new_game(program, players, seed, seats=agents, limits=limits, record_digests=log)
     lines: list[dict] = []
     if log:
         lines.append(header(program, players, seed, ruleset_path))
@@ -74,7 +73,7 @@ def play(program: Program, players: int, seed: int, agents: Sequence[Agent], log
     return GameRecord(seed, players, g.result, err, list(g.choices), g.steps, lines, g.held() if g.result else [])
 
 
-def step_line(g: Game, choice: int) -> dict:
+def step_line(g: DirectGame, choice: int) -> dict:
     """The log line of the pending decision answered with `choice` (before answering it); the
     player is numbered from 1, as in every output."""
     d = g.decision
@@ -94,7 +93,7 @@ def numbered_result(result: dict | None) -> dict | None:
     return out
 
 
-def end_line(g: Game) -> dict:
+def end_line(g: DirectGame) -> dict:
     """The last line of a log: the result, or `quit` when the game was left at a decision."""
     line = {"end": True, "result": numbered_result(g.result), "error": str(g.error) if g.error else None,
             "digest": g.state.digest()}
@@ -103,7 +102,7 @@ def end_line(g: Game) -> dict:
     return line
 
 
-def _error_text(g: Game) -> str | None:
+def _error_text(g: DirectGame) -> str | None:
     if g.error is None:
         return None
     return f"{g.error} (seed {g.state.seed}, step {len(g.choices)})"
@@ -175,7 +174,7 @@ class ReplayMismatch(Exception):
     """A log that does not match the rules (edited, or from another ruleset version). `game` is
     the replayed game where the mismatch was found, when there is one (to show its state)."""
 
-    game: Game | None = None
+    game: DirectGame | None = None
 
 
 def read_log(path: str | Path) -> list[dict]:
@@ -256,14 +255,13 @@ class QuietObserver:
 
 
 def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
-           on_step: Callable[[Game, dict], None] | None = None, engine: str = "auto",
-           observer: Any = None) -> Game:
+           on_step: Callable[[DirectGame, dict], None] | None = None,
+           observer: Any = None) -> DirectGame:
     """Re-run a logged game; raise ReplayMismatch naming the first step that differs (with the
     game as replayed up to there). With `confine` (the command line), a ruleset the log names is
     used only inside the working folder or the log's own folder: elsewhere the user must name it.
     `on_step(game, line)` is called before each logged answer is applied, once it was checked
-    (`replay --step` shows the game there). `engine`: see engine/factory.py (a log replays the same
-    on every engine); `observer`: the game's (`QuietObserver` for one a narrator watches later)."""
+    (`replay --step` shows the game there); `observer`: the game's (`QuietObserver` for one a narrator watches later)."""
     lines = read_log(path)
     head = lines[0]
     first = 0 if head["grimoire_log"] == 2 else 1  # format 2 numbered players from 0
@@ -274,7 +272,7 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
         players, seed = head["players"], head["seed"]
         if not _is_int(players) or not (_is_int(seed) or isinstance(seed, str)):
             raise TypeError("players and seed must be numbers")
-        g = new_game(program, players, seed, engine=engine, record_digests=True, observer=observer)
+        g = new_game(program, players, seed, record_digests=True, observer=observer)
     except (KeyError, TypeError) as e:
         raise ReplayMismatch(f"{printable(path)}: a bad header line ({printable(e)})") from None
     except ValueError as e:  # this ruleset refuses the logged game (e.g. its player count)
@@ -286,8 +284,8 @@ def replay(path: str | Path, ruleset: str | None = None, confine: bool = False,
         raise
 
 
-def _replay_lines(g: Game, path: str | Path, head: dict, lines: list[dict], first: int,
-                  on_step: Callable[[Game, dict], None] | None) -> Game:
+def _replay_lines(g: DirectGame, path: str | Path, head: dict, lines: list[dict], first: int,
+                  on_step: Callable[[DirectGame, dict], None] | None) -> DirectGame:
     """Answer the logged decisions of `g` in turn, checking each line (see `replay`)."""
     chain = None  # the header's chain is checked after the first step (which names an edited seed better)
     for n, line in enumerate(lines[1:], 2):
@@ -340,7 +338,7 @@ def _replay_lines(g: Game, path: str | Path, head: dict, lines: list[dict], firs
     raise ReplayMismatch(f"step {len(g.choices)}: the log has no end line (cut short?)")
 
 
-def save_game(g: Game, path: str | Path, ruleset_path: str, agents: Sequence[Any] = (),
+def save_game(g: DirectGame, path: str | Path, ruleset_path: str, agents: Sequence[Any] = (),
               kinds: Sequence[str] = ()) -> None:
     """Save a game at its pending decision: ruleset, players, seed, answers, the state digest
     before each answer and at the end, each seat's agent kind and random state (`agents`,
@@ -399,7 +397,7 @@ def _saved_ruleset(data: dict, path: Path) -> str:
                          + "; name it yourself: grimoire play RULESET --resume " + printable(path))
 
 
-def _digests_before_each_answer(g: Game) -> list[str]:
+def _digests_before_each_answer(g: DirectGame) -> list[str]:
     """The state digest before each answer (games made without digests are replayed for them)."""
     if len(g.digests) >= len(g.choices):
         return g.digests[:len(g.choices)]
@@ -429,11 +427,11 @@ def restore_agent(agent: Any, state: Any) -> None:
 
 def load_saved(path: str | Path, ruleset: str | None = None,
                log_lines: list[dict] | None = None, agents: list[dict] | None = None,
-               confine: bool = False, engine: str = "auto", observer: Any = None) -> tuple[Game, str]:
+               confine: bool = False, observer: Any = None) -> tuple[DirectGame, str]:
     """Resume a saved game (replays its answers, checking the state digest before each and at the
     end, then the chained digest). With `log_lines`, the replayed steps are appended to it as
     event-log lines, so a resumed game logs in full; with `agents`, the saved seats (`kind`,
-    `rng`) are appended to it. `confine`, `engine`, `observer`: see `replay` (the resumed game can be
+    `rng`) are appended to it. `confine`, `observer`: see `replay` (the resumed game can be
     copied: any seat may be a searching bot)."""
     text = _read_json_file(path, "saved game")
     where = printable(path)
@@ -459,7 +457,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
             ruleset = _confined(ruleset, Path(path), "saved game")
     rpath = ruleset
     try:
-        g = new_game(load_program(rpath), players, seed, engine=engine, record_digests=True, observer=observer)
+        g = new_game(load_program(rpath), players, seed, record_digests=True, observer=observer)
     except ValueError as e:  # e.g. a player count this ruleset does not allow
         raise ReplayMismatch(f"the saved game does not fit this ruleset: {e}") from None
     for i, choice in enumerate(choices):
@@ -484,7 +482,7 @@ def load_saved(path: str | Path, ruleset: str | None = None,
 
 def failure_log(program: Program, ruleset_path: str, players: int, seed: int, choices: list[int],
                 limits: Limits | None = None, error: str | None = None,
-                seconds: float | None = 300.0, engine: str = "auto") -> list[dict]:
+                seconds: float | None = 300.0) -> list[dict]:
     """The event log of a game that failed in a batch, rebuilt from its seed and answers, so that
     `grimoire replay` shows it step by step and ends on the same error. `error` is the batch's
     word for it (a bad score, an overrun), kept when the game itself ends without one; rebuilding
@@ -492,7 +490,7 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
     lines = [header(program, players, seed, ruleset_path)]
     try:
         with wall_clock(seconds):
-            g = new_game(program, players, seed, seats=[], limits=limits, engine=engine, record_digests=True)
+            g = new_game(program, players, seed, seats=[], limits=limits, record_digests=True)
             for i, choice in enumerate(choices):
                 if g.over:
                     break

@@ -25,7 +25,8 @@ from .agents import AGENT_KINDS, make_agent
 from .session import end_line, header, load_saved, save_game, step_line, write_log
 from ..content.model import CardData
 from ..engine.factory import new_game
-from ..engine.game import Game, Program
+from ..engine.directgame import DirectGame
+from ..engine.game import Program
 from ..language.diagnostics import ContentError
 from ..engine.views import board_graph
 from ..printing import card_faces
@@ -77,10 +78,9 @@ class Table:
     seed: int
     kinds: list[str]
     designer: bool = False
-    engine: str = "auto"  # as `--engine` (engine/factory.py); the game can be copied: a seat may become mcts
     seats: list[Seat] = field(default_factory=list)
     designer_token: str | None = None
-    game: Game | None = None
+    game: DirectGame | None = None
     history: list[int] = field(default_factory=list)  # every answer of the timeline (rewinding keeps them)
     entries: list[Entry] = field(default_factory=list)
     paused: bool = False  # after the designer steps back or forward, bots wait for `resume`
@@ -120,7 +120,7 @@ class Table:
     # ---- playing ---------------------------------------------------------------------------
     def _restart(self, answers: list[int]) -> None:
         """A fresh game from the seed, then `answers` replayed (each narrated as it was)."""
-        self.game = new_game(self.program, self.players, self.seed, engine=self.engine, record_digests=True)
+        self.game = new_game(self.program, self.players, self.seed, record_digests=True)
         self.entries = []
         self._narrate_moves({})
         self._narrate_logs(0)
@@ -494,7 +494,7 @@ class Table:
                 path = Path(tmp) / "game.json"
                 path.write_text(text, encoding="utf-8")
                 try:
-                    g, _ = load_saved(path, self.ruleset_path, engine=self.engine)
+                    g, _ = load_saved(path, self.ruleset_path)
                 except Exception as e:  # noqa: BLE001 - any refusal is the save's fault, said plainly
                     why = str(e).replace(f"saved game {path}: ", "").replace(f"{path}: ", "").replace(str(path), "it")
                     raise TableError(f"cannot load this save: {why}", 400) from None
@@ -510,7 +510,7 @@ class Table:
         once the game has ended)."""
         with self.lock:
             self._designer(token)
-            again = new_game(self.program, self.players, self.seed, seats=[], engine=self.engine,
+            again = new_game(self.program, self.players, self.seed, seats=[],
                              record_digests=True)
             lines = [header(self.program, self.players, self.seed, self.ruleset_path)]
             for a in self.game.choices:

@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..engine.game import Decision, Game
+from ..engine.directgame import DirectGame
+from ..engine.game import Decision
 from ..language.untrusted import printable
 from .narrate import (EVERYONE, Chronicle, card_line, card_text, choice_line, option_text, prompt_text, sees_card,
                       stat_rows, zone_cards, zone_title, zone_visible)
@@ -46,7 +47,7 @@ def _t(text: Any, style: str = "") -> Text:
 class Narrator(Chronicle):
     """A Chronicle that prints what happened since it last spoke, on the terminal."""
 
-    def __init__(self, seat: int | None, out: Console | None = None, game: Game | None = None):
+    def __init__(self, seat: int | None, out: Console | None = None, game: DirectGame | None = None):
         super().__init__(seat, game)
         self.out = out or console()
 
@@ -60,7 +61,7 @@ class Narrator(Chronicle):
             self.out.print(line)
 
 
-def show_table(game: Game, seat: int | None, out: Console, texts: bool = False,
+def show_table(game: DirectGame, seat: int | None, out: Console, texts: bool = False,
                stats: list[str] | None = None, most: int = 12) -> None:
     """The zones `seat` may see with their cards (the others with their size), and the stats.
     A zone shows its first `most` cards (all of them with `texts`)."""
@@ -123,7 +124,7 @@ class HumanAgent:
     def __init__(self, out: Console | None = None):
         self.out = out or console()
 
-    def choose(self, game: Game, decision: Decision) -> int:
+    def choose(self, game: DirectGame, decision: Decision) -> int:
         out = self.out
         out.print()
         show_table(game, decision.player, out)
@@ -155,7 +156,7 @@ class HumanAgent:
             out.print(f"  please type a number from 1 to {len(decision.options)} (or cards, stats, q)")
 
 
-def show_result(game: Game, out: Console | None = None) -> None:
+def show_result(game: DirectGame, out: Console | None = None) -> None:
     out = out or console()
     if game.error:
         out.print(_t(f"the game stopped: {game.error}", "bold red"))
@@ -178,7 +179,7 @@ class Stepper:
         self.narrator: Narrator | None = None
         self.pause = True
 
-    def step(self, game: Game, line: dict) -> None:
+    def step(self, game: DirectGame, line: dict) -> None:
         if self.narrator is None:
             self.narrator = Narrator(EVERYONE, self.out, game)
             show_table(game, EVERYONE, self.out)
@@ -200,7 +201,7 @@ class Stepper:
                 self.pause = False
             break
 
-    def mismatch(self, game: Game, message: str) -> None:
+    def mismatch(self, game: DirectGame, message: str) -> None:
         """The state where the log and the rules part ways, and the decision the game asks."""
         if self.narrator is not None:
             self.narrator.flush()

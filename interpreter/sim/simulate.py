@@ -33,14 +33,13 @@ OUT_OF_MEMORY = ("the game ran out of memory (its process grew past the batch's 
 
 
 def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str], limits: dict | None = None,
-              overrides: Overrides = (), card_stats: bool = True, engine: str = "auto",
+              overrides: Overrides = (), card_stats: bool = True,
               indices: Sequence[int] = ()) -> list[dict]:
     """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
     `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
     `overrides` changes constants or card fields first (see `variants.load_variant`);
     `card_stats=False` skips tracking which cards seats take, play and hold (on direct code about
-    1.6x faster);
-    `engine`: see `new_game`. `limits["max_memory_mb"]`: how much the process may grow while it
+    1.6x faster); `limits["max_memory_mb"]`: how much the process may grow while it
     plays these games (oslimit.py; a game past it fails with "the game ran out of memory")."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
@@ -51,7 +50,7 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
         if value:
             setattr(lim, name, value)
     with address_space_limit(memory_mb), alarm_handler() as armed:  # one handler per chunk; a timer per game
-        return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats, engine,
+        return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats,
                               seconds, armed) for i in indices]
 
 
@@ -62,14 +61,14 @@ def lost_row(index: int, seed: int, why: str) -> dict:
 
 
 def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-                  card_stats: bool, engine: str, seconds: float, armed: bool) -> dict:
+                  card_stats: bool, seconds: float, armed: bool) -> dict:
     """`_play_one` that always returns a row: a game that overruns its wall clock, breaks the
     interpreter or ends with scores that are not numbers is an error row (seed, answers so far,
     for `--failed-logs`), and the batch goes on."""
     games: list = []  # the game being played, for its answers when it fails
     try:
         with timer(seconds, armed):  # not armed off the main thread: checked at each decision instead
-            row = _play_one(program, players, seed, index, agents, limits, card_stats, engine, games,
+            row = _play_one(program, players, seed, index, agents, limits, card_stats, games,
                             None if armed else time.monotonic() + seconds)
     except GameTimeout:
         why = f"the game ran longer than {seconds:g} s (the per-game time limit)"
@@ -121,23 +120,23 @@ def _what(v: Any) -> str:
     return "a card" if hasattr(v, "id") and hasattr(v, "name") else f"a {type(v).__name__}"
 
 
-def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits, engine: str = "auto",
+def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits,
              after_setup: Callable | None = None) -> Any:
-    """A batch's game for `seats` (`engine.factory.new_game`, the one place that picks the engine;
+    """A batch's game for `seats` (`engine.factory.new_game`, the one place that makes games;
     card statistics get the state's move log with their `after_setup`)."""
-    return make_game(program, players, seed, seats=seats, limits=limits, engine=engine, after_setup=after_setup,
+    return make_game(program, players, seed, seats=seats, limits=limits, after_setup=after_setup,
                      log_moves=after_setup is not None)
 
 
 def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-              card_stats: bool = True, engine: str = "auto", games: list | None = None,
+              card_stats: bool = True, games: list | None = None,
               deadline: float | None = None) -> dict:
     """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off.
     The game is appended to `games` as soon as it exists (its answers, should it fail); past
     `deadline` (time.monotonic) it stops with GameTimeout at its next decision."""
     tracker = MoveTracker(program)
     seats = agents_for(agents, players, seed)
-    g = new_game(program, players, seed, seats, limits, engine, tracker.start if card_stats else None)
+    g = new_game(program, players, seed, seats, limits, tracker.start if card_stats else None)
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
@@ -188,7 +187,7 @@ def _error_words(err: Any) -> str:
 
 def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str], workers: int = 1,
              progress: Callable[[int], None] | None = None, backend: str = "local", address: str | None = None,
-             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True, engine: str = "auto",
+             overrides: Overrides = (), per_game: bool = False, card_stats: bool = True,
              **limits) -> dict:
     """Play `n` games and return the report (see `summarize`). Games run in chunks on `backend`
     ("local": this process or `workers` processes; "ray": a Ray cluster, see `backends`).
@@ -203,7 +202,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     program.rs.check_players(players)
     chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
     batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
-    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats, engine)
+    args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats)
     restarts: dict[str, int] = {}
     rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress,
                       lost=lambda i, why: lost_row(i, game_seed(seed, i), why), stats=restarts)

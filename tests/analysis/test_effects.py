@@ -7,8 +7,8 @@ import pytest
 
 from interpreter.analysis import effects
 from interpreter.analysis.effects import PERIOD, can_wait, changes_state, reads, writes_of
-from interpreter.compile.instancedeps import _loop_reads
-from interpreter.compile.syncblocks import SYNC_KINDS, is_sync
+from interpreter.analysis.effects import SYNC_KINDS, is_sync
+from interpreter.analysis.playerplans import _loop_reads
 from interpreter.engine.direct import _Gen
 from interpreter.language.parser import parse_rules
 from interpreter.language.tree import CARDS, CONSTRUCTS, END, RULES, SEATS, STATS, Call, Expr, LetStmt, Name, \
@@ -112,7 +112,7 @@ def test_expressions_never_wait():
 
 
 def test_bodies_run_at_once_exactly_when_they_cannot_wait():
-    """syncblocks runs at once the bodies that cannot wait, but for `repeat` (a task of its own)."""
+    """A body of statements that cannot wait runs as a plain function, but for `repeat`."""
     for text, waits in WAITS.items():
         body = turn_body(text)
         assert is_sync(body) is (not waits and body[0].kind != "repeat"), text

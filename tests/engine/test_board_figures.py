@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
-from rulekit import BOARD_WORLD, answer, board_cards, ruleset, same_games_on_both_engines
+from rulekit import BOARD_WORLD, answer, board_cards, ruleset, same_games_in_both_forms
 
 RULES = """
 game "Figures":
@@ -82,4 +82,4 @@ def test_the_time_card_flips_on_its_event_and_the_figure_reads_it(tmp_path):
 
 
 def test_both_engines_play_the_same_games(tmp_path):
-    same_games_on_both_engines(program(tmp_path))
+    same_games_in_both_forms(program(tmp_path))

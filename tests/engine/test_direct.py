@@ -1,50 +1,27 @@
-"""The direct engine (interpreter/engine/direct.py, directgame.py) plays the same games as the task engine.
-
-A ruleset compiled to generator code must give, for the same seed and the same agents, the same
-decisions (who, what kind, how many options), the same result and the same final state (its
-digest covers every zone, stat, row id and the RNG) as the task engine, which stays the
-reference implementation. Rulesets it cannot compile run on the task engine instead.
+"""Generated code (interpreter/engine/direct.py, directgame.py) runs every shipped ruleset: which
+forms a game gets, what no rule text may reach, and the limits and errors of its code. The same
+games as before the task engine was retired are checked by the golden games (golden_games.py).
 """
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
 
 import interpreter.engine.factory as factory
 
-from golden_games import AGENTS, GOLDEN, ROOT, _h
+from golden_games import ROOT
 from rulekit import played_rulesets
 from interpreter.api import load_program
 from interpreter.engine.direct import Unsupported, compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.resumablegame import ResumableGame
-from interpreter.engine.game import Game, Limits
+from interpreter.engine.game import Limits
 from interpreter.runtime.errors import LimitExceeded
 from interpreter.play.session import agents_for, game_seed
-from interpreter.sim.simulate import new_game, simulate
+from interpreter.engine.factory import new_game
 
 TT = ROOT / "rulesets" / "toil_and_troublez"
-DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
-          "enchanters_overlords", "stonehenge_wizards", "talisman",
-          "enchanters_wounds", "enchanters_kingdoms", "enchanters_odyssey",
-          "enchanters_eastquest", "enchanters_coop"]  # the reference rulesets direct.py compiles
-# base + Overlords + Odyssey, as people play it (`grimoire simulate rulesets/enchanters --with ...`)
-ODYSSEY_STACK = "enchanters --with enchanters_overlords,enchanters_odyssey"
-# every Enchanters expansion at once (its Samurai keep [card, spot] records: directtuples.py), in the
-# order tests/games/test_enchanters_stack.py names them (one program, compiled once)
-ALL_STACK = ("enchanters --with enchanters_kingdoms,enchanters_odyssey,enchanters_eastquest,enchanters_overlords,"
-             "enchanters_wounds")
-
-
-def _load(ruleset: str):
-    """A reference ruleset, or a stack `BASE --with MOD,MOD` of them, by folder name."""
-    base, _, mods = ruleset.partition(" --with ")
-    path = str(ROOT / "rulesets" / base)
-    if mods:
-        path += " --with " + ",".join(str(ROOT / "rulesets" / m) for m in mods.split(","))
-    return load_program(path)
 
 
 def _play(game, seats):
@@ -56,82 +33,19 @@ def _play(game, seats):
     return trace
 
 
-def test_which_reference_rulesets_compile():
-    """The list above is the truth: these compile, the others say why not."""
-    for folder in played_rulesets():  # the mods of Talisman compile in their scenarios
-        program = load_program(folder)
-        if folder.name in DIRECT:
-            compile_direct(program)
-        else:
-            with pytest.raises(Unsupported):
-                compile_direct(program)
-
-
-@pytest.mark.parametrize("ruleset,players", [("toil_and_troublez", n) for n in (2, 3, 4, 5, 6)] +
-                         [("tutorial_fireflies", n) for n in (2, 3, 4)] + [("magical_treehouse", n) for n in (3, 4)] +
-                         [("stonehenge_wizards", n) for n in (1, 4)] + [("enchanters", 2), ("enchanters_overlords", 4)] +
-                         [("enchanters_wounds", 3), ("enchanters_kingdoms", 2), ("enchanters_kingdoms", 4)] +
-                         [("enchanters_odyssey", 2), (ODYSSEY_STACK, 4)] +
-                         [("enchanters_eastquest", 1), (ALL_STACK, 2)] +
-                         [("talisman", n) for n in (2, 4, 6)])
-@pytest.mark.parametrize("agents", ["random", "first"])
-def test_same_games_as_the_task_engine(ruleset, players, agents):
-    """Every decision, the result, the log and the final state are identical (for Toil and
-    Troublez this is TT-016..TT-092 as played)."""
-    program = _load(ruleset)
-    dp = compile_direct(program)
-    for i in range(1 if ruleset == ALL_STACK else 2 if ruleset in ("talisman", ODYSSEY_STACK) else 4):  # a Talisman game is hundreds of decisions
-        seed = game_seed(11, i)
-        a = Game(program, players, seed, record_digests=False)
-        b = DirectGame(dp, players, seed)
-        ta = _play(a, agents_for([agents], players, seed))
-        tb = _play(b, agents_for([agents], players, seed))
-        assert a.error is None and b.error is None
-        assert ta == tb
-        assert a.result == b.result
-        assert a.state.digest() == b.state.digest()
-        assert a.held() == b.held()
-        assert a.log == b.log
-
-
-def test_recorded_golden_games_replay_identically():
-    """Every recorded game of those rulesets (tests/fixtures/golden_games.json) but its step
-    count, which measures the task engine's own work."""
-    recorded = json.loads(GOLDEN.read_text())
-    programs = {rs: compile_direct(load_program(ROOT / "rulesets" / rs)) for rs in DIRECT}
-    checked = 0
-    for k, fp in recorded.items():
-        rs, n, i, agents = k.split("/")
-        if rs not in programs or (rs == "enchanters_eastquest" and int(i) >= 10):  # a sample of the last added
-            continue
-        if rs == "enchanters_kingdoms":  # its Book `copies` a card: direct code only, and the golden
-            continue                     # file is recorded on the task engine (retired by issue 16)
-        dp = programs[rs]
-        seed = game_seed(7, int(i))
-        g = DirectGame(dp, int(n), seed)
-        g.play_out(agents_for(AGENTS[agents], int(n), seed))
-        assert (g.result, len(g.choices), _h(g.choices), _h(g.held())) == \
-            (fp["result"], fp["decisions"], fp["choices"], fp["held"]), k
-        checked += 1
-    assert checked >= 200
-
-
-def test_simulate_reports_the_same_with_either_engine():
-    """Per-game results and per-card statistics (which use a change log in the direct engine)."""
-    a = simulate(str(TT), 12, 4, 3, ["random"], engine="tasks", per_game=True)
-    b = simulate(str(TT), 12, 4, 3, ["random"], engine="direct", per_game=True)
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "steps"} for r in rows]  # noqa: E731
-    assert strip(a["per_game"]) == strip(b["per_game"])
-    assert a["cards"] == b["cards"] and a["cards"]
+def test_every_shipped_ruleset_compiles():
+    """Every game and mod the play-each-ruleset tests play compiles to generated code (the mods of
+    Talisman compile in their own tests, tests/games/test_talisman_mods_direct.py)."""
+    for folder in played_rulesets():
+        compile_direct(load_program(folder))
 
 
 def test_agents_that_copy_the_game_get_copyable_code():
     """Generator code for agents that never copy the game; its resumable form (which can be
     cloned, test_resumable.py) for those that do."""
     program = load_program(TT)
-    assert type(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits())) is DirectGame
-    assert type(new_game(program, 4, 1, agents_for(["greedy"], 4, 1), Limits())) is ResumableGame
-    assert isinstance(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits(), engine="tasks"), Game)
+    assert type(new_game(program, 4, 1, seats=agents_for(["random"], 4, 1))) is DirectGame
+    assert type(new_game(program, 4, 1, seats=agents_for(["greedy"], 4, 1))) is ResumableGame
 
 
 def test_prefer_and_value_on_direct_code():
@@ -141,10 +55,10 @@ def test_prefer_and_value_on_direct_code():
     program = load_program(ROOT / "rulesets" / "talisman")
     dp = compile_direct(program)
     seed = game_seed(11, 1)
-    a, b = Game(program, 3, seed, record_digests=False), DirectGame(dp, 3, seed)
+    a, b = new_game(program, 3, seed), DirectGame(dp, 3, seed)
     assert _play(a, agents_for(["guided"], 3, seed)) == _play(b, agents_for(["guided"], 3, seed))
     assert (a.result, a.log, a.state.digest()) == (b.result, b.log, b.state.digest())
-    t, r = Game(program, 3, seed, record_digests=False), ResumableGame(dp, 3, seed)
+    t, r = new_game(program, 3, seed), ResumableGame(dp, 3, seed)
     seats = agents_for(["random"], 3, seed)
     for _ in range(60):
         i = seats[r.decision.player].choose(r, r.decision)
@@ -155,8 +69,8 @@ def test_prefer_and_value_on_direct_code():
     twin = r.clone()
     assert _play(twin, agents_for(["first"], 3, seed)) == _play(r, agents_for(["first"], 3, seed))
     assert (twin.result, twin.state.digest()) == (r.result, r.state.digest())
-    assert type(new_game(program, 3, 1, agents_for(["greedy"], 3, 1), Limits())) is ResumableGame  # lowered above
-    assert type(new_game(program, 3, 1, agents_for(["guided"], 3, 1), Limits())) is DirectGame
+    assert type(new_game(program, 3, 1, seats=agents_for(["greedy"], 3, 1))) is ResumableGame  # lowered above
+    assert type(new_game(program, 3, 1, seats=agents_for(["guided"], 3, 1))) is DirectGame
 
 
 def test_a_copyable_game_runs_on_direct_code_whatever_the_size_of_its_module():
@@ -164,20 +78,20 @@ def test_a_copyable_game_runs_on_direct_code_whatever_the_size_of_its_module():
     on its first call, resumablelazy.py): Talisman, the largest module, gets the copyable form."""
     program = load_program(ROOT / "rulesets" / "talisman")
     assert len(compile_direct(program).source) > 2_000_000
-    g = new_game(program, 2, 1, agents_for(["greedy"], 2, 1), Limits())
+    g = new_game(program, 2, 1, seats=agents_for(["greedy"], 2, 1))
     assert type(g) is ResumableGame and g.decision is not None
 
 
-def test_a_ruleset_it_cannot_compile_runs_on_the_task_engine(tmp_path, monkeypatch):
+def test_a_ruleset_it_cannot_compile_is_refused_in_words(tmp_path, monkeypatch):
+    """A construct the code generator does not handle yet stops the game before it starts, with
+    what it is, in words (no Python name)."""
     program = _tiny(tmp_path, "move first(pile) to your hand\nif pile is empty:\n    end game after this turn\n")
 
     def refuse(program):
         raise Unsupported("a form made up for this test")
     monkeypatch.setattr(factory, "compile_direct", refuse)
-    g = new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits())
-    assert isinstance(g, Game) and g.error is None and g.over and g.result["turns"] == 6, g.error
-    with pytest.raises(ValueError, match="does not compile to direct code: a form made up for this test"):
-        new_game(program, 2, 1, agents_for(["random"], 2, 1), Limits(), engine="direct")
+    with pytest.raises(ValueError, match="cannot be run: the code generator does not handle a form made up for this test yet"):
+        new_game(program, 2, 1, seats=agents_for(["random"], 2, 1))
 
 
 def test_no_rule_text_in_the_generated_source():
@@ -234,7 +148,7 @@ def test_a_broken_rule_names_its_line(tmp_path):
     program = _tiny(tmp_path, "set x to 5 / (x - x)\n")
     g = DirectGame(compile_direct(program), 2, 1)
     assert g.over and g.error is not None
-    t = Game(program, 2, 1)
+    t = new_game(program, 2, 1)
     assert "division by zero" in g.error.message
     assert (g.error.loc.file, g.error.loc.line) == (t.error.loc.file, t.error.loc.line)
     assert g.error.loc.line == _line(tmp_path, "set x to 5 / (x - x)")
@@ -268,7 +182,7 @@ def test_settle_rules_fire_as_in_the_task_engine(tmp_path):
         as soon as pile is empty:
             end game after this turn
         """, copies=7)
-    a, b = Game(program, 2, 5), DirectGame(compile_direct(program), 2, 5)
+    a, b = new_game(program, 2, 5), DirectGame(compile_direct(program), 2, 5)
     assert a.over and b.over
     assert a.result == b.result and b.result["turns"] == 7
     assert a.state.digest() == b.state.digest()
@@ -341,7 +255,7 @@ def test_rule_triggers_conditions_and_their_order(tmp_path, players):
     for agents in ("random", "first"):
         for i in range(5):
             seed = game_seed(3, i)
-            a, b = Game(program, players, seed), DirectGame(dp, players, seed)
+            a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
             ta = _play(a, agents_for([agents], players, seed))
             tb = _play(b, agents_for([agents], players, seed))
             assert a.error is None and b.error is None
@@ -384,6 +298,6 @@ def test_a_placement_rule_that_reads_more_than_the_row(tmp_path):
     assert "_MEMO_LIMIT" not in dp.source
     for i in range(3):
         seed = game_seed(4, i)
-        a, b = Game(program, 4, seed), DirectGame(dp, 4, seed)
+        a, b = new_game(program, 4, seed), DirectGame(dp, 4, seed)
         assert _play(a, agents_for(["random"], 4, seed)) == _play(b, agents_for(["random"], 4, seed))
         assert a.result == b.result and a.state.digest() == b.state.digest()

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from rulekit import BOARD_WORLD, board_cards, build, line_of
+from interpreter.engine.factory import new_game
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.play.session import agents_for, game_seed
 
 RULES = """
@@ -113,7 +113,7 @@ def _same_games(program, players: int, games: int = 6) -> int:
     asked = 0
     for i in range(games):
         seed = game_seed(5, i)
-        a = Game(program, players, seed, record_digests=False)
+        a = new_game(program, players, seed)
         b = DirectGame(dp, players, seed)
         qa = _questions(a, agents_for(["random"], players, seed))
         qb = _questions(b, agents_for(["random"], players, seed))
@@ -167,7 +167,7 @@ score p: gold of p
 """
     program = build(tmp_path, rules)
     dp = compile_direct(program)
-    a, b = Game(program, 2, 1), DirectGame(dp, 2, 1)
+    a, b = new_game(program, 2, 1), DirectGame(dp, 2, 1)
     for g in (a, b):
         while not g.over:
             assert g.decision.labels == ["Tap", "Pass"]
@@ -316,7 +316,7 @@ def test_an_error_in_an_action_or_whenever_trigger_names_its_rule(tmp_path):
 """
     for what, (rules, file, marker) in bodies.items():
         program = build(tmp_path / what, head + rules, cards)
-        a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
+        a, b = new_game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
         for g in (a, b):
             while not g.over:
                 g.answer(0)
@@ -343,7 +343,7 @@ turn:
     your gold += spare
     end game
 """)
-    a, b = Game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
+    a, b = new_game(program, 2, 1), DirectGame(compile_direct(program), 2, 1)
     assert a.error.message == b.error.message == "`spare` has no value here"
     assert a.error.loc.line == b.error.loc.line == line_of(program, "your gold += spare")
 

@@ -6,15 +6,15 @@ walks kept in local variables as card pairs `[[none, start]]` and as records
 face; and `x in LIST` where the item's and the list's kinds differ (a number, a card or a player
 among players or cards), answered as the task engine's `x_in` answers.
 
-Each in a tiny ruleset run on direct code (`engine="direct"` insists on it), with its outcome
+Each in a tiny ruleset run on generated code, with its outcome
 asserted, then played by both engines over a few seeds for the same games."""
 from __future__ import annotations
 
 from interpreter.api import load_program
 from interpreter.content.model import CardData
-from interpreter.engine.factory import engine_of, new_game
+from interpreter.engine.factory import new_game
 from interpreter.play.session import agents_for, game_seed
-from rulekit import ruleset, same_games_on_both_engines
+from rulekit import ruleset, same_games_in_both_forms
 
 FIGURE = """\
 game "Figure":
@@ -145,8 +145,7 @@ turn:
 
 
 def test_walks_kept_as_card_pairs_and_as_records_end_where_the_rules_say(tmp_path):
-    g = new_game(load_program(ruleset(tmp_path, FIGURE, SPOTS)), 2, 0, engine="direct")
-    assert engine_of(g) == "direct"
+    g = new_game(load_program(ruleset(tmp_path, FIGURE, SPOTS)), 2, 0)
     # from spot 3, two steps never straight back: 3-2-1 and 3-4-5; from 4, three steps, a walk
     # that enters spot 6 stops there: 4-3-2-1 and 4-5-6
     assert g.log[:3] == ["[records from 3:, [S1 (1), S5 (5)]]", "[records from 4:, [S1 (1), S6 (6)]]",
@@ -159,8 +158,7 @@ def test_a_game_stat_holds_one_card_or_none_and_a_trigger_condition_reads_it(tmp
     for i in range(4):
         seed = game_seed(5, i)
         seats = agents_for(["random"], 2, seed)
-        g = new_game(program, 2, seed, engine="direct", seats=seats)
-        assert engine_of(g) == "direct"
+        g = new_game(program, 2, seed, seats=seats)
         while not g.over:
             held.add(type(g.state.stats["figure"]))
             g.answer(seats[g.decision.player].choose(g, g.decision))
@@ -169,14 +167,14 @@ def test_a_game_stat_holds_one_card_or_none_and_a_trigger_condition_reads_it(tmp
         assert sum("caught on" in line for line in g.log) == sum(g.result["scores"])
     assert held == {CardData, type(None)}  # the card itself, as the task engine keeps it; none between
     assert caught > 0  # the trigger's condition `figure == s` held sometimes
-    same_games_on_both_engines(program, players=(2, 3), games=3)
+    same_games_in_both_forms(program, players=(2, 3), games=3)
 
 
 def test_in_a_list_of_another_kind_is_false(tmp_path):
     program = load_program(ruleset(tmp_path, KINDS, SPOTS))
-    g = new_game(program, 2, 0, engine="direct")
-    assert engine_of(g) == "direct" and g.over and g.error is None
+    g = new_game(program, 2, 0)
+    assert g.over and g.error is None
     # card ids and seats are numbers on direct code: none of these may compare them as numbers
     assert g.log == ["[number among players:, no]", "[card among players:, no]", "[player among cards:, no]",
                      "[number among cards:, no]", "[first seat among cards:, no]", "[text among players:, no]"]
-    same_games_on_both_engines(program, players=(2,), games=1)
+    same_games_in_both_forms(program, players=(2,), games=1)

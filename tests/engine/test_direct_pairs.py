@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
+from interpreter.engine.factory import new_game
 from interpreter.api import load_program
 from interpreter.engine.direct import Unsupported, compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import agents_for, game_seed
 from rulekit import play_trace as _play, ruleset
@@ -113,7 +113,7 @@ def test_pairs_a_firing_watcher_and_a_rebound_variable_play_as_on_the_task_engin
     for players in (2, 3):
         for i in range(5):
             seed = game_seed(5, i)
-            a, b = Game(program, players, seed, record_digests=False), DirectGame(dp, players, seed)
+            a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
             ta = _play(a, agents_for([agents], players, seed))
             tb = _play(b, agents_for([agents], players, seed), prompts)
             assert a.error is None and b.error is None, (a.error, b.error)

@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
+from interpreter.engine.factory import new_game
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play.session import agents_for, game_seed
 from rulekit import play_trace as _play, ruleset
@@ -92,7 +92,7 @@ def test_a_state_based_rule_that_asks_plays_as_on_the_task_engine(program, playe
     prompts: Counter = Counter()
     for i in range(6):
         seed = game_seed(3, i)
-        a, b = Game(program, players, seed, record_digests=False), DirectGame(dp, players, seed)
+        a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
         ta = _play(a, agents_for([agents], players, seed))
         tb = _play(b, agents_for([agents], players, seed), prompts)
         assert a.error is None and b.error is None, (a.error, b.error)
@@ -188,7 +188,7 @@ def test_stats_holding_a_card_cards_a_player_or_text(tmp_path, agents):
     for players in (2, 3):
         for i in range(5):
             seed = game_seed(6, i)
-            a, b = Game(program, players, seed, record_digests=False), DirectGame(dp, players, seed)
+            a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
             assert _play(a, agents_for([agents], players, seed)) == _play(b, agents_for([agents], players, seed))
             assert a.error is None and b.error is None, (a.error, b.error)
             assert (a.result, a.log) == (b.result, b.log)

@@ -7,10 +7,10 @@ A tiny ruleset played by both engines over several seeds and agents: the same de
 log and final state digest (the stat keeps the cards themselves on both engines)."""
 from __future__ import annotations
 
+from interpreter.engine.factory import new_game
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game
 from interpreter.play.session import agents_for, game_seed
 from rulekit import play_trace, ruleset
 
@@ -57,7 +57,7 @@ def test_records_of_a_card_and_a_number_kept_in_a_stat_play_alike_on_both_engine
         for agents in ("random", "first"):
             for i in range(4):
                 seed = game_seed(5, i)
-                a, b = Game(program, n, seed, record_digests=False), DirectGame(dp, n, seed)
+                a, b = new_game(program, n, seed), DirectGame(dp, n, seed)
                 ta = play_trace(a, agents_for([agents], n, seed))
                 tb = play_trace(b, agents_for([agents], n, seed))
                 assert a.error is None and b.error is None, (a.error, b.error)

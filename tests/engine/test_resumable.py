@@ -14,12 +14,13 @@ from golden_games import AGENTS, GOLDEN, ROOT, _h
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
-from interpreter.engine.game import Game, Limits
+from interpreter.engine.game import Limits
 from interpreter.engine.resumable import DONE, copy_value, lower_generators
 from interpreter.engine.resumablegame import ResumableGame, compile_resumable
 from interpreter.play.session import agents_for, game_seed
 from interpreter.runtime.errors import LimitExceeded
-from interpreter.sim.simulate import new_game, simulate
+from interpreter.engine.factory import new_game
+from interpreter.sim.simulate import simulate
 from rulekit import build, line_of
 
 DIRECT = ["toil_and_troublez", "tutorial_fireflies", "magical_treehouse", "enchanters",
@@ -103,7 +104,7 @@ def test_same_games_as_the_task_engine(ruleset, players):
     for agents in ("random", "first"):
         for i in range(2):
             seed = game_seed(11, i)
-            a, b = Game(program, players, seed, record_digests=False), ResumableGame(dp, players, seed)
+            a, b = new_game(program, players, seed), ResumableGame(dp, players, seed)
             for g in (a, b):
                 seats = agents_for([agents], players, seed)
                 while not g.over:
@@ -131,19 +132,15 @@ def test_recorded_golden_games_replay_identically():
     assert checked >= 200
 
 
-def test_search_agents_get_resumable_code_and_play_the_task_engines_games():
-    """`greedy` copies the game at each decision: it now runs on resumable direct code, and picks
-    the same moves as on the task engine (same clones, same determinised worlds)."""
+def test_search_agents_get_resumable_code():
+    """`greedy` copies the game at each decision: it runs on resumable code, agents that never copy
+    on generators; a batch with a greedy seat plays every game to its end."""
     program = load_program(TT)
     seats = agents_for(["greedy"], 4, 1)
-    assert type(new_game(program, 4, 1, seats, Limits())) is ResumableGame
-    assert type(new_game(program, 4, 1, agents_for(["random"], 4, 1), Limits())) is DirectGame
-    assert type(new_game(program, 4, 1, seats, Limits(), engine="tasks")) is Game
-    a = simulate(str(TT), 2, 3, 5, ["greedy", "random", "random"], engine="tasks", per_game=True)
+    assert type(new_game(program, 4, 1, seats=seats)) is ResumableGame
+    assert type(new_game(program, 4, 1, seats=agents_for(["random"], 4, 1))) is DirectGame
     b = simulate(str(TT), 2, 3, 5, ["greedy", "random", "random"], per_game=True)
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "steps"} for r in rows]  # noqa: E731
-    assert strip(a["per_game"]) == strip(b["per_game"]) and not b["errors"]
-    assert a["cards"] == b["cards"]
+    assert not b["errors"] and len(b["per_game"]) == 2 and b["cards"]
 
 
 EVENTS = """\
@@ -195,7 +192,7 @@ def test_triggers_procedures_and_ordering_clone_anywhere(tmp_path):
     kinds = set()
     for i in range(6):
         seed = game_seed(2, i)
-        ref = Game(program, 3, seed, record_digests=False)
+        ref = new_game(program, 3, seed)
         answers = _answers(ref, i)
         g = ResumableGame(dp, 3, seed)
         for a in answers:

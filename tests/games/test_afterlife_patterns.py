@@ -11,7 +11,7 @@ from collections import Counter
 from interpreter.api import load_program
 from interpreter.play.session import agents_for, game_seed
 from interpreter.engine.factory import new_game
-from rulekit import same_games_on_both_engines
+from rulekit import same_games_in_both_forms
 
 BASE = """\
 game "Afterlife":
@@ -161,4 +161,4 @@ def test_ghosts_keep_bound_cards_play_on_and_the_countdown_ends_the_game_for_eve
 
 def test_both_engines_play_the_same_games(tmp_path):
     """The task engine and the direct engine: same decisions, result, log and final state."""
-    same_games_on_both_engines(stack(tmp_path), games=4)
+    same_games_in_both_forms(stack(tmp_path), games=4)

@@ -16,7 +16,7 @@ import pytest
 from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.resumablegame import compile_resumable
-from rulekit import same_games_on_both_engines
+from rulekit import same_games_in_both_forms
 
 ROOT = Path(__file__).resolve().parents[2]
 MODS = ["talisman_beasts", "talisman_bloodmoon", "talisman_cataclysm", "talisman_clockwork", "talisman_deeprealms",
@@ -27,4 +27,4 @@ MODS = ["talisman_beasts", "talisman_bloodmoon", "talisman_cataclysm", "talisman
 def test_mod_runs_on_generated_code_and_plays_as_the_task_engine(mod):
     program = load_program(ROOT / "rulesets" / mod)
     compile_resumable(compile_direct(program))  # raises Unsupported if either form cannot be made
-    same_games_on_both_engines(program, players=(2,), games=2)
+    same_games_in_both_forms(program, players=(2,), games=2)

@@ -63,8 +63,7 @@ def test_the_woodland_alone_validates_clean():
 
 
 def test_bots_play_the_woodland_on_direct_code_to_the_end():
-    """One game on the generated code (engine "direct" raises where a construct has none), by the
-    guided bots: their `prefer` rules are evaluated at every decision (the dark fate split too)."""
-    report = simulate(BASE + mods("woodland"), 1, 3, 7, ["guided"], per_game=True, card_stats=False,
-                      engine="direct")
+    """One game on the generated code, by the guided bots: their `prefer` rules are evaluated at
+    every decision (the dark fate split too)."""
+    report = simulate(BASE + mods("woodland"), 1, 3, 7, ["guided"], per_game=True, card_stats=False)
     assert report["errors"] == [] and report["completed"] == 1

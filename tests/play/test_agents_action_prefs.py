@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine.factory import engine_of, new_game
+from interpreter.engine.factory import new_game
 from interpreter.play.agents import GuidedAgent, RandomAgent
 from interpreter.runtime.errors import RuleError
 from rulekit import build, errors, named_ruleset, play_trace
@@ -61,12 +61,11 @@ prefer p for action "Stop": 2
 """
 
 
-def _labels_per_turn(program, engine: str, seed: int = 3) -> tuple[list[list[str]], list, list]:
+def _labels_per_turn(program, seed: int = 3) -> tuple[list[list[str]], list, list]:
     """The labels the first seat chose, turn by turn (a turn ends at "Stop"), with every decision's
-    ratings and the game's choices, by guided seats on `engine`."""
+    ratings and the game's choices, by guided seats."""
     seats = [GuidedAgent(f"{seed}/{i}") for i in range(2)]
-    g = new_game(program, 2, seed, seats=seats, engine=engine)
-    assert engine_of(g) == engine
+    g = new_game(program, 2, seed, seats=seats)
     turns, current, rated = [], [], []
     while not g.over:
         d = g.decision
@@ -87,7 +86,7 @@ def test_guided_takes_actions_in_the_order_the_rules_rate_them(tmp_path):
     too, the dim one's (1 - 3) and Rest (1, by the shorter rule "R") never: every turn the same
     sequence. Random or prompt-only play would mix them."""
     program = build(tmp_path, ACTS + PREFS, LAMPS)
-    turns, rated, _ = _labels_per_turn(program, "direct")
+    turns, rated, _ = _labels_per_turn(program)
     assert len(turns) == 4
     # the bright Lamp is seat 1's or not, by the deal: Polish is taken exactly when it is
     for t in turns:
@@ -96,19 +95,12 @@ def test_guided_takes_actions_in_the_order_the_rules_rate_them(tmp_path):
     assert any(len(set(r)) > 2 for r in rated if r)
 
 
-def test_both_engines_rate_and_play_alike(tmp_path):
-    """The same ratings and answers on the task engine and on direct code: `this` is the card
-    on both, `it` the declared label, the ending option its text."""
-    program = build(tmp_path, ACTS + PREFS, LAMPS)
-    assert _labels_per_turn(program, "tasks") == _labels_per_turn(program, "direct")
-
-
 def test_polish_follows_the_cards_shine(tmp_path):
     """`this` is the card offering the action: with both Lamps on the shelf, only the bright
     one's Polish is rated above the turn's end."""
     cards = LAMPS.replace("copies: 2", "copies: 1")  # one of each: seat 1 gets both
     program = build(tmp_path, ACTS + PREFS, cards)
-    g = new_game(program, 2, 1, engine="direct")
+    g = new_game(program, 2, 1, )
     d = g.decision
     rated = list(zip(d.labels, g.preferences(d)))
     assert [v for k, v in rated if not k.startswith("Polish")] == [4, 3, 1, 2]  # Run, Walk, Rest, Stop
@@ -125,7 +117,7 @@ def test_options_no_rule_names_rate_zero_or_by_the_prompt_rule(tmp_path):
         {"Run": 1, "Walk": 0, "Rest": 0, "Polish (Lamp)": 0, "Stop": 0}
     with_prompt = build(tmp_path / "b", ACTS + 'prefer p for action "Run": 1\n'
                         'prefer p for "Choose an action": 0 if it == none else 5\n', LAMPS)
-    g = new_game(with_prompt, 2, 1, engine="direct")
+    g = new_game(with_prompt, 2, 1, )
     assert dict(zip(g.decision.labels, g.preferences(g.decision))) == \
         {"Run": 1, "Walk": 5, "Rest": 5, "Polish (Lamp)": 5, "Stop": 0}
     unnamed = build(tmp_path / "c", ACTS + 'prefer p for action "Stop": 1\n', LAMPS)

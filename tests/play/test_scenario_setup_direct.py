@@ -1,7 +1,6 @@
-"""A scenario's `setup:` arranges the direct game itself: no task-engine `Game` is built.
+"""A scenario's `setup:` arranges the game itself, through its runtime.
 
-The task engine's `Game.__init__` and `init_fields` are made to raise, so a scenario that still
-built one (as the setup once did, to arrange the state through it) fails. Each scenario's
+Each scenario's
 `expect:` then checks that the state is what its setup said: zones (piles top first, rows,
 grid spaces), stats (a player's, a card held in a stat, the game's own), cards on board spaces,
 and the start player; a setup placed wrongly, or a check that reads the wrong thing, fails.
@@ -13,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.factory import engine_of
-from interpreter.engine.game import Game
 from interpreter.play import scenario
 from interpreter.play.scenario import run_scenario
 from rulekit import BOARD_WORLD, board_cards, ruleset
@@ -24,12 +21,7 @@ RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 
 @pytest.fixture
 def seen(monkeypatch: pytest.MonkeyPatch) -> list:
-    """No task-engine game may be built; the games the scenarios checked are collected."""
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a task-engine Game was built")
-
-    monkeypatch.setattr(Game, "__init__", refuse)
-    monkeypatch.setattr(Game, "init_fields", refuse)
+    """The games the scenarios checked are collected."""
     games: list = []
     check = scenario._check
 
@@ -75,7 +67,6 @@ def test_rows_piles_and_a_stat_are_arranged_on_direct_code(tmp_path: Path, seen:
     res = _run(tmp_path, "toil_and_troublez", TOIL)
     assert res.passed, res.format()
     game = seen[-1]
-    assert engine_of(game) == "direct"
     assert game.state.stats["depletions"] == 2
     assert game.state.start_player == 1
     # what a seat sees is made from that state (views.py): hidden zones by their size only
@@ -115,7 +106,6 @@ def test_grid_spaces_are_arranged_on_direct_code(tmp_path: Path, seen: list) -> 
     res = _run(tmp_path, "magical_treehouse", MAGICAL)
     assert res.passed, res.format()
     game = seen[-1]
-    assert engine_of(game) == "direct"
     st = game.state
     # `at X,Y` from 1 is space (Y-1)*9 + X-1 of the 9 x 6 grid; without `at`, the first empty one
     assert sorted(st.spaces[c] for c in st.zones["forest"]) == [0, 10, 53]
@@ -175,7 +165,6 @@ def test_cards_on_board_spaces_and_stats_holding_spaces_on_direct_code(tmp_path:
     res = _board(tmp_path, BOARD)
     assert res.passed, res.format()
     game = seen[-1]
-    assert engine_of(game) == "direct"
     st, cards = game.state, game.cards
     assert sorted(cards[st.spaces[c]].name for c in st.zones["world"]) == ["A1", "C2", "C2"]
     assert st.stats["laps"] == 3 and game.view(None)["stats"]["laps"] == 3

@@ -1,12 +1,13 @@
-"""Re-checking a per-player state-based rule only for the players whose zones changed.
+"""Which `always` rules are one loop over the players that reads only each player's own zones
+and stats, so that settling re-runs the loop only for the players whose zones changed.
 
-An `always` rule whose whole body is `for each p in players:` is re-run, by `SettleTask`, when a
-zone it reads changed. When the loop body provably depends on `p`'s own zones only, the run can
-be limited to the players whose instances of those zones changed (`Game.touch` notes instance
-keys such as `pile#2`, and for player stats `coins#2`, beside the names): for every other player the body would find the same
-cards it found the last time it ran, and that run changed nothing (or its changes would have
-been noted and the body re-run), so running it again changes nothing either. The body qualifies
-when (checked by `player_plan`, otherwise the whole rule runs as before):
+An `always` rule whose whole body is `for each p in players:` is re-run when a zone it reads
+changed. When the loop body provably depends on `p`'s own zones only, the run can be limited to
+the players whose instances of those zones changed (the generated code notes changes per player
+instance): for every other player the body would find the same cards it found the last time it
+ran, and that run changed nothing (or its changes would have been noted and the body re-run), so
+running it again changes nothing either. The body qualifies when (checked by `player_plan`,
+otherwise the whole rule runs as written):
 
 - it reads the state only as `Z of p` for per-player zones `Z` and `S of p` for player stats `S`
   (no shared zones or stats, no constants, no turn or player variables, no rule functions, no
@@ -17,26 +18,17 @@ when (checked by `player_plan`, otherwise the whole rule runs as before):
   every card it handles comes from the zones it reads (an untouched, empty zone set does nothing).
 
 The loop then runs over the selected seats, in seat order, as the same compiled statements: the
-same moves in the same order as the full run, minus the runs that change nothing.
+same moves in the same order as the full run, minus the runs that change nothing
+(engine/direct.py `plan_function`).
 """
 from __future__ import annotations
 
-from typing import Any
-
-from ..language.tree import ForStmt, Name, Node, walk
-
 from ..content.model import Ruleset
+from ..language.tree import Node, walk
 from ..library import PURE_BUILTINS
 from ..library.names import SPECIAL_NAMES
-from .compiler import Compiler
-from .tasks import Block
 
-Game = Any  # the running game (engine.game.Game): named for the reader
-
-__all__ = ["PlayerPlan", "player_plan", "PLAYERS_KEY"]
-
-# the environment name the restricted loop iterates over: it has spaces, so no rule can name it
-PLAYERS_KEY = "players to re-check"
+__all__ = ["player_plan"]
 
 _EXPR_KINDS = frozenset({"lit", "list", "range", "name", "of", "attr", "index", "call", "arith", "neg",
                          "compare", "in", "not", "and", "or", "if_expr", "where", "quantified",
@@ -45,52 +37,14 @@ _STMT_KINDS = frozenset({"let", "if", "for", "move", "pass"})
 _CONSTANT_NAMES = frozenset({"true", "false", "none", "it"})
 
 
-class PlayerPlan:
-    """A qualifying rule: the per-player zones and stats its loop reads (`zones`) and the loop
-    compiled over a subset of the seats."""
-
-    __slots__ = ("zones", "block", "_keys")
-
-    def __init__(self, zones: tuple[str, ...], block: "Block") -> None:
-        self.zones = zones
-        self.block = block
-        self._keys: list[tuple[str, ...]] = []  # per seat number: its instance keys of `zones`
-
-    def keys(self, seat: int) -> tuple[str, ...]:
-        while len(self._keys) <= seat:
-            self._keys.append(tuple(f"{z}#{len(self._keys)}" for z in self.zones))
-        return self._keys[seat]
-
-    def env(self, g: "Game", before: set[str]) -> dict[str, Any] | None:
-        """The environment to run the loop with (the seats whose read zones changed since the last
-        pass or during this one), or None when no seat needs it."""
-        live, seats = g.touched, g.seats
-        if len(self._keys) < len(seats):
-            self.keys(len(seats) - 1)
-        chosen = []
-        for s, keys in zip(seats, self._keys):
-            for k in keys:
-                if k in before or k in live:
-                    chosen.append(s)
-                    break
-        if not chosen:
-            return None
-        env = g._env(g.state.active)
-        env[PLAYERS_KEY] = chosen
-        return env
-
-
-def player_plan(body: list[Node], rs: "Ruleset", c: "Compiler") -> PlayerPlan | None:
-    """The plan for an `always` body, or None when the rule must run for every player."""
+def player_plan(body: list[Node], rs: "Ruleset") -> tuple[str, ...] | None:
+    """The per-player zones and stats an `always` body's loop over the players reads, when the
+    loop may be run for the players whose zones changed only; None when it must run for all."""
     if len(body) != 1 or body[0].kind != "for" or body[0].iter.kind != "name" or body[0].iter.id != "players":
         return None
     loop = body[0]
     zones = _loop_reads(loop.name, loop.body, rs)
-    if not zones:
-        return None
-    subset = ForStmt(loc=loop.loc, name=loop.name, iter=Name(loc=loop.iter.loc, id=PLAYERS_KEY),
-                     body=loop.body, name_loc=loop.name_loc)
-    return PlayerPlan(tuple(sorted(zones)), c.block([subset]))
+    return tuple(sorted(zones)) if zones else None
 
 
 def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
