@@ -348,7 +348,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
     """Names of the scenarios that fail on `program` (run in-process, the program loaded once);
     with `first_only`, stop at the first. A scenario with `set:` (a variant) gets the mutant with
     the overrides applied, uncached: the cached `load_variant` would hand it the unmutated rules."""
-    real_load, real_game = scenario_mod.load_program, scenario_mod.Game
+    real_load, real_game = scenario_mod.load_program, scenario_mod.new_game
     real_variant, real_variant_load = scenario_mod.load_variant, variants_mod.load_program
 
     def load(path):
@@ -357,7 +357,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
     def game(prog, players, seed=0, **kw):  # a mutant may loop: tighter limits end it quickly
         return real_game(prog, players, seed, limits=Limits(max_steps=max_steps, max_turns=500), **kw)
 
-    scenario_mod.load_program, scenario_mod.Game = load, game
+    scenario_mod.load_program, scenario_mod.new_game = load, game
     scenario_mod.load_variant, variants_mod.load_program = variants_mod.load_variant.__wrapped__, load
     failing: list[str] = []
     try:
@@ -368,7 +368,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
                     break
         return failing
     finally:
-        scenario_mod.load_program, scenario_mod.Game = real_load, real_game
+        scenario_mod.load_program, scenario_mod.new_game = real_load, real_game
         scenario_mod.load_variant, variants_mod.load_program = real_variant, real_variant_load
 
 

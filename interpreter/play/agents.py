@@ -52,8 +52,7 @@ def guided_choice(game: DirectGame, decision: Decision, rng: random.Random) -> i
     highest; without a rule for the decision, one draw of `rng.randrange` over all options, so a
     ruleset without `prefer` gets exactly the answers (and random stream) of uniform play. Used by
     `GuidedAgent` and by `MCTSAgent`'s playouts, so a search plays on as a sensible player would."""
-    program = getattr(game, "program", None)
-    prefs = game.preferences(decision) if getattr(program, "prefer", None) is not None else None
+    prefs = game.preferences(decision)
     if prefs is None:
         return rng.randrange(len(decision.options))
     best = max(prefs)
@@ -363,7 +362,7 @@ class MCTSAgent:
     def _preferred(self, g: DirectGame, d: Decision, keys: list[tuple[str, int]]) -> frozenset:
         """The moves of `d` that the ruleset's `prefer` rules rate highest, when they tell the
         options apart and the prior is on (else none)."""
-        if self.prior <= 0 or not self.guided_playouts or getattr(getattr(g, "program", None), "prefer", None) is None:
+        if self.prior <= 0 or not self.guided_playouts:
             return frozenset()
         prefs = g.preferences(d)
         if prefs is None or min(prefs) == max(prefs):

@@ -1,7 +1,6 @@
 """Direct code evaluates the rule-language expressions it is asked about by itself (engine/
 directeval.py): bots' `prefer` and `value` rules, constants, scenarios' `values:` and the values
-named in a run-time error. The task engine's `Game` is made to refuse to be built here, so every
-answer below comes from direct code; each is checked against what the rules say it must be."""
+named in a run-time error; each is checked against what the rules say it must be."""
 from __future__ import annotations
 
 import textwrap
@@ -9,7 +8,6 @@ import textwrap
 import pytest
 
 from interpreter.api import load_program
-from interpreter.engine import game as task_engine
 from interpreter.engine.directfacade import DirectFacade
 from interpreter.engine.factory import new_game
 from interpreter.engine.game import Limits
@@ -47,20 +45,11 @@ prefer p for "Look where?": count(it)
 CARDS = "".join(f"- {{name: G{v}, type: Gem, v: {v}}}\n" for v in (3, 9, 1, 7, 5))
 
 
-@pytest.fixture
-def no_task_engine(monkeypatch):
-    """Building a task-engine game (or its fields, as the old evaluator did) fails the test."""
-    def refuse(*args, **kwargs):
-        raise AssertionError("a task-engine Game was built")
-    monkeypatch.setattr(task_engine.Game, "__init__", refuse)
-    monkeypatch.setattr(task_engine.Game, "init_fields", refuse)
-
-
 def _program(tmp_path):
     return build(tmp_path, GEMS, CARDS)
 
 
-def test_guided_games_follow_the_preferences_direct_code_computes(tmp_path, no_task_engine):
+def test_guided_games_follow_the_preferences_direct_code_computes(tmp_path):
     program = _program(tmp_path)
     vs = [c.fields["v"] for c in program.rs.cards]
     for seed in range(3):
@@ -84,7 +73,7 @@ def test_guided_games_follow_the_preferences_direct_code_computes(tmp_path, no_t
         assert g.result["scores"] == [9 + 5 + 1 + 3 * 3, 7 + 3 + 2 * 3]  # and always the number 3
 
 
-def test_values_and_constants_come_from_direct_code(tmp_path, no_task_engine):
+def test_values_and_constants_come_from_direct_code(tmp_path):
     program = _program(tmp_path)
     g = new_game(program, 2, 0)
     while not g.over and len(g.state.zones["won#1"]) < 2:
@@ -104,14 +93,14 @@ def test_values_and_constants_come_from_direct_code(tmp_path, no_task_engine):
     assert DirectFacade.values(twin) == [90.0, 0.0] and DirectFacade.values(copy) == before == [0.0, 0.0]
 
 
-def test_a_constant_holding_a_card_is_the_card(tmp_path, no_task_engine):
+def test_a_constant_holding_a_card_is_the_card(tmp_path):
     program = build(tmp_path, 'card type Gem:\n    v: 1..9\nconstant gem = first(all_cards() where it.v == 9)\n'
                     'turn:\n    end game\n', "- {name: G3, type: Gem, v: 3}\n- {name: G9, type: Gem, v: 9}\n")
     g = new_game(program, 2, 0)
     assert g.constants_value("gem").name == "G9"
 
 
-def test_a_runaway_preference_stops_with_the_limit_at_its_rule(tmp_path, no_task_engine):
+def test_a_runaway_preference_stops_with_the_limit_at_its_rule(tmp_path):
     extra = 'prefer p for "Pick": count([x for each x in 1..5000])\n'
     program = build(tmp_path, GEMS.replace("prefer p for \"Pick a number\": it\n", "") + extra, CARDS)
     g = new_game(program, 2, 0, limits=Limits(max_work=1000))
@@ -128,7 +117,7 @@ def test_a_runaway_preference_stops_with_the_limit_at_its_rule(tmp_path, no_task
     assert g.R.work == work
 
 
-def test_a_preference_that_is_no_number_names_the_option(tmp_path, no_task_engine):
+def test_a_preference_that_is_no_number_names_the_option(tmp_path):
     program = build(tmp_path, GEMS.replace('it.v + count(won of p)', 'it'),
                     CARDS)
     g = new_game(program, 2, 0)
@@ -136,7 +125,7 @@ def test_a_preference_that_is_no_number_names_the_option(tmp_path, no_task_engin
         g.preferences(g.decision)
 
 
-def test_a_scenario_checks_values_on_direct_code(tmp_path, no_task_engine):
+def test_a_scenario_checks_values_on_direct_code(tmp_path):
     program = _program(tmp_path)
     folder = tmp_path / "rs"
     scen = folder / "scenarios"
@@ -169,14 +158,14 @@ def test_a_scenario_checks_values_on_direct_code(tmp_path, no_task_engine):
     assert not wrong.passed and "value `pool where it.v > 4`: expected ['G5'], got ['G7:7', 'G5:5']" in wrong.format()
 
 
-def test_a_failed_rule_names_its_parts_values_on_direct_code(tmp_path, no_task_engine):
+def test_a_failed_rule_names_its_parts_values_on_direct_code(tmp_path):
     program = build(tmp_path, "card type Gem:\n    v: 1..3\nzone deck: pile, shared, hidden\n"
                     "turn:\n    log 3 / count(deck)\n    end game\n", "- {name: Ruby, type: Gem, v: 1}\n")
     g = new_game(program, 2, 1)
     assert g.over and g.error.message == "division by zero in `3 / count(deck)`: `count(deck)` is 0"
 
 
-def test_a_shipped_games_rules_rate_rows_cards_and_yes_no(no_task_engine):
+def test_a_shipped_games_rules_rate_rows_cards_and_yes_no():
     """Toil and Troublez's guidance rates rows (`row_worth(it)`: Talismans in and under the row),
     cards and a yes/no question; every rating comes out a number and rows are told apart."""
     program = load_program(SHIPPED / "toil_and_troublez")
