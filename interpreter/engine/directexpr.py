@@ -578,10 +578,9 @@ class Expressions:
 
     @contextmanager
     def binding(self):
-        """Compiling a binding construct's body; nesting deeper than two is left to the task engine
-        (whose work counter stops a runaway anywhere)."""
-        if self.binding_depth >= 2 and not getattr(self, "fn_stack", ()):  # in a function: every level is charged
-            raise Unsupported("expressions that bind items more than two deep")
+        """Compiling a binding construct's body: the items of every level inside another are
+        charged against the work limit (`charged`), so a deep nest stops like any runaway (the
+        checker bounds the depth: `limit/depth`)."""
         self.binding_depth += 1
         try:
             yield
