@@ -21,7 +21,7 @@ from .directobserved import compile_observed
 from .game import Limits, Program
 from .resumablegame import ResumableGame, compile_resumable
 
-__all__ = ["new_game"]
+__all__ = ["compiled", "new_game"]
 
 def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[Any] | None = None,
              limits: Limits | None = None, after_setup: Callable | None = None,
@@ -36,14 +36,7 @@ def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[A
     `log_moves`: the state notes which cards moved (cardstats.ChangeLog), for card statistics.
     A ruleset the code generator cannot compile is refused with a ValueError that says why."""
     copies = seats is None or any(getattr(a, "copies_game", True) for a in seats)
-    try:
-        dp = compile_direct(program)
-        if observer is not None:
-            dp = compile_observed(dp)
-        if copies:
-            compile_resumable(dp)
-    except Unsupported as why:
-        raise ValueError(f"{program.rs.title} cannot be run: the code generator does not handle {why} yet") from None
+    dp = compiled(program, observed=observer is not None, copyable=copies)
     hook = after_setup
     if hook is not None:
         def hook(g: Any, arrange: Callable = after_setup) -> None:
@@ -52,3 +45,19 @@ def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[A
     kind = ResumableGame if copies else DirectGame
     return kind(dp, players, seed, limits, after_setup=hook, log_moves=log_moves,
                 record_digests=record_digests, observer=observer)
+
+
+def compiled(program: Program, observed: bool = False, copyable: bool = False) -> DirectProgram:
+    """`program`'s generated code (in the form that tells an observer, with `observed`; checked to
+    lower to the copyable form, with `copyable`); a ValueError in the game's words when the code
+    generator cannot compile it — `simulate` asks before it starts a batch, so a ruleset that
+    cannot run is one clear error, not one per game."""
+    try:
+        dp = compile_direct(program)
+        if observed:
+            dp = compile_observed(dp)
+        if copyable:
+            compile_resumable(dp)
+    except Unsupported as why:
+        raise ValueError(f"{program.rs.title} cannot be run: the code generator does not handle {why} yet") from None
+    return dp

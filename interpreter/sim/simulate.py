@@ -14,7 +14,7 @@ from ..api import load_program
 from .backends import run_chunks
 from ..runtime.cardstats import MoveTracker
 from ..engine.directgame import DirectGame
-from ..engine.factory import new_game as make_game
+from ..engine.factory import compiled, new_game as make_game
 from ..engine.game import Limits
 from .reports import SCHEMA_VERSION, card_stats, endings, fairness, public_rows, wilson
 from ..play.session import agents_for, game_seed
@@ -200,6 +200,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     # fail early, in this process, on bad content, a bad override or a player count the game refuses
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     program.rs.check_players(players)
+    compiled(program)  # and on one the code generator cannot compile yet
     chunk = max(1, min(200, n // (max(workers, 1) * 8) or 1))
     batches = [list(range(i, min(n, i + chunk))) for i in range(0, n, chunk)]
     args = (ruleset, players, seed, list(agents), dict(limits), tuple(overrides), card_stats)
