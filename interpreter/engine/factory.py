@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from .direct import Unsupported, compile_direct
+from .direct import DirectProgram, Unsupported, compile_direct
 from .directgame import DirectGame
 from .directobserved import compile_observed
 from .game import Limits, Program
