@@ -18,9 +18,9 @@ from rulekit import TOKS, build, finish
 def forms(program, players: int = 2, seed: int = 0, limits: Limits | None = None) -> Iterator[Any]:
     """A fresh game of `program` on each form of generated code (never the task engine)."""
     yield DirectGame(compile_direct(program), players, seed, limits)
-    observed = new_game(program, players, seed, seats=[], limits=limits, engine="direct", observer=QuietObserver())
+    observed = new_game(program, players, seed, seats=[], limits=limits, observer=QuietObserver())
     yield observed
-    copyable = new_game(program, players, seed, limits=limits, engine="direct")
+    copyable = new_game(program, players, seed, limits=limits)
     assert isinstance(copyable, ResumableGame)
     yield copyable
 

@@ -239,7 +239,7 @@ def test_the_wall_clock_holds_off_the_main_thread_too(tmp_path):
     for engine in ("direct",):
         t = threading.Thread(target=lambda e=engine: out.__setitem__(e, simulate(
             str(folder), 2, 2, 1, ["random"], max_seconds=1, max_turns=10 ** 9, max_decisions=10 ** 9,
-            max_steps=10 ** 9, engine=e)))
+            max_steps=10 ** 9)))
         start = time.perf_counter()
         t.start()
         t.join(30)
