@@ -1,20 +1,18 @@
-"""Direct-style compilation: a whole ruleset as one generated Python module, for fast playouts.
+"""The code generator: a whole ruleset as one generated Python module, the one engine.
 
-The task engine (tasks.py) keeps every running rule as an object on an explicit stack, so that a
-game can stop at any decision, be copied for search and resume. A batch of games played by
-agents that never copy the game (random, first) needs none of that: it needs speed. Here the
-turn, procedures, triggers and state-based rules become Python *generator* functions, a
+The turn, procedures, triggers and state-based rules become Python *generator* functions, a
 decision is a `yield` that the driver (`directgame.DirectGame`) answers with `send`, variables
 are Python locals, cards are their ids, zones are the game state's own lists, and expressions
 are typed at compile time so that `c.kind` is one list lookup and `row where it is T` one list
 comprehension. The generated code works on the same `GameState` with the same card movements
 (zones.py), asks the same questions with the same options in the same order and draws from the
-same RNG in the same order as the task engine: a seeded game ends in the same state (tested
-with every recorded golden game whose ruleset compiles here).
+same RNG in the same order as the task engine it replaced did: a seeded game ends in the same
+state as the recorded golden games. The copyable form (resumable.py) lowers the same generators
+to frames of plain data, so a game can be copied for search.
 
 Statements, settling and the module's assembly are here; expressions are in directexpr.py, the
-runtime the generated code calls in directgame.py. Only what these modules know is compiled; anything else (`Unsupported`) leaves the ruleset to the
-task engine, which stays the reference implementation. Rule text never reaches the generated
+runtime the generated code calls in directgame.py. Only what these modules know is compiled;
+anything else is `Unsupported`, and `factory.compiled` refuses the ruleset before play. Rule text never reaches the generated
 source: values taken from the rules are constants in a table `K`, rule variables become
 numbered Python names, and `directcheck.check_source` verifies the source's tokens before compiling.
 """
@@ -98,7 +96,7 @@ def compile_direct(program: Program) -> DirectProgram:
 
 def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
     """Stats that start as an empty list are taken to hold cards (a `set` of anything else
-    leaves the ruleset to the task engine): shared ones as `card_stats`, a player's as `stat_kinds`."""
+    is `Unsupported`): shared ones as `card_stats`, a player's as `stat_kinds`."""
     empty = [name for name, sd in rs.stats.items()
              if sd.init is not None and sd.init.kind == "list" and not sd.init.items]
     empty += [name for name in _stats_set_to_lists(rs) if name not in empty]
@@ -416,7 +414,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         try:
             _check_direct_source(src)
             code = compile(src, GEN_FILE, "exec")
-        except (ValueError, SyntaxError) as why:  # a fault of this module: the task engine plays instead
+        except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
             raise Unsupported(f"the generated code did not pass its checks ({why})") from None
         ns = {"__builtins__": {}}
         ns.update(_helpers())

@@ -28,7 +28,7 @@ def _built_list(items: list) -> str:
 
 
 class Unsupported(Exception):
-    """A construct this compiler does not handle: the ruleset runs on the task engine."""
+    """A construct this compiler does not handle: the ruleset cannot run (`factory.compiled` says so)."""
 
 
 @dataclass
@@ -157,7 +157,7 @@ class Expressions:
         return V(self.k(v), kind, nn=True)
 
     def e_list(self, n, scope):
-        """`[a, b, ...]`: a list of cards, or of plain values (a mix is left to the task engine)."""
+        """`[a, b, ...]`: a list of cards, or of plain values (a mix is `Unsupported`)."""
         return self.list_of([self.expr(i, scope) for i in n.items])
 
     def list_of(self, items: list) -> V:
@@ -704,7 +704,7 @@ class RuleFunctions:
         finally:
             self.fn_stack = self.fn_stack[:-1]
         src = body.src
-        if len(src) > _MAX_INLINED:  # functions calling functions many times over: left to the task engine
+        if len(src) > _MAX_INLINED:  # functions calling functions many times over: `Unsupported`
             raise Unsupported("rule functions too large to write out where they are called")
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"

@@ -4,7 +4,8 @@
 `result`, `error`, `choices`, `steps`, `held()`) and plays the same game: the same `GameState`,
 the same card movements (zones.py), the same questions with the same options in the same order,
 the same settling of state-based rules (`SettleTask`'s passes), the same RNG draws. It cannot be
-copied mid-game (a generator cannot), so agents that search (`clone`) use the task engine.
+copied mid-game (a generator cannot), so agents that search (`clone`) use the copyable form
+(resumablegame.py).
 """
 from __future__ import annotations
 
