@@ -60,7 +60,7 @@ MOD_CARDS = """
 
 
 def log_of(stack: str) -> list[str]:
-    g = finish(new_game(load_program(stack), 2, 0, engine="direct"))   # generated code, no fallback
+    g = finish(new_game(load_program(stack), 2, 0))
     assert g.error is None, g.error
     return g.log[:3]
 

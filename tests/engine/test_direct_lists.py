@@ -1,7 +1,7 @@
 """Generated code (engine/direct*.py) plays lists of lists: nested lists of plain values (in a
 stat, in a comprehension), lists of card lists from a comprehension, `linked` over plain values,
 `sort_by` keys with none among numbers, and a player stat set through a seat number. Each tiny
-ruleset is played with `engine="direct"` (no fallback), and its three forms compile."""
+ruleset is played on generated code, and its three forms compile."""
 from __future__ import annotations
 
 from interpreter.api import load_program
@@ -40,7 +40,7 @@ turn:
     dp = compile_direct(program)
     compile_observed(dp)  # the observed and the copyable forms follow from the same source
     compile_resumable(dp)
-    g = new_game(program, 2, 0, engine="direct")
+    g = new_game(program, 2, 0)
     assert g.over and g.error is None, g.error
     return g, dp
 
@@ -85,7 +85,7 @@ def test_linked_over_plain_values_and_sort_by_with_none_keys(tmp_path):
 
 def test_linked_refuses_a_link_that_is_not_a_pair_on_generated_code(tmp_path):
     program = load_program(ruleset(tmp_path, 'game "L":\n    players 2\nturn:\n    log linked(1, [[1, 2, 3]])\n'))
-    g = new_game(program, 2, 0, engine="direct")
+    g = new_game(program, 2, 0)
     assert g.over and "each link must be a pair" in str(g.error) and "game.rules:4" in str(g.error)
 
 

@@ -46,6 +46,5 @@ def test_the_highland_and_dungeon_compile_to_generated_code():
 def test_guided_bots_play_the_highland_and_dungeon_on_direct_code_to_the_end():
     """One game of the guided bots (the `prefer` rules are evaluated for every decision, the new
     prompts too) on the generated code."""
-    report = simulate(BASE + mods("highland", "dungeon"), 1, 3, 7, ["guided"], per_game=True, card_stats=False,
-                      engine="direct")
+    report = simulate(BASE + mods("highland", "dungeon"), 1, 3, 7, ["guided"], per_game=True, card_stats=False)
     assert report["errors"] == [] and report["completed"] == 1
