@@ -254,7 +254,7 @@ class Expressions:
         if owner.kind == "int" and self.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
             owner = V(f"_Seat({owner.src})", "player")
         if owner.kind == "int" and (n.name in self.rs.zones or (n.name in self.rs.stats and self.rs.stats[n.name].per_player)):
-            # `hand of 1`, `gold of 1`: the seat at that index, as `set gold of 1 to ...` writes it
+            # `hand of 1`, `points of 1`: the seat at that index, as `set points of 1 to ...` writes it
             owner = V(owner.src, "player")
         if n.name in self.rs.zones:
             if owner.kind == "player":
