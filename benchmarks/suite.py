@@ -10,9 +10,9 @@ Prints, measured in this one process:
    per-card statistics included);
 3. the interpreter-vs-reference ratio for Toil and Troublez (benchmarks/compare_reference.py:
    both run back to back on the same seeds, random agents, one worker);
-4. the cost of cloning a game state against replaying it, on both engines (benchmarks/clone_cost.py);
-5. `mcts` decisions per CPU-second on both engines, and generator vs resumable direct code on
-   random-agent batches (benchmarks/search_speed.py).
+4. the cost of cloning a game (copyable generated code) against replaying it (benchmarks/clone_cost.py);
+5. `mcts` decisions per CPU-second, and generator vs copyable generated code on random-agent
+   batches (benchmarks/search_speed.py). (Figures against the deleted task engine: docs/performance.md.)
 """
 from __future__ import annotations
 
@@ -106,14 +106,14 @@ def main() -> None:
     clones = out["clone"] = clone_costs(4, 3, repeat=50 if args.quick else 200, checkpoints=(10, 100, 200),
                                         replays=2 if args.quick else 5)
     for c in clones:
-        print(f"   after {c['decisions']:3d} decisions: clone {c['clone_ms']:.3f} ms (task engine), "
-              f"{c['direct_clone_ms']:.3f} ms (resumable direct code), replay {c['replay_ms']:.1f} ms")
+        print(f"   after {c['decisions']:3d} decisions: clone {c['direct_clone_ms']:.3f} ms (copyable generated code), "
+              f"replay {c['replay_ms']:.1f} ms")
     decisions = 20 if args.quick else 60
     print(f"5. mcts on every seat, 4-player Toil and Troublez, first {decisions} decisions (per CPU-second)")
     search = out["search"] = search_speed("toil_and_troublez", "mcts", decisions, 4, args.seed)
     search.update(batch_speed("toil_and_troublez", 20 if args.quick else 60, 4, args.seed))
-    print(f"   task engine {search['tasks_decisions_per_s']}, resumable direct code {search['auto_decisions_per_s']} "
-          f"decisions/s ({search['speedup']}x); random batches: generator code {search['generator_games_per_cpu_s']}, "
+    print(f"   {search['decisions_per_s']} decisions/s on copyable generated code; "
+          f"random batches: generator code {search['generator_games_per_cpu_s']}, "
           f"resumable {search['resumable_games_per_cpu_s']} games/s")
     out["seconds"] = round(time.perf_counter() - started, 1)
     print(f"suite took {out['seconds']} s")
