@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from rulekit import not_modelled_rules
+from rulekit import cited_rules, not_modelled_rules
 
 from interpreter.api import check_path
 
@@ -24,11 +23,7 @@ def mods(*names: str) -> str:
 
 
 def cited() -> set[str]:
-    """IDs in the `covers:` lists of the Cataclysm's scenarios."""
-    ids: set[str] = set()
-    for f in (ROOT / "tests" / "scenarios" / "talisman_cataclysm").glob("*.yaml"):
-        ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    return ids
+    return cited_rules(ROOT / "tests" / "scenarios" / "talisman_cataclysm")
 
 
 def errors(stack) -> list:

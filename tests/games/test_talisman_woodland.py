@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from rulekit import not_modelled_rules
+from rulekit import cited_rules, not_modelled_rules
 
 from interpreter.api import check_path
 from interpreter.sim.simulate import simulate
@@ -22,11 +21,7 @@ def mods(*names: str) -> str:
 
 
 def cited() -> set[str]:
-    """IDs in the `covers:` lists of the Woodland's scenarios."""
-    ids: set[str] = set()
-    for f in (ROOT / "tests" / "scenarios" / "talisman_woodland").glob("*.yaml"):
-        ids.update(YAML(typ="safe").load(f.read_text(encoding="utf-8")).get("covers", []) or [])
-    return ids
+    return cited_rules(ROOT / "tests" / "scenarios" / "talisman_woodland")
 
 
 def test_every_woodland_rule_is_cited_or_said_not_modelled():
