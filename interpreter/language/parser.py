@@ -637,8 +637,12 @@ def _too_deep(root: Node) -> tuple[Node, bool] | None:
             v = getattr(n, f)
             if isinstance(v, Node):
                 push((v, d, b))
-            elif isinstance(v, (list, tuple)) and v:
-                stack.extend((c, d, b) for c in _nodes_in(v))
+            elif isinstance(v, (list, tuple)):
+                for c in v:  # `_nodes_in(v)`, in the same order, a generator only for a list in a list
+                    if isinstance(c, Node):
+                        push((c, d, b))
+                    elif isinstance(c, (list, tuple)):
+                        stack.extend((x, d, b) for x in _nodes_in(c))
     return None
 
 
