@@ -2,6 +2,7 @@
 
     python benchmarks/validate_speed.py                 # baseline 36496f9, 7 rounds
     python benchmarks/validate_speed.py --baseline HEAD~3 -n 11
+    python benchmarks/validate_speed.py --games         # only the seven games' folders of issue 16
 
 Each round runs, for the baseline and for the working tree (alternating which goes first):
   1. the command itself, `python -m interpreter validate <every shipped ruleset>`, in a fresh
@@ -70,6 +71,9 @@ acc["rest"] = (t2 - t1) - sum(v for k, v in acc.items() if k != "import")
 print(json.dumps(acc))
 """
 STAGES = ["import", "rules", "yaml", "cards", "effects", "check", "rest"]
+# the folders of issue 16's target ("under 0.6 s of CPU"): the seven games, without their mods
+GAMES = ("toil_and_troublez", "stonehenge_wizards", "magical_treehouse", "enchanters", "enchanters_overlords",
+         "talisman", "tutorial_fireflies")
 
 
 def _child_cpu(cmd: list[str], cwd: Path, env: dict) -> tuple[float, str]:
@@ -87,8 +91,11 @@ def main() -> None:
     ap.add_argument("--baseline", default="36496f9", help="commit to compare with (default 36496f9, before this work)")
     ap.add_argument("-n", type=int, default=7, help="rounds (default 7)")
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--games", action="store_true",
+                    help=f"validate only the seven games' folders the issue's target names ({', '.join(GAMES)}), "
+                         "not every folder under rulesets/ (the games and their mods)")
     args = ap.parse_args()
-    rulesets = sorted(str(p) for p in (ROOT / "rulesets").iterdir() if p.is_dir())
+    rulesets = sorted(str(p) for p in (ROOT / "rulesets").iterdir() if p.is_dir() and (not args.games or p.name in GAMES))
     tmp = Path(tempfile.mkdtemp(prefix="validate-speed-"))
     try:
         base = tmp / "baseline"

@@ -28,6 +28,7 @@ from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
 from .cardfast import card_shape, checked_card
 from .stack import apply_card_edits, check_order, split_stack
+from .yamldirect import Unusual as _NotDirect, direct_load
 
 if TYPE_CHECKING:  # pydantic is imported only for a card the cheap check refuses (a tenth of `validate`'s start-up)
     from pydantic import BaseModel, ValidationError
@@ -447,18 +448,23 @@ class _Unusual(Exception):
 
 
 def _fast_load(text: str) -> Any:
-    """A card file's data as `_yaml().load(text)` gives it, about ten times faster: libyaml (C) scans
-    and parses, `_compose` builds ruamel's nodes as ruamel's composer would, and ruamel's own
-    round-trip constructor makes the values, positions (`.lc`), quote styles and duplicate-key
-    errors. `_SLOW` for a file with any error or anything ruamel could read differently (tabs,
+    """A card file's data as `_yaml().load(text)` gives it, about twenty times faster: libyaml (C)
+    scans and parses, and `yamldirect.direct_load` builds ruamel's values from its events. A file
+    that pass declines takes the middle way: `_compose` builds ruamel's nodes as ruamel's composer
+    would, and ruamel's own round-trip constructor makes the values, positions (`.lc`), quote
+    styles and duplicate-key errors. `_SLOW` for a file with any error or anything ruamel could read differently (tabs,
     tags, directives, empty values, which ruamel places at the next token), so that ruamel's own
     parser reads it and words its errors; tests/content/test_fast_yaml.py compares the two."""
     if _CParser is None or "\t" in text:
         return _SLOW
-    y = _yaml()
+    try:  # most files: values built straight from the events (content/yamldirect.py)
+        return _direct_load(text)
+    except _NotDirect:
+        pass
+    except Exception:  # noqa: BLE001 - any problem: the longer ways below read it and word it
+        pass
+    y = _loading_yaml()
     try:
-        y.doc_infos.append(DocInfo(requested_version=yaml_version(y.version)))  # as `YAML.load` does
-        y.tags = {}
         events = _CParser(text)
         get = events.get_event
         get()  # stream start
@@ -471,6 +477,21 @@ def _fast_load(text: str) -> Any:
         return y.constructor.construct_document(node)
     except Exception:  # noqa: BLE001 - any problem: read it again the slow way, which words it
         return _SLOW
+
+
+def _loading_yaml() -> YAML:
+    """A round-trip YAML set up as `YAML.load` sets it up for one document (its resolver and
+    constructor are used on their own by the fast paths)."""
+    y = _yaml()
+    y.doc_infos.append(DocInfo(requested_version=yaml_version(y.version)))
+    y.tags = {}
+    return y
+
+
+def _direct_load(text: str) -> Any:
+    """libyaml's events straight to ruamel's values (content/yamldirect.py); `_NotDirect` otherwise."""
+    y = _loading_yaml()
+    return direct_load(text, _CParser, _c_events, y.resolver, y.constructor, y.max_depth)
 
 
 class _Composer:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from lark import Lark, Token
-from lark.parsers.lalr_analysis import Shift
+from .larkload import Lark, Shift, Token, UnlessCallback
 
 __all__ = ["Unusual", "FastParser"]
 
@@ -41,6 +40,18 @@ def _borrow(type_: str, value: str, t: Token) -> Token:
     return _token(type_, value, t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos)
 
 
+class _Chain(dict):
+    """The action of a rule that passes its one child on (`?sum: product`): only the top state
+    changes, to the goto of the state below it. Such rules come in chains (a name in an expression
+    climbs about ten of them), so the state the whole chain ends in is kept, by the state below."""
+
+    __slots__ = ("origin",)
+
+    def __init__(self, origin: str):
+        super().__init__()
+        self.origin = origin
+
+
 class FastParser:
     """Lark's tables, taken apart once per grammar into plain dicts and tuples for `parse`."""
 
@@ -51,7 +62,7 @@ class FastParser:
         callbacks = parser.callbacks
         self.start_states, self.end_states = dict(table.start_states), dict(table.end_states)
         # per state: terminal -> next state (a shift, an int) or (size, callback, rule name) (a reduce);
-        # a rule whose callback passes its one child on is (1, None, rule name): only the state changes
+        # a rule whose callback passes its one child on is a `_Chain`: only the state changes
         self.actions: dict[int, dict[str, object]] = {}
         self.gotos: dict[int, dict[str, int]] = {}
         for state, acts in table.states.items():
@@ -62,8 +73,10 @@ class FastParser:
                     (mine if sym.isupper() or sym == "$END" else gotos)[sym] = arg
                 else:
                     callback = callbacks[arg]
-                    keep = callback is pass_on and len(arg.expansion) == 1
-                    mine[sym] = (len(arg.expansion), None if keep else callback, arg.origin.name)
+                    if callback is pass_on and len(arg.expansion) == 1:
+                        mine[sym] = _Chain(arg.origin.name)
+                    else:
+                        mine[sym] = (len(arg.expansion), callback, arg.origin.name)
             self.actions[state], self.gotos[state] = mine, gotos
         # per state: the contextual lexer's scanner for the terminals that state accepts
         self.basic = lark.parser.lexer.lexer.lexers
@@ -104,13 +117,17 @@ class FastParser:
                     line += count
                     line_start = pos + value.rindex("\n") + 1
             ignored = type_ in ignore
-            if ignored and type_ not in callback:
+            special = callback.get(type_)
+            if special is not None and special.__class__ is dict:  # a keyword, or a name
+                type_ = special.get(value, type_)
+                special = None
+            if ignored and special is None:
                 pos = end
                 continue
             tok = _token(type_, value, pos, start_line, col, line, end - line_start + 1, end)
             pos = end
-            if type_ in callback:
-                tok = callback[type_](tok)
+            if special is not None:
+                tok = special(tok)
                 if ignored:
                     continue
                 type_ = tok.type
@@ -142,14 +159,16 @@ class FastParser:
                     act = actions[state_stack[-1]].get(type_)
                     if act is None:
                         raise Unusual()
-                    if act.__class__ is int:
+                    cls = act.__class__
+                    if cls is int:
                         state_stack.append(act)
                         value_stack.append(tok)
                         break
-                    size, reduce, origin = act
-                    if reduce is None:
-                        state_stack[-1] = gotos[state_stack[-2]][origin]
+                    if cls is _Chain:
+                        top = act.get(state_stack[-2])
+                        state_stack[-1] = top if top is not None else self._chain(act, state_stack, type_)
                         continue
+                    size, reduce, origin = act
                     if size:
                         children = value_stack[-size:]
                         del state_stack[-size:]
@@ -175,10 +194,10 @@ class FastParser:
             act = actions[state_stack[-1]].get("$END")
             if act is None or act.__class__ is int:
                 raise Unusual()
-            size, reduce, origin = act
-            if reduce is None:
-                state_stack[-1] = gotos[state_stack[-2]][origin]
+            if act.__class__ is _Chain:
+                state_stack[-1] = gotos[state_stack[-2]][act.origin]
             else:
+                size, reduce, origin = act
                 if size:
                     children = value_stack[-size:]
                     del state_stack[-size:]
@@ -192,13 +211,35 @@ class FastParser:
                 return value_stack[-1]
 
     def _lexer(self, state: int) -> tuple:
-        """The contextual lexer's scanner for one state: (match, callbacks, ignored, with newlines)."""
+        """The contextual lexer's scanner for one state: (match, callbacks, ignored, with newlines).
+        Lark's keyword check on a name (`UnlessCallback`: the name matched whole against each
+        keyword's text) becomes a dict from text to keyword, where every keyword is plain text."""
         basic = self.basic[state]
         mres = basic.scanner._mres
         if len(mres) != 1:  # a scanner split in parts (over 100 terminals): Lark's own loop handles it
             raise Unusual()
-        self.lexers[state] = lexer = (mres[0].match, basic.callback, basic.ignore_types, basic.newline_types)
+        callback = dict(basic.callback)
+        for type_, call in basic.callback.items():
+            scanner = getattr(call, "scanner", None)
+            if call.__class__ is UnlessCallback and not scanner.g_regex_flags and not scanner.use_bytes \
+                    and all(t.pattern.type == "str" and not t.pattern.flags for t in scanner.terminals):
+                words: dict[str, str] = {}
+                for t in scanner.terminals:  # the first alternative that matches wins, as in the regex
+                    words.setdefault(t.pattern.value, t.name)
+                callback[type_] = words
+        self.lexers[state] = lexer = (mres[0].match, callback, basic.ignore_types, basic.newline_types)
         return lexer
+
+    def _chain(self, act: _Chain, state_stack: list, type_: str) -> int:
+        """Follow a chain of pass-on reductions on `type_` from the top state; keep where it ends."""
+        below, top = state_stack[-2], state_stack[-1]
+        gotos, actions = self.gotos[below], self.actions
+        state, step = top, act
+        while step.__class__ is _Chain:
+            state = gotos[step.origin]
+            step = actions[state].get(type_)
+        act[below] = state
+        return state
 
     def _feed(self, state_stack: list, value_stack: list, tok: Token) -> None:
         """Reduce, then shift one token (the final dedents)."""
@@ -211,10 +252,10 @@ class FastParser:
                 state_stack.append(act)
                 value_stack.append(tok)
                 return
-            size, reduce, origin = act
-            if reduce is None:
-                state_stack[-1] = gotos[state_stack[-2]][origin]
+            if act.__class__ is _Chain:
+                state_stack[-1] = gotos[state_stack[-2]][act.origin]
                 continue
+            size, reduce, origin = act
             children = value_stack[-size:] if size else []
             if size:
                 del state_stack[-size:]

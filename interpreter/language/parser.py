@@ -15,10 +15,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
-from lark.parse_tree_builder import ChildFilterLALR, maybe_create_child_filter
+from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transformer_NonRecursive, Tree,
+                       UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
 from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, CopiesDecl, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
@@ -639,8 +637,12 @@ def _too_deep(root: Node) -> tuple[Node, bool] | None:
             v = getattr(n, f)
             if isinstance(v, Node):
                 push((v, d, b))
-            elif isinstance(v, (list, tuple)) and v:
-                stack.extend((c, d, b) for c in _nodes_in(v))
+            elif isinstance(v, (list, tuple)):
+                for c in v:  # `_nodes_in(v)`, in the same order, a generator only for a list in a list
+                    if isinstance(c, Node):
+                        push((c, d, b))
+                    elif isinstance(c, (list, tuple)):
+                        stack.extend((x, d, b) for x in _nodes_in(c))
     return None
 
 

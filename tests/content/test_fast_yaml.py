@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.mergevalue import merge_attrib
 
 from interpreter.content import loader
+from interpreter.content.yamldirect import Unusual
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_FILES = sorted((ROOT / "cards").rglob("*.y*ml"))
@@ -18,6 +20,13 @@ def _same(fast, slow, path: str) -> None:
     assert type(fast) is type(slow), path
     if isinstance(fast, (CommentedMap, CommentedSeq)):
         assert (fast.lc.line, fast.lc.col, fast.lc.data) == (slow.lc.line, slow.lc.col, slow.lc.data), path
+        assert fast.anchor.value == slow.anchor.value, path
+        assert fast.fa.flow_style() == slow.fa.flow_style(), path
+        merged = [getattr(x, merge_attrib, None) for x in (fast, slow)]
+        assert [(m.merge_pos, len(m), [list(v) for v in m.value]) if m else None for m in merged][0] == \
+            [(m.merge_pos, len(m), [list(v) for v in m.value]) if m else None for m in merged][1], path
+        if isinstance(fast, CommentedMap):
+            assert fast._ok == slow._ok, path  # its own keys, not the merged ones
         if isinstance(fast, CommentedMap):
             assert list(fast) == list(slow), path
             for k in fast:
@@ -39,9 +48,40 @@ def _both(text: str):
 @pytest.mark.skipif(loader._CParser is None, reason="PyYAML without libyaml")
 @pytest.mark.parametrize("path", CARD_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_shipped_card_files_load_identically(path: Path) -> None:
-    fast, slow = _both(path.read_text(encoding="utf-8"))
-    assert fast is not loader._SLOW, "a shipped card file should take the fast path"
-    _same(fast, slow, path.name)
+    """Every shipped file, anchors and merges included, is built straight from libyaml's events
+    (content/yamldirect.py: `Unusual` would fail here), and gives what ruamel gives."""
+    text = path.read_text(encoding="utf-8")
+    _same(loader._direct_load(text), _both(text)[1], path.name)
+    assert loader._fast_load(text) is not loader._SLOW
+
+
+@pytest.mark.skipif(loader._CParser is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("text", [
+    "a: &x 5\nb: *x\nc: &s text\nd: [*s, *x]\n",  # anchored scalars keep ruamel's anchored types
+    "a: &m {p: 1}\nb: *m\nc:\n  - *m\n  - &l [1, 2]\n  - *l\n",  # an alias's place is its anchor's
+    "- <<: [&a {x: 1}, &b {y: 2}]\n  x: 3\n- {<<: *a, z: 0}\n",
+    "- [0, 00, +5, -3, 1.5, 2001-12-14, 0x1F, '7', \"8\", True, FALSE, Null, ~]\n",
+    "- effect: >\n    a\n    b\n- effect: |\n    a\n    b\n- id001: &id001 {a: 1}\n",
+    "1: a\n-2: b\n'3': c\n",
+])
+def test_the_direct_pass_builds_what_ruamel_builds(text: str) -> None:
+    _same(loader._direct_load(text), _both(text)[1], "doc")
+
+
+@pytest.mark.skipif(loader._CParser is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("text", [
+    "a: 1\na: 2\n",  # a duplicate key: ruamel words it
+    "a: &a [*a]\n",  # an alias inside its own anchor
+    "a: *nowhere\n",
+    "a:\n  <<: 5\n",  # nothing to merge
+    "a: {<<: {x: 1}, <<: {y: 2}}\n",
+    "? [a, b]\n: c\n",  # a list as a key
+    "- !!str 5\n",
+    "- name:\n",
+])
+def test_the_direct_pass_declines_what_ruamel_must_read_or_word(text: str) -> None:
+    with pytest.raises(Unusual):
+        loader._direct_load(text)
 
 
 @pytest.mark.skipif(loader._CParser is None, reason="PyYAML without libyaml")
