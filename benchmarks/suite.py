@@ -13,6 +13,12 @@ Prints, measured in this one process:
 4. the cost of cloning a game (copyable generated code) against replaying it (benchmarks/clone_cost.py);
 5. `mcts` decisions per CPU-second, and generator vs copyable generated code on random-agent
    batches (benchmarks/search_speed.py). (Figures against the deleted task engine: docs/performance.md.)
+6. with `--old DIR` (a checkout of an old commit, e.g. 8ac881e, the issue "One engine"'s
+   baseline): every ruleset of the issue at its smallest player count and at 4, and `--agents mcts`
+   decisions per second, against that commit (benchmarks/ab_rulesets.py: a fresh process per side
+   and case, CPU time), both sides on the old commit's rule files (`--old-files own`: each its own).
+
+    git worktree add /tmp/old 8ac881e && python benchmarks/suite.py --old /tmp/old
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from ab_rulesets import compare as against_old  # noqa: E402
 from clone_cost import clone_costs  # noqa: E402
 from compare_reference import compare  # noqa: E402
 from search_speed import batch_speed, search_speed  # noqa: E402
@@ -75,6 +82,10 @@ def main() -> None:
     ap.add_argument("--ratio-games", type=int, default=None, help="games of each side in the ratio (default 200)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    ap.add_argument("--old", type=Path, metavar="DIR", help="also compare with the checkout of an old commit in DIR "
+                    "(part 6: the issue's ratios against 8ac881e)")
+    ap.add_argument("--old-files", choices=("old", "own"), default="old",
+                    help="part 6's rule files: the old checkout's for both sides (default) or each side its own")
     args = ap.parse_args()
     games = args.games or (20 if args.quick else 100)
     ratio_games = args.ratio_games or (40 if args.quick else 200)
@@ -115,6 +126,11 @@ def main() -> None:
     print(f"   {search['decisions_per_s']} decisions/s on copyable generated code; "
           f"random batches: generator code {search['generator_games_per_cpu_s']}, "
           f"resumable {search['resumable_games_per_cpu_s']} games/s")
+    if args.old:
+        print(f"6. against {args.old}: games and mcts decisions per CPU-second, new/old")
+        out["against_old"] = against_old(args.old, args.old_files, scale=0.5 if args.quick else 1.0,
+                                         rounds=1 if args.quick else 2, mcts=True,
+                                         mcts_decisions=20 if args.quick else 40, show=lambda line: print("   " + line))
     out["seconds"] = round(time.perf_counter() - started, 1)
     print(f"suite took {out['seconds']} s")
     if args.json:

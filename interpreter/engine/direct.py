@@ -1207,7 +1207,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             return
         got = self.dispatch.get(event)
         if got is None or not _SIMPLE.match(subject) or not (actor == "None" or _SIMPLE.match(actor)):
-            self.emit(d, f"yield from R.fire({self.k(event)}, {subject}, {actor})", loc)
+            # `R.fire` in two steps: most events find no trigger that answers (its condition false),
+            # and then no generator is made
+            pending = self.temp()
+            self.emit(d, f"{pending} = R.fired({self.k(event)}, {subject}, {actor})", loc)
+            self.emit(d, f"if {pending}:")
+            self.emit(d + 1, f"yield from R.run_fired({self.k(event)}, {pending})", loc)
             return
         table, _, binder = got
         f = self.temp()
@@ -1378,6 +1383,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 _KEYWORDS |= STMTS_KEYWORDS  # written by directstmts
+_KEYWORDS |= {"fired", "run_fired"}  # `fire` in two steps (`emit_fire`)
 
 
 def _check_direct_source(src: str) -> None:

@@ -11,6 +11,7 @@ random numbers.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from .directexpr import Unsupported
@@ -19,6 +20,28 @@ from ..runtime.errors import RuleError, explain
 from ..runtime.values import Seat
 
 __all__ = ["AbilityGen", "AbilityRuntime", "GENERATED_KEYWORDS"]
+
+
+def _action_entry(key: str, fn: str, cond: Any, node: Any, c: Any) -> tuple:
+    """An action as `AbilityRuntime.actions` gives it, with the key its uses are counted under
+    (None: the action has no use limit)."""
+    return (key, fn, cond, node, c), (f"{node.period}:{key}" if node.limit is not None else None)
+
+
+def _key_owner(at: str) -> int:
+    """`in_play_owner` of a card at zone key `at`, -1 for none."""
+    if at[0] == "^" or "#" not in at:
+        return -1
+    return int(at.partition("#")[2])
+
+
+def _action_label(done: str, option: Any) -> str:
+    """An action decision's option as people read it: the action's label (and its card's name);
+    None, the last option, is `done` ("End the turn")."""
+    if option is None:
+        return done
+    card = option[4]
+    return f"{option[1].label} ({card.name})" if card is not None else option[1].label
 
 # attribute names the code written here uses (direct.py's token check allows them)
 # (and `_`, the unused counter of direct.py's `repeat N times`)
@@ -136,9 +159,16 @@ class AbilityRuntime:
         table = self.info["whenever"].get(event, ())
         if self.info["copies"]:  # copying cards answer with the copied card's triggers too
             table = list(table) + self.copied_whenever(event)
+        where, owners = self.state.where, self.key_owners
+        live = self.ability_live if self.info["kept_parts"] else None
         for name, cond, binder, node, cid in table:
-            owner = self.in_play_owner(cid)
-            if owner is None or not self.ability_live(cid, node):
+            at = where.get(cid)  # `in_play_owner`, its answer per zone key remembered
+            if at is None:
+                continue
+            owner = owners.get(at)
+            if owner is None:
+                owner = owners[at] = _key_owner(at)
+            if owner < 0 or (live is not None and not live(cid, node)):
                 continue
             args = (Seat(owner), cid, subject) if binder else (Seat(owner), cid)
             if cond is not None and not self.trigger_condition(fns[cond], args, node):
@@ -158,44 +188,87 @@ class AbilityRuntime:
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in
         play and of `sources`, each within its use limit and condition; as (use key, function,
-        condition, node, card id or None)."""
+        condition, node, card id or None). Asked before every action decision: the entries (and
+        their use keys) are made once per ruleset (`_action_entries`), the player's zones found
+        once per game."""
         st, info, fns = self.state, self.info, self.game.fns
         p = int(player)
-        out = [(f"rule:{i}", fn, cond, node, None) for i, (fn, cond, node) in enumerate(info["rule_actions"])]
+        entries = self.action_entries
+        out = entries.get("rule:")
+        if out is None:
+            out = entries["rule:"] = [_action_entry(f"rule:{i}", fn, cond, node, None)
+                                      for i, (fn, cond, node) in enumerate(info["rule_actions"])]
         card_actions = info["card_actions"]
         if card_actions:
+            out = list(out)
+            zones = st.zones
             cards: list = []
-            suffix = f"#{p}"
-            for key, ids in st.zones.items():
-                if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones:
-                    cards += ids
+            for key in self.own_zone_keys(p):
+                cards += zones[key]
             if sources is not None:
                 cards += [c for c in sources if c is not None and c not in cards]
             copies = info["copies"]
+            live = self.ability_live if info["kept_parts"] else None
             for c in cards:
-                own = card_actions.get(c, ())
-                for i, (fn, cond, node) in (self.copied_actions(c, own) if copies else enumerate(own)):
-                    if self.ability_live(c, node):
-                        out.append((f"{c}:{i}", fn, cond, node, c))
+                own = card_actions.get(c)
+                if copies:  # (a card without actions of its own may copy some)
+                    made = [_action_entry(f"{c}:{i}", fn, cond, node, c)
+                            for i, (fn, cond, node) in self.copied_actions(c, own or ())]
+                elif own is None:
+                    continue
+                else:
+                    made = entries.get(c)
+                    if made is None:
+                        made = entries[c] = [_action_entry(f"{c}:{i}", fn, cond, node, c)
+                                             for i, (fn, cond, node) in enumerate(own)]
+                for pair in made:
+                    if live is None or live(c, pair[0][3]):
+                        out.append(pair)
         legal = []
         uses = st.uses
         you = Seat(p)
-        for entry in out:
-            key, _, cond, node, c = entry
-            if node.limit is not None and uses.get(f"{node.period}:{key}", 0) >= node.limit:
+        for entry, use_key in out:
+            if use_key is not None and uses.get(use_key, 0) >= entry[3].limit:
                 continue
-            if cond is not None and not fns[cond](you, c):
+            cond = entry[2]
+            if cond is not None and not fns[cond](you, entry[4]):
                 continue
             legal.append(entry)
         return legal
 
+    @property
+    def key_owners(self) -> dict:
+        """Zone key (as `where` gives it) → the owner of the player's zone it names, -1 for a
+        shared zone or a card below another (made as keys are met, shared by a ruleset's games)."""
+        return self.tables.setdefault("key_owners", {})
+
+    @property
+    def action_entries(self) -> dict:
+        """The actions' entries, per ruleset and player count (read only once made): "rule:" → the
+        rules' actions, a card id → its own actions, each as (entry, use key or None)."""
+        return self.tables.setdefault("actions", {})
+
+    def own_zone_keys(self, p: int) -> list:
+        """The keys of player `p`'s own zones but rows (`pile#2`), in the state's order: where the
+        cards whose actions `p` may take lie."""
+        got = self.__dict__.get("_own_zone_keys")
+        if got is None:
+            got = self.__dict__["_own_zone_keys"] = {}
+        keys = got.get(p)
+        if keys is None:
+            suffix = f"#{p}"
+            keys = got[p] = [key for key in self.state.zones
+                             if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones]
+        return keys
+
     def action_decision(self, player: Any, legal: list, done: str) -> Decision:
-        """The question `ActionsTask` asks: each action by its label (and its card), then "done"."""
+        """The question `ActionsTask` asks: each action by its label (and its card), then "done"
+        (the labels made when read: `_action_label`)."""
         cards = self.rs.cards
-        labels = [f"{e[3].label} ({cards[e[4]].name})" if e[4] is not None else e[3].label for e in legal]
         options = [(key, node, None, None, cards[c] if c is not None else None) for key, _, _, node, c in legal]
-        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options + [None],
-                        labels + [done], None)
+        options.append(None)
+        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options, None, None,
+                        partial(_action_label, done))
 
     def use_action(self, entry: tuple) -> Callable:
         """Count a use of a limited action; the action's function."""

@@ -675,13 +675,14 @@ class CoverRuntime:
         """`card_at(space)`: the card on it (`grid_occupied`, remembered while no card moves)."""
         if s is None:
             return None
-        got = self.grid_seen.get(s.key)
+        seen = self.__dict__.get("_grid_seen")
+        got = seen.get(s.key) if seen is not None else None
         if got is None or got[0] != self.grid_version:
             spaces = self.state.spaces
             got = self.grid_seen[s.key] = (self.grid_version, {spaces[c]: c for c in self.state.zones[s.key]
-                                                               if c in spaces})
-        w, _ = self.program.grids[s.key.partition("#")[0]]
-        return got[1].get(s.y * w + s.x)
+                                                               if c in spaces},
+                                           self.program.grids[s.key.partition("#")[0]][0])  # (its width)
+        return got[1].get(s.y * got[2] + s.x)
 
     @property
     def grid_seen(self) -> dict:

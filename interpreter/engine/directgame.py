@@ -92,7 +92,7 @@ def _sum(R: Any, xs: list) -> Any:
     R.work += len(xs)
     if R.work > R.max_work:
         R.too_much_work()
-    return sum(x for x in xs if x is not None)
+    return sum(xs) if None not in xs else sum(x for x in xs if x is not None)
 
 
 def _plus(a: Any, b: Any) -> Any:
@@ -310,6 +310,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
         self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
+        self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_entries`)
+        # a player's stat's bits for settling, by (name, seat): its name's and its instance's (`touch_stat`);
+        # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
+        self.stat_bits: dict = t.setdefault("stat_bits", {})
+        self.stat_bounds: dict = t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
+            name: (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
         if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
             self.tbit = dict(self.tbit)
 
@@ -342,7 +348,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.touched |= self.tbit[key]
 
     def touch_stat(self, name: str, player: int | None = None) -> None:
-        self.touched |= self.bits[name] | (self.bits[f"{name}#{int(player)}"] if player is not None else 0)
+        if player is None:
+            self.touched |= self.bits[name]
+            return
+        got = self.stat_bits.get((name, player))
+        if got is None:
+            got = self.stat_bits[(name, player)] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
+        self.touched |= got
 
     def _touch_card(self, c: int) -> None:
         where = self.state.where
@@ -539,16 +551,21 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             self.touch_stat(name)
 
     def set_pstat(self, p: int, name: str, v: Any) -> None:
-        if isinstance(v, int):  # `StatDef.clamp` written out: hot in dice games
-            sd = self.rs.stats[name]
-            if sd.lo is not None and v < sd.lo:
-                v = sd.lo
-            elif sd.hi is not None and v > sd.hi:
-                v = sd.hi
+        bounds = self.stat_bounds.get(name)
+        if bounds is not None and isinstance(v, int):  # `StatDef.clamp` written out: hot in dice games
+            lo, hi = bounds
+            if lo is not None and v < lo:
+                v = lo
+            elif hi is not None and v > hi:
+                v = hi
         stats = self.state.pstats[p]
-        if stats[name] is not v and (stats[name] != v or type(stats[name]) is not type(v)):
+        old = stats[name]
+        if old is not v and (old != v or type(old) is not type(v)):
             stats[name] = v
-            self.touch_stat(name, p)
+            got = self.stat_bits.get((name, p))
+            if got is None:
+                got = self.stat_bits[(name, p)] = self.bits[name] | self.bits[f"{name}#{int(p)}"]
+            self.touched |= got
 
     def card_obj(self, c: Any) -> Any:
         """The card with id `c` (none: none), to keep in a stat."""

@@ -230,6 +230,15 @@ def copy_state(st: GameState) -> tuple[GameState, dict]:
     return new, memo
 
 
+def _label_of(label_of: Any, R: Any, R2: Any) -> Any:
+    """A pending decision's way to label its options, for the copy whose runtime is `R2`: a method
+    of the game's runtime `R` (`R.label`) bound to `R2`; any other (an action decision's, which
+    reads no state) as it is."""
+    if getattr(label_of, "__self__", None) is R:
+        return getattr(R2, label_of.__name__)
+    return label_of
+
+
 class ResumableGame(DirectGame):
     """A DirectGame on lowered code: the same game, and `clone` at any decision."""
 
@@ -261,6 +270,7 @@ class ResumableGame(DirectGame):
         # `row_home` knows rows by the identity of their lists, which the copy has anew
         R2.seats, R2.bits, R2.tbit, R2.key_name = list(R.seats), dict(R.bits), dict(R.tbit), dict(R.key_name)
         R2.__dict__.pop("_player_zones", None)
+        R2.__dict__.pop("_own_zone_keys", None)  # (a dummy player added to one game only)
         R2.__dict__.pop("_grid_seen", None)  # which card lies on which grid space: each game's own
         R2.row_home = {id(memo[i]): k for i, k in R.row_home.items() if i in memo}
         R2.const = copy_value(R.const, memo)
@@ -290,7 +300,7 @@ class ResumableGame(DirectGame):
         if d is not None:
             new.decision = Decision(d.player, d.kind, d.prompt, copy_value(d.options, memo),
                                     None if d._labels is None else list(d._labels), d.loc,
-                                    R2.label if d._labels is None else None)
+                                    _label_of(d._label_of, R, R2) if d._labels is None else None)
         return new
 
     @property

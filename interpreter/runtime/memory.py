@@ -45,8 +45,14 @@ def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
     each distinct list met, plus 20 for each list: going to one costs about as much as 20 items of
     a builtin's loop). Each distinct list is walked once, so a list that holds another twice at every level costs its depth, not 2**depth;
     the walk stops as soon as a count passes `limit`. A flat list costs one C-level pass."""
-    if _NESTING.isdisjoint(map(type, v.values() if v.__class__ is dict else v)):
+    top = v.values() if v.__class__ is dict else v
+    if _NESTING.isdisjoint(map(type, top)):
         return len(v), 1, 0
+    inner = [i for i in top if i.__class__ in _NESTING]
+    if all(_NESTING.isdisjoint(map(type, i.values() if i.__class__ is dict else i)) for i in inner):
+        # lists of flat lists (rows, pairs): what the walk below finds, without its tables
+        n = len(v) + sum(map(len, inner))
+        return n, 2, len(v) + 20 + sum(len(i) + 20 for i in {id(i): i for i in inner}.values())
     sizes: dict[int, int] = {}  # id -> size of each list met (the walk keeps them alive: ids stay unique)
     depths: dict[int, int] = {}
     cost, stack = 0, [(v, False)]
@@ -77,8 +83,11 @@ def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:
     holds more than MAX_ITEMS items counting nested ones (walking nested lists is charged to the
     work limit, as the items a builtin visits are)."""
     n = len(out)
-    charge_built(g, n, loc)
-    if out.__class__ is str:
+    if g.built + n > g.limits.max_memory:
+        charge_built(g, n, loc)  # (raises)
+    g.built += n
+    cls = out.__class__
+    if cls is str or (cls is list and _NESTING.isdisjoint(map(type, out))):  # a flat list: `nested_size` at once
         if n > MAX_ITEMS:
             raise RuleError(f"a list or text longer than {MAX_ITEMS} items", loc)
         return out

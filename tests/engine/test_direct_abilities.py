@@ -4,6 +4,8 @@ random agents give the same questions (who, what kind, the prompt, every option'
 result, log and final state (its digest covers the zones, stats, action uses and the RNG)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rulekit import BOARD_WORLD, board_cards, build, line_of
@@ -147,6 +149,28 @@ def test_the_games_exercise_what_they_claim(tmp_path):
             labels.update(o.split(" (")[0] for o in opts)
     assert {"action", "order", "may", "choose"} <= kinds
     assert {"Buy", "Refill", "Polish", "Sell", "Trade", "Grab", "End the turn"} <= labels
+
+
+def test_a_copy_asks_the_same_action_question(tmp_path):
+    """An action decision's labels are made when first read, on a copy of the game too: the copy
+    made before they were read names a card's action with its card, as the original does, and
+    plays on as the original does."""
+    program = build(tmp_path, RULES, CARDS)
+    first = new_game(program, 3, 11)  # the copyable form: where is an action of a card offered?
+    answers, rng = [], random.Random(11)
+    while not (first.decision.kind == "action" and any(" (" in x for x in first.decision.labels)):
+        answers.append(rng.randrange(len(first.decision.options)))
+        first.answer(answers[-1])
+    g = new_game(program, 3, 11)
+    for i in answers:  # the same game, its labels never read
+        g.answer(i)
+    copy = g.clone()
+    assert copy.decision.labels == first.decision.labels == g.decision.labels
+    assert copy.decision.labels[-1] == "End the turn"
+    i = next(i for i, x in enumerate(first.decision.labels) if " (" in x)
+    for game in (g, copy):
+        game.answer(i)
+    assert copy.decision.labels == g.decision.labels and copy.state.digest() == g.state.digest()
 
 
 def test_a_limited_action_is_offered_again_next_turn(tmp_path):
