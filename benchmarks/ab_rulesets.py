@@ -2,6 +2,7 @@
 
     git worktree add /tmp/old 8ac881e
     python benchmarks/ab_rulesets.py /tmp/old
+    python benchmarks/ab_rulesets.py /tmp/old talisman toil_and_troublez   # those cases only
 
 For each case (ruleset, players, games), `simulate` runs in a fresh process of each checkout,
 alternating old / new twice, with random agents, per-card statistics on (simulate's default) and
@@ -37,10 +38,13 @@ def run(root: Path, ruleset: str, players: int, n: int) -> tuple[float, int, int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("old", type=Path, help="a checkout of the old commit (e.g. a git worktree)")
+    ap.add_argument("rulesets", nargs="*", help="only the cases of these rulesets (default: every case)")
     args = ap.parse_args()
     print("| ruleset | players | games | old games/CPU-s | new games/CPU-s | new/old |")
     print("|---|---|---|---|---|---|")
     for ruleset, players, n in CASES:
+        if args.rulesets and ruleset not in args.rulesets:
+            continue
         runs: dict[str, list] = {"old": [], "new": []}
         for _ in range(2):
             for side, root in (("old", args.old), ("new", ROOT)):
