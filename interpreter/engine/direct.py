@@ -282,6 +282,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                     if t.kind != "action" and not t.whenever:
                         card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
         abilities = self.abilities(trigger_fn)  # `whenever` triggers and actions (directabilities.py)
+        # procedures, once the kinds of their arguments are known from their calls (directcalls.py)
+        done: set[str] = set()
+        self.write_procedures(done)
         # state-based rules: plain functions where they never stop, generators where they can
         always = []
         stopping: set[str] = set()  # the rule bodies written as generators
@@ -312,19 +315,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack", "grid"):
                 raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
             self.placement_function(self.placement_names[zname], zname, pl)
-        # procedures, once the kinds of their arguments are known from their calls (state-based
-        # rules' bodies call them too): recursive ones (`_p<i>`), others one per signature
-        done: set[str] = set()
-        while True:
-            ready = [n for n in rs.procedures if n in self.arg_kinds and n not in done]
-            if not ready and not self.write_calls():
-                break
-            for name in ready:
-                pr = rs.procedures[name]
-                params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
-                self.function(self.procs[name], params, pr.body, pr.loc, call=True)
-                done.add(name)
-                self.procs_written.add(name)
+        self.write_procedures(done)  # those the state-based rules' bodies call
         for name in rs.procedures:  # never called: nothing to run
             if name not in done:
                 self.emit(1, f"def {self.procs[name]}():")

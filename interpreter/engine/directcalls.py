@@ -31,8 +31,8 @@ INLINE_NODES = 12  # a body of at most this many syntax nodes, called from one p
 
 
 class ProcCalls:
-    """Mixed into `direct._Gen` (which provides `emit`, `temp`, `function`, `zone`, `procs`,
-    `rs`, `check_mode`, `in_settle`, `changed`)."""
+    """Mixed into `direct._Gen` (which provides `emit`, `function`, `zone`, `zones_used`, `procs`,
+    `rs`, `arg_kinds`, `procs_written`, `check_mode`, `in_settle`, `changed`)."""
 
     def inlined(self, name: str) -> bool:
         """Whether a call of procedure `name` writes its body out in place: only a tiny body
@@ -71,6 +71,22 @@ class ProcCalls:
             self.__dict__.setdefault("calls_pending", []).append((fname, sig))
         self.emit(d, f"yield from {fname}({', '.join(srcs)})", n.loc)
         self.changed = True
+
+    def write_procedures(self, done: set[str]) -> None:
+        """Write the functions of the procedures called so far, and of those their bodies call:
+        a recursive one's (`_p<i>`, its arguments' kinds fixed by its first call, `done` once
+        written) and one per signature of the others."""
+        rs = self.rs
+        while True:
+            ready = [n for n in rs.procedures if n in self.arg_kinds and n not in done]
+            if not ready and not self.write_calls():
+                break
+            for name in ready:
+                pr = rs.procedures[name]
+                params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
+                self.function(self.procs[name], params, pr.body, pr.loc, call=True)
+                done.add(name)
+                self.procs_written.add(name)
 
     def write_calls(self) -> bool:
         """Write the functions of the signatures called so far (their bodies may call more);
