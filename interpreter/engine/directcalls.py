@@ -108,13 +108,16 @@ class ProcCalls:
                     zones[param] = ZoneArg(self.zone(zone, owner))
                 else:
                     params.append((param, kind))
-            saved = self.in_settle
+            saved, start = self.in_settle, len(self.lines)
             self.in_settle = mode == "settle"
             try:
                 self.function(fname, params, pr.body, pr.loc, call=True, zones=zones,
                               check_mode="none" if mode == "none" else None)
             finally:
                 self.in_settle = saved
+            # nesting too deep is the call's fault, as when the body was written out: the lines
+            # entering it name no rule, so the error names the caller's `yield from` line
+            self.line_loc[start + 1:start + 4] = [None] * 3
         return wrote
 
 

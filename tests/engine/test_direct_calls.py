@@ -189,12 +189,14 @@ turn:
 
 
 def test_a_call_counts_against_the_depth_limit_and_an_error_names_the_rule(tmp_path):
-    """Each call nests one level: three procedures deep passes a limit of 3 and not one of 2; an
-    error in a called body names its own line, as when it was written out."""
+    """Each call nests one level: three procedures deep passes a limit of 3 and not one of 2 (the
+    error names the call); an error in a called body names its own line, as when it was
+    written out."""
     folder = ruleset(tmp_path, CHAIN)
     dp = compile_direct(load_program(folder))
     g = DirectGame(dp, 2, 1, limits=Limits(max_depth=2))
     assert g.error is not None and "deeper than 2" in g.error.message
+    assert g.error.loc.line == 14  # the call that went too deep, as when its body was written out
     g = DirectGame(dp, 2, 1, limits=Limits(max_depth=3))
     assert g.error is not None and "division by zero" in g.error.message
     assert (Path(g.error.loc.file).name, g.error.loc.line) == ("game.rules", 19)
