@@ -14,7 +14,7 @@ evaluated first, in order (as the call's arguments), the body sees only them, `y
 rule's locations. A body that is tiny and called once is still written out in place
 (`inlined`): a generator call costs more than such a body.
 
-The functions are written after the one being written (`write_calls`, from `_Gen.module`),
+The functions are written after the one being written (`write_procedures`, from `_Gen.module`),
 as recursive procedures are; the copyable form lowers them like any other generator.
 """
 from __future__ import annotations
