@@ -27,6 +27,7 @@ from .directabilities import AbilityGen, GENERATED_KEYWORDS
 from .directcheck import check_source
 from .directcopies import COPIES_KEYWORDS, CopyGen
 from .directboards import BOARD_KEYWORDS, BoardGen
+from .directcalls import ProcCalls
 from .directcover import CardStatsFound, CoverStatements
 from .directforms import FORMS_KEYWORDS, FormsGen
 from .directpairs import PAIRS_KEYWORDS, PairsGen, pair_stats, stat_joins
@@ -135,7 +136,7 @@ def _stats_set_to_lists(rs: Ruleset) -> list[str]:
 
 
 class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressions, RuleFunctions, RecursiveFunctions,
-           CoverStatements, AbilityGen, CopyGen, StmtsGen):
+           CoverStatements, AbilityGen, CopyGen, StmtsGen, ProcCalls):
     """Writes the module's source. One instance per ruleset."""
 
     def __init__(self, program: Program):
@@ -281,22 +282,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                     if t.kind != "action" and not t.whenever:
                         card_triggers.setdefault(t.event, {}).setdefault(card.id, []).append(trigger_fn(t))
         abilities = self.abilities(trigger_fn)  # `whenever` triggers and actions (directabilities.py)
-        # procedures, once the kinds of their arguments are known from their calls
+        # procedures, once the kinds of their arguments are known from their calls (directcalls.py)
         done: set[str] = set()
-        while True:
-            ready = [n for n in rs.procedures if n in self.arg_kinds and n not in done]
-            if not ready:
-                break
-            for name in ready:
-                pr = rs.procedures[name]
-                params = [("you", "player"), ("this", "card")] + list(zip(pr.params, self.arg_kinds[name]))
-                self.function(self.procs[name], params, pr.body, pr.loc, call=True)
-                done.add(name)
-                self.procs_written.add(name)
-        for name in rs.procedures:  # never called: nothing to run
-            if name not in done:
-                self.emit(1, f"def {self.procs[name]}():")
-                self.emit(2, "pass")
+        self.write_procedures(done)
         # state-based rules: plain functions where they never stop, generators where they can
         always = []
         stopping: set[str] = set()  # the rule bodies written as generators
@@ -327,6 +315,11 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             if rs.zones[zname].kind not in ("rows", "pile", "set", "row", "stack", "grid"):
                 raise Unsupported(f"placement in a {rs.zones[zname].kind} zone")
             self.placement_function(self.placement_names[zname], zname, pl)
+        self.write_procedures(done)  # those the state-based rules' bodies call
+        for name in rs.procedures:  # never called: nothing to run
+            if name not in done:
+                self.emit(1, f"def {self.procs[name]}():")
+                self.emit(2, "pass")
         stat_inits = {}
         for i, (name, sd) in enumerate(rs.stats.items()):
             if sd.init is not None:
@@ -423,17 +416,21 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
 
     # ---- functions ---------------------------------------------------------------------------
     def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,
-                 sync: bool = False, counted: bool = True) -> None:
+                 sync: bool = False, counted: bool = True, zones: dict | None = None,
+                 check_mode: str | None = None) -> None:
         """A rule body as a generator function (a plain one for `sync` bodies, which never stop).
         `call`: it ends as a procedure's or turn's body does, settling first; `counted`: it
-        counts towards the depth limit (procedures and triggers)."""
+        counts towards the depth limit (procedures and triggers). `zones`: more scope entries
+        (a procedure's zone parameters, directcalls.py); `check_mode`: its settle checks, where
+        not those of its name."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.params_of.setdefault(name, {py: (p, kind) for p, (py, kind) in scope.items()})  # for blame.py
         self.cur_loc = loc
         self.sync = sync
-        self.check_mode = {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
+        self.check_mode = check_mode or {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.changed = True  # whatever the caller left unsettled
+        scope.update(zones or {})
         d = 2
         if call and counted:
             self.emit_enter(2)
@@ -1130,11 +1127,14 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
                               "none",
                               "list", "rows") and not a.kind.startswith("map:") and \
-                    not (a.kind == "zone" and x.func not in self.recursive() and d <= _MAX_INLINE_INDENT):
+                    not (a.kind == "zone" and x.func not in self.recursive()):
                 raise Unsupported("procedure argument kind")
         args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
-        if x.func not in self.recursive() and d <= _MAX_INLINE_INDENT:
-            self.inline_call(x.func, args, d, scope, n)
+        if x.func not in self.recursive():  # written out in place, or a function per signature (directcalls.py)
+            if d <= _MAX_INLINE_INDENT and self.inlined(x.func):
+                self.inline_call(x.func, args, d, scope, n)
+            else:
+                self.proc_call(x.func, args, d, scope, n)
             return
         kinds = self.arg_kinds.setdefault(x.func, [a.kind for a in args])
         for i, a in enumerate(args):  # a number and a card's field (`any`) are passed alike: `any`

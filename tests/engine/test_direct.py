@@ -77,7 +77,7 @@ def test_a_copyable_game_runs_on_direct_code_whatever_the_size_of_its_module():
     """No size limit sends a copyable game to the task engine any more (each generator is lowered
     on its first call, resumablelazy.py): Talisman, the largest module, gets the copyable form."""
     program = load_program(ROOT / "rulesets" / "talisman")
-    assert len(compile_direct(program).source) > 2_000_000
+    assert len(compile_direct(program).source) > 400_000  # the largest (procedures called: directcalls.py)
     g = new_game(program, 2, 1, seats=agents_for(["greedy"], 2, 1))
     assert type(g) is ResumableGame and g.decision is not None
 
