@@ -140,14 +140,17 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
-        look = tracker.update if card_stats else None
+        # the tracker reads each decision from its move log at the end (`MoveTracker.marks`), or,
+        # when a decision in the setup came before it started, looks at every decision
+        marks = tracker.marks() if card_stats else None
+        look = tracker.update if card_stats and marks is None else None
         if deadline is not None:
             def look(game, update=look):
                 if time.monotonic() > deadline:
                     raise GameTimeout()
                 if update is not None:
                     update(game)
-        g.play_out(seats, look)
+        g.play_out(seats, look, marks)
     while not g.over:
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()
