@@ -754,8 +754,8 @@ class DirectGame(DirectFacade):
     def play_out(self, seats: list, look: Any = None, marks: list | None = None) -> None:
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
         given): `answer` in a loop, without a call per decision. `marks`: a list that each
-        decision is appended to before it is answered (card statistics put the moves in the
-        same list, so a move's decider is read at the end, not by a call per decision)."""
+        decision's player is appended to before it is answered (card statistics put the moves
+        in the same list, so a move's decider is read at the end, not by a call per decision)."""
         if self.decision is None:
             return
         self._advance(None, seats, look, marks)
@@ -779,7 +779,7 @@ class DirectGame(DirectFacade):
                 if look is not None:
                     look(self)
                 if marks is not None:
-                    marks.append(d)
+                    marks.append(d.player)
                 i = seats[d.player].choose(self, d)
                 if not 0 <= i < len(d.options):
                     raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")

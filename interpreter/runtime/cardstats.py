@@ -135,7 +135,7 @@ class MoveTracker:
             pos[cid] = _resolve(st.where, cid)
 
     def marks(self) -> list | None:
-        """The list a game's `play_out` may append each decision to, before it is answered: the
+        """The list a game's `play_out` may append each decision's player to, before it is answered: the
         move log itself, so that the looks are read in order with the moves, once, at the end
         (`update`) rather than by a call per decision. None before the tracker started (a
         decision in the setup): then `update` must look at every decision."""
@@ -166,11 +166,11 @@ class MoveTracker:
         pending, pos, trans = self.pending, self.pos, self._trans
         movers = self._flags(self.movers, self.decider)
         for ev in self.events:
-            if type(ev) is not tuple:  # a decision asked: whoever answers it moves what moves next
+            if type(ev) is not tuple:  # a decision asked of player `ev`: who moves what moves next
                 if pending:  # taken out and not put back since the last look (so not in play now)
                     self._left(pending)
-                self.decider = ev.player
-                movers = self._flags(self.movers, ev.player)
+                self.decider = ev
+                movers = self._flags(self.movers, ev)
                 continue
             cid, to = ev
             if to is False:
