@@ -53,15 +53,18 @@ class ChangeLog(dict):
     and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
     each event holds where the card lay at that moment: (card, zone) for a card set, (~card, zone)
-    for a card under it that moved along, (card, False) for a card taken out."""
+    for a card under it that moved along, (card, False) for a card taken out. A card taken out
+    and put straight back somewhere (most moves) leaves one event, (card, zone): the tracker
+    would read the pair to the same effect."""
 
-    __slots__ = ("changed", "events", "under")
+    __slots__ = ("changed", "events", "under", "gone")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.changed: set[int] = set()
         self.events: list[tuple[int, str | None | bool]] | None = None  # None: not followed
         self.under: dict[int, list[int]] = {}
+        self.gone: tuple | None = None  # the last (card, False) noted
 
     def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
         _set(self, key, value)  # (bound once: this runs at every move)
@@ -69,7 +72,10 @@ class ChangeLog(dict):
         if events is None:
             self.changed.add(key)
         elif value[0] != "^" and (key not in self.under or not self.under[key]):
-            events.append((key, value))
+            if events and events[-1] is self.gone and self.gone[0] == key:  # taken out just now
+                events[-1] = (key, value)
+            else:
+                events.append((key, value))
         else:
             events.append((key, _resolve(self, key)))
             for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
@@ -81,7 +87,8 @@ class ChangeLog(dict):
         if events is None:
             self.changed.add(key)
         else:
-            events.append((key, False))
+            gone = self.gone = (key, False)
+            events.append(gone)
 
     def follow(self, under: dict[int, list[int]], events: list | None = None) -> list:
         """Start noting events, into `events` (else a new list); the state's `under` map tells
@@ -134,12 +141,18 @@ class MoveTracker:
         for cid in st.where:
             pos[cid] = _resolve(st.where, cid)
 
-    def marks(self) -> list | None:
-        """The list a game's `play_out` may append each decision's player to, before it is answered: the
-        move log itself, so that the looks are read in order with the moves, once, at the end
-        (`update`) rather than by a call per decision. None before the tracker started (a
-        decision in the setup): then `update` must look at every decision."""
-        return self.events if self.game is not None else None
+    def marks(self) -> list:
+        """The list a game's `play_out` may append each decision's player to, before it is
+        answered: the move log itself, so that the looks are read in order with the moves, once,
+        at the end (`update`) rather than by a call per decision. Where a decision in the setup
+        comes before the tracker started, `first_look` must look at it."""
+        return self.events
+
+    def first_look(self, game: Any) -> None:
+        """A look before a decision while the moves go to `marks`: only the first, in a setup
+        that asks a decision before the tracker started, has work to do (start there)."""
+        if self.game is None:
+            self.update(game)
 
     def update(self, game: Any) -> None:
         """A look before a decision (or at the end): settle cards that left play, and note whose
@@ -163,14 +176,16 @@ class MoveTracker:
         """Follow the moves noted since the last look, in order (see `ChangeLog`), and the looks
         noted among them (decisions, see `marks`); `_moved` written out, as this runs for every
         move of every card."""
-        pending, pos, trans = self.pending, self.pos, self._trans
-        movers = self._flags(self.movers, self.decider)
+        pending, pos, trans, all_movers = self.pending, self.pos, self._trans, self.movers
+        movers = self._flags(all_movers, self.decider)
         for ev in self.events:
             if type(ev) is not tuple:  # a decision asked of player `ev`: who moves what moves next
                 if pending:  # taken out and not put back since the last look (so not in play now)
                     self._left(pending)
                 self.decider = ev
-                movers = self._flags(self.movers, ev)
+                movers = all_movers.get(ev)
+                if movers is None:
+                    movers = self._flags(all_movers, ev)
                 continue
             cid, to = ev
             if to is False:
@@ -232,16 +247,22 @@ class MoveTracker:
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
-        st = game.state
+        keys, under = self.keys, game.state.under
         out: list[list[str]] = [[] for _ in range(seats)]
-        for key, z in st.zones.items():
+        for key, z in game.state.zones.items():
             name, _, owner = key.partition("#")
             if not owner or int(owner) >= seats:
                 continue
-            ids = [c for row in z for c in row] if name in self.rows_zones else list(z)
+            ids = [c for row in z for c in row] if name in self.rows_zones else z
+            mine = out[int(owner)]
+            if not under:  # no card lies under another
+                mine += [keys[c] for c in ids]
+                continue
             for cid in ids:
-                out[int(owner)].append(self.keys[cid])
-                out[int(owner)] += [self.keys[u] for u in st.under.get(cid, ())]
+                mine.append(keys[cid])
+                below = under.get(cid)
+                if below:
+                    mine += [keys[u] for u in below]
         return out
 
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:

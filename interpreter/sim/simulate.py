@@ -5,10 +5,12 @@ the number of workers. Workers run *chunks* of games (a task per game costs more
 """
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import time
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from ..api import load_program
 from .backends import run_chunks
@@ -49,9 +51,21 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     for name, value in limits.items():
         if value:
             setattr(lim, name, value)
-    with address_space_limit(memory_mb), alarm_handler() as armed:  # one handler per chunk; a timer per game
+    with address_space_limit(memory_mb), alarm_handler() as armed, _heap_frozen():  # one handler per chunk
         return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats,
                               seconds, armed) for i in indices]
+
+
+@contextmanager
+def _heap_frozen() -> Iterator[None]:
+    """While a chunk's games run, the objects that were there before (the loaded program: its
+    rules, cards and generated code) are left out of the garbage collector's full passes
+    (`gc.freeze`), which otherwise walk all of them again every few games; given back after."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def lost_row(index: int, seed: int, why: str) -> dict:
@@ -140,10 +154,10 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
-        # the tracker reads each decision from its move log at the end (`MoveTracker.marks`), or,
-        # when a decision in the setup came before it started, looks at every decision
+        # the tracker reads each decision from its move log at the end (`MoveTracker.marks`);
+        # a setup that asked a decision before the tracker started needs a look too
         marks = tracker.marks() if card_stats else None
-        look = tracker.update if card_stats and marks is None else None
+        look = tracker.first_look if card_stats and tracker.game is None else None
         if deadline is not None:
             def look(game, update=look):
                 if time.monotonic() > deadline:
