@@ -7,7 +7,8 @@ import random
 import pytest
 from pathlib import Path
 
-from interpreter.play.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, draw_below, make_agent
+from interpreter.play.agents import (AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, draw_below,
+                                     make_agent)
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from rulekit import GUESS, tiny
