@@ -768,14 +768,16 @@ class DirectGame(DirectFacade):
         record_answer(self, index)
         self._advance(index)
 
-    def play_out(self, seats: list, look: Any = None) -> None:
+    def play_out(self, seats: list, look: Any = None, marks: list | None = None) -> None:
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
-        given): `answer` in a loop, without a call per decision."""
+        given): `answer` in a loop, without a call per decision. `marks`: a list that each
+        decision's player is appended to before it is answered (card statistics put the moves
+        in the same list, so a move's decider is read at the end, not by a call per decision)."""
         if self.decision is None:
             return
-        self._advance(None, seats, look)
+        self._advance(None, seats, look, marks)
 
-    def _advance(self, value: Any, seats: list | None = None, look: Any = None) -> None:
+    def _advance(self, value: Any, seats: list | None = None, look: Any = None, marks: list | None = None) -> None:
         """Send `value` (None: the first answer comes from `seats`), then, with `seats`, answer
         every decision until the game ends."""
         gen, choices = self._gen, self.choices
@@ -793,6 +795,8 @@ class DirectGame(DirectFacade):
                     self._too_many_decisions()
                 if look is not None:
                     look(self)
+                if marks is not None:
+                    marks.append(d.player)
                 i = seats[d.player].choose(self, d)
                 if not 0 <= i < len(d.options):
                     raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")

@@ -26,7 +26,21 @@ class RandomAgent:
         self.rng = random.Random(str(seed))
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
-        return self.rng.randrange(len(decision.options))
+        return draw_below(self.rng, len(decision.options))
+
+
+def draw_below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)`, drawn the way `random.Random` draws it (bits until one is below `n`),
+    so the same answers and random stream, without randrange's two calls of checks: a batch asks
+    this at every decision."""
+    if n <= 0:
+        return rng.randrange(n)  # its own error: no options
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 class GuidedAgent:
@@ -54,7 +68,7 @@ def guided_choice(game: DirectGame, decision: Decision, rng: random.Random) -> i
     `GuidedAgent` and by `MCTSAgent`'s playouts, so a search plays on as a sensible player would."""
     prefs = game.preferences(decision)
     if prefs is None:
-        return rng.randrange(len(decision.options))
+        return draw_below(rng, len(decision.options))
     best = max(prefs)
     top = [i for i, v in enumerate(prefs) if v == best]
     return top[rng.randrange(len(top))]

@@ -21,6 +21,7 @@ different cards, identical copies are one.
 from __future__ import annotations
 
 import copy
+from itertools import compress
 from typing import Any
 
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
@@ -52,40 +53,48 @@ class ChangeLog(dict):
     and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
     each event holds where the card lay at that moment: (card, zone) for a card set, (~card, zone)
-    for a card under it that moved along, (card, False) for a card taken out."""
+    for a card under it that moved along, (card, False) for a card taken out. A card taken out
+    and put straight back somewhere (most moves) leaves one event, (card, zone): the tracker
+    would read the pair to the same effect."""
 
-    __slots__ = ("changed", "events", "under")
+    __slots__ = ("changed", "events", "under", "gone")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.changed: set[int] = set()
         self.events: list[tuple[int, str | None | bool]] | None = None  # None: not followed
         self.under: dict[int, list[int]] = {}
+        self.gone: tuple | None = None  # the last (card, False) noted
 
-    def __setitem__(self, key, value) -> None:
-        dict.__setitem__(self, key, value)
+    def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
+        _set(self, key, value)  # (bound once: this runs at every move)
         events = self.events
         if events is None:
             self.changed.add(key)
-        elif value[0] != "^" and not self.under.get(key):
-            events.append((key, value))
+        elif value[0] != "^" and (key not in self.under or not self.under[key]):
+            if events and events[-1] is self.gone and self.gone[0] == key:  # taken out just now
+                events[-1] = (key, value)
+            else:
+                events.append((key, value))
         else:
             events.append((key, _resolve(self, key)))
             for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
                 events.append((~b, _resolve(self, b)))
 
-    def __delitem__(self, key) -> None:
-        dict.__delitem__(self, key)
+    def __delitem__(self, key, _del=dict.__delitem__) -> None:
+        _del(self, key)
         events = self.events
         if events is None:
             self.changed.add(key)
         else:
-            events.append((key, False))
+            gone = self.gone = (key, False)
+            events.append(gone)
 
-    def follow(self, under: dict[int, list[int]]) -> list:
-        """Start noting events (the state's `under` map tells which cards lie under which)."""
+    def follow(self, under: dict[int, list[int]], events: list | None = None) -> list:
+        """Start noting events, into `events` (else a new list); the state's `under` map tells
+        which cards lie under which."""
         self.under = under
-        self.events = []
+        self.events = [] if events is None else events
         self.changed.clear()
         return self.events
 
@@ -99,22 +108,25 @@ class ChangeLog(dict):
 
 class MoveTracker:
     """Collects, per seat, the cards it took, played and moved during one game, and the cards that
-    moved at all (by `card_keys` identity)."""
+    moved at all (by `card_keys` identity).
+
+    Why flags per card id (a bytearray per seat and figure) and a table of zone-to-zone moves: the
+    replay runs for every move of every card, so a move costs a few stores, not the zone facts
+    worked out again; the ids become `keys` only for the report."""
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
-        self.keys, self.visibility, self.rows_zones = _ruleset_facts(program.rs)
+        self.keys, self.visibility, self.rows_zones, self._zones, self._moves = _ruleset_facts(program.rs)
         self.game: Any = None
-        self.pos: dict[int, str | None] = {}  # card id → the zone it was last seen in
+        self.pos: list[str | None] = [None] * len(self.cards)  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
         self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
-        # card ids (turned into `keys` only for the report): per seat, and the cards that moved at all
-        self.taken: dict[int, set[int]] = {}
-        self.played: dict[int, set[int]] = {}
-        self.movers: dict[int, set[int]] = {}
-        self.moved: set[int] = set()
-        self._zones: dict[str | None, tuple[int | None, bool]] = {}
+        # flags per card id: per seat (`movers`: per decider, None the moves before any decision)
+        self.taken: dict[int, bytearray] = {}
+        self.played: dict[int, bytearray] = {}
+        self.movers: dict[int | None, bytearray] = {}
+        self._trans: dict[tuple, tuple[bytearray, ...]] = {}  # (from, to) → the flags such a move sets
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
@@ -123,13 +135,29 @@ class MoveTracker:
             self._replay()
         if not isinstance(st.where, ChangeLog):
             st.where = ChangeLog(st.where)
-        self.events = st.where.follow(st.under)
+        self.events = st.where.follow(st.under, self.events)
         self.game = game
-        self.pos = {cid: _resolve(st.where, cid) for cid in st.where}
+        pos = self.pos = [None] * len(self.cards)
+        for cid in st.where:
+            pos[cid] = _resolve(st.where, cid)
+
+    def marks(self) -> list:
+        """The list a game's `play_out` may append each decision's player to, before it is
+        answered: the move log itself, so that the looks are read in order with the moves, once,
+        at the end (`update`) rather than by a call per decision. Where a decision in the setup
+        comes before the tracker started, `first_look` must look at it."""
+        return self.events
+
+    def first_look(self, game: Any) -> None:
+        """A look before a decision while the moves go to `marks`: only the first, in a setup
+        that asks a decision before the tracker started, has work to do (start there)."""
+        if self.game is None:
+            self.update(game)
 
     def update(self, game: Any) -> None:
         """A look before a decision (or at the end): settle cards that left play, and note whose
-        answer the rules carry out next."""
+        answer the rules carry out next. A decision found in the log (see `marks`) is such a look
+        made at the time: cards taken out and not put back by then left play then."""
         if self.game is None:  # no `after_setup` hook ran: start from here
             self.start(game)
         if self.events:
@@ -138,12 +166,28 @@ class MoveTracker:
         d = game.decision
         self.decider = None if game.over or d is None else d.player
 
+    def _flags(self, table: dict, who: Any) -> bytearray:
+        got = table.get(who)
+        if got is None:
+            got = table[who] = bytearray(len(self.cards))
+        return got
+
     def _replay(self) -> None:
-        """Follow the moves noted since the last look, in order (see `ChangeLog`); `_moved` written
-        out, as this runs for every move of every card."""
-        pending, pos, moved, zones = self.pending, self.pos, self.moved, self._zones
-        movers = None if self.decider is None else self.movers.setdefault(self.decider, set())
-        for cid, to in self.events:
+        """Follow the moves noted since the last look, in order (see `ChangeLog`), and the looks
+        noted among them (decisions, see `marks`); `_moved` written out, as this runs for every
+        move of every card."""
+        pending, pos, trans, all_movers = self.pending, self.pos, self._trans, self.movers
+        movers = self._flags(all_movers, self.decider)
+        for ev in self.events:
+            if type(ev) is not tuple:  # a decision asked of player `ev`: who moves what moves next
+                if pending:  # taken out and not put back since the last look (so not in play now)
+                    self._left(pending)
+                self.decider = ev
+                movers = all_movers.get(ev)
+                if movers is None:
+                    movers = self._flags(all_movers, ev)
+                continue
+            cid, to = ev
             if to is False:
                 pending.add(cid)
                 continue
@@ -153,74 +197,101 @@ class MoveTracker:
                 pending.discard(cid)
             if to is None:  # the card on top is itself between two places: wait until it lands
                 continue
-            was = pos.get(cid)
+            was = pos[cid]
             if was == to:
                 continue
             pos[cid] = to
-            moved.add(cid)
-            if movers is not None:
-                movers.add(cid)
-            was_owner, was_public = zones.get(was) or self._zone(was)
-            to_owner, to_public = zones.get(to) or self._zone(to)
-            if to_owner is not None and to_owner != was_owner:
-                self.taken.setdefault(to_owner, set()).add(cid)
-            if was_owner is not None and ((not was_public and to_public) or (was_public and to_owner == was_owner)):
-                self.played.setdefault(was_owner, set()).add(cid)
+            movers[cid] = 1
+            flags = trans.get((was, to))
+            if flags is None:
+                flags = self._transition(was, to)
+            for f in flags:
+                f[cid] = 1
         self.events.clear()
 
     def _settle(self) -> None:
         """Cards taken out and never put back have left play."""
         if self.pending:
             where = self.game.state.where
-            for cid in sorted(self.pending):
-                if cid not in where and self.pos.get(cid) is not None:
-                    self._moved(cid, self.pos[cid], None)
-                    self.pos[cid] = None
-            self.pending.clear()
+            self._left([cid for cid in self.pending if cid not in where])
+
+    def _left(self, cards: Any) -> None:
+        """`cards` (taken out, not put back) left play; the pending ones are settled."""
+        for cid in sorted(cards):
+            if self.pos[cid] is not None:
+                self._moved(cid, self.pos[cid], None)
+                self.pos[cid] = None
+        self.pending.clear()
 
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
         """(taken, played): per seat, the sorted keys of the cards it took / played."""
-        return ([self._names(self.taken.get(s, ())) for s in range(seats)],
-                [self._names(self.played.get(s, ())) for s in range(seats)])
+        return ([self._names(self.taken.get(s)) for s in range(seats)],
+                [self._names(self.played.get(s)) for s in range(seats)])
 
-    def _names(self, ids: set[int]) -> list[str]:
+    def _names(self, flags: bytes | None) -> list[str]:
+        if flags is None:
+            return []
         keys = self.keys
-        return sorted({keys[c] for c in ids})
+        return sorted({keys[c] for c in compress(range(len(flags)), flags)})
 
     def moved_by(self, seats: int) -> list[list[str]]:
         """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
-        return [self._names(self.movers.get(s, ())) for s in range(seats)]
+        return [self._names(self.movers.get(s)) for s in range(seats)]
 
     def moved_cards(self) -> list[str]:
         """The keys of the cards that moved at all after setup."""
-        return self._names(self.moved)
+        moved = 0
+        for flags in self.movers.values():
+            moved |= int.from_bytes(flags, "little")
+        return self._names(moved.to_bytes(len(self.cards), "little"))
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
-        st = game.state
+        keys, under = self.keys, game.state.under
         out: list[list[str]] = [[] for _ in range(seats)]
-        for key, z in st.zones.items():
+        for key, z in game.state.zones.items():
             name, _, owner = key.partition("#")
             if not owner or int(owner) >= seats:
                 continue
-            ids = [c for row in z for c in row] if name in self.rows_zones else list(z)
+            ids = [c for row in z for c in row] if name in self.rows_zones else z
+            mine = out[int(owner)]
+            if not under:  # no card lies under another
+                mine += [keys[c] for c in ids]
+                continue
             for cid in ids:
-                out[int(owner)].append(self.keys[cid])
-                out[int(owner)] += [self.keys[u] for u in st.under.get(cid, ())]
+                mine.append(keys[cid])
+                below = under.get(cid)
+                if below:
+                    mine += [keys[u] for u in below]
         return out
 
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:
-        """One card's move (as `_replay` counts it): by card id; `_names` gives the report its keys."""
-        self.moved.add(cid)
-        if self.decider is not None:
-            self.movers.setdefault(self.decider, set()).add(cid)
-        was_owner, was_public = self._zone(was)
-        to_owner, to_public = self._zone(to)
-        if to_owner is not None and to_owner != was_owner:
-            self.taken.setdefault(to_owner, set()).add(cid)
-        if was_owner is not None and to is not None and (
-                (not was_public and to_public) or (was_public and to_owner == was_owner)):
-            self.played.setdefault(was_owner, set()).add(cid)
+        """One card's move (as `_replay` counts it)."""
+        self._flags(self.movers, self.decider)[cid] = 1
+        for f in self._trans.get((was, to)) or self._transition(was, to):
+            f[cid] = 1
+
+    def _transition(self, was: str | None, to: str | None) -> tuple[bytearray, ...]:
+        """The flags a move from zone key `was` to `to` sets (None: out of play): taken by the
+        owner of `to` when it is not `was`'s; played by `was`'s owner when the card leaves a zone of
+        its owner's that others may not see for a public one, or a public one for another zone of
+        the owner's. Worked out once per ruleset (`_ruleset_facts`), the flags once per game."""
+        move = self._moves.get((was, to))
+        if move is None:
+            was_owner, was_public = self._zone(was)
+            to_owner, to_public = self._zone(to)
+            move = self._moves[(was, to)] = (
+                to_owner if to_owner is not None and to_owner != was_owner else None,
+                was_owner if was_owner is not None and to is not None and (
+                    (not was_public and to_public) or (was_public and to_owner == was_owner)) else None)
+        took, played = move
+        flags = ()
+        if took is not None:
+            flags += (self._flags(self.taken, took),)
+        if played is not None:
+            flags += (self._flags(self.played, played),)
+        self._trans[(was, to)] = flags
+        return flags
 
     def _zone(self, key: str | None) -> tuple[int | None, bool]:
         """A zone key's owner (None: shared, or out of play) and whether it is public; kept per key."""
@@ -236,14 +307,15 @@ class MoveTracker:
 _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch plays one ruleset)
 
 
-def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str]]:
-    """(card keys, zone visibility, rows zones) of a ruleset, worked out once rather than per game
-    (the card keys alone took about a tenth of a short game)."""
+def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str], dict, dict]:
+    """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → (taker,
+    player)) of a ruleset, worked out once rather than per game (the card keys alone took about a
+    tenth of a short game); the last two fill as games meet zones and moves."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
     facts = (card_keys(rs.cards), {name: zd.visibility for name, zd in rs.zones.items()},
-             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"))
+             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {})
     _FACTS.insert(0, (rs, facts))
     del _FACTS[4:]
     return facts

@@ -7,6 +7,7 @@ returns is report data, with players numbered from 1.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "CAP_SHARE_WARNING", "endings", "card_stats", "fairness", "wilson",
@@ -112,24 +113,33 @@ def card_stats(ok: list[dict]) -> dict:
     each figure (held, taken, played, moved by), how many games and seat-games did it, and the win
     rate of those seat-games with its 95% interval (a shared win counts 1/k). `seat_games` is the
     sample size of the win rate."""
+    # counted with Counter (in C); a win share is added per key in game and seat order as before,
+    # so the sums are the same floats
     tally: dict[str, dict[str, float]] = {}
-    for r in ok:
-        for key in r.get("moved", ()):
-            t = tally.setdefault(key, {})
-            t["games_moved"] = t.get("games_moved", 0) + 1
+    for key, n in Counter(key for r in ok for key in r.get("moved", ())).items():
+        tally[key] = {"games_moved": n}
     for what, _ in _FIGURES:
+        seat_games: Counter = Counter()
+        games: Counter = Counter()
+        won: dict[str, float] = {}
         for r in ok:
+            winners = r["winners"]
+            share = 1 / len(winners) if winners else 0.0
             seen: set[str] = set()
-            share = 1 / len(r["winners"]) if r["winners"] else 0.0
             for seat, keys in enumerate(r.get(what, [])):
-                for key in set(keys):
-                    t = tally.setdefault(key, {})
-                    t[what] = t.get(what, 0) + 1
-                    if seat in r["winners"]:
-                        t[what + "_wins"] = t.get(what + "_wins", 0) + share
-                    seen.add(key)
-            for key in seen:
-                tally[key]["games_" + what] = tally[key].get("games_" + what, 0) + 1
+                keys = set(keys)
+                seat_games.update(keys)
+                seen |= keys
+                if seat in winners:
+                    for key in keys:
+                        won[key] = won.get(key, 0) + share
+            games.update(seen)
+        for key, n in seat_games.items():
+            t = tally.setdefault(key, {})
+            t[what] = n
+            t["games_" + what] = games[key]
+            if key in won:
+                t[what + "_wins"] = won[key]
     out: dict[str, dict] = {}
     for key in sorted(tally):
         t = tally[key]

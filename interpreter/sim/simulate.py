@@ -5,10 +5,12 @@ the number of workers. Workers run *chunks* of games (a task per game costs more
 """
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import time
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from ..api import load_program
 from .backends import run_chunks
@@ -38,8 +40,8 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
     `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
     `overrides` changes constants or card fields first (see `variants.load_variant`);
-    `card_stats=False` skips tracking which cards seats take, play and hold (on direct code about
-    1.6x faster); `limits["max_memory_mb"]`: how much the process may grow while it
+    `card_stats=False` skips tracking which cards seats take, play and hold (about 1.3x faster in the
+    benchmark game, docs/performance.md); `limits["max_memory_mb"]`: how much the process may grow while it
     plays these games (oslimit.py; a game past it fails with "the game ran out of memory")."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
@@ -49,9 +51,21 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     for name, value in limits.items():
         if value:
             setattr(lim, name, value)
-    with address_space_limit(memory_mb), alarm_handler() as armed:  # one handler per chunk; a timer per game
+    with address_space_limit(memory_mb), alarm_handler() as armed, _heap_frozen():  # one handler per chunk
         return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats,
                               seconds, armed) for i in indices]
+
+
+@contextmanager
+def _heap_frozen() -> Iterator[None]:
+    """While a chunk's games run, the objects that were there before (the loaded program: its
+    rules, cards and generated code) are left out of the garbage collector's full passes
+    (`gc.freeze`), which otherwise walk all of them again every few games; given back after."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def lost_row(index: int, seed: int, why: str) -> dict:
@@ -140,14 +154,17 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
-        look = tracker.update if card_stats else None
+        # the tracker reads each decision from its move log at the end (`MoveTracker.marks`);
+        # a setup that asked a decision before the tracker started needs a look too
+        marks = tracker.marks() if card_stats else None
+        look = tracker.first_look if card_stats and tracker.game is None else None
         if deadline is not None:
             def look(game, update=look):
                 if time.monotonic() > deadline:
                     raise GameTimeout()
                 if update is not None:
                     update(game)
-        g.play_out(seats, look)
+        g.play_out(seats, look, marks)
     while not g.over:
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()

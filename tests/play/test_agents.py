@@ -7,7 +7,8 @@ import random
 import pytest
 from pathlib import Path
 
-from interpreter.play.agents import AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, make_agent
+from interpreter.play.agents import (AGENT_KINDS, GreedyAgent, MCTSAgent, RandomAgent, determinize, draw_below,
+                                     make_agent)
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from rulekit import GUESS, tiny
@@ -236,3 +237,15 @@ def test_determinize_redeals_covered_cards(tmp_path):
         assert c.state.where[b] == f"^{top}" and all(c.state.where[x] == "deck" for x in c.state.zones["deck"])
         seen_below.add(b)
     assert len(seen_below) >= 3
+
+
+def test_the_random_agent_draws_what_randrange_draws():
+    """`draw_below` (the random agent's draw, without randrange's calls) gives randrange's answers
+    and leaves the generator where randrange leaves it, so saved games and batches replay the same;
+    no options is randrange's own error."""
+    a, b = random.Random("7/1"), random.Random("7/1")
+    counts = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 2**40 + 3] * 30
+    assert [draw_below(a, n) for n in counts] == [b.randrange(n) for n in counts]
+    assert a.getstate() == b.getstate()
+    with pytest.raises(ValueError):
+        draw_below(a, 0)

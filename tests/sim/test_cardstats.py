@@ -1,5 +1,9 @@
 """Per-card statistics: which cards each seat took (into its own zones) and played (from a zone of
 its own that others cannot see into a public zone), and the win rates of those seats."""
+from interpreter.api import load_program
+from interpreter.engine.factory import new_game
+from interpreter.play.session import agents_for
+from interpreter.runtime.cardstats import MoveTracker
 from interpreter.sim.simulate import simulate
 from rulekit import ruleset
 
@@ -101,3 +105,63 @@ def test_every_move_counts_cards_by_identity_and_public_play(tmp_path):
         took_one = any("Gem (value 1)" in t for t in g["taken"])
         assert took_one == ("Gem (value 1)" in g["moved"])
         assert all(set(t) <= set(m) for t, m in zip(g["taken"], g["movers"]))  # you take what your answer moves
+
+
+STACKS = """
+game "Keep and stack":
+    players 2..2
+card type Chip:
+    kind: Red | Blue | Green
+zone pile: pile, shared, hidden
+zone hand: set, per player, owner
+zone table: set, per player, public
+setup:
+    move all_cards() to pile
+    for each p in players:
+        p chooses c from pile "Keep which chip?"
+        move c to hand of p
+turn:
+    move top(pile) to your hand
+    if you may "Lay a chip?":
+        you choose c from your hand "Which chip?"
+        if count(your table) == 0:
+            move c to your table
+        elif you may "On another chip?":
+            place c on first(your table)
+        else:
+            move c to your table
+    if count(your hand) > 1:
+        if you may "Pass a chip on?":
+            move first(your hand) to pile
+    if turn_number == 8:
+        end game after this turn
+score p: count(table of p)
+"""
+CHIPS = """
+- {name: Red, type: Chip, kind: Red, copies: 3}
+- {name: Blue, type: Chip, kind: Blue, copies: 3}
+- {name: Green, type: Chip, kind: Green, copies: 3}
+"""
+
+
+def test_the_move_log_read_at_the_end_counts_what_a_look_at_every_decision_counts(tmp_path):
+    """A batch notes each decision's player in the move log and reads it once, at the end of the
+    game (`MoveTracker.marks`); a look before every decision (`update`) must give the same figures,
+    here with a decision in the setup (before the tracker starts), cards laid on cards, and cards
+    that come and go within one answer."""
+    folder = str(ruleset(tmp_path, STACKS, CHIPS))
+    report = simulate(folder, 12, 2, 9, ["random"], per_game=True)
+    assert report["completed"] == 12 and not report["errors"]
+    program = load_program(folder)
+    for row in report["per_game"]:
+        tracker = MoveTracker(program)
+        seats = agents_for(["random"], 2, row["seed"])
+        g = new_game(program, 2, row["seed"], seats=seats, after_setup=tracker.start, log_moves=True)
+        while not g.over:
+            tracker.update(g)
+            g.answer(seats[g.decision.player].choose(g, g.decision))
+        tracker.update(g)
+        taken, played = tracker.per_seat(2)
+        assert (taken, played, tracker.moved_by(2), tracker.moved_cards(), tracker.held(g, 2)) == \
+            (row["taken"], row["played"], row["movers"], row["moved"], row["held"])
+        assert any(row["movers"]) and any(row["played"])
