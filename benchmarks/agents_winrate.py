@@ -8,8 +8,10 @@ Each game seats one `mcts` agent (seat = game index mod players) and `random` ag
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
 fair share (1/players), a one-sided binomial test that it beats the fair share (shared wins
 rounded), and the mean decision time of the MCTS agent. Where some games end with no winner (a
-ruleset's `end game ... with no winner`), no seat can reach the fair share of all games, so the
-same figures follow for the games someone won: there each seat's fair share is 1/players again.
+ruleset's `end game ... with no winner`) or at a cap the rules declare (`end game ... by cap`,
+whose winners are a tally, not the game's), no seat can reach the fair share of all games, so the
+same figures follow for the games someone won by the rules: there each seat's fair share is
+1/players again.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from interpreter.engine.factory import new_game  # noqa: E402
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
              flat: bool, agent: str = "mcts", prior: float = 0.0) -> tuple[float, bool, float, int, bool]:
     """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made,
-    did anyone win?)."""
+    did anyone win by the rules?, did it stop at a cap the rules declare?)."""
     program = load_program(path)
     agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
     agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat,
@@ -49,9 +51,9 @@ def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max
             decisions += 1
         g.answer(choice)
     if g.error is not None:
-        return 0.0, True, thought, decisions, False
-    winners = g.result["winners"]
-    return (1 / len(winners) if seat in winners else 0.0), False, thought, decisions, bool(winners)
+        return 0.0, True, thought, decisions, False, False
+    winners, capped = g.result["winners"], bool(g.result.get("cap"))
+    return (1 / len(winners) if seat in winners else 0.0), False, thought, decisions, bool(winners) and not capped, capped
 
 
 def _logged(log: str | None, job: tuple, result: tuple) -> tuple:
@@ -61,7 +63,7 @@ def _logged(log: str | None, job: tuple, result: tuple) -> tuple:
         with open(log, "a") as f:
             f.write(json.dumps({"ruleset": Path(path).name, "players": players, "seed": seed, "seat": seat + 1,
                                 "share": result[0], "failed": result[1], "seconds": round(result[2], 3),
-                                "decisions": result[3], "decided": result[4]}) + "\n")
+                                "decisions": result[3], "decided": result[4], "capped": result[5]}) + "\n")
     return result
 
 
@@ -111,11 +113,14 @@ def main() -> None:
               + f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
         decided = sum(r[4] for r in results)
-        if decided < played:  # games that end with no winner: the fair share of all games is out of reach
-            lo, hi = wilson(wins, decided)
-            p = binomtest(round(wins), decided, 1 / args.players, alternative="greater").pvalue if decided else 1.0
-            print(f"  {played - decided} of {played} games had no winner; of the {decided} that had one, "
-                  f"{args.agent} won {wins / max(decided, 1):.3f} [95% CI {lo:.3f}-{hi:.3f}] "
+        if decided < played:  # no winner, or a cap's tally: the fair share of all games is out of reach
+            capped = sum(r[5] for r in results)
+            won = sum(r[0] for r in results if r[4])
+            lo, hi = wilson(won, decided)
+            p = binomtest(round(won), decided, 1 / args.players, alternative="greater").pvalue if decided else 1.0
+            print(f"  {played - decided} of {played} games had no winner by the rules ({capped} stopped at a cap, "
+                  f"{played - decided - capped} with no winner); of the {decided} someone won by the rules, "
+                  f"{args.agent} won {won / max(decided, 1):.3f} [95% CI {lo:.3f}-{hi:.3f}] "
                   f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g})", flush=True)
 
 
