@@ -7,11 +7,16 @@ Each game seats one `mcts` agent (seat = game index mod players) and `random` ag
 `--agent guided` (or `greedy`) seats that agent instead, with its default settings.
 A win shared by k players counts 1/k. Prints the win rate with a 95% Wilson interval next to the
 fair share (1/players), a one-sided binomial test that it beats the fair share (shared wins
-rounded), and the mean decision time of the MCTS agent.
+rounded), and the mean decision time of the MCTS agent. Where some games end with no winner (a
+ruleset's `end game ... with no winner`) or at a cap the rules declare (`end game ... by cap`,
+whose winners are a tally, not the game's), no seat can reach the fair share of all games, so the
+same figures follow for the games someone won by the rules: there each seat's fair share is
+1/players again.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,8 +32,9 @@ from interpreter.engine.factory import new_game  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
-             flat: bool, agent: str = "mcts", prior: float = 0.0) -> tuple[float, bool, float, int]:
-    """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made)."""
+             flat: bool, agent: str = "mcts", prior: float = 0.0) -> tuple[float, bool, float, int, bool]:
+    """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made,
+    did anyone win by the rules?, did it stop at a cap the rules declare?)."""
     program = load_program(path)
     agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
     agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat,
@@ -45,9 +51,20 @@ def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max
             decisions += 1
         g.answer(choice)
     if g.error is not None:
-        return 0.0, True, thought, decisions
-    winners = g.result["winners"]
-    return (1 / len(winners) if seat in winners else 0.0), False, thought, decisions
+        return 0.0, True, thought, decisions, False, False
+    winners, capped = g.result["winners"], bool(g.result.get("cap"))
+    return (1 / len(winners) if seat in winners else 0.0), False, thought, decisions, bool(winners) and not capped, capped
+
+
+def _logged(log: str | None, job: tuple, result: tuple) -> tuple:
+    """Append one game's result to `log` (JSON lines) as soon as it is known; return it unchanged."""
+    if log:
+        path, players, seed, seat = job[:4]
+        with open(log, "a") as f:
+            f.write(json.dumps({"ruleset": Path(path).name, "players": players, "seed": seed, "seat": seat + 1,
+                                "share": result[0], "failed": result[1], "seconds": round(result[2], 3),
+                                "decisions": result[3], "decided": result[4], "capped": result[5]}) + "\n")
+    return result
 
 
 def main() -> None:
@@ -64,6 +81,9 @@ def main() -> None:
                     help="weight of the `prefer` rules' favourite in the tree search (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
     ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes (same results)")
+    ap.add_argument("--log", metavar="FILE",
+                    help="append one JSON line per finished game (ruleset, players, seed, seat, share, failed, "
+                         "seconds thought, decisions), so a long batch cut short still leaves its games")
     ap.add_argument("--agent", default="mcts", choices=["mcts", "guided", "greedy"],
                     help="the agent measured against random ones (default mcts; the budget options are mcts's)")
     args = ap.parse_args()
@@ -73,9 +93,9 @@ def main() -> None:
                  args.flat, args.agent, args.prior) for i in range(args.n)]
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
-                results = list(pool.map(play_one, *zip(*jobs)))
+                results = [_logged(args.log, job, r) for job, r in zip(jobs, pool.map(play_one, *zip(*jobs)))]
         else:
-            results = [play_one(*job) for job in jobs]
+            results = [_logged(args.log, job, play_one(*job)) for job in jobs]
         wins = sum(r[0] for r in results)
         errors = sum(r[1] for r in results)
         mcts_time = sum(r[2] for r in results)
@@ -92,6 +112,16 @@ def main() -> None:
                  if args.agent == "mcts" else "")
               + f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
+        decided = sum(r[4] for r in results)
+        if decided < played:  # no winner, or a cap's tally: the fair share of all games is out of reach
+            capped = sum(r[5] for r in results)
+            won = sum(r[0] for r in results if r[4])
+            lo, hi = wilson(won, decided)
+            p = binomtest(round(won), decided, 1 / args.players, alternative="greater").pvalue if decided else 1.0
+            print(f"  {played - decided} of {played} games had no winner by the rules ({capped} stopped at a cap, "
+                  f"{played - decided - capped} with no winner); of the {decided} someone won by the rules, "
+                  f"{args.agent} won {won / max(decided, 1):.3f} [95% CI {lo:.3f}-{hi:.3f}] "
+                  f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g})", flush=True)
 
 
 if __name__ == "__main__":
