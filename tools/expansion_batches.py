@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.json).write_text(json.dumps(rows, indent=1))
     failing = [r for r in rows if r["errors"]]
     for r in failing:
-        print(f"\n{r['stack']}, {r['players']} players: {r['errors']} errors; first: {r['first_error']}\n  {r['command']}")
+        print(f"\n{r['stack']}, {r['players']} players: {r['errors']} of {r['games']} games failed; first: "
+              f"{r['first_error']}\n  {r['command']}")
     return 1 if failing else 0
 
 
