@@ -27,7 +27,7 @@ from ..language.parser import MAX_SOURCE_BYTES, parse_effect, parse_rules_by_dec
 from ..language.untrusted import FileRefused, bad_unicode, inside, read_text
 from .cardcsv import CsvProblem, csv_cards
 from .cardfast import card_shape, checked_card
-from .stack import apply_card_edits, check_order, split_stack
+from .stack import apply_card_edits, check_order, check_provides, split_stack
 from .yamldirect import Unusual as _NotDirect, direct_load
 
 if TYPE_CHECKING:  # pydantic is imported only for a card the cheap check refuses (a tenth of `validate`'s start-up)
@@ -147,6 +147,7 @@ def load(path: str | Path, mods: Iterable[str | Path] = ()) -> Content:
     _load_layer(content, path, [])
     _load_mods(content, [Path(m) for m in mods])
     check_order(content)
+    check_provides(content)
     return content
 
 

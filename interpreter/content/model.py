@@ -235,9 +235,9 @@ def build(content: Content) -> Ruleset:
                                           f"{MAX_PLAYERS}, low to high", item.value.loc,
                                           f"write `players {lo}..{hi}`" if 1 <= lo <= hi <= MAX_PLAYERS else None)
                             rs.min_players, rs.max_players = 2, 2
-                    elif item.name not in ("source", "version", "description", "extends", "after", "show"):
+                    elif item.name not in ("source", "version", "description", "extends", "after", "show", "provides"):
                         content.warn("game/setting", f"unknown game setting `{item.name}`", item.loc,
-                                     "known settings: players, source, version, description, extends, after, show")
+                                     "known settings: players, source, version, description, extends, after, show, provides")
             elif k == "card_type":
                 if claim(d.name, "card type", at, d):
                     if _card_fields_ok(content, d):

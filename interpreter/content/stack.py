@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from ..language.diagnostics import Loc, did_you_mean
 
 __all__ = ["WITH", "split_stack", "stack_path", "comes_after", "order_hint", "apply_card_edits", "hook_conflicts",
-           "check_order"]
+           "check_order", "check_provides"]
 
 WITH = " --with "  # a stack written as one path string: `BASE --with MOD,MOD` (it travels in logs and reports)
 
@@ -67,6 +67,31 @@ def check_order(content: Any) -> None:
         if layer in at and x in at and at[x] > at[layer]:
             content.error("mod/order", f"`{layer}` says it comes after `{x}`, but `{x}` is loaded after it", loc,
                           f"list `{x}` first (its `extends` line above `{layer}`'s, or first after `--with`)")
+
+
+def check_provides(content: Any) -> None:
+    """`provides "THING"` in a game header: the mod fills a place a game has only one of (a main
+    board, an Inner Region). Two layers of a stack that provide the same thing cannot be played
+    together — no `after` settles it, since the game would have two of what it has one of."""
+    first: dict[str, tuple[str, Loc]] = {}
+    for m in content.modules:
+        for d in m.decls:
+            for item in (d.items if d.kind == "game" else ()):
+                if item.name != "provides":
+                    continue
+                v = item.value
+                if v.kind != "lit" or not isinstance(v.value, str) or not v.value.strip():
+                    content.error("mod/provides", "`provides` takes the name of what the mod is the game's one of, "
+                                  "in quotes", v.loc, 'write `provides "main board"`')
+                    continue
+                layer = m.layer
+                if v.value in first and first[v.value][0] != layer:
+                    other, other_loc = first[v.value]
+                    content.error("mod/exclusive", f"`{layer}` provides the {v.value} here, and `{other}` provides "
+                                  f"it too (at {other_loc}): a game has only one, so these mods cannot be "
+                                  "played together", v.loc, f"stack `{layer}` or `{other}`, not both")
+                    continue
+                first.setdefault(v.value, (layer, v.loc))
 
 
 def hook_conflicts(content: Any, hooks: list[tuple[Any, str]]) -> None:
