@@ -11,6 +11,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from interpreter.api import check_path, load_program
+from interpreter.engine.directgame import DirectGame
 from interpreter.engine.factory import new_game
 from interpreter.engine.game import Limits
 from interpreter.engine.resumablegame import ResumableGame
@@ -152,6 +153,27 @@ def same_games_in_both_forms(program, players=(2, 3), games: int = 3) -> None:
             assert a.error is None and b.error is None, (a.error, b.error)
             assert ta == tb and (a.result, a.log) == (b.result, b.log)
             assert a.state.digest() == b.state.digest()
+
+
+def copies_play_alike(dp, players: int, seed: int, at) -> bool:
+    """Generated code's two forms (`DirectGame`, copyable `ResumableGame`) play seed `seed` alike
+    with random seats; then a copy taken at the first decision `at(game, decision)` accepts plays
+    on exactly as the original (first-option seats). Whether such a decision came up."""
+    a, b = DirectGame(dp, players, seed), ResumableGame(dp, players, seed)
+    assert play_trace(a, agents_for(["random"], players, seed)) == \
+        play_trace(b, agents_for(["random"], players, seed))
+    assert (a.result, a.log, a.state.digest()) == (b.result, b.log, b.state.digest())
+    g = ResumableGame(dp, players, seed)
+    seats = agents_for(["first"], players, seed)
+    while not g.over:
+        d = g.decision
+        if at(g, d):
+            twin = g.clone()
+            rest = play_trace(twin, agents_for(["first"], players, seed))
+            assert play_trace(g, seats) == rest and g.state.digest() == twin.state.digest()
+            return True
+        g.answer(seats[d.player].choose(g, d))
+    return False
 
 
 def named_ruleset(root: Path, name: str, rules: str, cards: str | None = None) -> Path:

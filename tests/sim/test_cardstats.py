@@ -7,9 +7,7 @@ from interpreter.runtime.cardstats import MoveTracker
 from interpreter.sim.simulate import simulate
 from rulekit import ruleset
 
-RULES = """
-game "Take and show":
-    players 2..2
+CHIP_START = """
 card type Chip:
     kind: Red | Blue | Green
 zone pile: pile, shared, hidden
@@ -18,7 +16,11 @@ zone table: set, per player, public
 setup:
     move all_cards() to pile
     for each p in players:
-        move first(pile where it.kind == Blue) to hand of p
+"""  # the cards, zones and setup loop both chip games share
+RULES = """
+game "Take and show":
+    players 2..2
+""" + CHIP_START + """        move first(pile where it.kind == Blue) to hand of p
 turn:
     if turn_number <= 2:
         move first(pile where it.kind == Red) to your hand
@@ -110,15 +112,7 @@ def test_every_move_counts_cards_by_identity_and_public_play(tmp_path):
 STACKS = """
 game "Keep and stack":
     players 2..2
-card type Chip:
-    kind: Red | Blue | Green
-zone pile: pile, shared, hidden
-zone hand: set, per player, owner
-zone table: set, per player, public
-setup:
-    move all_cards() to pile
-    for each p in players:
-        p chooses c from pile "Keep which chip?"
+""" + CHIP_START + """        p chooses c from pile "Keep which chip?"
         move c to hand of p
 turn:
     move top(pile) to your hand
