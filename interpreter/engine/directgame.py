@@ -351,10 +351,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         if player is None:
             self.touched |= self.bits[name]
             return
-        got = self.stat_bits.get((name, player))
-        if got is None:
-            got = self.stat_bits[(name, player)] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
-        self.touched |= got
+        self.touched |= self.stat_bits.get((name, player)) or self._pstat_bits(name, player)
+
+    def _pstat_bits(self, name: str, player: int) -> int:
+        """A player's stat's bits for settling: its name's and its instance's, found once."""
+        got = self.stat_bits[(name, player)] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
+        return got
 
     def _touch_card(self, c: int) -> None:
         where = self.state.where
@@ -562,10 +564,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         old = stats[name]
         if old is not v and (old != v or type(old) is not type(v)):
             stats[name] = v
-            got = self.stat_bits.get((name, p))
-            if got is None:
-                got = self.stat_bits[(name, p)] = self.bits[name] | self.bits[f"{name}#{int(p)}"]
-            self.touched |= got
+            self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
 
     def card_obj(self, c: Any) -> Any:
         """The card with id `c` (none: none), to keep in a stat."""
