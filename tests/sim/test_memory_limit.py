@@ -93,7 +93,7 @@ def test_the_command_reports_the_game_writes_its_log_and_goes_on(hog, tmp_path):
     assert time.perf_counter() - start < BOUND
     rc, out = done.returncode, done.stdout
     report = json.loads((tmp_path / "r.json").read_text())
-    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
+    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"]), done.stderr[-2000:]
     assert "the game ran out of memory" in out
     written = sorted(logs.iterdir())
     assert len(written) == len(report["errors"])
@@ -144,9 +144,10 @@ def test_sweep_takes_the_limit_and_its_help_shows_it(hog, tmp_path, capsys):
         main(["sweep", "--help"])  # its help once failed to print at all (a bare "95%")
     assert e.value.code == 0 and "--max-memory MB" in capsys.readouterr().out
     start = time.perf_counter()
-    rc = fresh("sweep", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
-               "--json", str(tmp_path / "s.json")).returncode
+    done = fresh("sweep", str(hog), "-n", "4", "--agents", "random", "--max-memory", "60", "--quiet",
+                 "--json", str(tmp_path / "s.json"))
+    rc = done.returncode
     assert time.perf_counter() - start < BOUND
     report = json.loads((tmp_path / "s.json").read_text())["batches"][0]["report"]
-    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"])
+    assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"]), done.stderr[-2000:]
     assert all(e["error"].startswith(OUT_OF_MEMORY) for e in report["errors"])
