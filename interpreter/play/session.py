@@ -501,6 +501,8 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
                 end["result"] = numbered_result(g.result)
     except GameTimeout:
         end = {"end": True, "error": error or "the game ran past its time limit"}
+    except MemoryError:  # met outside the engine's own catch (a digest, a step line): the log ends here
+        end = {"end": True, "error": error or "the game ran out of memory"}
     lines.append(end)
     return lines
 

@@ -151,3 +151,18 @@ def test_sweep_takes_the_limit_and_its_help_shows_it(hog, tmp_path, capsys):
     report = json.loads((tmp_path / "s.json").read_text())["batches"][0]["report"]
     assert rc == 1 and report["errors"] and report["completed"] == 4 - len(report["errors"]), done.stderr[-2000:]
     assert all(e["error"].startswith(OUT_OF_MEMORY) for e in report["errors"])
+
+
+def test_a_replay_log_rebuilt_past_the_limit_ends_on_the_batch_error(hog, monkeypatch):
+    """Rebuilding a failed game's log under the limit may meet it outside the engine's own catch
+    (the step line of the answer that allocates, the final digest): the log then ends there with
+    the batch's error, and the command goes on (once it stopped with an internal error, exit 3)."""
+    from interpreter.api import load_program
+    from interpreter.play import session
+
+    def step_line(g, choice):  # the limit met while writing the first step
+        raise MemoryError
+
+    monkeypatch.setattr(session, "step_line", step_line)
+    log = session.failure_log(load_program(str(hog)), str(hog), 2, 7, [1], error=OUT_OF_MEMORY)
+    assert len(log) == 2 and log[0]["ruleset"] and log[-1] == {"end": True, "error": OUT_OF_MEMORY}
