@@ -72,7 +72,19 @@ def test_player_counts_and_named_sets(tool):
     assert tool.stack_name(tool.ISSUE22) == "all 7 of issue 22" and tool.stack_name(["talisman_city"]) == "city"
     assert len(tool.SETS["issue22"]) == 8 and len(tool.SETS["issue23"]) == 10
     shipped = {m for stacks in tool.SETS.values() for s in stacks for m in s}
-    assert len(shipped) == 17 and all((ROOT / "rulesets" / m).is_dir() for m in shipped)
+    assert len(shipped) == 23 and all((ROOT / "rulesets" / m).is_dir() for m in shipped)
+    assert len(tool.SETS["issue21"]) == 7 and tool.BASES["issue21"] == "rulesets/enchanters"
+    assert tool.stack_name(["enchanters_coop"]) == "coop"
+
+
+def test_another_base_plays_its_own_mods(tool, capsys):
+    """`--base` stacks the mods on that ruleset (issue 21's Enchanters mods are not Talisman's)."""
+    named_ruleset(tool.ROOT / "rulesets", "other", BASE.replace('"Base"', '"Other"').replace('"rich"', '"richer"'))
+    named_ruleset(tool.ROOT / "rulesets", "quick", 'game "Quick":\n    extends "other"\n    players 2..3\n')
+    assert tool.main(["--base", "rulesets/other", "--stack", "quick", "-n", "2", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "| quick | 2 | 2 | 0 | 2 | 0 | richer 2 |" in out  # the other base's ending, not Talisman's
+    assert tool.command(["quick"], 2, 2, 1, "rulesets/other").startswith("grimoire simulate rulesets/other --with rulesets/quick")
 
 
 def test_an_unknown_mod_is_refused_in_words(tool, capsys):

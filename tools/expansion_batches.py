@@ -42,7 +42,16 @@ ISSUE23 = ["talisman_reaper", "talisman_dragon", "talisman_harbinger", "talisman
 # the rules that need both the Cataclysm and the Harbinger (TA-647, TA-648) come with the two
 BOTH = ["talisman_cataclysm_terrain"]
 
+# issue 21: the Enchanters mods (of rulesets/enchanters), each alone, then base + the Overlords
+# expansion (its rules, Wound deck and Kingdom decks) + Odyssey + EastQuest together
+ISSUE21 = ["enchanters_overlords", "enchanters_wounds", "enchanters_kingdoms", "enchanters_odyssey",
+           "enchanters_eastquest", "enchanters_coop"]
+ENCHANTERS_ALL = ["enchanters_overlords", "enchanters_wounds", "enchanters_kingdoms", "enchanters_odyssey",
+                  "enchanters_eastquest"]
+BASES = {"issue21": "rulesets/enchanters"}
+
 SETS: dict[str, list[list[str]]] = {
+    "issue21": [[m] for m in ISSUE21] + [ENCHANTERS_ALL],
     "issue22": [[m] for m in ISSUE22] + [ISSUE22],
     "issue23": [[m] for m in ISSUE23] + [ISSUE23],
     "all16": [ISSUE22 + ISSUE23 + BOTH],
@@ -60,25 +69,28 @@ def parse_players(text: str) -> list[int]:
 def stack_name(mods: list[str]) -> str:
     """How a stack is named in the table: the mods' names without `talisman_`, `all of issue N`
     for a whole set."""
-    short = [m.removeprefix("talisman_") for m in mods]
+    short = [m.removeprefix("talisman_").removeprefix("enchanters_") for m in mods]
     if mods == ISSUE22:
         return "all 7 of issue 22"
     if mods == ISSUE23:
         return "all 9 of issue 23"
     if mods == ISSUE22 + ISSUE23 + BOTH:
         return "all 16 (+ cataclysm_terrain)"
+    if mods == ENCHANTERS_ALL:
+        return "overlords+wounds+kingdoms+odyssey+eastquest"
     return "+".join(short)
 
 
-def command(mods: list[str], n: int, players: int, seed: int) -> str:
+def command(mods: list[str], n: int, players: int, seed: int, base: str = BASE) -> str:
     """The `grimoire simulate` command that plays the same cell."""
     with_ = ",".join(f"rulesets/{m}" for m in mods)
-    return f"grimoire simulate {BASE} --with {with_} -n {n} --players {players} --seed {seed} --quiet --workers 1"
+    return f"grimoire simulate {base} --with {with_} -n {n} --players {players} --seed {seed} --quiet --workers 1"
 
 
-def run_cell(mods: list[str], n: int, players: int, seed: int, workers: int, max_seconds: float) -> dict:
+def run_cell(mods: list[str], n: int, players: int, seed: int, workers: int, max_seconds: float,
+             base: str = BASE) -> dict:
     """One batch; the row of the table and the first error."""
-    path = stack_path(str(ROOT / BASE), [str(ROOT / "rulesets" / m) for m in mods])
+    path = stack_path(str(ROOT / base), [str(ROOT / "rulesets" / m) for m in mods])
     start = time.perf_counter()
     try:
         report = simulate(path, n, players, seed, ["guided"], workers=workers, card_stats=False,
@@ -86,7 +98,7 @@ def run_cell(mods: list[str], n: int, players: int, seed: int, workers: int, max
     except (ContentError, ValueError, OSError) as why:  # the stack does not load, compile or take this player count
         return {"stack": stack_name(mods), "players": players, "games": n, "errors": n, "natural": 0,
                 "capped": 0, "reasons": "", "seconds": round(time.perf_counter() - start),
-                "first_error": str(why), "command": command(mods, n, players, seed)}
+                "first_error": str(why), "command": command(mods, n, players, seed, base)}
     ends = report["endings"]
     errors = report["errors"]
     reasons = ", ".join(f"{e['reason'] or 'none'} {e['games']}" for e in ends["reasons"])
@@ -94,7 +106,7 @@ def run_cell(mods: list[str], n: int, players: int, seed: int, workers: int, max
             "natural": ends["natural"], "capped": ends["capped"], "reasons": reasons,
             "seconds": round(report["timing"]["seconds"]),
             "first_error": f"game {errors[0]['index']}, seed {errors[0]['seed']}: {errors[0]['error']}" if errors else None,
-            "command": command(mods, n, players, seed)}
+            "command": command(mods, n, players, seed, base)}
 
 
 HEADER = "| stack | players | games | errors | natural endings | caps | end reasons | s |\n|---|---|---|---|---|---|---|---|"
@@ -110,13 +122,16 @@ def main(argv: list[str] | None = None) -> int:
     """Run the cells; exit 1 when any game failed."""
     ap = argparse.ArgumentParser(
         prog="expansion_batches.py",
-        description="Run `grimoire simulate` (guided bots) for each Talisman mod stack × player count and "
+        description="Run `grimoire simulate` (guided bots) for each mod stack (Talisman's; Enchanters' with --base) × player count and "
                     "print a markdown table of errors, natural endings, caps and seconds, one row per cell "
                     "as it finishes, then each failing cell's first error.")
     ap.add_argument("--set", dest="sets", action="append", choices=sorted(SETS),
                     help="a named list of stacks (repeatable): issue22 (each of its 7 expansions alone, then "
                          "all 7), issue23 (each of its 9 alone, then all 9), all16 (the 16 together, with "
-                         "talisman_cataclysm_terrain which joins the Cataclysm and the Harbinger)")
+                         "talisman_cataclysm_terrain which joins the Cataclysm and the Harbinger), issue21 "
+                         "(each Enchanters mod alone, then overlords+wounds+kingdoms+odyssey+eastquest; "
+                         "its base is rulesets/enchanters)")
+    ap.add_argument("--base", help=f"the ruleset the stacks are mods of (default {BASE}, or the set's own base)")
     ap.add_argument("--stack", action="append", default=[],
                     help="one stack: mod folder names under rulesets/, comma-separated (repeatable)")
     ap.add_argument("-n", "--games", type=int, default=100, help="games per cell (default 100)")
@@ -134,12 +149,13 @@ def main(argv: list[str] | None = None) -> int:
         for m in mods:
             if not (ROOT / "rulesets" / m).is_dir():
                 ap.error(f"no mod rulesets/{m}")
+    base = args.base or next((BASES[n] for n in (args.sets or []) if n in BASES), BASE)
     rows: list[dict] = []
     print(f"{args.games} games a cell, seed {args.seed}, agents guided, {time.strftime('%Y-%m-%d')}", flush=True)
     print(HEADER, flush=True)
     for mods in stacks:
         for p in parse_players(args.players):
-            row = run_cell(mods, args.games, p, args.seed, args.workers, args.max_seconds)
+            row = run_cell(mods, args.games, p, args.seed, args.workers, args.max_seconds, base)
             rows.append(row)
             print(table_row(row), flush=True)
             if args.json:

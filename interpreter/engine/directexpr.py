@@ -27,6 +27,11 @@ def _built_list(items: list) -> str:
     return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
 
 
+def _own_field(table: str, card: str) -> str:
+    """A card's own field (`f[card]`), never a copied card's: what `name` reads."""
+    return f"{table}[{card}]"
+
+
 class Unsupported(Exception):
     """A construct this compiler does not handle: the ruleset cannot run (`factory.compiled` says so)."""
 
@@ -294,6 +299,8 @@ class Expressions:
             raise Unsupported(f"field {name}")
         f = self.field(name)
         rd = self.field_read  # `f[card]`, or through a copy (directcopies.py)
+        if name == "name":  # a copying card keeps its own name (docs/language.md, `copies`)
+            rd = _own_field
         if n.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
             items, x, cond, types = self.where_parts(n.obj, scope)
             elem = rd(f, x) if items.top else f"(None if _COV[{x}] else {rd(f, x)})"

@@ -130,3 +130,78 @@ def test_copies_is_checked_and_described(tmp_path, program) -> None:
     assert any("shelff" in d.message and d.loc.file.endswith("cards.yaml") for d in errs), errs
     mirror = next(c for c in program.rs.cards if c.name == "Mirror")
     assert mirror.effect.describe().startswith("While ") and "exact copy" in mirror.effect.describe()
+
+
+# ---- parts: a copy's abilities are live by the copying card's place (EN-235's covered Book) ------
+
+PARTS_RULES = """
+card type Gem:
+    power: 0..9
+
+zone box: pile, shared, hidden
+zone shelf: pile, per player, public
+zone rack: pile, per player, public, covered keep lower
+player stat gold = 0
+event rang
+
+setup:
+    move all_cards() to box
+
+action "Shelve Red" if some c in box has c.name == "Red":
+    move first(values(box) where it.name == "Red") to your shelf
+action "Rack Mirror" if some c in box has c.name == "Mirror":
+    move first(values(box) where it.name == "Mirror") to your rack
+action "Rack Stone" if some c in box has c.name == "Stone":
+    move first(values(box) where it.name == "Stone") to your rack
+action "Ring":
+    fire rang
+
+turn:
+    you take actions "End the turn"
+    if turn_number >= 4:
+        end game
+
+score p: gold of p
+"""
+
+PARTS_CARDS = """
+- name: Mirror
+  type: Gem
+  power: 1
+  effect: |
+    copies top(shelf of you) if not (shelf of you is empty) else none
+- {name: Stone, type: Gem, power: 2}
+- name: Red
+  type: Gem
+  power: 3
+  effect: |
+    action "Upper gift" once per turn:
+        you gain 1 gold
+    whenever rang:
+        you gain 100 gold
+    part lower:
+        action "Lower gift" once per turn:
+            you gain 10 gold
+        whenever rang:
+            you gain 1000 gold
+"""
+
+
+@pytest.mark.parametrize("seats", [None, []], ids=["copyable", "generator"])
+def test_copied_parts_follow_the_copying_cards_cover(tmp_path, seats) -> None:
+    """The Mirror copies Red's upper and lower parts; covered in a `covered keep lower` zone it
+    keeps only the lower one (Red's upper action and upper `whenever` go quiet on it), as a covered
+    card's own abilities do — while Red itself, uncovered on the shelf, keeps both. The Mirror in
+    the box is found by its own name ("Rack Mirror"), not by Red's, which it copies there too."""
+    g = new_game(build(tmp_path, PARTS_RULES, PARTS_CARDS), 2, 0, seats=seats)
+    answer(g, 0, "Shelve Red")
+    answer(g, 0, "Rack Mirror")  # the Mirror on top of the rack: all of Red's abilities
+    assert {"Upper gift (Mirror)", "Lower gift (Mirror)", "Upper gift (Red)", "Lower gift (Red)"} <= set(g.decision.labels)
+    answer(g, 0, "Rack Stone")  # the Stone covers the Mirror: only Red's lower part is left on it
+    labels = g.decision.labels
+    assert "Lower gift (Mirror)" in labels and "Upper gift (Mirror)" not in labels
+    assert {"Upper gift (Red)", "Lower gift (Red)"} <= set(labels)
+    answer(g, 0, "Ring")  # Red: 100 + 1000; the covered Mirror: its lower `whenever` only, 1000
+    while g.decision.kind == "order":
+        g.answer(0)
+    assert _gold(g) == 2100
