@@ -126,6 +126,15 @@ def cited_rules(folder: Path) -> set[str]:
     return ids
 
 
+def docstring_rules(files, prefix: str = "EN") -> set[str]:
+    """The rule IDs the docstrings of test files cite (a coverage test's count, beside its scenarios')."""
+    ids: set[str] = set()
+    for f in files:
+        for doc in re.findall(r'"""(.*?)"""', Path(f).read_text(encoding="utf-8"), re.S):
+            ids.update(f"{prefix}-{i:03d}" for i in rule_ids(doc, prefix))
+    return ids
+
+
 def play_trace(game, seats, prompts: dict | None = None) -> list:
     """Play `game` to its end with `seats` (agents), giving each decision's player, kind, prompt and
     labels (for comparing engines); `prompts` (a Counter), when given, counts the prompts met."""
