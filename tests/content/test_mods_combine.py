@@ -207,7 +207,8 @@ def test_cli_validate_and_simulate_with_mods(tmp_path, base, capsys):
     a = named_ruleset(tmp_path / "m", "a", _mod("a", _worker(2)))
     b = named_ruleset(tmp_path / "m", "b", _mod("b", _worker(3)))
     assert main(["validate", str(base), "--with", f"{a},{b}"]) == 1
-    assert "mod/conflict" in capsys.readouterr().out
+    said = capsys.readouterr().out  # the diagnostic names both mods, each at its place (issue 21)
+    assert "mod/conflict" in said and "(in `a`)" in said and "(in `b`)" in said and "a/game.rules:" in said
     assert main(["validate", str(base), "--with", str(a)]) == 0
     out = tmp_path / "r.json"
     assert main(["simulate", str(base), "--with", str(a), "-n", "3", "--quiet", "--json", str(out)]) == 0
