@@ -3,10 +3,13 @@
     python tools/expansion_batches.py --set issue22 -n 100 --players 2..6
     nice -n 10 python tools/expansion_batches.py --set issue23 -n 20 --players 2,4,6 --json i23.json
     python tools/expansion_batches.py --stack talisman_city,talisman_dungeon -n 5 --players 3
+    python tools/expansion_batches.py --set issue21 -n 200 --players 2..4     # Enchanters' mods
+    python tools/expansion_batches.py --base rulesets/enchanters --stack enchanters_eastquest --players 1
 
 Talisman's expansions are mods of rulesets/talisman (docs/modding.md), and each issue that adds some
 asks that every expansion alone, and all of them together, play `-n 100 --players 2..6` with no
-error and end by the rules. This runs those batches one after the other in this process (each
+error and end by the rules; issue 21 asks the same of the Enchanters mods (of rulesets/enchanters:
+`--set issue21`, or `--base` for any other base). This runs those batches one after the other in this process (each
 stack is compiled once and played at every player count), and prints a markdown table, one row per
 cell as it finishes (so a run in the background can be watched), then the first error of each
 failing cell with its seed (replay one game: `grimoire simulate ... -n 1 --seed ...` does not give
