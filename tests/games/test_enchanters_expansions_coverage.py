@@ -6,6 +6,7 @@ tests (tests/games/test_kingdom_decks_coverage.py, tests/games/test_enchanters_c
 this one reads the same scenario folders, test files and NOTES and keeps the whole range honest."""
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from rulekit import cited_rules, docstring_rules, not_modelled_rules
@@ -17,12 +18,14 @@ TESTS = [*sorted((ROOT / "tests" / "games").glob("test_kingdom_decks*.py")), ROO
 RANGE = [f"EN-{i:03d}" for i in range(211, 395)]
 
 
-def cited() -> set[str]:
-    """The IDs the expansions' scenarios cite (`covers:`) and the expansion tests' docstrings name."""
+@cache
+def cited() -> frozenset[str]:
+    """The IDs the expansions' scenarios cite (`covers:`) and the expansion tests' docstrings name
+    (read once: three tests ask)."""
     ids: set[str] = set()
     for mod in MODS:
         ids |= cited_rules(ROOT / "tests" / "scenarios" / mod)
-    return ids | docstring_rules(f for f in TESTS if not f.name.endswith("_coverage.py"))
+    return frozenset(ids | docstring_rules(f for f in TESTS if not f.name.endswith("_coverage.py")))
 
 
 def listed() -> dict[str, str]:
@@ -50,6 +53,6 @@ def test_the_rest_are_listed_with_a_reason():
 
 def test_the_sources_are_read():
     """A moved folder or a renamed test file would shrink the count silently: each source gives some."""
-    assert all(cited_rules(ROOT / "tests" / "scenarios" / mod) for mod in MODS)
+    assert all(any(r.startswith("EN-") for r in cited_rules(ROOT / "tests" / "scenarios" / mod)) for mod in MODS)
     assert docstring_rules([ROOT / "tests" / "games" / "test_enchanters_coop.py"]) >= {"EN-393", "EN-394"}
     assert {"EN-293", "EN-348"} <= set(listed())
