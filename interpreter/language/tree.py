@@ -922,6 +922,10 @@ class SetStmt(Stmt):
         ck.target(self.target, scope)
         ck.assigned_kind(self, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "SetStmt":
+        return cls(loc=loc, target=parts[0], expr=parts[1])
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         t, rs = self.target, gen.rs
         v = gen.expr(self.expr, scope)
@@ -981,6 +985,10 @@ class AugStmt(Stmt):
         ck.expr(self.expr, scope)
         ck.target(self.target, scope)
         ck.assigned_kind(self, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "AugStmt":
+        return cls(loc=loc, target=parts[0], op=str(parts[1]), expr=parts[2])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
@@ -1176,6 +1184,10 @@ class PlaceStmt(Stmt):
         ck.cards_arg(self.what, scope, "only a card can be placed")
         ck.zone_arg(self.zone, scope, "`place ... in` needs a zone")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlaceStmt":
+        return cls(loc=loc, what=parts[0], zone=parts[1])
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         what = gen.expr(self.what, scope)
         zone = gen.expr(self.zone, scope)
@@ -1228,6 +1240,10 @@ class CoverStmt(Stmt):
         ck.cards_arg(self.what, scope, "only a card can be placed")
         ck.cards_arg(self.target, scope, "`place ... on` needs a card")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CoverStmt":
+        return cls(loc=loc, what=parts[0], target=parts[1])
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         what, target = gen.expr(self.what, scope), gen.expr(self.target, scope)
         if what.kind != "card" or target.kind != "card":
@@ -1252,6 +1268,10 @@ class ShuffleStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.zone_arg(self.zone, scope, "`shuffle` needs a zone")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "ShuffleStmt":
+        return cls(loc=loc, zone=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         z = gen.expr(self.zone, scope)
@@ -1487,6 +1507,10 @@ class BreakStmt(Stmt):
         if loops == 0:
             ck.error("flow/loop", "`break` outside a loop", self.loc, "use it inside `repeat`, `while` or `for each`")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "BreakStmt":
+        return cls(loc=loc)
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if not loops:
             gen.unsupported("break outside a loop")
@@ -1508,6 +1532,10 @@ class ContinueStmt(Stmt):
             ck.error("flow/loop", "`continue` outside a loop", self.loc,
                      "use it inside `repeat`, `while` or `for each`")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "ContinueStmt":
+        return cls(loc=loc)
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if not loops:
             gen.unsupported("continue outside a loop")
@@ -1526,6 +1554,10 @@ class PassStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.flow.add(self.kind)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PassStmt":
+        return cls(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         gen.emit(d, "pass")
@@ -1559,6 +1591,15 @@ class EndStmt(Stmt):
         if self.reason is not None:  # the optional reason is an expression (text)
             ck.expr(self.reason, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "EndStmt":
+        c = parts
+        when = str(c[0]).split()[-1] if c[0] is not None else None
+        return cls(loc=loc, after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
+                   no_winner=len(c) > 2 and c[2] is not None and "winner" in str(c[2]),  # `... with no winner`: everybody loses
+                   all_win=len(c) > 2 and c[2] is not None and "winning" in str(c[2]),  # `... with every player winning`
+                   cap=len(c) > 3 and c[3] is not None)  # `... by cap`: a safety cap, not the rules' end
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if self.reason is not None:
             r = gen.expr(self.reason, scope)
@@ -1589,6 +1630,10 @@ class PlayTurnStmt(Stmt):
         ck.flow.add(self.kind)
         ck.expr(self.player, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlayTurnStmt":
+        return cls(loc=loc, player=parts[0])
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`play turn of P` (`TurnTask`)."""
         if gen.sync:
@@ -1615,6 +1660,10 @@ class PlayRoundStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.flow.add(self.kind)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlayRoundStmt":
+        return cls(loc=loc)
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`play round` (`RoundTask`)."""
         if gen.sync:
@@ -1637,6 +1686,10 @@ class LogStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.expr(self.expr, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "LogStmt":
+        return cls(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
@@ -1668,6 +1721,10 @@ class CallStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.call_stmt(self, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CallStmt":
+        return cls(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         x = self.expr
@@ -1898,6 +1955,10 @@ class RollStmt(Stmt):
             ck.error("dice/none", "`roll` needs dice, but no `die type` is declared", self.loc,
                      "declare one, e.g. `die type D6: 1..6, 2 dice`")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "RollStmt":
+        return cls(loc=loc, dice=parts[0])
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`roll DICE` (`Game.roll`): a face per die from the RNG, then `rolled` per die."""
         if gen.sync:
@@ -1979,6 +2040,10 @@ class AddDummyStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         if self.name:
             ck.bind(self.name, self.loc, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "AddDummyStmt":
+        return cls(loc=loc, name=None if parts[0] is None else str(parts[0]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
