@@ -10,8 +10,9 @@ same RNG in the same order as the task engine it replaced did: a seeded game end
 state as the recorded golden games. The copyable form (resumable.py) lowers the same generators
 to frames of plain data, so a game can be copied for search.
 
-Statements, settling and the module's assembly are here; expressions are in directexpr.py, the
-runtime the generated code calls in directgame.py. Only what these modules know is compiled;
+Blocks of statements (each statement writes its own lines: its class's `emit` in language/tree.py,
+through what `tree.Generates` names), settling and the module's assembly are here; expressions
+are in directexpr.py, the runtime the generated code calls in directgame.py. Only what these modules know is compiled;
 anything else is `Unsupported`, and `factory.compiled` refuses the ruleset before play. Rule text never reaches the generated
 source: values taken from the rules are constants in a table `K`, rule variables become
 numbered Python names, and `directcheck.check_source` verifies the source's tokens before compiling.
