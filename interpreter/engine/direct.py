@@ -10,8 +10,9 @@ same RNG in the same order as the task engine it replaced did: a seeded game end
 state as the recorded golden games. The copyable form (resumable.py) lowers the same generators
 to frames of plain data, so a game can be copied for search.
 
-Statements, settling and the module's assembly are here; expressions are in directexpr.py, the
-runtime the generated code calls in directgame.py. Only what these modules know is compiled;
+Blocks of statements (each statement writes its own lines: its class's `emit` in language/tree.py,
+through what `tree.Generates` names), settling and the module's assembly are here; expressions
+are in directexpr.py, the runtime the generated code calls in directgame.py. Only what these modules know is compiled;
 anything else is `Unsupported`, and `factory.compiled` refuses the ruleset before play. Rule text never reaches the generated
 source: values taken from the rules are constants in a table `K`, rule variables become
 numbered Python names, and `directcheck.check_source` verifies the source's tokens before compiling.
@@ -703,20 +704,39 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             frame[1] = i
             self.cur_loc = s.loc
             self.settle_check(d)
-            m = getattr(self, "s_" + s.kind, None)
-            if m is None:
+            emit = getattr(s, "emit", None)  # a statement writes its own lines (tree.Generates)
+            if emit is None:
                 raise Unsupported(f"statement {s.kind}")
             self.cur_loops = loops
             if self.learning:  # (`_learn_stats`) past any statement it cannot compile
                 try:
-                    m(s, d, scope, loops)
+                    emit(self, d, scope, loops)
                 except Unsupported:
                     self.emit(d, "pass")
                     self.learn_in_branches(s, d, scope, loops)
                 continue
-            m(s, d, scope, loops)
+            emit(self, d, scope, loops)
             if changes_state(s):  # analysis/effects.py (a `set` of a stat says so itself; loops
                 self.changed = True  # and `if`s reckon from their bodies)
+
+    # ---- what a statement's `emit` uses besides the above (tree.Generates) -------------------
+    max_inline_depth = _MAX_INLINE_INDENT
+
+    def typed(self, src: str, kind: str, **facts: Any) -> V:
+        """A value of source `src` and `kind` with what is known of it (`nn`, `top`, `live`, ...)."""
+        return V(src, kind, **facts)
+
+    def simple(self, src: str) -> bool:
+        """Whether `src` is a plain local, which may be read twice at no cost."""
+        return bool(_SIMPLE.match(src))
+
+    def item_kind(self, kind: str) -> str | None:
+        """The kind of an item of a value of `kind` (None: it cannot be gone through)."""
+        return _ITEM_KIND.get(kind)
+
+    def cardish(self, kind: str) -> bool:
+        """Whether a value of `kind` is cards (a card, cards, a zone, a row)."""
+        return kind in _CARDISH
 
     def learn_in_branches(self, s: Node, d: int, scope: dict, loops: int) -> None:
         """(`_learn_stats`) An `if` whose condition cannot be compiled before a stat's kind is known
@@ -728,9 +748,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 self.block(body, d + 1, dict(scope), loops)
             except Unsupported:
                 pass
-
-    def s_pass(self, n, d, scope, loops):
-        self.emit(d, "pass")
 
     def bind(self, scope: dict, name: str, kind: str) -> str:
         got = scope.get(name)
@@ -774,85 +791,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
 
     def kind_kept(self, v: V) -> str:
         return "cards" if v.kind == "zone" else v.kind
-
-    def s_let(self, n, d, scope, loops):
-        v = self.expr(n.expr, scope)
-        if n.name in self.rs.stats or n.name in self.rs.zones or n.name in self.rs.constants:
-            raise Unsupported("let shadowing a stat, zone or constant")
-        py = self.bind(scope, n.name, self.kind_kept(v))
-        self.emit(d, f"{py} = {self.kept(v)}", n.loc)
-        if n.expr.kind == "list" and not n.expr.items:
-            self.empty_lists.add(py)
-
-    def s_aug(self, n, d, scope, loops):
-        """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
-        t, rs = n.target, self.rs
-        cur, v = self.expr(t, scope), self.expr(n.expr, scope)
-        if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
-            raise Unsupported("+= on anything but numbers")
-        new = f"_plus({cur.src}, {v.src})" if n.op == "+=" else f"_sub({cur.src}, {v.src})"
-        if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
-            self.emit(d, f"R.set_stat({self.k(t.id)}, {new})", n.loc)
-        elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:
-            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
-            if owner.kind != "player":
-                raise Unsupported("+= on several players' stats")
-            self.emit(d, f"R.set_pstat({owner.src}, {self.k(t.name)}, {new})", n.loc)
-        elif t.kind == "name" and t.id in scope:
-            self.emit(d, f"{scope[t.id][0]} = {new}", n.loc)
-            return
-        else:
-            raise Unsupported("+= target")
-        self.changed = True
-
-    def s_log(self, n, d, scope, loops):
-        """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
-        if n.expr.kind == "list":
-            items = [self.expr(i, scope) for i in n.expr.items]
-            srcs = "".join(f"{v.src}, " for v in items)
-            self.emit(d, f"R.log_items(({srcs}), {self.k(tuple(v.kind for v in items))})", n.loc)
-            return
-        v = self.expr(n.expr, scope)
-        self.emit(d, f"R.log_text({v.src}, {self.k(v.kind)})", n.loc)
-
-    def s_set(self, n, d, scope, loops):
-        t, rs = n.target, self.rs
-        v = self.expr(n.expr, scope)
-        if t.kind == "name":
-            name = t.id
-            if name in rs.stats and not rs.stats[name].per_player:
-                if self.set_card_stat(name, v, d, n):
-                    return
-                self.emit(d, f"R.set_stat({self.k(name)}, {self.stat_store(name, v)})", n.loc)
-                self.changed = True
-                return
-            if name == "start_player":
-                self.emit(d, f"R.set_start({v.src})", n.loc)
-                self.changed = True
-                return
-            if name in rs.stats or name in rs.zones or name in rs.constants or name not in scope:
-                raise Unsupported("set")
-            py = self.bind(scope, name, self.kind_kept(v))
-            self.emit(d, f"{py} = {self.kept(v)}", n.loc)
-            return
-        if t.kind in ("attr", "of"):
-            stat = t.name
-            if stat not in rs.stats or not rs.stats[stat].per_player:
-                raise Unsupported("set")
-            owner = self.expr(t.obj if t.kind == "attr" else t.owner, scope)
-            if owner.kind == "players":  # each seat in turn, the value worked out once
-                val, p = self.temp(), self.temp()
-                self.emit(d, f"{val} = {self.stat_store(stat, v)}", n.loc)
-                self.emit(d, f"for {p} in {owner.src}:", n.loc)
-                self.emit(d + 1, f"R.set_pstat({p}, {self.k(stat)}, {val})", n.loc)
-                self.changed = True
-                return
-            if owner.kind not in ("player", "int"):  # a number: the seat it indexes, as `Compiler._assign`
-                raise Unsupported(f"set a stat of a {owner.kind}")
-            self.emit(d, f"R.set_pstat({owner.src}, {self.k(stat)}, {self.stat_store(stat, v)})", n.loc)
-            self.changed = True
-            return
-        raise Unsupported("set")
 
     def cards_src(self, v: V) -> str:
         """A list of card ids to move (a snapshot)."""
@@ -902,25 +840,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 return False
         return True
 
-    def s_move(self, n, d, scope, loops):
-        if n.name:
-            return self.move_as(n, d, scope, loops)  # directstmts.py
-        if self.p.boards and self.expr(n.dest, scope).kind in ("card", "any", "none"):
-            return self.move_onto(n, d, scope)  # onto a board space (directboards.py)
-        if self.move_to_row(n, d, scope):
-            return
-        what = self.expr(n.what, scope)
-        if what.kind == "item":  # a mixed list's item, moved: a card
-            what = V(f"R.card_item({what.src})", "card")
-        dest = self.dest(n.dest, scope)
-        bottom = n.position == "at bottom"
-        if n.position not in (None, "at bottom", "on top"):  # on top: where a card goes anyway
-            raise Unsupported("move position")
-        if what.kind == "card":
-            self.emit_move_one(d, what.src, dest, bottom, n.loc)
-        else:
-            self.emit_move_many(d, what, dest, bottom, n.loc)
-
     def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc) -> None:
         """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
         so noting each card's zone just before it moves notes the same as all of them first)."""
@@ -966,108 +885,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, f"if {c} in _UN:", loc)
         self.emit(d + 2, f"R.mark_under({c})", loc)
 
-    def s_draw(self, n, d, scope, loops):
-        if n.count is not None:
-            return self.draw_many(n, d, scope)
-        if n.count is not None:
-            raise Unsupported("draw N")
-        src = self.expr(n.source, scope)
-        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
-            src = V(f"_Z[{src.src}.key]", "zone", live=True)
-        if src.kind != "zone" or src.rows:
-            raise Unsupported("draw from rows")
-        dest = self.dest(n.dest, scope)
-        t = self.temp()
-        self.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", n.loc)
-        self.emit_move_one(d, t, dest, False, n.loc)
-        if n.name:
-            py = self.bind(scope, n.name, "card")
-            self.emit(d, f"{py} = {t}", n.loc)
-        if "drawn" in self.events:
-            self.emit(d, f"if {t} is not None:")
-            self.emit_fire(d + 1, "drawn", t, self.you(scope), n.loc)
-
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
-
-    def s_place(self, n, d, scope, loops):
-        what = self.expr(n.what, scope)
-        zone = self.expr(n.zone, scope)
-        if what.kind == "card" and zone.kind == "zone" and zone.zone not in self.placement_names:
-            self.free_placement(zone.zone, n.loc)  # no placement rule: every position (directstmts.py)
-        if what.kind != "card" or zone.kind != "zone":
-            raise Unsupported("place what is not a card, or in what is not a zone")
-        if not _SIMPLE.match(what.src):  # evaluated once (it is read several times below)
-            t = self.temp()
-            self.emit(d, f"{t} = {what.src}", n.loc)
-            what = V(t, "card", nn=what.nn, top=what.top)
-        if not what.nn:
-            self.emit(d, f"if {what.src} is None:", n.loc)
-            self.emit(d + 1, "R.no_card_to_place()", n.loc)
-        i = self.temp()
-        ps = self.known_positions.pop(id(n), None)
-        if ps is None:  # else: the `can be placed` test just before computed them on this state
-            ps = self.temp()
-            self.emit(d, f"{ps} = {self.placement_call(zone, what.src)}", n.loc)
-        self.emit(d, f"if not {ps}:")
-        self.emit(d + 1, f"R.cannot_place({what.src}, {self.k(zone.zone)})", n.loc)
-        ask = self.decision(self.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps, loc=n.loc)
-        self.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", n.loc)
-        if self.grid_zone(zone.zone):
-            self.grid_place(d, what.src, zone.key, f"{ps}[{i}]", n.loc)
-        elif zone.rows:
-            self.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", n.loc)
-        else:  # a pile, set or row zone has one position: on top (at the end)
-            self.emit_move_one(d, what.src, zone, False, n.loc)
-        if "placed" in self.events:
-            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
-
-    def s_cover(self, n, d, scope, loops):
-        what, target = self.expr(n.what, scope), self.expr(n.target, scope)
-        if what.kind != "card" or target.kind != "card":
-            raise Unsupported("cover")
-        self.emit(d, f"R.cover({what.src}, {target.src})", n.loc)
-        if "placed" in self.events:
-            self.emit_fire(d, "placed", what.src, self.you(scope), n.loc)
-
-    def s_shuffle(self, n, d, scope, loops):
-        z = self.expr(n.zone, scope)
-        if z.kind != "zone" or z.rows:
-            raise Unsupported("shuffle")
-        self.emit(d, f"_rng.shuffle({z.src})", n.loc)
-        self.emit(d, f"R.touch({z.key})", n.loc)
-
-    def s_fire(self, n, d, scope, loops):
-        if self.sync:
-            raise Unsupported("fire in a state-based rule")
-        subject = self.expr(n.subject, scope) if n.subject is not None else V("None", "none")
-        actor = self.expr(n.actor, scope) if n.actor is not None else V(self.you(scope), "player")
-        if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
-            raise Unsupported("fire")
-        self.emit_fire(d, n.event, subject.src, actor.src, n.loc)
-
-    def s_choose(self, n, d, scope, loops):
-        if n.count is not None and not self.sync:
-            return self.choose_many(n, d, scope)
-        if n.count is not None or self.sync:
-            raise Unsupported("choose several")
-        player = self.expr(n.player, scope)
-        opts = self.expr(n.options, scope)
-        if player.kind != "player":
-            raise Unsupported("choose by a non-player")
-        item = _ITEM_KIND.get(opts.kind)
-        if item is None:
-            raise Unsupported(f"choose from {opts.kind}")
-        o = self.temp()
-        self.emit(d, f"{o} = {self.cards_src(opts) if opts.kind in _CARDISH else 'list(' + opts.src + ')'}", n.loc)
-        self.emit(d, f"if not {o}:")
-        self.emit(d + 1, "R.nothing_to_choose()", n.loc)
-        py = self.bind(scope, n.name, item)
-        prompt = n.prompt or f"Choose {n.name}"
-        # numbers, texts, truth values are labelled as themselves, never as the card of that id
-        ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), o, f"_value_labels({o})" if item == "any" else "None",
-                            loc=n.loc)
-        self.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", n.loc)
 
     def emit_enter(self, d: int) -> None:
         """A procedure or trigger body begins: one level deeper (`Game.enter_call`)."""
@@ -1088,63 +907,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             who = f"R.player_or_active({player})"
         where = self.k(loc) if loc is not None else "None"
         return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL)"
-
-    def s_break(self, n, d, scope, loops):
-        if not loops:
-            raise Unsupported("break outside a loop")
-        self.emit(d, "break", n.loc)
-
-    def s_continue(self, n, d, scope, loops):
-        if not loops:
-            raise Unsupported("continue outside a loop")
-        self.emit(d, "continue", n.loc)
-
-    def s_end_game(self, n, d, scope, loops):
-        if getattr(n, "reason", None) is not None:
-            r = self.expr(n.reason, scope)
-            if r.kind not in ("str", "int"):
-                raise Unsupported("end game reason")
-            self.emit(d, f"R.state.end_reason = R.text({r.src})", n.loc)
-        self.emit(d, f"R.state.end_cap = {bool(n.cap)}", n.loc)  # `... by cap` (the last `end game` decides)
-        self.emit(d, f"R.state.no_winner = {bool(n.no_winner)}", n.loc)  # `... with no winner`: everybody loses
-        self.emit(d, f"R.state.all_win = {bool(getattr(n, 'all_win', False))}", n.loc)  # a team win
-        self.emit(d, f"R.end_game({self.k(n.after)})", n.loc)
-
-    def s_call_stmt(self, n, d, scope, loops):
-        x = n.expr
-        if self.sync:
-            raise Unsupported("procedure call in a state-based rule")
-        if x.kind != "call" or x.func not in self.procs:
-            raise Unsupported("call")
-        params = self.rs.procedures[x.func].params
-        if len(x.args) != len(params):
-            raise Unsupported("argument count")
-        args = [self.expr(a, scope) for a in x.args]
-        args = [V(a.src, "player" if self.used_as_player(x.func, i) else "card") if a.kind == "item" else a
-                for i, a in enumerate(args)]  # a mixed list's item as a card, or as a player where used as one
-        args = [V(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
-        for a, name in zip(args, params):
-            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
-                              "none",
-                              "list", "rows") and not a.kind.startswith("map:") and \
-                    not (a.kind == "zone" and x.func not in self.recursive()):
-                raise Unsupported("procedure argument kind")
-        args = [V(self.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
-        if x.func not in self.recursive():  # written out in place, or a function per signature (directcalls.py)
-            if d <= _MAX_INLINE_INDENT and self.inlined(x.func):
-                self.inline_call(x.func, args, d, scope, n)
-            else:
-                self.proc_call(x.func, args, d, scope, n)
-            return
-        kinds = self.arg_kinds.setdefault(x.func, [a.kind for a in args])
-        for i, a in enumerate(args):  # a number and a card's field (`any`) are passed alike: `any`
-            if kinds[i] != a.kind and {kinds[i], a.kind} == {"int", "any"} and x.func not in self.procs_written:
-                kinds[i] = "any"
-        if kinds != [a.kind if {a.kind, k} != {"int", "any"} else "any" for a, k in zip(args, kinds)]:
-            raise Unsupported("procedure argument kinds differ between calls")
-        this = scope["this"][0] if "this" in scope else "None"
-        srcs = ", ".join([self.you(scope), this] + [a.src for a in args])
-        self.emit(d, f"yield from {self.procs[x.func]}({srcs})", n.loc)
 
     def used_as_player(self, proc: str, i: int, seen: frozenset = frozenset()) -> bool:
         """Whether procedure `proc` uses its `i`th parameter as a player (the owner of a zone or
@@ -1263,87 +1025,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                         todo += calls.get(c, ())
             self._recursive = out
         return self._recursive
-
-    def s_if(self, n, d, scope, loops):
-        first = True
-        before, ends = self.changed, []
-        for cond, body in n.branches:
-            if cond.kind == "may":
-                if self.sync:
-                    raise Unsupported("may in a state-based rule")
-                player = self.expr(cond.player, scope)
-                if player.kind != "player":
-                    raise Unsupported("may by a non-player")
-                want = 1 if getattr(cond, "negate", False) else 0
-                ask = self.decision(player.src, '_KMAY', self.k(cond.prompt), '_YESNO', '_YESNO_LABELS', loc=n.loc)
-                c = f"(yield {ask}) == {want}"
-            elif self._places_what_it_tests(cond, body):
-                t = self.temp()
-                self.expr(cond, scope)  # the same checks as any `can be placed`
-                w = self.expr(cond.what, scope).src
-                c = f"{w} is not None and bool({t} := {self.placement_names[cond.zone.id]}({w}))"
-                self.known_positions[id(body[0])] = t
-            else:
-                v = self.expr(cond, scope)
-                c = v.src
-            self.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
-            first = False
-            self.changed = before  # conditions change nothing (a `may` only asks)
-            self.block(body, d + 1, scope, loops)
-            ends.append(self.changed)
-        if n.orelse:
-            self.emit(d, "else:")
-            self.changed = before
-            self.block(n.orelse, d + 1, scope, loops)
-            ends.append(self.changed)
-        else:
-            ends.append(before)
-        self.changed = any(ends)
-
-    def _places_what_it_tests(self, cond: Node, body: list[Node]) -> bool:
-        """`if X can be placed in Z: place X in Z ...`: nothing changes between the test and the
-        placement (settling ran before the `if`), so the placement reuses the test's positions."""
-        if cond.kind != "can_place" or not body or body[0].kind != "place":
-            return False
-        w, z, pw, pz = cond.what, cond.zone, body[0].what, body[0].zone
-        return all(x.kind == "name" for x in (w, z, pw, pz)) and w.id == pw.id and z.id == pz.id and \
-            z.id in self.placement_names and not self.rs.zones[z.id].per_player
-
-    def s_for(self, n, d, scope, loops):
-        it = self.expr(n.iter, scope)
-        item = _ITEM_KIND.get(it.kind)
-        if item is None:
-            raise Unsupported(f"for each over {it.kind}")
-        src = self.cards_src(it) if it.kind in _CARDISH else (f"list({it.src})" if it.live else it.src)
-        py = self.bind(scope, n.name, item)
-        self.emit(d, f"for {py} in {src}:", n.loc)
-        self.count_round(d + 1, n.body)
-        self.changed = True  # the body's first statement may follow the last one's change
-        self.block(n.body, d + 1, scope, loops + 1)
-        self.changed = True
-
-    def s_repeat(self, n, d, scope, loops):
-        if n.cond is not None:  # `while COND:` (`RepeatTask`): tested before each round, on a settled state
-            c = self.expr(n.cond, scope)
-            self.emit(d, f"while {c.src}:", n.loc)
-            self.count_round(d + 1, n.body)
-            self.changed = True
-            self.block(n.body, d + 1, scope, loops + 1)
-            self.settle_check(d + 1)
-            self.emit(d + 1, "pass")
-            self.changed = True
-            return
-        if n.times is not None:
-            t = self.expr(n.times, scope)
-            if t.kind not in ("int", "any"):  # `any`: a card's field
-                raise Unsupported(f"repeat {t.kind} times")
-            self.emit(d, f"for _ in range({t.src}):", n.loc)
-        else:
-            self.emit(d, "while True:", n.loc)
-        self.count_round(d + 1, n.body)
-        self.changed = True
-        self.block(n.body, d + 1, scope, loops + 1)
-        self.changed = True
 
     def count_round(self, d: int, body: list[Node]) -> None:
         """A loop's round counts as a step (`Limits.max_steps`) and, for the `where`s, quantifiers

@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from .directexpr import Unsupported
 from .game import Decision
 from ..runtime.errors import RuleError, explain
 from ..runtime.values import Seat
@@ -95,33 +94,6 @@ class AbilityGen:
         return {"whenever": whenever, "rule_actions": rule_actions, "card_actions": card_actions, "copies": copies,
                 "kept_parts": dict(self.p.kept_parts), "boards": self.board_tables(exported),
                 "board_names": frozenset(rs.boards), "exported": exported}
-
-    def s_take_actions(self, n, d, scope, loops):
-        """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",
-        offer the legal actions; with none, nothing is asked and the statement ends."""
-        if self.sync:
-            raise Unsupported("actions in a state-based rule")
-        player = self.expr(n.player, scope)
-        if player.kind != "player":
-            raise Unsupported("actions taken by a non-player")
-        p, src, legal, i, fn = (self.temp() for _ in range(5))
-        self.emit(d, f"{p} = {player.src}", n.loc)
-        sources = self.expr(n.sources, scope) if n.sources is not None else None
-        live = sources is not None and sources.kind in ("zone", "row")  # read again before each offer
-        if sources is None:
-            src = "None"
-        elif not live:
-            self.emit(d, f"{src} = {self.cards_src(sources)}", n.loc)
-        self.emit(d, "while True:", n.loc)
-        self.emit(d + 1, f"{legal} = R.actions({p}, {self.cards_src(sources) if live else src})", n.loc)
-        self.emit(d + 1, f"if not {legal}:")
-        self.emit(d + 2, "break")
-        self.emit(d + 1, f"{i} = yield R.action_decision({p}, {legal}, {self.k(n.done)})", n.loc)
-        self.emit(d + 1, f"if {i} == len({legal}):")
-        self.emit(d + 2, "break")
-        self.emit(d + 1, f"{fn} = R.use_action({legal}[{i}])", n.loc)
-        self.emit(d + 1, f"yield from {fn}(_Seat({p}), {legal}[{i}][4])", n.loc)
-        self.changed = True
 
 
 class AbilityRuntime:

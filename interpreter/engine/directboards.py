@@ -51,13 +51,6 @@ class BoardGen:
             out.append((board, item, fns[0], fns[1]))
         return out
 
-    def move_onto(self, n, d: int, scope: dict) -> None:
-        """`move X to S` with S a card: onto board space S (`boards.move_onto`)."""
-        if n.name or n.position not in (None, "at bottom"):
-            raise Unsupported("move onto a space ... as, or at a position")
-        what, space = self.expr(n.what, scope), self.expr(n.dest, scope)
-        self.emit(d, f"R.move_onto({self.cards_src(what)}, {space.src})", n.loc)
-
     def _board_call(self, a: list, kinds_at: int) -> list[str]:
         srcs = [v.src for v in a]
         if len(a) > kinds_at:

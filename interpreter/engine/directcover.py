@@ -3,8 +3,8 @@
 several and simultaneous choices, `draw N`, grids, stats holding cards, moves to a row, dummy
 players, and the runtime of rule functions' values (`linked`, `sort_by`, `unique_most`, ranges).
 
-`CoverStatements` is mixed into `direct._Gen` (statements and module pieces), `CoverRuntime` into
-`directgame.Runtime` (what the generated code calls). Each piece does what the task engine's
+`CoverStatements` is mixed into `direct._Gen` (module pieces; the statements write their own code,
+`emit` in language/tree.py), `CoverRuntime` into `directgame.Runtime` (what the generated code calls). Each piece does what the task engine's
 task or closure does (named in its docstring), in the same order, with the same RNG draws and the
 same settling, so that both engines play the same game (tests/engine/test_direct_cover.py).
 """
@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.values import Position, Seat, Space
 from ..runtime.zones import put as _put
-from .directexpr import _ITEM_KIND, Unsupported, V
+from .directexpr import Unsupported, V
 
 __all__ = ["CoverStatements", "CoverRuntime"]
 
@@ -53,23 +53,6 @@ class CoverStatements:
     short_names: list
     short_fns: dict  # stat → the functions of its `when short of` bodies (`cover_short`)
 
-    def s_play_turn(self, n, d, scope, loops):
-        """`play turn of P` (`TurnTask`)."""
-        if self.sync:
-            raise Unsupported("play turn in a state-based rule")
-        p = self.expr(n.player, scope)
-        if p.kind != "player":
-            raise Unsupported("play turn of a non-player")
-        self.emit(d, f"yield from R.play_turn({p.src})", n.loc)
-        self.changed = True
-
-    def s_play_round(self, n, d, scope, loops):
-        """`play round` (`RoundTask`)."""
-        if self.sync:
-            raise Unsupported("play round in a state-based rule")
-        self.emit(d, "yield from R.play_round()", n.loc)
-        self.changed = True
-
     def set_card_stat(self, name: str, v: Any, d: int, n: Any) -> bool:
         """`set STAT to CARDS`: the stat holds the cards themselves, as in the task engine (its
         digest names them as cards); True when written here."""
@@ -89,22 +72,6 @@ class CoverStatements:
         if v.kind not in ("cards", "zone", "row"):
             raise Unsupported("a stat holding cards and other values")
         self.emit(d, f"R.set_card_stat({self.k(name)}, {self.cards_src(v)})", n.loc)
-        self.changed = True
-        return True
-
-    def move_to_row(self, n, d: int, scope: dict) -> bool:
-        """`move CARDS to ROW [at bottom]` (`Game.move` to a `RowRef`); False: not to a row."""
-        if n.dest.kind not in ("name", "call", "index"):
-            return False
-        dest = self.expr(n.dest, scope)
-        if dest.kind not in ("row", "item"):
-            return False
-        if n.name or n.position not in (None, "at bottom"):
-            raise Unsupported("move to a row ... as")
-        what = self.expr(n.what, scope)
-        if what.kind == "item":
-            what = V(f"R.card_item({what.src})", "card")
-        self.emit(d, f"R.move_to_row({self.cards_src(what)}, {dest.src}, {self.k(n.position == 'at bottom')})", n.loc)
         self.changed = True
         return True
 
@@ -193,177 +160,6 @@ class CoverStatements:
         if z.kind != "zone" or not self.grid_zone(z.zone):
             raise Unsupported("spaces of a non-grid")
         return V(f"R.grid_spaces({z.key})", "spaces", nn=True)
-
-    # ---- gain / lose ---------------------------------------------------------------------
-    def s_gain(self, n, d, scope, loops):
-        self.gain_lose(n, d, scope, 1)
-
-    def s_lose(self, n, d, scope, loops):
-        self.gain_lose(n, d, scope, -1)
-
-    def gain_lose(self, n, d: int, scope: dict, sign: int) -> None:
-        """`P gains/loses N stat` (`Compiler._gain_lose`, `Game.change_stat`): each player in
-        turn, the amount evaluated for each; then the stat's `when short of` bodies, in order,
-        for each player who had too little."""
-        sd = self.rs.stats.get(n.stat)
-        if sd is None or not sd.per_player:
-            raise Unsupported("gain or lose of a shared stat")
-        who = self.expr(n.player, scope)
-        if who.kind not in ("player", "players"):
-            raise Unsupported("gain or lose by a non-player")
-        handlers = self.short_fns.get(n.stat, [])
-        if handlers and self.sync:
-            raise Unsupported("`when short of` in a state-based rule")
-        p, short = self.temp(), self.temp()
-        if handlers:
-            self.emit(d, f"{short} = []", n.loc)
-        src = f"({who.src},)" if who.kind == "player" else who.src
-        self.emit(d, f"for {p} in {src}:", n.loc)
-        inner = dict(scope)
-        amount = self.expr(n.amount, inner)
-        if amount.kind not in ("int", "any"):
-            raise Unsupported("gain or lose of a non-number")
-        delta = amount.src if sign > 0 else f"-({amount.src})"
-        call = f"R.change_stat({p}, {self.k(n.stat)}, {delta})"
-        if handlers:
-            m = self.temp()
-            self.emit(d + 1, f"{m} = {call}", n.loc)
-            self.emit(d + 1, f"if {m}:", n.loc)
-            self.emit(d + 2, f"{short}.append(({p}, {m}))", n.loc)
-            self.emit(d, f"for {p}, {m} in {short}:", n.loc)
-            for fname in handlers:
-                self.emit(d + 1, f"yield from {fname}(_Seat({p}), None, {m})", n.loc)
-        else:
-            self.emit(d + 1, call, n.loc)
-        self.changed = True
-
-    # ---- dice ----------------------------------------------------------------------------
-    def s_roll(self, n, d, scope, loops):
-        """`roll DICE` (`Game.roll`): a face per die from the RNG, then `rolled` per die."""
-        if self.sync:
-            raise Unsupported("roll in a state-based rule")
-        dice = self.expr(n.dice, scope)
-        if dice.kind not in ("card", "cards", "zone", "row"):
-            raise Unsupported("roll of a non-card")
-        items = self.temp()
-        self.emit(d, f"{items} = {self.cards_src(dice)}", n.loc)
-        self.emit(d, f"R.roll({items})", n.loc)
-        if "rolled" in self.events:
-            c = self.temp()
-            self.emit(d, f"for {c} in {items}:", n.loc)
-            self.emit_fire(d + 1, "rolled", c, self.you(scope), n.loc)
-        self.changed = True
-
-    def choose_many(self, n, d: int, scope: dict) -> None:
-        """`P chooses any/up to N/N X from ...` (`ChooseManyTask`): `any` asks yes or no per
-        option; the others ask for one option at a time (`up to` may stop) until N are chosen."""
-        player = self.expr(n.player, scope)
-        opts = self.expr(n.options, scope)
-        if player.kind not in ("player", "none"):
-            raise Unsupported("choose by a non-player")
-        item = _ITEM_KIND.get(opts.kind)
-        if item is None:
-            raise Unsupported(f"choose from {opts.kind}")
-        mode = n.count.mode
-        kv = self.expr(n.count.n, scope) if n.count.n is not None else None
-        if kv is not None and kv.kind != "int":
-            raise Unsupported("choose a non-number of items")
-        o, out, i, pick = self.temp(), self.temp(), self.temp(), self.temp()
-        self.emit(d, f"{o} = {self.cards_src(opts) if opts.kind in ('card', 'cards', 'zone', 'row') else 'list(' + opts.src + ')'}", n.loc)
-        self.emit(d, f"{i} = {kv.src if kv is not None else 'None'}", n.loc)
-        self.emit(d, f"{out} = []", n.loc)
-        prompt = n.prompt or f"Choose {n.name}"
-        if mode == "any":
-            self.emit(d, f"for {pick} in {o}:", n.loc)
-            ask = self.decision(player.src, "_KSUBSET", f"R.subset_prompt({self.k(prompt)}, {pick})", "_YESNO",
-                                loc=n.loc)
-            self.emit(d + 1, f"if (yield {ask}) == 0:", n.loc)
-            self.emit(d + 2, f"{out}.append({pick})", n.loc)
-        else:
-            if mode == "exactly":
-                self.emit(d, f"if {i} is not None and {i} > len({o}):", n.loc)
-                self.emit(d + 1, f"R.cannot_choose({i}, len({o}))", n.loc)
-            stop = mode == "up_to"
-            self.emit(d, f"while {o} and ({i} is None or len({out}) < {i}):", n.loc)
-            opts_src = f"{o} + [_STOP]" if stop else o
-            ask = self.decision(player.src, "_KCHOOSE", self.k(prompt), opts_src, loc=n.loc)  # `_STOP` labels itself
-            self.emit(d + 1, f"{pick} = 0 if len({opts_src}) == 1 else (yield {ask})", n.loc)
-            if stop:
-                self.emit(d + 1, f"if {pick} == len({o}):", n.loc)
-                self.emit(d + 2, "break", n.loc)
-            self.emit(d + 1, f"{out}.append({o}.pop({pick}))", n.loc)
-        py = self.bind(scope, n.name, "cards" if item == "card" else "list")
-        self.emit(d, f"{py} = {out}", n.loc)
-
-    def draw_many(self, n, d: int, scope: dict) -> None:
-        """`draw N from PILE to Z` (`Compiler.s_draw`): the top N cards, the topmost first."""
-        k = self.expr(n.count, scope)
-        src = self.expr(n.source, scope)
-        if k.kind not in ("int", "any") or src.kind != "zone" or src.rows:  # `any`: e.g. a random pick of numbers
-            raise Unsupported("draw N from rows")
-        dest = self.dest(n.dest, scope)
-        t, kk = self.temp(), self.temp()
-        self.emit(d, f"{kk} = {k.src}", n.loc)
-        self.emit(d, f"{t} = {src.src}[-{kk}:][::-1] if {kk} > 0 else []", n.loc)
-        self.emit_move_many(d, V(t, "cards", nn=True), dest, False, n.loc)
-        if n.name:
-            py = self.bind(scope, n.name, "cards")
-            self.emit(d, f"{py} = {t}", n.loc)
-        self.fire_each(d, "drawn", t, self.you(scope), n.loc)  # directstmts.py
-
-    # ---- simultaneous choices ------------------------------------------------------------
-    def s_simul_choose(self, n, d, scope, loops):
-        """`simultaneously each P in PLAYERS chooses X from ...` (`SimultaneousTask`): every
-        player's options from the same state, then asked one by one; the map player → answer
-        is stored once all are in."""
-        if self.sync:
-            raise Unsupported("simultaneous choice in a state-based rule")
-        who = self.expr(n.players, scope)
-        if who.kind not in ("player", "players"):
-            raise Unsupported("simultaneous choice by non-players")
-        mode = n.count.mode if n.count is not None else None
-        if mode not in (None, "up_to"):
-            raise Unsupported(f"simultaneous choice {mode}")
-        asks, p = self.temp(), self.temp()
-        self.emit(d, f"{asks} = []", n.loc)
-        src = f"({who.src},)" if who.kind == "player" else who.src
-        self.emit(d, f"for {p} in {src}:", n.loc)
-        inner = dict(scope)
-        inner[n.var] = (p, "player")
-        opts = self.expr(n.options, inner)
-        item = _ITEM_KIND.get(opts.kind)
-        if item is None:
-            raise Unsupported(f"choose from {opts.kind}")
-        osrc = self.cards_src(opts) if opts.kind in ("card", "cards", "zone", "row") else f"list({opts.src})"
-        k = "None"
-        if mode is not None:
-            kv = self.expr(n.count.n, inner) if n.count.n is not None else None
-            if kv is not None and kv.kind != "int":
-                raise Unsupported("choose up to a non-number")
-            k = kv.src if kv is not None else "None"
-        self.emit(d + 1, f"{asks}.append(({p}, {osrc}, {k}))", n.loc)
-        prompt = self.k(n.prompt or f"Choose {n.name}")
-        out, o, a, i = self.temp(), self.temp(), self.temp(), self.temp()
-        self.emit(d, f"{out} = {{}}", n.loc)
-        self.emit(d, f"for {p}, {o}, {i} in {asks}:", n.loc)
-        if mode is None:
-            self.emit(d + 1, f"if len({o}) <= 1:", n.loc)
-            self.emit(d + 2, f"{out}[{p}] = {o}[0] if {o} else None", n.loc)
-            self.emit(d + 1, "else:", n.loc)
-            ask = self.decision(p, "_KCHOOSE", prompt, o, loc=n.loc)
-            self.emit(d + 2, f"{out}[{p}] = {o}[(yield {ask})]", n.loc)
-        else:
-            self.emit(d + 1, f"{a} = []", n.loc)
-            self.emit(d + 1, f"{out}[{p}] = {a}", n.loc)
-            self.emit(d + 1, f"while {o} and ({i} is None or len({a}) < {i}):", n.loc)
-            ask = self.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]", loc=n.loc)
-            self.emit(d + 2, f"{i}_ = (yield {ask}) if {o} else 0", n.loc)
-            self.emit(d + 2, f"if {i}_ == len({o}):", n.loc)
-            self.emit(d + 3, "break", n.loc)
-            self.emit(d + 2, f"{a}.append({o}.pop({i}_))", n.loc)
-        kind = item if mode is None else ("cards" if item == "card" else "list")
-        py = self.bind(scope, n.name, "map:" + kind)
-        self.emit(d, f"{py} = {out}", n.loc)
 
 
 class CardStatsFound(Exception):

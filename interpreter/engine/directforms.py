@@ -76,16 +76,6 @@ class FormsGen:
             got = self.__dict__["_uses_dummies"] = any(m.kind == "add_dummy" for r in roots for m in walk(r))
         return got
 
-    def s_add_dummy(self, n, d, scope, loops):
-        """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
-        if self.sync:
-            raise Unsupported("adding a dummy player in a state-based rule")
-        if n.name:
-            self.emit(d, f"{self.bind(scope, n.name, 'player')} = R.add_dummy()", n.loc)
-        else:
-            self.emit(d, "R.add_dummy()", n.loc)
-        self.changed = True
-
     def e_is(self, n, scope):
         if n.what != "dummy":
             return super().e_is(n, scope)

@@ -1,22 +1,20 @@
 """Statement forms of direct code that the task engine's closures had to themselves: events fired
-on several cards at once (`draw 3 from deck to your hand` with a `when drawn` trigger), `move ... as
-NAME`, `place` in a zone that has no placement rule.
+on several cards at once (`draw 3 from deck to your hand` with a `when drawn` trigger), `place` in a
+zone that has no placement rule (`move ... as NAME` is now `tree.MoveStmt`'s own code).
 
 Why: the generated module is the only engine once the task engine is gone, so each statement the
 rules allow must be written as direct code, with the task engine's order of effects kept.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..language.tree import Name, Node
 from ..runtime.errors import RuleError
-from .directexpr import Unsupported, V
+from .directexpr import Unsupported
 
 __all__ = ["StmtsGen", "StmtsRuntime", "STMTS_KEYWORDS"]
 
-_MOVED = "moved "  # the scope's name for what `move ... as` moves: no rule's name has a space
 STMTS_KEYWORDS = frozenset({"fired", "run_fired", "no_card_to_place"})  # Runtime methods the code below calls
 
 
@@ -39,7 +37,7 @@ class _Anywhere:
 
 class StmtsGen:
     """Mixed into `direct._Gen` (which provides `emit`, `temp`, `k`, `events`, `sync`, `expr`,
-    `bind`, `cards_src`, `s_move`, `placement_names`, `placement_function`, `lines`)."""
+    `bind`, `cards_src`, `placement_names`, `placement_function`, `lines`)."""
 
     def free_placement(self, zname: str, loc: Any) -> None:
         """`place CARD in ZONE` where ZONE has no placement rule: a placement function for it, as
@@ -55,23 +53,6 @@ class StmtsGen:
         finally:
             self.lines, self.line_loc, self.cur_loc = saved
         self.placement_names[zname] = name
-
-    def move_as(self, n: Node, d: int, scope: dict, loops: int) -> None:
-        """`move WHAT to WHERE as NAME`: WHAT evaluated once, before the move (a card, or a
-        snapshot of the cards), moved as a plain `move`, then named. NAME is the card when WHAT
-        is one card, else the list of the cards (the language names a list of exactly one card
-        by the card: a kind only known at run time, which a list of one stands for here)."""
-        what = self.expr(n.what, scope)
-        if what.kind == "item":  # a mixed list's item, moved: a card
-            what = V(f"R.card_item({what.src})", "card")
-        t = self.temp()
-        kind = "card" if what.kind == "card" else "cards"
-        self.emit(d, f"{t} = {what.src if kind == 'card' else self.cards_src(what)}", n.loc)
-        inner = dict(scope)
-        inner[_MOVED] = (t, kind)
-        self.s_move(replace(n, what=Name(id=_MOVED, loc=n.what.loc), name=None), d, inner, loops)
-        py = self.bind(scope, n.name, kind)
-        self.emit(d, f"{py} = {t}", n.loc)
 
     def fire_each(self, d: int, event: str, cards: str, actor: str, loc) -> None:
         """`EVENT` fired on each of `cards` (a list local), as `Game.fire_tasks`: the triggers

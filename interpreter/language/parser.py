@@ -19,7 +19,7 @@ from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transf
                        UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AddDummyStmt, AlwaysDecl, AndExpr, Arith, Attr, AugStmt, BasicType, BoardDecl, BoardItem, BreakStmt, Call, CallStmt, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, ContinueStmt, CopiesDecl, Count, CoverStmt, DieType, DrawStmt, Effect, EndStmt, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LogStmt, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PassStmt, PhaseDecl, PlaceStmt, PlacementDecl, PlayRoundStmt, PlayTurnStmt, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, RollStmt, ScoreDecl, SetStmt, ShortTrigger, ShuffleStmt, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AlwaysDecl, AndExpr, Arith, Attr, BasicType, BoardDecl, BoardItem, Call, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, CopiesDecl, Count, DieType, DrawStmt, Effect, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, ScoreDecl, ShortTrigger, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -959,12 +959,6 @@ class _ToAst(Transformer_NonRecursive):
     def let_stmt(self, meta, c):
         return LetStmt(loc=self._loc(meta), name=str(c[0]), expr=c[1], name_loc=self._tok(c[0]))
 
-    def set_stmt(self, meta, c):
-        return SetStmt(loc=self._loc(meta), target=c[0], expr=c[1])
-
-    def aug_stmt(self, meta, c):
-        return AugStmt(loc=self._loc(meta), target=c[0], op=str(c[1]), expr=c[2])
-
     def move_stmt(self, meta, c):
         pos = " ".join(str(c[2]).split()) if c[2] is not None else None
         return MoveStmt(loc=self._loc(meta), what=c[0], dest=c[1], position=pos, name=_v(c[3]),
@@ -973,15 +967,6 @@ class _ToAst(Transformer_NonRecursive):
     def draw_stmt(self, meta, c):
         return DrawStmt(loc=self._loc(meta), count=c[0], source=c[1], dest=c[2], name=_v(c[3]),
                        name_loc=self._tok(c[3]) if c[3] is not None else None)
-
-    def place_stmt(self, meta, c):
-        return PlaceStmt(loc=self._loc(meta), what=c[0], zone=c[1])
-
-    def cover_stmt(self, meta, c):
-        return CoverStmt(loc=self._loc(meta), what=c[0], target=c[1])
-
-    def shuffle_stmt(self, meta, c):
-        return ShuffleStmt(loc=self._loc(meta), zone=c[0])
 
     def fire_stmt(self, meta, c):
         return FireStmt(loc=self._loc(meta), event=str(c[0]), subject=c[1], actor=c[2], event_loc=self._tok(c[0]))
@@ -994,34 +979,6 @@ class _ToAst(Transformer_NonRecursive):
         return SimulChooseStmt(loc=self._loc(meta), var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
                        prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
                        name_loc=self._tok(c[4]))
-
-    def break_stmt(self, meta, c):
-        return BreakStmt(loc=self._loc(meta))
-
-    def continue_stmt(self, meta, c):
-        return ContinueStmt(loc=self._loc(meta))
-
-    def pass_stmt(self, meta, c):
-        return PassStmt(loc=self._loc(meta))
-
-    def end_stmt(self, meta, c):
-        when = str(c[0]).split()[-1] if c[0] is not None else None
-        return EndStmt(loc=self._loc(meta), after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
-                       no_winner=len(c) > 2 and c[2] is not None and "winner" in str(c[2]),  # `... with no winner`: everybody loses
-                       all_win=len(c) > 2 and c[2] is not None and "winning" in str(c[2]),  # `... with every player winning`
-                       cap=len(c) > 3 and c[3] is not None)  # `... by cap`: a safety cap, not the rules' end
-
-    def play_turn_stmt(self, meta, c):
-        return PlayTurnStmt(loc=self._loc(meta), player=c[0])
-
-    def play_round_stmt(self, meta, c):
-        return PlayRoundStmt(loc=self._loc(meta))
-
-    def log_stmt(self, meta, c):
-        return LogStmt(loc=self._loc(meta), expr=c[0])
-
-    def call_stmt(self, meta, c):
-        return CallStmt(loc=self._loc(meta), expr=c[0])
 
     def if_stmt(self, meta, c):
         branches = [(c[0], c[1])]
@@ -1184,9 +1141,6 @@ class _ToAst(Transformer_NonRecursive):
             n = Lit(loc=self._loc(meta), value=self._int(n))
         return Count(loc=self._loc(meta), mode="exactly", n=n)
 
-    def roll_stmt(self, meta, c):
-        return RollStmt(loc=self._loc(meta), dice=c[0])
-
     def gain_stmt(self, meta, c):
         return GainStmt(loc=self._loc(meta), player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
 
@@ -1195,9 +1149,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def function_decl(self, meta, c):
         return FunctionDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], expr=c[2])
-
-    def add_dummy_stmt(self, meta, c):
-        return AddDummyStmt(loc=self._loc(meta), name=_v(c[0]))
 
     def actions_stmt(self, meta, c):
         return ActionsStmt(loc=self._loc(meta), player=c[0], sources=c[2],

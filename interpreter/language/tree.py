@@ -10,7 +10,7 @@ node after it is built (the classes have slots). The parser (`language/parser.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field as _default, fields
+from dataclasses import dataclass, field as _default, fields, replace as _replace
 from typing import Any, ClassVar, Iterator, Protocol
 
 from .diagnostics import Loc, did_you_mean
@@ -35,6 +35,121 @@ class Generates(Protocol):
     def value(self, src: str, kind: str) -> Any: ...
 
     def unsupported(self, what: str) -> Any: ...
+
+    # --- for statements ---
+    # A statement's `emit(gen, d, scope, loops)` writes its lines at indentation depth `d`
+    # (`scope`: rule variable -> (Python local, kind); `loops`: the loops around it); it may add
+    # names to `scope` (`gen.bind`). A statement that can wait yields its decision (`gen.decision`).
+    rs: Any  # the Ruleset being compiled
+    p: Any  # the Program being compiled (engine/game.py: its boards, grids, what its code reads)
+    events: set[str]  # the events some trigger answers (a `fire` of any other does nothing)
+    changed: bool  # the state may have changed since the last settle check (set True after a change)
+    sync: bool  # writing a state-based rule's body: no decision, no procedure call, no `fire`
+    empty_lists: set[str]  # locals that hold `[]` so far (their kind is learnt from what joins them)
+    placement_names: dict[str, str]  # zone -> the generated function of its placement rule
+    known_positions: dict[int, str]  # id of a `place` statement -> the temp holding its positions
+    procs: dict[str, str]  # procedure -> its generated function's name
+    arg_kinds: dict[str, list[str]]  # procedure -> the kinds of its arguments
+    procs_written: set[str]  # procedures whose functions are written (their argument kinds fixed)
+    max_inline_depth: int  # the deepest indentation a procedure's body is written out at
+    short_fns: dict[str, list[str]]  # stat -> the functions of its `when short of` bodies
+
+    def emit(self, depth: int, text: str, loc: Loc | None = None) -> None:
+        """Write one line of Python at `depth`, for the rule at `loc` (else the statement's)."""
+
+    def k(self, value: Any) -> str:
+        """The generated name of constant `value` (no rule text goes into the source)."""
+
+    def temp(self, prefix: str = "_t") -> str:
+        """A fresh local name."""
+
+    def typed(self, src: str, kind: str, **facts: Any) -> Any:
+        """A value of source `src` and `kind` with what is known of it (`nn`, `top`, `live`, ...)."""
+
+    def simple(self, src: str) -> bool:
+        """Whether `src` is a plain local, which may be read twice at no cost."""
+
+    def item_kind(self, kind: str) -> str | None:
+        """The kind of an item of a value of `kind` (None: it cannot be gone through)."""
+
+    def cardish(self, kind: str) -> bool:
+        """Whether a value of `kind` is cards (a card, cards, a zone, a row)."""
+
+    def cards_src(self, v: Any) -> str:
+        """Source of a snapshot list of the card ids of `v`."""
+
+    def kept(self, v: Any) -> str:
+        """Source of `v` as kept in a variable (a live list of the state copied)."""
+
+    def kind_kept(self, v: Any) -> str:
+        """The kind of `v` as kept in a variable."""
+
+    def bind(self, scope: dict, name: str, kind: str) -> str:
+        """The local that rule variable `name` of `kind` is written to (made when new)."""
+
+    def you(self, scope: dict) -> str:
+        """Source of `you` in `scope` ("None": the active player)."""
+
+    def block(self, stmts: list["Node"], d: int, scope: dict, loops: int) -> None:
+        """Write a body's statements at depth `d` ("pass" when there are none)."""
+
+    def settle_check(self, d: int) -> None:
+        """Write a settle check at depth `d` when the state may have changed."""
+
+    def count_round(self, d: int, body: list["Node"]) -> None:
+        """Write a loop round's count against the step and work limits."""
+
+    def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
+                 loc: Any = None) -> str:
+        """Source of a decision for `player` to yield (the driver sends back the answer's index)."""
+
+    def stat_store(self, name: str, v: Any) -> str:
+        """Source of `v` as stored in stat `name`."""
+
+    def set_card_stat(self, name: str, v: Any, d: int, n: "Node") -> bool:
+        """Write `set` of a shared stat that holds cards; False when `name` is not one."""
+
+    def dest(self, n: "Node", scope: dict) -> Any:
+        """The zone `n` names as a destination of cards (a pile, set, row or stack)."""
+
+    def emit_move_one(self, d: int, card: str, dest: Any, bottom: bool, loc: Any, known: bool = False) -> None:
+        """Write the move of card `card` to zone `dest` (`known`: it is not none)."""
+
+    def emit_move_many(self, d: int, what: Any, dest: Any, bottom: bool, loc: Any) -> None:
+        """Write the move of the cards `what` to zone `dest`, one by one."""
+
+    def emit_fire(self, d: int, event: str, subject: str, actor: str, loc: Any) -> None:
+        """Write `fire EVENT on SUBJECT by ACTOR` (nothing when no rule answers the event)."""
+
+    def fire_each(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
+        """Write `EVENT` fired on each card of the list local `cards`."""
+
+    def free_placement(self, zname: str, loc: Any) -> None:
+        """Make the placement function of zone `zname`, which has no placement rule."""
+
+    def placement_call(self, zone: Any, card: str) -> str:
+        """Source of the positions where `card` may be placed in `zone`."""
+
+    def grid_zone(self, name: str) -> bool:
+        """Whether zone `name` is a grid."""
+
+    def grid_place(self, d: int, card: str, key: str, pos: str, loc: Any) -> None:
+        """Write the placing of `card` on grid `key` at position `pos`."""
+
+    def recursive(self) -> set[str]:
+        """The procedures that may call themselves (never written out in place)."""
+
+    def used_as_player(self, proc: str, i: int) -> bool:
+        """Whether procedure `proc` uses its `i`th parameter as a player."""
+
+    def inlined(self, name: str) -> bool:
+        """Whether a call of procedure `name` is written out in place."""
+
+    def inline_call(self, name: str, args: list, d: int, scope: dict, n: "Node") -> None:
+        """Write procedure `name`'s body in place, given the values `args`."""
+
+    def proc_call(self, name: str, args: list, d: int, scope: dict, n: "Node") -> None:
+        """Write a call of procedure `name`'s function for these arguments' kinds."""
 
 
 class Checks(Protocol):
@@ -778,6 +893,15 @@ class LetStmt(Stmt):
         ck.expr(self.expr, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        v = gen.expr(self.expr, scope)
+        if self.name in gen.rs.stats or self.name in gen.rs.zones or self.name in gen.rs.constants:
+            gen.unsupported("let shadowing a stat, zone or constant")
+        py = gen.bind(scope, self.name, gen.kind_kept(v))
+        gen.emit(d, f"{py} = {gen.kept(v)}", self.loc)
+        if self.expr.kind == "list" and not self.expr.items:
+            gen.empty_lists.add(py)
+
 
 @_node
 class SetStmt(Stmt):
@@ -797,6 +921,49 @@ class SetStmt(Stmt):
         ck.expr(self.expr, scope)
         ck.target(self.target, scope)
         ck.assigned_kind(self, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "SetStmt":
+        return cls(loc=loc, target=parts[0], expr=parts[1])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        t, rs = self.target, gen.rs
+        v = gen.expr(self.expr, scope)
+        if t.kind == "name":
+            name = t.id
+            if name in rs.stats and not rs.stats[name].per_player:
+                if gen.set_card_stat(name, v, d, self):
+                    return
+                gen.emit(d, f"R.set_stat({gen.k(name)}, {gen.stat_store(name, v)})", self.loc)
+                gen.changed = True
+                return
+            if name == "start_player":
+                gen.emit(d, f"R.set_start({v.src})", self.loc)
+                gen.changed = True
+                return
+            if name in rs.stats or name in rs.zones or name in rs.constants or name not in scope:
+                gen.unsupported("set")
+            py = gen.bind(scope, name, gen.kind_kept(v))
+            gen.emit(d, f"{py} = {gen.kept(v)}", self.loc)
+            return
+        if t.kind in ("attr", "of"):
+            stat = t.name
+            if stat not in rs.stats or not rs.stats[stat].per_player:
+                gen.unsupported("set")
+            owner = gen.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind == "players":  # each seat in turn, the value worked out once
+                val, p = gen.temp(), gen.temp()
+                gen.emit(d, f"{val} = {gen.stat_store(stat, v)}", self.loc)
+                gen.emit(d, f"for {p} in {owner.src}:", self.loc)
+                gen.emit(d + 1, f"R.set_pstat({p}, {gen.k(stat)}, {val})", self.loc)
+                gen.changed = True
+                return
+            if owner.kind not in ("player", "int"):  # a number: the seat it indexes, as `Compiler._assign`
+                gen.unsupported(f"set a stat of a {owner.kind}")
+            gen.emit(d, f"R.set_pstat({owner.src}, {gen.k(stat)}, {gen.stat_store(stat, v)})", self.loc)
+            gen.changed = True
+            return
+        gen.unsupported("set")
 
 
 @_node
@@ -818,6 +985,34 @@ class AugStmt(Stmt):
         ck.expr(self.expr, scope)
         ck.target(self.target, scope)
         ck.assigned_kind(self, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "AugStmt":
+        return cls(loc=loc, target=parts[0], op=str(parts[1]), expr=parts[2])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
+        t, rs = self.target, gen.rs
+        cur, v = gen.expr(t, scope), gen.expr(self.expr, scope)
+        if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
+            gen.unsupported("+= on anything but numbers")
+        new = f"_plus({cur.src}, {v.src})" if self.op == "+=" else f"_sub({cur.src}, {v.src})"
+        if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
+            gen.emit(d, f"R.set_stat({gen.k(t.id)}, {new})", self.loc)
+        elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:
+            owner = gen.expr(t.obj if t.kind == "attr" else t.owner, scope)
+            if owner.kind != "player":
+                gen.unsupported("+= on several players' stats")
+            gen.emit(d, f"R.set_pstat({owner.src}, {gen.k(t.name)}, {new})", self.loc)
+        elif t.kind == "name" and t.id in scope:
+            gen.emit(d, f"{scope[t.id][0]} = {new}", self.loc)
+            return
+        else:
+            gen.unsupported("+= target")
+        gen.changed = True
+
+
+_MOVED = "moved "  # the scope's name for what `move ... as` moves: no rule's name has a space
 
 
 @_node
@@ -844,6 +1039,65 @@ class MoveStmt(Stmt):
         ck.zone_arg(self.dest, scope, "`move ... to` needs a zone")
         if self.name:
             ck.bind(self.name, self.name_loc or self.loc, scope)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if self.name:
+            return self._emit_as(gen, d, scope, loops)
+        if gen.p.boards and gen.expr(self.dest, scope).kind in ("card", "any", "none"):
+            return self._emit_onto(gen, d, scope)  # onto a board space
+        if self._emit_to_row(gen, d, scope):
+            return
+        what = gen.expr(self.what, scope)
+        if what.kind == "item":  # a mixed list's item, moved: a card
+            what = gen.typed(f"R.card_item({what.src})", "card")
+        dest = gen.dest(self.dest, scope)
+        bottom = self.position == "at bottom"
+        if self.position not in (None, "at bottom", "on top"):  # on top: where a card goes anyway
+            gen.unsupported("move position")
+        if what.kind == "card":
+            gen.emit_move_one(d, what.src, dest, bottom, self.loc)
+        else:
+            gen.emit_move_many(d, what, dest, bottom, self.loc)
+
+    def _emit_as(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`move WHAT to WHERE as NAME`: WHAT evaluated once, before the move (a card, or a
+        snapshot of the cards), moved as a plain `move`, then named. NAME is the card when WHAT
+        is one card, else the list of the cards (the language names a list of exactly one card
+        by the card: a kind only known at run time, which a list of one stands for here)."""
+        what = gen.expr(self.what, scope)
+        if what.kind == "item":  # a mixed list's item, moved: a card
+            what = gen.typed(f"R.card_item({what.src})", "card")
+        t = gen.temp()
+        kind = "card" if what.kind == "card" else "cards"
+        gen.emit(d, f"{t} = {what.src if kind == 'card' else gen.cards_src(what)}", self.loc)
+        inner = dict(scope)
+        inner[_MOVED] = (t, kind)
+        _replace(self, what=Name(id=_MOVED, loc=self.what.loc), name=None).emit(gen, d, inner, loops)
+        py = gen.bind(scope, self.name, kind)
+        gen.emit(d, f"{py} = {t}", self.loc)
+
+    def _emit_onto(self, gen: Generates, d: int, scope: dict) -> None:
+        """`move X to S` with S a card: onto board space S (`boards.move_onto`)."""
+        if self.name or self.position not in (None, "at bottom"):
+            gen.unsupported("move onto a space ... as, or at a position")
+        what, space = gen.expr(self.what, scope), gen.expr(self.dest, scope)
+        gen.emit(d, f"R.move_onto({gen.cards_src(what)}, {space.src})", self.loc)
+
+    def _emit_to_row(self, gen: Generates, d: int, scope: dict) -> bool:
+        """`move CARDS to ROW [at bottom]` (`Game.move` to a `RowRef`); False: not to a row."""
+        if self.dest.kind not in ("name", "call", "index"):
+            return False
+        dest = gen.expr(self.dest, scope)
+        if dest.kind not in ("row", "item"):
+            return False
+        if self.name or self.position not in (None, "at bottom"):
+            gen.unsupported("move to a row ... as")
+        what = gen.expr(self.what, scope)
+        if what.kind == "item":
+            what = gen.typed(f"R.card_item({what.src})", "card")
+        gen.emit(d, f"R.move_to_row({gen.cards_src(what)}, {dest.src}, {gen.k(self.position == 'at bottom')})", self.loc)
+        gen.changed = True
+        return True
 
 
 @_node
@@ -875,6 +1129,41 @@ class DrawStmt(Stmt):
         if self.name:
             ck.bind(self.name, self.name_loc or self.loc, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if self.count is not None:
+            return self._emit_many(gen, d, scope)
+        src = gen.expr(self.source, scope)
+        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
+            src = gen.typed(f"_Z[{src.src}.key]", "zone", live=True)
+        if src.kind != "zone" or src.rows:
+            gen.unsupported("draw from rows")
+        dest = gen.dest(self.dest, scope)
+        t = gen.temp()
+        gen.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", self.loc)
+        gen.emit_move_one(d, t, dest, False, self.loc)
+        if self.name:
+            py = gen.bind(scope, self.name, "card")
+            gen.emit(d, f"{py} = {t}", self.loc)
+        if "drawn" in gen.events:
+            gen.emit(d, f"if {t} is not None:")
+            gen.emit_fire(d + 1, "drawn", t, gen.you(scope), self.loc)
+
+    def _emit_many(self, gen: Generates, d: int, scope: dict) -> None:
+        """`draw N from PILE to Z`: the top N cards, the topmost first."""
+        k = gen.expr(self.count, scope)
+        src = gen.expr(self.source, scope)
+        if k.kind not in ("int", "any") or src.kind != "zone" or src.rows:  # `any`: e.g. a random pick of numbers
+            gen.unsupported("draw N from rows")
+        dest = gen.dest(self.dest, scope)
+        t, kk = gen.temp(), gen.temp()
+        gen.emit(d, f"{kk} = {k.src}", self.loc)
+        gen.emit(d, f"{t} = {src.src}[-{kk}:][::-1] if {kk} > 0 else []", self.loc)
+        gen.emit_move_many(d, gen.typed(t, "cards", nn=True), dest, False, self.loc)
+        if self.name:
+            py = gen.bind(scope, self.name, "cards")
+            gen.emit(d, f"{py} = {t}", self.loc)
+        gen.fire_each(d, "drawn", t, gen.you(scope), self.loc)
+
 
 @_node
 class PlaceStmt(Stmt):
@@ -894,6 +1183,42 @@ class PlaceStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.cards_arg(self.what, scope, "only a card can be placed")
         ck.zone_arg(self.zone, scope, "`place ... in` needs a zone")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlaceStmt":
+        return cls(loc=loc, what=parts[0], zone=parts[1])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        what = gen.expr(self.what, scope)
+        zone = gen.expr(self.zone, scope)
+        if what.kind == "card" and zone.kind == "zone" and zone.zone not in gen.placement_names:
+            gen.free_placement(zone.zone, self.loc)  # no placement rule: every position
+        if what.kind != "card" or zone.kind != "zone":
+            gen.unsupported("place what is not a card, or in what is not a zone")
+        if not gen.simple(what.src):  # evaluated once (it is read several times below)
+            t = gen.temp()
+            gen.emit(d, f"{t} = {what.src}", self.loc)
+            what = gen.typed(t, "card", nn=what.nn, top=what.top)
+        if not what.nn:
+            gen.emit(d, f"if {what.src} is None:", self.loc)
+            gen.emit(d + 1, "R.no_card_to_place()", self.loc)
+        i = gen.temp()
+        ps = gen.known_positions.pop(id(self), None)
+        if ps is None:  # else: the `can be placed` test just before computed them on this state
+            ps = gen.temp()
+            gen.emit(d, f"{ps} = {gen.placement_call(zone, what.src)}", self.loc)
+        gen.emit(d, f"if not {ps}:")
+        gen.emit(d + 1, f"R.cannot_place({what.src}, {gen.k(zone.zone)})", self.loc)
+        ask = gen.decision(gen.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps, loc=self.loc)
+        gen.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", self.loc)
+        if gen.grid_zone(zone.zone):
+            gen.grid_place(d, what.src, zone.key, f"{ps}[{i}]", self.loc)
+        elif zone.rows:
+            gen.emit(d, f"R.place({what.src}, {zone.key}, {ps}[{i}])", self.loc)
+        else:  # a pile, set or row zone has one position: on top (at the end)
+            gen.emit_move_one(d, what.src, zone, False, self.loc)
+        if "placed" in gen.events:
+            gen.emit_fire(d, "placed", what.src, gen.you(scope), self.loc)
 
 
 @_node
@@ -915,6 +1240,18 @@ class CoverStmt(Stmt):
         ck.cards_arg(self.what, scope, "only a card can be placed")
         ck.cards_arg(self.target, scope, "`place ... on` needs a card")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CoverStmt":
+        return cls(loc=loc, what=parts[0], target=parts[1])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        what, target = gen.expr(self.what, scope), gen.expr(self.target, scope)
+        if what.kind != "card" or target.kind != "card":
+            gen.unsupported("cover")
+        gen.emit(d, f"R.cover({what.src}, {target.src})", self.loc)
+        if "placed" in gen.events:
+            gen.emit_fire(d, "placed", what.src, gen.you(scope), self.loc)
+
 
 @_node
 class ShuffleStmt(Stmt):
@@ -931,6 +1268,17 @@ class ShuffleStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.zone_arg(self.zone, scope, "`shuffle` needs a zone")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "ShuffleStmt":
+        return cls(loc=loc, zone=parts[0])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        z = gen.expr(self.zone, scope)
+        if z.kind != "zone" or z.rows:
+            gen.unsupported("shuffle")
+        gen.emit(d, f"_rng.shuffle({z.src})", self.loc)
+        gen.emit(d, f"R.touch({z.key})", self.loc)
 
 
 @_node
@@ -963,6 +1311,15 @@ class FireStmt(Stmt):
             if x is not None:
                 ck.expr(x, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if gen.sync:
+            gen.unsupported("fire in a state-based rule")
+        subject = gen.expr(self.subject, scope) if self.subject is not None else gen.typed("None", "none")
+        actor = gen.expr(self.actor, scope) if self.actor is not None else gen.typed(gen.you(scope), "player")
+        if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
+            gen.unsupported("fire")
+        gen.emit_fire(d, self.event, subject.src, actor.src, self.loc)
+
 
 @_node
 class ChooseStmt(Stmt):
@@ -988,6 +1345,70 @@ class ChooseStmt(Stmt):
         if self.count is not None and self.count.n is not None:
             ck.expr(self.count.n, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if self.count is not None and not gen.sync:
+            return self._emit_many(gen, d, scope)
+        if self.count is not None or gen.sync:
+            gen.unsupported("choose several")
+        player = gen.expr(self.player, scope)
+        opts = gen.expr(self.options, scope)
+        if player.kind != "player":
+            gen.unsupported("choose by a non-player")
+        item = gen.item_kind(opts.kind)
+        if item is None:
+            gen.unsupported(f"choose from {opts.kind}")
+        o = gen.temp()
+        gen.emit(d, f"{o} = {gen.cards_src(opts) if gen.cardish(opts.kind) else 'list(' + opts.src + ')'}", self.loc)
+        gen.emit(d, f"if not {o}:")
+        gen.emit(d + 1, "R.nothing_to_choose()", self.loc)
+        py = gen.bind(scope, self.name, item)
+        prompt = self.prompt or f"Choose {self.name}"
+        # numbers, texts, truth values are labelled as themselves, never as the card of that id
+        ask = gen.decision(player.src, "_KCHOOSE", gen.k(prompt), o, f"_value_labels({o})" if item == "any" else "None",
+                           loc=self.loc)
+        gen.emit(d, f"{py} = {o}[0] if len({o}) == 1 else {o}[(yield {ask})]", self.loc)
+
+    def _emit_many(self, gen: Generates, d: int, scope: dict) -> None:
+        """`P chooses any/up to N/N X from ...` (`ChooseManyTask`): `any` asks yes or no per
+        option; the others ask for one option at a time (`up to` may stop) until N are chosen."""
+        player = gen.expr(self.player, scope)
+        opts = gen.expr(self.options, scope)
+        if player.kind not in ("player", "none"):
+            gen.unsupported("choose by a non-player")
+        item = gen.item_kind(opts.kind)
+        if item is None:
+            gen.unsupported(f"choose from {opts.kind}")
+        mode = self.count.mode
+        kv = gen.expr(self.count.n, scope) if self.count.n is not None else None
+        if kv is not None and kv.kind != "int":
+            gen.unsupported("choose a non-number of items")
+        o, out, i, pick = gen.temp(), gen.temp(), gen.temp(), gen.temp()
+        gen.emit(d, f"{o} = {gen.cards_src(opts) if opts.kind in ('card', 'cards', 'zone', 'row') else 'list(' + opts.src + ')'}", self.loc)
+        gen.emit(d, f"{i} = {kv.src if kv is not None else 'None'}", self.loc)
+        gen.emit(d, f"{out} = []", self.loc)
+        prompt = self.prompt or f"Choose {self.name}"
+        if mode == "any":
+            gen.emit(d, f"for {pick} in {o}:", self.loc)
+            ask = gen.decision(player.src, "_KSUBSET", f"R.subset_prompt({gen.k(prompt)}, {pick})", "_YESNO",
+                               loc=self.loc)
+            gen.emit(d + 1, f"if (yield {ask}) == 0:", self.loc)
+            gen.emit(d + 2, f"{out}.append({pick})", self.loc)
+        else:
+            if mode == "exactly":
+                gen.emit(d, f"if {i} is not None and {i} > len({o}):", self.loc)
+                gen.emit(d + 1, f"R.cannot_choose({i}, len({o}))", self.loc)
+            stop = mode == "up_to"
+            gen.emit(d, f"while {o} and ({i} is None or len({out}) < {i}):", self.loc)
+            opts_src = f"{o} + [_STOP]" if stop else o
+            ask = gen.decision(player.src, "_KCHOOSE", gen.k(prompt), opts_src, loc=self.loc)  # `_STOP` labels itself
+            gen.emit(d + 1, f"{pick} = 0 if len({opts_src}) == 1 else (yield {ask})", self.loc)
+            if stop:
+                gen.emit(d + 1, f"if {pick} == len({o}):", self.loc)
+                gen.emit(d + 2, "break", self.loc)
+            gen.emit(d + 1, f"{out}.append({o}.pop({pick}))", self.loc)
+        py = gen.bind(scope, self.name, "cards" if item == "card" else "list")
+        gen.emit(d, f"{py} = {out}", self.loc)
 
 
 @_node
@@ -1018,6 +1439,59 @@ class SimulChooseStmt(Stmt):
             ck.expr(self.count.n, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`simultaneously each P in PLAYERS chooses X from ...` (`SimultaneousTask`): every
+        player's options from the same state, then asked one by one; the map player → answer
+        is stored once all are in."""
+        if gen.sync:
+            gen.unsupported("simultaneous choice in a state-based rule")
+        who = gen.expr(self.players, scope)
+        if who.kind not in ("player", "players"):
+            gen.unsupported("simultaneous choice by non-players")
+        mode = self.count.mode if self.count is not None else None
+        if mode not in (None, "up_to"):
+            gen.unsupported(f"simultaneous choice {mode}")
+        asks, p = gen.temp(), gen.temp()
+        gen.emit(d, f"{asks} = []", self.loc)
+        src = f"({who.src},)" if who.kind == "player" else who.src
+        gen.emit(d, f"for {p} in {src}:", self.loc)
+        inner = dict(scope)
+        inner[self.var] = (p, "player")
+        opts = gen.expr(self.options, inner)
+        item = gen.item_kind(opts.kind)
+        if item is None:
+            gen.unsupported(f"choose from {opts.kind}")
+        osrc = gen.cards_src(opts) if opts.kind in ("card", "cards", "zone", "row") else f"list({opts.src})"
+        k = "None"
+        if mode is not None:
+            kv = gen.expr(self.count.n, inner) if self.count.n is not None else None
+            if kv is not None and kv.kind != "int":
+                gen.unsupported("choose up to a non-number")
+            k = kv.src if kv is not None else "None"
+        gen.emit(d + 1, f"{asks}.append(({p}, {osrc}, {k}))", self.loc)
+        prompt = gen.k(self.prompt or f"Choose {self.name}")
+        out, o, a, i = gen.temp(), gen.temp(), gen.temp(), gen.temp()
+        gen.emit(d, f"{out} = {{}}", self.loc)
+        gen.emit(d, f"for {p}, {o}, {i} in {asks}:", self.loc)
+        if mode is None:
+            gen.emit(d + 1, f"if len({o}) <= 1:", self.loc)
+            gen.emit(d + 2, f"{out}[{p}] = {o}[0] if {o} else None", self.loc)
+            gen.emit(d + 1, "else:", self.loc)
+            ask = gen.decision(p, "_KCHOOSE", prompt, o, loc=self.loc)
+            gen.emit(d + 2, f"{out}[{p}] = {o}[(yield {ask})]", self.loc)
+        else:
+            gen.emit(d + 1, f"{a} = []", self.loc)
+            gen.emit(d + 1, f"{out}[{p}] = {a}", self.loc)
+            gen.emit(d + 1, f"while {o} and ({i} is None or len({a}) < {i}):", self.loc)
+            ask = gen.decision(p, "_KCHOOSE", prompt, f"{o} + [_STOP]", loc=self.loc)
+            gen.emit(d + 2, f"{i}_ = (yield {ask}) if {o} else 0", self.loc)
+            gen.emit(d + 2, f"if {i}_ == len({o}):", self.loc)
+            gen.emit(d + 3, "break", self.loc)
+            gen.emit(d + 2, f"{a}.append({o}.pop({i}_))", self.loc)
+        kind = item if mode is None else ("cards" if item == "card" else "list")
+        py = gen.bind(scope, self.name, "map:" + kind)
+        gen.emit(d, f"{py} = {out}", self.loc)
+
 
 @_node
 class BreakStmt(Stmt):
@@ -1032,6 +1506,15 @@ class BreakStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         if loops == 0:
             ck.error("flow/loop", "`break` outside a loop", self.loc, "use it inside `repeat`, `while` or `for each`")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "BreakStmt":
+        return cls(loc=loc)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if not loops:
+            gen.unsupported("break outside a loop")
+        gen.emit(d, "break", self.loc)
 
 
 @_node
@@ -1049,6 +1532,15 @@ class ContinueStmt(Stmt):
             ck.error("flow/loop", "`continue` outside a loop", self.loc,
                      "use it inside `repeat`, `while` or `for each`")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "ContinueStmt":
+        return cls(loc=loc)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if not loops:
+            gen.unsupported("continue outside a loop")
+        gen.emit(d, "continue", self.loc)
+
 
 @_node
 class PassStmt(Stmt):
@@ -1062,6 +1554,13 @@ class PassStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.flow.add(self.kind)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PassStmt":
+        return cls(loc=loc)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        gen.emit(d, "pass")
 
 
 @_node
@@ -1092,6 +1591,26 @@ class EndStmt(Stmt):
         if self.reason is not None:  # the optional reason is an expression (text)
             ck.expr(self.reason, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "EndStmt":
+        c = parts
+        when = str(c[0]).split()[-1] if c[0] is not None else None
+        return cls(loc=loc, after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
+                   no_winner=len(c) > 2 and c[2] is not None and "winner" in str(c[2]),  # `... with no winner`: everybody loses
+                   all_win=len(c) > 2 and c[2] is not None and "winning" in str(c[2]),  # `... with every player winning`
+                   cap=len(c) > 3 and c[3] is not None)  # `... by cap`: a safety cap, not the rules' end
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if self.reason is not None:
+            r = gen.expr(self.reason, scope)
+            if r.kind not in ("str", "int"):
+                gen.unsupported("end game reason")
+            gen.emit(d, f"R.state.end_reason = R.text({r.src})", self.loc)
+        gen.emit(d, f"R.state.end_cap = {bool(self.cap)}", self.loc)  # `... by cap` (the last `end game` decides)
+        gen.emit(d, f"R.state.no_winner = {bool(self.no_winner)}", self.loc)  # `... with no winner`: everybody loses
+        gen.emit(d, f"R.state.all_win = {bool(self.all_win)}", self.loc)  # a team win
+        gen.emit(d, f"R.end_game({gen.k(self.after)})", self.loc)
+
 
 @_node
 class PlayTurnStmt(Stmt):
@@ -1111,6 +1630,20 @@ class PlayTurnStmt(Stmt):
         ck.flow.add(self.kind)
         ck.expr(self.player, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlayTurnStmt":
+        return cls(loc=loc, player=parts[0])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`play turn of P` (`TurnTask`)."""
+        if gen.sync:
+            gen.unsupported("play turn in a state-based rule")
+        p = gen.expr(self.player, scope)
+        if p.kind != "player":
+            gen.unsupported("play turn of a non-player")
+        gen.emit(d, f"yield from R.play_turn({p.src})", self.loc)
+        gen.changed = True
+
 
 @_node
 class PlayRoundStmt(Stmt):
@@ -1127,6 +1660,17 @@ class PlayRoundStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.flow.add(self.kind)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "PlayRoundStmt":
+        return cls(loc=loc)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`play round` (`RoundTask`)."""
+        if gen.sync:
+            gen.unsupported("play round in a state-based rule")
+        gen.emit(d, "yield from R.play_round()", self.loc)
+        gen.changed = True
+
 
 @_node
 class LogStmt(Stmt):
@@ -1142,6 +1686,20 @@ class LogStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.expr(self.expr, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "LogStmt":
+        return cls(loc=loc, expr=parts[0])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
+        if self.expr.kind == "list":
+            items = [gen.expr(i, scope) for i in self.expr.items]
+            srcs = "".join(f"{v.src}, " for v in items)
+            gen.emit(d, f"R.log_items(({srcs}), {gen.k(tuple(v.kind for v in items))})", self.loc)
+            return
+        v = gen.expr(self.expr, scope)
+        gen.emit(d, f"R.log_text({v.src}, {gen.k(v.kind)})", self.loc)
 
 
 @_node
@@ -1163,6 +1721,46 @@ class CallStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         ck.call_stmt(self, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CallStmt":
+        return cls(loc=loc, expr=parts[0])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        x = self.expr
+        if gen.sync:
+            gen.unsupported("procedure call in a state-based rule")
+        if x.kind != "call" or x.func not in gen.procs:
+            gen.unsupported("call")
+        params = gen.rs.procedures[x.func].params
+        if len(x.args) != len(params):
+            gen.unsupported("argument count")
+        args = [gen.expr(a, scope) for a in x.args]
+        args = [gen.typed(a.src, "player" if gen.used_as_player(x.func, i) else "card") if a.kind == "item" else a
+                for i, a in enumerate(args)]  # a mixed list's item as a card, or as a player where used as one
+        args = [gen.typed(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
+        for a, name in zip(args, params):
+            if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
+                              "none",
+                              "list", "rows") and not a.kind.startswith("map:") and \
+                    not (a.kind == "zone" and x.func not in gen.recursive()):
+                gen.unsupported("procedure argument kind")
+        args = [gen.typed(gen.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
+        if x.func not in gen.recursive():  # written out in place, or a function per signature (directcalls.py)
+            if d <= gen.max_inline_depth and gen.inlined(x.func):
+                gen.inline_call(x.func, args, d, scope, self)
+            else:
+                gen.proc_call(x.func, args, d, scope, self)
+            return
+        kinds = gen.arg_kinds.setdefault(x.func, [a.kind for a in args])
+        for i, a in enumerate(args):  # a number and a card's field (`any`) are passed alike: `any`
+            if kinds[i] != a.kind and {kinds[i], a.kind} == {"int", "any"} and x.func not in gen.procs_written:
+                kinds[i] = "any"
+        if kinds != [a.kind if {a.kind, k} != {"int", "any"} else "any" for a, k in zip(args, kinds)]:
+            gen.unsupported("procedure argument kinds differ between calls")
+        this = scope["this"][0] if "this" in scope else "None"
+        srcs = ", ".join([gen.you(scope), this] + [a.src for a in args])
+        gen.emit(d, f"yield from {gen.procs[x.func]}({srcs})", self.loc)
 
 
 @_node
@@ -1189,6 +1787,52 @@ class IfStmt(Stmt):
             ck.block(body, scope, loops)
         if self.orelse:
             ck.block(self.orelse, scope, loops)
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        first = True
+        before, ends = gen.changed, []
+        for cond, body in self.branches:
+            if isinstance(cond, MayCond):
+                if gen.sync:
+                    gen.unsupported("may in a state-based rule")
+                player = gen.expr(cond.player, scope)
+                if player.kind != "player":
+                    gen.unsupported("may by a non-player")
+                want = 1 if cond.negate else 0
+                ask = gen.decision(player.src, '_KMAY', gen.k(cond.prompt), '_YESNO', '_YESNO_LABELS', loc=self.loc)
+                c = f"(yield {ask}) == {want}"
+            elif _places_what_it_tests(gen, cond, body):
+                t = gen.temp()
+                gen.expr(cond, scope)  # the same checks as any `can be placed`
+                w = gen.expr(cond.what, scope).src
+                c = f"{w} is not None and bool({t} := {gen.placement_names[cond.zone.id]}({w}))"
+                gen.known_positions[id(body[0])] = t
+            else:
+                v = gen.expr(cond, scope)
+                c = v.src
+            gen.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
+            first = False
+            gen.changed = before  # conditions change nothing (a `may` only asks)
+            gen.block(body, d + 1, scope, loops)
+            ends.append(gen.changed)
+        if self.orelse:
+            gen.emit(d, "else:")
+            gen.changed = before
+            gen.block(self.orelse, d + 1, scope, loops)
+            ends.append(gen.changed)
+        else:
+            ends.append(before)
+        gen.changed = any(ends)
+
+
+def _places_what_it_tests(gen: Generates, cond: Node, body: list[Node]) -> bool:
+    """`if X can be placed in Z: place X in Z ...`: nothing changes between the test and the
+    placement (settling ran before the `if`), so the placement reuses the test's positions."""
+    if cond.kind != "can_place" or not body or body[0].kind != "place":
+        return False
+    w, z, pw, pz = cond.what, cond.zone, body[0].what, body[0].zone
+    return all(x.kind == "name" for x in (w, z, pw, pz)) and w.id == pw.id and z.id == pz.id and \
+        z.id in gen.placement_names and not gen.rs.zones[z.id].per_player
 
 
 @_node
@@ -1228,6 +1872,19 @@ class ForStmt(Stmt):
         ck.bind(self.name, self.name_loc or self.loc, scope)
         ck.block(self.body, scope, loops + 1)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        it = gen.expr(self.iter, scope)
+        item = gen.item_kind(it.kind)
+        if item is None:
+            gen.unsupported(f"for each over {it.kind}")
+        src = gen.cards_src(it) if gen.cardish(it.kind) else (f"list({it.src})" if it.live else it.src)
+        py = gen.bind(scope, self.name, item)
+        gen.emit(d, f"for {py} in {src}:", self.loc)
+        gen.count_round(d + 1, self.body)
+        gen.changed = True  # the body's first statement may follow the last one's change
+        gen.block(self.body, d + 1, scope, loops + 1)
+        gen.changed = True
+
 
 @_node
 class RepeatStmt(Stmt):
@@ -1254,6 +1911,29 @@ class RepeatStmt(Stmt):
             ck.cond(self.cond, scope)
         ck.block(self.body, scope, loops + 1)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        if self.cond is not None:  # `while COND:` (`RepeatTask`): tested before each round, on a settled state
+            c = gen.expr(self.cond, scope)
+            gen.emit(d, f"while {c.src}:", self.loc)
+            gen.count_round(d + 1, self.body)
+            gen.changed = True
+            gen.block(self.body, d + 1, scope, loops + 1)
+            gen.settle_check(d + 1)
+            gen.emit(d + 1, "pass")
+            gen.changed = True
+            return
+        if self.times is not None:
+            t = gen.expr(self.times, scope)
+            if t.kind not in ("int", "any"):  # `any`: a card's field
+                gen.unsupported(f"repeat {t.kind} times")
+            gen.emit(d, f"for _ in range({t.src}):", self.loc)
+        else:
+            gen.emit(d, "while True:", self.loc)
+        gen.count_round(d + 1, self.body)
+        gen.changed = True
+        gen.block(self.body, d + 1, scope, loops + 1)
+        gen.changed = True
+
 
 @_node
 class RollStmt(Stmt):
@@ -1274,6 +1954,26 @@ class RollStmt(Stmt):
         if not ck.rs.die_types:
             ck.error("dice/none", "`roll` needs dice, but no `die type` is declared", self.loc,
                      "declare one, e.g. `die type D6: 1..6, 2 dice`")
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "RollStmt":
+        return cls(loc=loc, dice=parts[0])
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`roll DICE` (`Game.roll`): a face per die from the RNG, then `rolled` per die."""
+        if gen.sync:
+            gen.unsupported("roll in a state-based rule")
+        dice = gen.expr(self.dice, scope)
+        if dice.kind not in ("card", "cards", "zone", "row"):
+            gen.unsupported("roll of a non-card")
+        items = gen.temp()
+        gen.emit(d, f"{items} = {gen.cards_src(dice)}", self.loc)
+        gen.emit(d, f"R.roll({items})", self.loc)
+        if "rolled" in gen.events:
+            c = gen.temp()
+            gen.emit(d, f"for {c} in {items}:", self.loc)
+            gen.emit_fire(d + 1, "rolled", c, gen.you(scope), self.loc)
+        gen.changed = True
 
 
 @_node
@@ -1296,6 +1996,9 @@ class GainStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         _check_player_stat_change(self, ck, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        _emit_player_stat_change(self, gen, d, scope, 1)
+
 
 @_node
 class LoseStmt(Stmt):
@@ -1317,6 +2020,9 @@ class LoseStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         _check_player_stat_change(self, ck, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        _emit_player_stat_change(self, gen, d, scope, -1)
+
 
 @_node
 class AddDummyStmt(Stmt):
@@ -1334,6 +2040,20 @@ class AddDummyStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         if self.name:
             ck.bind(self.name, self.loc, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "AddDummyStmt":
+        return cls(loc=loc, name=None if parts[0] is None else str(parts[0]))
+
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
+        if gen.sync:
+            gen.unsupported("adding a dummy player in a state-based rule")
+        if self.name:
+            gen.emit(d, f"{gen.bind(scope, self.name, 'player')} = R.add_dummy()", self.loc)
+        else:
+            gen.emit(d, "R.add_dummy()", self.loc)
+        gen.changed = True
 
 
 @_node
@@ -1358,6 +2078,33 @@ class ActionsStmt(Stmt):
         if self.sources is not None:
             ck.expr(self.sources, scope)
 
+    def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
+        """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",
+        offer the legal actions; with none, nothing is asked and the statement ends."""
+        if gen.sync:
+            gen.unsupported("actions in a state-based rule")
+        player = gen.expr(self.player, scope)
+        if player.kind != "player":
+            gen.unsupported("actions taken by a non-player")
+        p, src, legal, i, fn = (gen.temp() for _ in range(5))
+        gen.emit(d, f"{p} = {player.src}", self.loc)
+        sources = gen.expr(self.sources, scope) if self.sources is not None else None
+        live = sources is not None and sources.kind in ("zone", "row")  # read again before each offer
+        if sources is None:
+            src = "None"
+        elif not live:
+            gen.emit(d, f"{src} = {gen.cards_src(sources)}", self.loc)
+        gen.emit(d, "while True:", self.loc)
+        gen.emit(d + 1, f"{legal} = R.actions({p}, {gen.cards_src(sources) if live else src})", self.loc)
+        gen.emit(d + 1, f"if not {legal}:")
+        gen.emit(d + 2, "break")
+        gen.emit(d + 1, f"{i} = yield R.action_decision({p}, {legal}, {gen.k(self.done)})", self.loc)
+        gen.emit(d + 1, f"if {i} == len({legal}):")
+        gen.emit(d + 2, "break")
+        gen.emit(d + 1, f"{fn} = R.use_action({legal}[{i}])", self.loc)
+        gen.emit(d + 1, f"yield from {fn}(_Seat({p}), {legal}[{i}][4])", self.loc)
+        gen.changed = True
+
 
 def _check_player_stat_change(s: "GainStmt | LoseStmt", ck: Checks, scope: set[str]) -> None:
     """`P gains/loses N STAT`: STAT must be a player stat."""
@@ -1368,6 +2115,43 @@ def _check_player_stat_change(s: "GainStmt | LoseStmt", ck: Checks, scope: set[s
         ck.undefined(s.stat, s.stat_loc, {n for n, d in ck.rs.stats.items() if d.per_player}, "player stat")
     else:
         ck.used.add(s.stat)
+
+
+def _emit_player_stat_change(s: "GainStmt | LoseStmt", gen: Generates, d: int, scope: dict, sign: int) -> None:
+    """`P gains/loses N stat` (`Compiler._gain_lose`, `Game.change_stat`): each player in
+    turn, the amount evaluated for each; then the stat's `when short of` bodies, in order,
+    for each player who had too little."""
+    sd = gen.rs.stats.get(s.stat)
+    if sd is None or not sd.per_player:
+        gen.unsupported("gain or lose of a shared stat")
+    who = gen.expr(s.player, scope)
+    if who.kind not in ("player", "players"):
+        gen.unsupported("gain or lose by a non-player")
+    handlers = gen.short_fns.get(s.stat, [])
+    if handlers and gen.sync:
+        gen.unsupported("`when short of` in a state-based rule")
+    p, short = gen.temp(), gen.temp()
+    if handlers:
+        gen.emit(d, f"{short} = []", s.loc)
+    src = f"({who.src},)" if who.kind == "player" else who.src
+    gen.emit(d, f"for {p} in {src}:", s.loc)
+    inner = dict(scope)
+    amount = gen.expr(s.amount, inner)
+    if amount.kind not in ("int", "any"):
+        gen.unsupported("gain or lose of a non-number")
+    delta = amount.src if sign > 0 else f"-({amount.src})"
+    call = f"R.change_stat({p}, {gen.k(s.stat)}, {delta})"
+    if handlers:
+        m = gen.temp()
+        gen.emit(d + 1, f"{m} = {call}", s.loc)
+        gen.emit(d + 1, f"if {m}:", s.loc)
+        gen.emit(d + 2, f"{short}.append(({p}, {m}))", s.loc)
+        gen.emit(d, f"for {p}, {m} in {short}:", s.loc)
+        for fname in handlers:
+            gen.emit(d + 1, f"yield from {fname}(_Seat({p}), None, {m})", s.loc)
+    else:
+        gen.emit(d + 1, call, s.loc)
+    gen.changed = True
 
 
 # ---- expressions ---------------------------------------------------------------------------------

@@ -4,13 +4,17 @@ is played on the three forms of generated code (plain generators, the observed f
 copyable form) and must give the same outcome on each."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Iterator
 
-from interpreter.engine.direct import compile_direct
+from interpreter.engine.direct import _Gen, compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.factory import new_game
 from interpreter.engine.game import Limits
 from interpreter.engine.resumablegame import ResumableGame
+from interpreter.language import tree
+from interpreter.language.tree import Generates, LogStmt
 from interpreter.play.session import QuietObserver
 from rulekit import TOKS, build, finish
 
@@ -165,3 +169,38 @@ def test_place_in_a_zone_without_a_placement_rule_offers_every_position(tmp_path
         g.answer(3)
         assert g.log == ["[2, 1, 1]"]  # one position on a pile: asked nothing
         assert g.over and "no card to place" in str(g.error)  # a rule error, as the task engine, not a crash
+
+
+def test_a_statement_writes_its_own_code(tmp_path, monkeypatch):
+    """The generator has no code of its own for a statement: it calls the class's `emit`
+    (language/tree.py), so what that writes is what every form of the game runs."""
+    def emit(self, gen, d, scope, loops):
+        v = gen.expr(self.expr, scope)
+        gen.emit(d, f"R.log_text({v.src} + {v.src}, {gen.k(v.kind)})", self.loc)
+    p = build(tmp_path, """
+        stat n = 0
+        turn:
+            set n to 21
+            log n
+            end game
+        """)
+    monkeypatch.setattr(LogStmt, "emit", emit)
+    for g in forms(p):
+        finish(g)
+        assert g.error is None, g.error
+        assert g.log == ["42"]
+
+
+def test_the_generator_offers_all_a_statement_may_use(tmp_path):
+    """Every `gen.NAME` the constructs' code uses is named in the `Generates` protocol, and every
+    member of the protocol is on the code generator once it has written a module."""
+    used = set(re.findall(r"\bgen\.([A-Za-z_]+)", Path(tree.__file__).read_text()))
+    members = set(Generates.__annotations__) | {n for n in vars(Generates) if not n.startswith("_")}
+    assert {"emit", "block", "bind", "decision", "expr"} <= used
+    assert sorted(used - members) == []
+    gen = _Gen(build(tmp_path, """
+        turn:
+            end game
+        """))
+    gen.module()
+    assert [m for m in sorted(members) if not hasattr(gen, m)] == []
