@@ -98,6 +98,7 @@ def _expression(dp, node, kinds) -> str:
             return out
         gen.assemble = keep
         return gen
+    dp.__dict__.pop("_expressions", None)  # compiled anew (directeval caches it per program)
     try:
         _, K, kind = compile_expression(dp, new_gen, node, kinds)
     except Unsupported as why:
