@@ -741,7 +741,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if got is not None:
             if got[1] == "list" and (kind in ("cards", "players", "cardlists") or kind.startswith("tuples:")) \
                     and got[0] in self.empty_lists:
-                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (directforms.e_arith)
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (Arith.generate)
                 return got[0]
             if {got[1], kind} == {"int", "any"}:
                 return got[0]  # a number, or a card's field (a number, a text or none): read alike
@@ -972,7 +972,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if n.count is not None:
             raise Unsupported("draw N")
         src = self.expr(n.source, scope)
-        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
+        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`ListLit.generate`)
             src = V(f"_Z[{src.src}.key]", "zone", live=True)
         if src.kind != "zone" or src.rows:
             raise Unsupported("draw from rows")
