@@ -161,8 +161,8 @@ def test_every_grammar_rule_builds_a_construct():
 
 def test_every_statement_and_expression_has_generated_code():
     """The code generator (engine/direct.py, directexpr.py) writes every construct: a statement by
-    its class's own `emit` (the generator has no `s_KIND`), an expression by its `e_KIND` or the
-    class's own `generate`."""
+    its class's own `emit` (the generator has no `s_KIND`), an expression by the class's own
+    `generate` only (the generator has no `e_KIND` left: an expression's code lives in its construct)."""
     from interpreter.engine.direct import _Gen
     from interpreter.language.tree import CONSTRUCTS, Expr, Stmt
     stmts = [c for c in CONSTRUCTS if issubclass(c, Stmt)]
@@ -170,9 +170,9 @@ def test_every_statement_and_expression_has_generated_code():
     assert len(stmts) > 20 and len(exprs) > 20
     missing = [f"{c.__name__}: emit" for c in stmts if "emit" not in c.__dict__]
     assert not [m for m in dir(_Gen) if m.startswith("s_")], "a statement's code is its class's `emit`"
-    missing += [f"{c.__name__}: e_{c.kind}" for c in exprs
-                if not hasattr(_Gen, f"e_{c.kind}") and "generate" not in c.__dict__]  # or its own `generate`
+    missing += [f"{c.__name__}: generate" for c in exprs if "generate" not in c.__dict__]
     assert not missing, "constructs with no generated code: " + ", ".join(missing)
+    assert not [m for m in dir(_Gen) if m.startswith("e_")], "expression code belongs in its construct's `generate`"
 
 
 def test_construct_classes_are_typed_and_closed():

@@ -39,7 +39,7 @@ from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
-from .directexpr import _CARDISH, _ITEM_KIND, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
+from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -722,18 +722,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
     # ---- what a statement's `emit` uses besides the above (tree.Generates) -------------------
     max_inline_depth = _MAX_INLINE_INDENT
 
-    def typed(self, src: str, kind: str, **facts: Any) -> V:
-        """A value of source `src` and `kind` with what is known of it (`nn`, `top`, `live`, ...)."""
-        return V(src, kind, **facts)
-
-    def simple(self, src: str) -> bool:
-        """Whether `src` is a plain local, which may be read twice at no cost."""
-        return bool(_SIMPLE.match(src))
-
-    def item_kind(self, kind: str) -> str | None:
-        """The kind of an item of a value of `kind` (None: it cannot be gone through)."""
-        return _ITEM_KIND.get(kind)
-
     def cardish(self, kind: str) -> bool:
         """Whether a value of `kind` is cards (a card, cards, a zone, a row)."""
         return kind in _CARDISH
@@ -758,7 +746,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if got is not None:
             if got[1] == "list" and (kind in ("cards", "players", "cardlists") or kind.startswith("tuples:")) \
                     and got[0] in self.empty_lists:
-                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (directforms.e_arith)
+                scope[name] = (got[0], kind)  # `let xs = []`, then cards or players (Arith.generate)
                 return got[0]
             if {got[1], kind} == {"int", "any"}:
                 return got[0]  # a number, or a card's field (a number, a text or none): read alike

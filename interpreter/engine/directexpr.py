@@ -2,7 +2,9 @@
 
 `Expressions` is the part of `direct._Gen` that turns an expression node into a `V`: Python
 source plus the value's static kind (a card id, a list of card ids, a zone, a player, a number...)
-and what is known about it (never none, only uncovered cards). Knowing the kind is what lets
+and what is known about it (never none, only uncovered cards). Each construct writes its own code
+(`generate` in language/tree.py); this keeps what they share (scopes, value kinds, the constants
+table, stat reads, builtin calls), named for them in `tree.Generates`. Knowing the kind is what lets
 `c.kind` be one list lookup and `xs where it is T` one comprehension. A node kind, function or
 combination of kinds not handled here raises `Unsupported`: the ruleset then runs on the task
 engine. Like the rest of the generated code, the source holds no rule text: values go through
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..language.tree import Node
 from ..library.names import SPECIAL_NAMES
@@ -25,11 +28,6 @@ def _built_list(items: list) -> str:
     """A list literal's code: charged to the memory budget as the task engine charges it (the empty
     list, which costs nothing, stays `[]`: other code recognises it)."""
     return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
-
-
-def _own_field(table: str, card: str) -> str:
-    """A card's own field (`f[card]`), never a copied card's: what `name` reads."""
-    return f"{table}[{card}]"
 
 
 class Unsupported(Exception):
@@ -60,7 +58,6 @@ class V:
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
-_OPS = ("<", "<=", ">", ">=")
 _CARDISH = ("card", "cards", "zone", "row")
 _LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
@@ -95,21 +92,55 @@ class Expressions:
     number_owners = False
 
     def expr(self, n: Node, scope: dict) -> V:
-        m = getattr(self, "e_" + n.kind, None)
-        if m is None:
-            own = getattr(n, "generate", None)  # a construct that writes its own code (tree.Generates)
-            if own is None:
-                raise Unsupported(f"expression {n.kind}")
-            return own(self, scope)
-        return m(n, scope)
+        """An expression's code: every construct writes its own (`generate`, language/tree.py),
+        using what `tree.Generates` names of this generator."""
+        own = getattr(n, "generate", None)
+        if own is None:
+            raise Unsupported(f"expression {n.kind}")
+        return own(self, scope)
 
-    def value(self, src: str, kind: str) -> V:
-        """A value of generated source `src` and kind `kind`, for a construct's own `generate`."""
-        return V(src, kind)
+    def value(self, src: str, kind: str, **known: Any) -> V:
+        """A value of generated source `src` and kind `kind`, for a construct's own `generate`;
+        `known`: what else is known of it (`V`'s fields: `nn`, `top`, `live`, `elem`...)."""
+        return V(src, kind, **known)
 
     def unsupported(self, what: str) -> None:
         """Refuse a form a construct's `generate` cannot write code for."""
         raise Unsupported(what)
+
+    # ---- what the constructs' own `generate` (language/tree.py) use besides `expr` --------------
+    plain_kinds = _PLAIN_KINDS
+    single_kinds = _SINGLE_KINDS
+
+    def is_local(self, src: str) -> bool:
+        """Whether `src` is a plain local name (it may be evaluated twice)."""
+        return _SIMPLE.match(src) is not None
+
+    def item_kind(self, kind: str) -> str | None:
+        """The kind of an item of a list of kind `kind` (None: not a list)."""
+        return _ITEM_KIND.get(kind)
+
+    def list_kind(self, item: str) -> str:
+        """The kind of a list of items of kind `item`."""
+        return _LIST_OF.get(item, "list")
+
+    def built_list(self, items: list) -> str:
+        """A list literal's code, charged to the memory budget (`_built_list`)."""
+        return _built_list(items)
+
+    def scoped(self, name: str, scope: dict) -> V | None:
+        """The value of `name` where `scope` binds it (a rule variable, a rule function's
+        parameter), else None."""
+        if isinstance(scope.get(name), _Bound):  # a rule function's parameter (`rule_call`)
+            return replace(scope[name].v)
+        if name in scope and name not in ("true", "false", "none"):
+            py, kind = scope[name]
+            if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
+                return V(py, "card", top=True)
+            if kind == "topcards":
+                return V(py, "cards", top=True)
+            return V(py, kind)
+        return None
 
     # ---- stats holding cards, players or text ------------------------------------------------
     # A stat is read as a number until a `set` stores another kind of value in it; then the
@@ -153,20 +184,8 @@ class Expressions:
             return f"R.card_objs({self.cards_src(v)})"
         return f"list({v.src})" if v.live else v.src
 
-    def e_lit(self, n, scope):
-        v = n.value
-        kind = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) \
-            else None
-        if kind is None:
-            raise Unsupported("literal")
-        return V(self.k(v), kind, nn=True)
-
-    def e_list(self, n, scope):
-        """`[a, b, ...]`: a list of cards, or of plain values (a mix is `Unsupported`)."""
-        return self.list_of([self.expr(i, scope) for i in n.items])
-
     def list_of(self, items: list) -> V:
-        """`e_list` of its items compiled (directtuples.py compiles them once, to look at them)."""
+        """A list literal of its items compiled (`ListLit.generate` compiles them once, to look at them)."""
         kinds = {v.kind for v in items}
         if kinds == {"player"}:
             return V(_built_list(items), "players")
@@ -185,137 +204,6 @@ class Expressions:
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:
             raise Unsupported("a list of lists or of cards mixed with other values")
         return V(_built_list(items), "list", elem="str" if kinds <= {"str"} else "other")
-
-    def e_map(self, n, scope):
-        pairs = {}
-        for kn, vn in n.pairs:
-            k, v = self.map_literal(kn), self.map_literal(vn)
-            if k is _NOT_LITERAL or v is _NOT_LITERAL:
-                raise Unsupported("map with computed entries")
-            pairs[k] = v
-        kinds = {type(v) for v in pairs.values()}
-        if kinds == {str}:  # e.g. enumerated values
-            return V(self.k(pairs), "map:str")
-        if kinds - {int}:
-            raise Unsupported("map values")
-        return V(self.k(pairs), "map")
-
-    def e_index(self, n, scope):
-        obj, key = self.expr(n.obj, scope), self.expr(n.key, scope)
-        if obj.kind != "map":
-            return self.index_of(obj, key)
-        return V(f"{obj.src}[{key.src}]", "int")
-
-    def e_name(self, n, scope):
-        name, rs = n.id, self.rs
-        if isinstance(scope.get(name), _Bound):  # a rule function's parameter (`rule_call`)
-            return replace(scope[name].v)
-        if name in scope and name not in ("true", "false", "none"):
-            py, kind = scope[name]
-            if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
-                return V(py, "card", top=True)
-            if kind == "topcards":
-                return V(py, "cards", top=True)
-            return V(py, kind)
-        if name in rs.zones:
-            if rs.zones[name].per_player:
-                return self.zone(name, self.you(scope) if "you" in scope else None)
-            return self.zone(name, None)
-        if name in rs.stats:
-            if rs.stats[name].per_player:
-                raise Unsupported("player stat without owner")
-            if name in self.card_stats:  # a stat holding a list of cards (`CardStats`)
-                return V(f"R.card_stat({self.k(name)})", "cards", nn=True)
-            return self.stat_read(name, f"_st.stats[{self.k(name)}]")
-        if name in rs.constants:
-            kind = self.const_kinds.get(name)
-            if kind is None:
-                raise Unsupported("constant used before it is defined")
-            return V(f"R.const[{self.k(name)}]", kind)
-        if name == "true":
-            return V("True", "bool")
-        if name == "false":
-            return V("False", "bool")
-        if name == "none":
-            return V("None", "none")
-        if name == "players":
-            return V("R.seats", "players")
-        if name == "player_count":
-            return V("_st.players", "int")
-        if name in ("start_player", "active_player"):
-            return V("_st.start_player" if name == "start_player" else "_st.active", "player")
-        if name in ("turn_number", "round_number"):
-            return V(f"_st.{name}", "int")
-        if name in rs.card_types:
-            return V(self.k(name), "type")
-        if name in self.enum_values:
-            return V(self.k(name), "str")
-        raise Unsupported(f"name {name}")
-
-    def e_of(self, n, scope):
-        owner = self.expr(n.owner, scope)
-        if owner.kind == "item":  # an item of a mixed list used as a player
-            owner = V(owner.src, "player")
-        if owner.kind == "int" and self.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
-            owner = V(f"_Seat({owner.src})", "player")
-        if owner.kind == "int" and (n.name in self.rs.zones or (n.name in self.rs.stats and self.rs.stats[n.name].per_player)):
-            # `hand of 1`, `points of 1`: the seat at that index, as `set points of 1 to ...` writes it
-            owner = V(owner.src, "player")
-        if n.name in self.rs.zones:
-            if owner.kind == "player":
-                return self.zone(n.name, owner.src)
-            if owner.kind == "players":
-                z = self.zone(n.name, "_p")
-                if z.rows:
-                    raise Unsupported("rows of several players")
-                return V(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
-            raise Unsupported(f"zone of a {owner.kind}")
-        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "player":
-            return self.stat_read(n.name, f"_st.pstats[{owner.src}][{self.k(n.name)}]")
-        if n.name in self.rs.stats and self.rs.stats[n.name].per_player and owner.kind == "players":
-            if n.name in self.stat_kinds:
-                raise Unsupported("a stat of several players holding cards, players or text")
-            return V(f"[_st.pstats[_p][{self.k(n.name)}] for _p in {owner.src}]", "list")  # one per player
-        return self.builtin_of(n, owner, scope)  # `next_player of P`: a builtin of one value (directmixed.py)
-
-    def e_attr(self, n, scope):
-        if n.name == "face" and self.rs.die_types:
-            return self.face_of(n, scope)
-        obj = self.expr(n.obj, scope)
-        name = n.name
-        if obj.kind == "item" and name in self.card_fields() and name not in self.rs.stats:
-            obj = self.as_card(obj)  # an item of a mixed list read as a card: a card's field
-        if obj.kind == "none" and name in self.card_fields():
-            return V("None", "none")  # none's field: none, as `Game` reads it
-        if obj.kind == "space" and name in ("x", "y"):  # columns and rows count from 1 (`read_field`)
-            if obj.nn:
-                return V(f"({obj.src}.{name} + 1)", "int", nn=True)
-            return V(f"R.space_xy({obj.src}, {self.k(name == 'x')})", "int")
-        if obj.kind == "type":
-            return V(self.k(self.type_values(n)), "list")
-        if obj.kind == "player" and name in self.rs.stats:
-            return self.stat_read(name, f"_st.pstats[{obj.src}][{self.k(name)}]")
-        if name not in self.card_fields():
-            raise Unsupported(f"field {name}")
-        f = self.field(name)
-        rd = self.field_read  # `f[card]`, or through a copy (directcopies.py)
-        if name == "name":  # a copying card keeps its own name (docs/language.md, `copies`)
-            rd = _own_field
-        if n.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
-            items, x, cond, types = self.where_parts(n.obj, scope)
-            elem = rd(f, x) if items.top else f"(None if _COV[{x}] else {rd(f, x)})"
-            return V(f"[{elem} for {x} in {items.src} if {cond}]", "list",
-                     nn=items.top and types is not None and self.field_never_none(name, types))
-        if obj.kind == "card" and obj.top:
-            return V(rd(f, obj.src), "any")
-        if obj.kind == "card":
-            return V(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
-        if obj.kind in ("cards", "zone", "row"):
-            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
-            if obj.top or obj.kind in ("zone", "row"):
-                return V(f"[{rd(f, '_x')} for _x in {src}]", "list")
-            return V(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
-        return self.field_of_value(obj, name)  # a number's or text's field: an error (directmixed.py)
 
     def field_never_none(self, name: str, types: frozenset) -> bool:
         """Whether every card of these types has the field (so its value is never none)."""
@@ -347,18 +235,6 @@ class Expressions:
         if v.kind in ("cards", "list", "players", "rows", "rowpairs", "rowpair", "spaces", "mixed", "zonerefs"):
             return v
         raise Unsupported(f"a list from a {v.kind}")
-
-    def e_call(self, n, scope):
-        f = n.func
-        if f in self.rs.functions and f not in self.rs.procedures:
-            return self.rule_call(n, scope)
-        if f in self.rs.procedures:
-            raise Unsupported("a procedure used as a value")
-        args = [self.expr(a, scope) for a in n.args]
-        m = getattr(self, "f_" + f, None)
-        if m is None:
-            raise Unsupported(f"function {f}")
-        return m(n, args, scope)
 
     def f_all_cards(self, n, a, scope):
         return V("list(R.all_ids)", "cards", nn=True)
@@ -461,108 +337,10 @@ class Expressions:
         x = self.items(a[0])
         return V(f"_pairs({x.src})", "pairs", top=x.top)
 
-    def e_arith(self, n, scope):
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-        if n.op == "+" and left.kind in ("cards", "zone", "row") and right.kind in ("cards", "zone", "row"):
-            l, r = self.items(left), self.items(right)
-            return V(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
-        joined = self.joined(n, left, right)
-        if joined is not None:
-            return joined
-        if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
-            return self.mixed_arith(n, left, right)  # texts, a list and a value, cards (directmixed.py)
-        nn = left.nn and right.nn
-        if n.op == "*":
-            return V(f"_mul({left.src}, {right.src})", "int", nn=nn)
-        if n.op in ("+", "-"):  # bounded as the task engine bounds them (`Game.add`, `Game.sub`)
-            return V(f"{'_add' if n.op == '+' else '_sub'}({left.src}, {right.src})", "int", nn=nn)
-        op = {"/": "//", "%": "%"}.get(n.op)
-        if op is None:
-            raise Unsupported("operator")
-        return V(f"({left.src} {op} {right.src})", "int", nn=nn)
-
-    def e_compare(self, n, scope):
-        left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-        if "item" in (left.kind, right.kind):
-            return self.compare_item(n, left, right)
-        if left.kind == "row" and right.kind in ("row", "none") and n.op in ("==", "!="):  # the same row
-            return V(f"({left.src} {'is' if n.op == '==' else 'is not'} {right.src})", "bool")
-        if n.op in ("==", "!=") and "none" in (left.kind, right.kind) and (left.held or right.held):
-            held = left.held or right.held  # a stat holding cards: none until first set
-            return V(f"({held} {'is' if n.op == '==' else 'is not'} None)", "bool")
-        for v in (left, right):
-            if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
-                return self.compare_lists(n, left, right)  # `==`/`!=` of two lists (directmixed.py)
-        if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
-            raise Unsupported("comparing a card with another kind")
-        if n.op in ("==", "!="):
-            return V(f"({left.src} {n.op} {right.src})", "bool")
-        if left.nn and right.nn:  # neither side can be none: a plain comparison
-            return V(f"({left.src} {n.op} {right.src})", "bool")
-        return V(f"_ordered({_OPS.index(n.op)}, {left.src}, {right.src})", "bool")
-
-    def e_is(self, n, scope):
-        v = self.expr(n.expr, scope)
-        what = n.what
-        if v.kind == "item":  # an item of a mixed list: a card only if it is a plain int
-            v = self.as_card(v)
-        if what == "empty":
-            if v.kind == "zone" and v.rows:
-                src = f"(not {v.src})"
-            elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
-                src = f"(not {v.src})"
-            elif v.kind == "zoneref":
-                src = f"(not _Z[{v.src}.key])"
-            elif v.kind == "card":
-                src = f"({v.src} is None)"
-            else:
-                raise Unsupported("is empty")
-        elif what in self.rs.card_types or what in self.rs.die_types:
-            if v.kind in _SINGLE_KINDS or v.kind == "player":  # a number, a text, a truth value or a player is no card
-                return V("True" if n.negate else "False", "bool")
-            if v.kind != "card":
-                raise Unsupported("is Type on a non-card")
-            if v.top:
-                return V(f"(_TY[{v.src}] != {self.k(what)})" if n.negate else f"(_TY[{v.src}] == {self.k(what)})",
-                         "bool")
-            src = f"(({v.src}) is not None and _TY[{v.src}] == {self.k(what)})" if _SIMPLE.match(v.src) else \
-                f"_is_type(_TY, {v.src}, {self.k(what)})"
-        elif what == "covered":
-            if v.kind != "card":
-                raise Unsupported("is covered")
-            src = f"_is_covered(_COV, {v.src})"
-        elif what in ("none", "unknown"):
-            src = f"({v.src} is None)"
-        else:
-            raise Unsupported(f"is {what}")
-        return V(f"(not {src})" if n.negate else src, "bool")
-
-    def e_can_place(self, n, scope):
-        what, zone = self.expr(n.what, scope), self.expr(n.zone, scope)
-        if what.kind != "card" or zone.kind != "zone" or zone.zone not in self.rs.placements:
-            raise Unsupported("can be placed in a zone without a placement rule")
-        if not _SIMPLE.match(what.src):  # evaluated once
-            if self.rs.zones[zone.zone].per_player:
-                return V(f"_placeable_in({self.placement_names[zone.zone]}, {what.src}, {zone.src})", "bool")
-            return V(f"_placeable({self.placement_names[zone.zone]}, {what.src})", "bool")
-        return V(f"({what.src} is not None and bool({self.placement_call(zone, what.src)}))", "bool")
-
     def placement_call(self, zone: V, what: str) -> str:
         """The call of a zone's placement function (`_pl(c)`; a per-player zone's with its instance)."""
         name = self.placement_names[zone.zone]
         return f"{name}({what}, {zone.src})" if self.rs.zones[zone.zone].per_player else f"{name}({what})"
-
-    def e_not(self, n, scope):
-        return V(f"(not {self.expr(n.expr, scope).src})", "bool")
-
-    def e_and(self, n, scope):
-        first = self.expr(n.items[0], scope)
-        if first.src == "False":  # known false (`it is Space` of a number): the rest is never evaluated
-            return first
-        return V("(" + " and ".join([first.src] + [self.expr(i, scope).src for i in n.items[1:]]) + ")", "bool")
-
-    def e_or(self, n, scope):
-        return V("(" + " or ".join(self.expr(i, scope).src for i in n.items) + ")", "bool")
 
     def where_parts(self, n, scope) -> tuple[V, str, str, frozenset | None]:
         """`ITEMS where COND`: the items, the item's local name, the condition's source and the
@@ -606,65 +384,6 @@ class Expressions:
                 if got is not None:
                     return got
         return None
-
-    def e_where(self, n, scope):
-        items, x, cond, _ = self.where_parts(n, scope)
-        return V(f"[{x} for {x} in {items.src} if {cond}]", items.kind, top=items.top, nn=items.nn)
-
-    def e_comprehension(self, n, scope):
-        items = self.items(self.expr(n.iter, scope))
-        item = _ITEM_KIND.get(items.kind)
-        if item is None:
-            raise Unsupported("comprehension over this")
-        x = self.temp("_i")
-        inner = dict(scope)
-        inner[n.name] = (x, item)
-        src = self.charged(items.src)
-        with self.binding():
-            body = self.expr(n.expr, inner)
-        if body.kind == "cards":  # lists of cards (directpairs.py's kind), each a snapshot
-            return V(f"_built(R, [{self.kept(body)} for {x} in {src}])", "cardlists", nn=True)
-        kind = _LIST_OF.get(body.kind, "list")
-        if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
-            raise Unsupported("comprehension of lists")
-        elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
-        return V(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
-
-    def e_quantified(self, n, scope):
-        names = n.names
-        it = self.expr(n.iter, scope)
-        if it.kind == "pairs" and n.iter.kind == "call" and _SIMPLE.match(it.src[len("_pairs("):-1]):
-            xs = it.src[len("_pairs("):-1]  # `adjacent(row)` of a local: pairs without a list
-            it = V(f"zip({self.charged(xs)}, {xs}[1:])", "pairs", top=it.top)
-        elif it.kind == "pairs":
-            it.src = self.charged(it.src)
-        if it.kind == "pairs" and len(names) == 2:
-            item = "topcard" if it.top else "card"
-        elif len(names) == 1:
-            it = self.items(it)
-            item = _ITEM_KIND.get(it.kind)
-            if item == "card" and it.top:
-                item = "topcard"
-            if item is None:
-                raise Unsupported("quantifier over this")
-            it.src = self.charged(it.src)
-        else:
-            raise Unsupported("quantifier groups")
-        inner = dict(scope)
-        pys = [self.temp("_i") for _ in names]
-        for name, py in zip(names, pys):
-            inner[name] = (py, item)
-        with self.binding():
-            cond = self.expr(n.cond, inner)
-        target = ", ".join(pys) if len(pys) > 1 else pys[0]
-        if n.quantifier == "every":
-            src = f"all({cond.src} for {target} in {it.src})"
-        elif n.quantifier == "some":
-            src = f"any({cond.src} for {target} in {it.src})"
-        else:
-            src = f"(not any({cond.src} for {target} in {it.src}))"
-        return V(src, "bool")
-
 
 class _Bound(tuple):
     """A scope entry that is a whole compiled value (`(src, kind)` with the `V` kept): a rule
@@ -722,74 +441,6 @@ class RuleFunctions:
         return replace(body, src=src, live=body.live)
 
     # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
-    def e_if_expr(self, n, scope):
-        """`A if COND else B`: both sides of one kind (none goes with anything)."""
-        cond = self.expr(n.cond, scope)
-        if cond.src in ("True", "False"):  # known (`last(it) is Space` of a number): only that side is ever evaluated
-            return self.expr(n.then if cond.src == "True" else n.orelse, scope)
-        then, orelse = self.expr(n.then, scope), self.expr(n.orelse, scope)
-        kinds = {then.kind, orelse.kind} - {"none"}
-        if then.kind == "zone" or orelse.kind == "zone":
-            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
-                    "_random(" not in cond.src:  # the condition is evaluated for the list and for the key
-                key = f"({then.key} if {cond.src} else {orelse.key})"
-                return V(f"({then.src} if {cond.src} else {orelse.src})", "zone", top=True, live=True,
-                         zone=then.zone, rows=then.rows, key=key)
-            then, orelse = (self.items(v) if v.kind == "zone" else v for v in (then, orelse))
-            kinds = {then.kind, orelse.kind} - {"none"}
-        empty = [v for v in (then, orelse) if v.kind == "list" and v.src == "[]"]
-        if len(kinds) == 2 and empty and len(empty) == 1:  # `xs if c else []`: a list of the other's kind
-            kinds = {then.kind, orelse.kind} - {"list"}
-        if len(kinds) > 1:
-            if kinds <= {"int", "str", "bool", "any"}:
-                kinds = {"any"}
-            elif kinds <= {"cards", "list"} and "list" in {then.kind, orelse.kind} and \
-                    all(v.kind != "list" or v.src == "[]" for v in (then, orelse)):
-                kinds = {"cards"}  # `xs if c else []`
-            elif kinds <= {"mixed", "list", "cards", "players", "rows"} and \
-                    all(v.elem != "other" for v in (then, orelse) if v.kind == "list"):
-                kinds = {"mixed"}  # texts with cards, players or rows (`joined`)
-            else:
-                raise Unsupported("a conditional value of two kinds")
-        kind = kinds.pop() if kinds else "none"
-        elems = {v.elem for v in (then, orelse) if v.kind == "list" and v.src != "[]"}
-        return V(f"({then.src} if {cond.src} else {orelse.src})", kind, top=then.top and orelse.top,
-                 nn=then.nn and orelse.nn, elem=elems.pop() if len(elems) == 1 else None)
-
-    def e_in(self, n, scope):
-        """`X in XS` (`Compiler.x_in`: equality with each item; a card never equals a player)."""
-        item, coll = self.expr(n.item, scope), self.expr(n.coll, scope)
-        if item.kind == "item" and coll.kind in ("cards", "zone", "row", "players"):
-            xs = self.items(coll)
-            t = "int" if xs.kind == "cards" else "_Seat"
-            return V(f"(type({item.src}) is {t} and {item.src} in {xs.src})", "bool")
-        xs = self.items(coll) if coll.kind != "map" else None
-        if xs is None or xs.kind not in ("cards", "players", "list", "rows"):
-            raise Unsupported(f"`in` a {coll.kind}")
-        want = {"cards": "card", "players": "player", "rows": "row", "list": None}[xs.kind]
-        if want is None:
-            if xs.src == "[]" or xs.empty:  # an empty list (a base's default that a mod replaces)
-                return V(f"({item.src} in {xs.src})", "bool")
-            if (item.kind in ("card", "cards") or item.kind.startswith("tuple:")) and \
-                    self.fill_empty_list(n.coll, scope, item.kind):
-                return V(f"({item.src} in {xs.src})", "bool")
-            if item.kind not in ("int", "str", "bool", "any"):
-                raise Unsupported("`in` a list of values, of something else")
-            return V(f"({item.src} in _charged(R, {xs.src}))", "bool")  # charged per item (a loop's long list)
-        if item.kind == want:
-            return V(f"({item.src} in {xs.src})", "bool")
-        if item.kind == "none":
-            return V(f"(None in {xs.src})", "bool")
-        if xs.kind == "players" and item.kind in _PLAIN_KINDS:
-            # a player is a number (`Seat`) in both engines: `2 in players` compares numbers, as
-            # `Compiler.x_in`'s equality does
-            return V(f"({item.src} in {xs.src})", "bool")
-        if item.kind in _PLAIN_KINDS + ("card", "player", "row", "space"):
-            # a value of another kind never equals an item (a card is never a player, a number never
-            # a card or a row): false, both sides evaluated as `x_in` evaluates them
-            return V(f"(({item.src}, {xs.src}) and False)", "bool")
-        raise Unsupported(f"a {item.kind} `in` a list of {xs.kind}")
-
     def fill_empty_list(self, coll: Node, scope: dict, item: str) -> bool:
         """`c in xs` where `xs` is a variable that `let xs = []` made and nothing has filled yet
         (`if not (c in ends): set ends to ends + [c]`): from here on it holds cards (`c` a card),
@@ -802,11 +453,28 @@ class RuleFunctions:
         scope[coll.id] = (got[0], kind)
         return True
 
-    def e_range(self, n, scope):
-        lo, hi = self.expr(n.lo, scope), self.expr(n.hi, scope)
-        if lo.kind not in ("int", "any") or hi.kind not in ("int", "any"):  # `any`: a die's face, as `R.range`
-            raise Unsupported("a range of non-numbers")  # takes it (a number; else the same error as `x_range`)
-        return V(f"R.range({lo.src}, {hi.src})", "list", nn=True)
+    def map_constant(self, pairs: list) -> V | None:
+        """`{k: v, ...}` whose entries are all known when compiling: one constant (numbers, or
+        texts); None when some entry is computed (`MapLit.generate` compiles them then)."""
+        got = {}
+        for kn, vn in pairs:
+            k, v = self.map_literal(kn), self.map_literal(vn)
+            if k is _NOT_LITERAL or v is _NOT_LITERAL:
+                return None
+            got[k] = v
+        kinds = {type(v) for v in got.values()}
+        if kinds == {str}:  # e.g. enumerated values
+            return V(self.k(got), "map:str")
+        if kinds - {int}:
+            raise Unsupported("map values")
+        return V(self.k(got), "map")
+
+    def builtin(self, n: Node, args: list, scope: dict) -> V:
+        """A builtin function's call (`f_NAME`), its arguments compiled."""
+        m = getattr(self, "f_" + n.func, None)
+        if m is None:
+            raise Unsupported(f"function {n.func}")
+        return m(n, args, scope)
 
     def index_of(self, obj: V, key: V) -> V:
         """`XS[i]` of a list (players, rows, cards, values), or of a map player → answer."""

@@ -42,7 +42,7 @@ class FormsGen:
 
     @property
     def empty_lists(self) -> set:
-        """Locals set to `[]` by a `let`: they may hold cards later (`e_arith`)."""
+        """Locals set to `[]` by a `let`: they may hold cards later (`Arith.generate`)."""
         got = self.__dict__.get("_empty_lists")
         if got is None:
             got = self.__dict__["_empty_lists"] = set()
@@ -76,14 +76,6 @@ class FormsGen:
             got = self.__dict__["_uses_dummies"] = any(m.kind == "add_dummy" for r in roots for m in walk(r))
         return got
 
-    def e_is(self, n, scope):
-        if n.what != "dummy":
-            return super().e_is(n, scope)
-        v = self.expr(n.expr, scope)
-        if v.kind not in ("player", "none", "any"):
-            raise Unsupported("is dummy")
-        src = f"R.is_dummy({v.src})"
-        return V(f"(not {src})" if n.negate else src, "bool")
 
     def zone_arg(self, z: V, d: int, loc) -> "ZoneArg":
         """A zone passed to an inlined procedure: its parameter names the zone itself (so that
@@ -99,42 +91,17 @@ class FormsGen:
             z = self.zone(z.zone, owner)
         return ZoneArg(z)
 
-    def e_name(self, n, scope):
-        got = scope.get(n.id)
+    def scoped(self, name: str, scope: dict) -> V | None:
+        """A zone passed to an inlined procedure (`ZoneArg`) is that zone, named and keyed."""
+        got = scope.get(name)
         if isinstance(got, ZoneArg):
             return replace(got.v)
-        return super().e_name(n, scope)
-
-    def e_arith(self, n, scope):
-        """`+` of lists (a list of values, or cards joined with a list that held none so far:
-        `let xs = []` ... `let xs = [c] + xs`) and of texts; anything else as directexpr does."""
-        if n.op == "+":
-            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-            kinds = {left.kind, right.kind}
-            cardish = {"cards", "zone", "row"}
-            if kinds == {"walks"}:
-                return V(f"_join(R, {left.src}, {right.src})", "walks", nn=True)
-            # cards joined with a list that holds none so far (`let xs = []`); a list of values
-            # joined with cards is a mixed list (directexpr.joined)
-            empty = all(v.src == "[]" or v.src in self.empty_lists for v in (left, right) if v.kind == "list")
-            if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds and empty):
-                l, r = self.items(left), self.items(right)
-                return V(f"_join(R, {l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
-            if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:
-                return V(f"_join_text(R, {left.src}, {right.src})", "str", nn=True)
-        return super().e_arith(n, scope)
+        return super().scoped(name, scope)
 
     def items(self, v: V) -> V:
         if v.kind == "walks":  # a list of walks (directboards.py)
             return v
         return super().items(v)
-
-    def e_list(self, n, scope):
-        """`[w, ...]` of card lists (walks): a list of walks, each a tuple, as `walks()` gives."""
-        if n.items and all(i.kind == "name" and scope.get(i.id, ("", ""))[1] == "cards" for i in n.items):
-            items = [self.expr(i, scope) for i in n.items]
-            return V("[" + ", ".join(f"tuple({v.src})" for v in items) + "]", "walks", nn=True)
-        return super().e_list(n, scope)
 
     def f_position(self, n, a, scope):
         if a[0].kind not in ("card", "none"):

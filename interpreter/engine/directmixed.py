@@ -68,7 +68,7 @@ MIXED_KEYWORDS = frozenset(MIXED_GLOBALS)
 
 
 class MixedGen:
-    """`e_arith`'s cases beyond numbers (directexpr.py hands them here)."""
+    """`Arith.generate`'s cases beyond numbers (language/tree.py hands them here)."""
 
     @property
     def params_of(self) -> dict:
@@ -92,22 +92,6 @@ class MixedGen:
         if v.kind in ("list", "players"):
             return f"list({v.src})" if v.live else v.src
         raise Unsupported(f"a {v.kind} inside a list or map of mixed values")
-
-    def e_map(self, n: Any, scope: dict) -> V:
-        """`{k: v, ...}` with computed entries: numbers or texts as a plain map; cards and other
-        values as a rule value."""
-        try:
-            return super().e_map(n, scope)
-        except Unsupported as why:
-            if str(why) != "map with computed entries":
-                raise
-        pairs = [(self.expr(kn, scope), self.expr(vn, scope)) for kn, vn in n.pairs]
-        if any(k.kind not in ("int", "str", "player") for k, _ in pairs):
-            raise Unsupported("a map keyed by cards or lists")
-        vkinds = {v.kind for _, v in pairs}
-        body = ", ".join(f"{k.src}: {v.src if vkinds <= {'int', 'str'} else self.rule_value(v)}" for k, v in pairs)
-        kind = "map" if vkinds == {"int"} else "map:str" if vkinds == {"str"} else "value"
-        return V("{" + body + "}", kind, nn=True)
 
     def list_of(self, items: list) -> V:
         """`[a, b, ...]`; one mixing cards with lists or maps is a rule value."""

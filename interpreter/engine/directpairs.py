@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 from ..content.model import Ruleset
 from ..language.tree import Node, walk
-from .directexpr import _ITEM_KIND, _built_list, V
+from .directexpr import _ITEM_KIND, V
 
 __all__ = ["PairsGen", "PAIRS_GLOBALS", "PAIRS_KEYWORDS", "pair_stats", "stat_joins"]
 
@@ -65,24 +65,6 @@ def pair_stats(rs: Ruleset) -> list[str]:
 
 class PairsGen:
     """Mixed into `direct._Gen` (which provides `expr`, `items`, `kept`, `stat_kinds`)."""
-
-    def e_list(self, n, scope):
-        """`[xs, ys]` whose items are all card lists: kind `cardlists`."""
-        if n.items and all(i.kind == "list" for i in n.items):
-            items = [self.expr(i, scope) for i in n.items]
-            if all(v.kind == "cards" for v in items):
-                return V(_built_list([V(self.kept(v), "cards") for v in items]), "cardlists", nn=True)
-        return super().e_list(n, scope)
-
-    def e_arith(self, n, scope):
-        """`+` of two lists of card lists (or one and the empty list)."""
-        if n.op == "+" and any(self.pairs_syntax(x) for x in (n.left, n.right)):  # else compiled once, below
-            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-            kinds = {left.kind, right.kind}
-            if "cardlists" in kinds and kinds <= {"cardlists", "list"} and \
-                    all(v.src == "[]" for v in (left, right) if v.kind == "list"):
-                return V(f"_join(R, {left.src}, {right.src})", "cardlists", nn=True)
-        return super().e_arith(n, scope)
 
     def pairs_syntax(self, x) -> bool:
         """Whether `x` is written as lists of card lists: `[[...], ...]`, or a stat holding them."""

@@ -76,37 +76,30 @@ def _tuples(shape: list[str]) -> str:
 class TuplesGen:
     """Mixed into `direct._Gen` before `PairsGen` (which provides `pairs_syntax`)."""
 
-    def e_list(self, n, scope):
-        """`[[a, 1], [b, 2]]`: lists of one shape, each a card and plain values."""
-        if n.items and all(i.kind == "list" and i.items for i in n.items):
-            rows = [[self.expr(x, scope) for x in i.items] for i in n.items]
-            shape = _unified({tuple(v.kind for v in row) for row in rows})
-            if _record(shape) and any(v.kind == "card" for row in rows for v in row):
-                return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(shape), nn=True)
-        elif n.items and not any(i.kind == "list" for i in n.items):
-            items = [self.expr(i, scope) for i in n.items]
-            kinds = {v.kind for v in items}
-            if len(kinds) == 1 and next(iter(kinds)).startswith("tuple:"):  # `[step]`: a list of records
-                return V(_built_list(items), "tuples:" + kinds.pop()[6:], nn=True)
-            shape = _unified({tuple(v.kind for v in items)})
-            if _record(shape) and "card" in kinds:  # (`[none, 5, 4]`: numbers, some none, no record)
-                # `[w[1], nb, stopped]`: one record (a card and plain values; else a mix the task
-                # engine alone plays)
-                _tuples(shape)
-                return V(_built_list(items), "tuple:" + ",".join(shape), nn=True)
-            if not all(i.kind == "name" for i in n.items):  # (names: walks, directforms.py)
-                return self.list_of(items)  # not compiled again: a list nested in lists would be, at each depth
-        return super().e_list(n, scope)
+    def records_of(self, rows: list[list[V]]) -> V | None:
+        """`[[a, 1], [b, 2]]` (each row's items compiled): lists of one shape, each a card and
+        plain values; None if they are not records."""
+        shape = _unified({tuple(v.kind for v in row) for row in rows})
+        if _record(shape) and any(v.kind == "card" for row in rows for v in row):
+            return V(_built_list([V(_built_list(row), "list") for row in rows]), _tuples(shape), nn=True)
+        return None
 
-    def e_in(self, n, scope):
-        """`record in records`, `[a, b] in card_lists`: list equality, card ids for the cards (a
-        card equals only itself, as in `Compiler.x_in`)."""
-        if self.records_syntax(n.coll, scope):
-            item, coll = self.expr(n.item, scope), self.expr(n.coll, scope)
-            if (coll.kind.startswith("tuples:") and item.kind == "tuple:" + coll.kind[7:]) or \
-                    (coll.kind == "cardlists" and item.kind == "cards"):
-                return V(f"({item.src} in {coll.src})", "bool")
-        return super().e_in(n, scope)
+    def record_of(self, items: list[V]) -> V | None:
+        """`[step]` (a list of records) or `[w[1], nb, stopped]` (one record: a card and plain
+        values), its items compiled; None if it is neither."""
+        kinds = {v.kind for v in items}
+        if len(kinds) == 1 and next(iter(kinds)).startswith("tuple:"):  # `[step]`: a list of records
+            return V(_built_list(items), "tuples:" + kinds.pop()[6:], nn=True)
+        shape = _unified({tuple(v.kind for v in items)})
+        if _record(shape) and "card" in kinds:  # (`[none, 5, 4]`: numbers, some none, no record)
+            # (else a mix the task engine alone plays)
+            _tuples(shape)
+            return V(_built_list(items), "tuple:" + ",".join(shape), nn=True)
+        return None
+
+    def record_shape(self, kind: str) -> list[str]:
+        """The kinds of the positions of a record of kind `tuple:...`."""
+        return _shape(kind)
 
     def records_syntax(self, x, scope: dict) -> bool:
         """Whether `x` is a variable holding records or card lists, or a list literal of records
@@ -120,22 +113,6 @@ class TuplesGen:
             return all(kind(i.id).startswith("tuple:") for i in x.items)
         return False
 
-    def e_arith(self, n, scope):
-        """`+` of two lists of records of one shape (or one and the empty list); a stat first read as
-        lists of card lists learns here that it holds records."""
-        if n.op == "+" and any(self.pairs_syntax(x) or self.records_syntax(x, scope) for x in (n.left, n.right)):
-            left, right = self.expr(n.left, scope), self.expr(n.right, scope)
-            kinds = {left.kind, right.kind} - {"list"}
-            records = [k for k in kinds if k.startswith("tuples:")]
-            if len(records) == 1 and kinds <= {records[0], "cardlists"}:
-                for side, v in ((n.left, left), (n.right, right)):
-                    if v.kind == "cardlists" and side.kind == "name" and side.id in self.rs.stats:
-                        self.learn_records(side.id, records[0])
-                # (a list: empty, written `[]` or a variable `let xs = []` made and nothing filled)
-                if all(v.src == "[]" or v.src in self.empty_lists for v in (left, right) if v.kind == "list"):
-                    return V(f"_join(R, {left.src}, {right.src})", records[0], nn=True)
-        return super().e_arith(n, scope)
-
     def learn_records(self, name: str, kind: str) -> None:
         if self.learning:  # (direct._learn_stats)
             self.stat_kinds[name] = kind
@@ -144,17 +121,6 @@ class TuplesGen:
 
     def pairs_syntax(self, x) -> bool:
         return (x.kind == "name" and self.stat_kinds.get(x.id, "").startswith("tuples:")) or super().pairs_syntax(x)
-
-    def e_index(self, n, scope):
-        """`record[i]`, `i` a literal: the kind of that position."""
-        obj = self.expr(n.obj, scope)
-        if obj.kind.startswith("tuple:") and n.key.kind == "lit" and type(n.key.value) is int:
-            shape = _shape(obj.kind)
-            i = n.key.value
-            if -len(shape) <= i < len(shape):
-                return V(f"{obj.src}[{i}]", shape[i])
-        key = self.expr(n.key, scope)
-        return self.index_of(obj, key) if obj.kind != "map" else V(f"{obj.src}[{key.src}]", "int")
 
     def stat_read(self, name: str, src: str) -> V:
         kind = self.stat_kinds.get(name, "")

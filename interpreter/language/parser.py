@@ -19,7 +19,7 @@ from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transf
                        UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AlwaysDecl, AndExpr, Arith, Attr, BasicType, BoardDecl, BoardItem, Call, CanPlaceExpr, CardType, ChooseStmt, Compare, Comprehension, ConstDecl, CopiesDecl, Count, DieType, DrawStmt, Effect, EnumType, EventDecl, ExtendDecl, EnumExtension, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfExpr, IfStmt, InExpr, Index, IsExpr, LetStmt, ListLit, Lit, LoseStmt, MapLit, MayCond, Module, MoveStmt, Name, Node, NotExpr, OfExpr, OrExpr, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, Quantified, RangeLit, RangeType, RepeatStmt, ScoreDecl, ShortTrigger, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, WhereExpr, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AlwaysDecl, Arith, Attr, BasicType, BoardDecl, BoardItem, Call, CardType, ChooseStmt, ConstDecl, CopiesDecl, Count, DieType, DrawStmt, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfStmt, IsExpr, LetStmt, Lit, LoseStmt, MayCond, Module, MoveStmt, Name, Node, OfExpr, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, RepeatStmt, ScoreDecl, ShortTrigger, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -1025,42 +1025,11 @@ class _ToAst(Transformer_NonRecursive):
         return RepeatStmt(loc=self._loc(meta), times=None, cond=c[0], body=c[1])
 
     # -- expressions
-    def where_expr(self, meta, c):
-        return WhereExpr(loc=self._loc(meta), items=c[0], cond=c[1])
-
-    def if_expr(self, meta, c):
-        return IfExpr(loc=self._loc(meta), then=c[0], cond=c[1], orelse=c[2])
-
-    def quantified(self, meta, c):
-        return Quantified(loc=self._loc(meta), quantifier=str(c[0].children[0]), names=[str(t) for t in c[1:-2]],
-                       iter=c[-2], cond=c[-1])
-
-    def or_expr(self, meta, c):
-        return OrExpr(loc=self._loc(meta), items=list(c)) if len(c) > 1 else c[0]
-
-    def and_expr(self, meta, c):
-        return AndExpr(loc=self._loc(meta), items=list(c)) if len(c) > 1 else c[0]
-
-    def not_expr(self, meta, c):
-        return NotExpr(loc=self._loc(meta), expr=c[0])
-
-    def compare(self, meta, c):
-        return Compare(loc=self._loc(meta), op=str(c[1]), left=c[0], right=c[2])
-
-    def in_expr(self, meta, c):
-        return InExpr(loc=self._loc(meta), item=c[0], coll=c[1])
-
     def is_expr(self, meta, c):
         return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
 
     def is_not_expr(self, meta, c):
         return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
-
-    def can_place_expr(self, meta, c):
-        return CanPlaceExpr(loc=self._loc(meta), what=c[0], zone=c[1])
-
-    def range_lit(self, meta, c):
-        return RangeLit(loc=self._loc(meta), lo=c[0], hi=c[1])
 
     def arith(self, meta, c):
         if len(c) == 1:
@@ -1080,9 +1049,6 @@ class _ToAst(Transformer_NonRecursive):
     def attr(self, meta, c):
         return Attr(loc=self._loc(meta), obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
 
-    def index(self, meta, c):
-        return Index(loc=self._loc(meta), obj=c[0], key=c[1])
-
     def call(self, meta, c):
         return Call(loc=self._loc(meta), func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
 
@@ -1094,18 +1060,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def str_lit(self, meta, c):
         return Lit(loc=self._loc(meta), value=_unquote(c[0]))
-
-    def name(self, meta, c):
-        return Name(loc=self._loc(meta), id=str(c[0]))
-
-    def list_lit(self, meta, c):
-        return ListLit(loc=self._loc(meta), items=c[0] or [])
-
-    def comprehension(self, meta, c):
-        return Comprehension(loc=self._loc(meta), expr=c[0], name=str(c[1]), iter=c[2])
-
-    def map_lit(self, meta, c):
-        return MapLit(loc=self._loc(meta), pairs=[p for p in c if p is not None])
 
     def pair(self, meta, c):
         return (c[0], c[1])

@@ -26,13 +26,13 @@ class Generates(Protocol):
     (engine/directexpr.py), which passes itself in: `gen.expr(part, scope)` is a part's typed
     Python source (`src`, `kind`: "int", "card", ...), `gen.value(src, kind)` makes such a value and
     `gen.unsupported(what)` refuses a form it cannot generate. No rule text may go into `src`
-    (constants go through the generator's table). A construct that defines `generate` needs no
-    `e_KIND` there; one that defines the classmethod `build(loc, parts)` (the rule's children, as
-    Lark filtered them) needs no transformer method in language/parser.py."""
+    (constants go through the generator's table). Every expression defines `generate` (the
+    generator has no `e_KIND`); a construct that defines the classmethod `build(loc, parts)` (the
+    rule's children, as Lark filtered them) needs no transformer method in language/parser.py."""
 
     def expr(self, n: "Node", scope: dict) -> Any: ...
 
-    def value(self, src: str, kind: str) -> Any: ...
+    def value(self, src: str, kind: str, **known: Any) -> Any: ...
 
     def unsupported(self, what: str) -> Any: ...
 
@@ -63,14 +63,8 @@ class Generates(Protocol):
     def temp(self, prefix: str = "_t") -> str:
         """A fresh local name."""
 
-    def typed(self, src: str, kind: str, **facts: Any) -> Any:
-        """A value of source `src` and `kind` with what is known of it (`nn`, `top`, `live`, ...)."""
 
-    def simple(self, src: str) -> bool:
-        """Whether `src` is a plain local, which may be read twice at no cost."""
 
-    def item_kind(self, kind: str) -> str | None:
-        """The kind of an item of a value of `kind` (None: it cannot be gone through)."""
 
     def cardish(self, kind: str) -> bool:
         """Whether a value of `kind` is cards (a card, cards, a zone, a row)."""
@@ -150,6 +144,90 @@ class Generates(Protocol):
 
     def proc_call(self, name: str, args: list, d: int, scope: dict, n: "Node") -> None:
         """Write a call of procedure `name`'s function for these arguments' kinds."""
+
+    # --- for expressions ---
+    card_stats: frozenset  # shared stats that hold lists of cards
+    stat_kinds: dict  # stats that hold something else than numbers: name -> kind
+    const_kinds: dict  # constant -> the kind of its value
+    enum_values: Any  # the names of enumerated values
+    plain_kinds: tuple[str, ...]  # values kept as they are: numbers, texts, truth values, any
+    single_kinds: tuple[str, ...]  # values known to be neither lists nor cards
+
+    def is_local(self, src: str) -> bool:
+        """Whether `src` is a plain local name (it may be evaluated twice)."""
+    def item_kind(self, kind: str) -> str | None:
+        """The kind of an item of a list of kind `kind` (None: not a list)."""
+    def scoped(self, name: str, scope: dict) -> Any:
+        """The value of `name` where `scope` binds it (a variable, a parameter), else None."""
+    def zone(self, name: str, owner: str | None) -> Any:
+        """Zone `name` (of the player at source `owner`, for a player's zone) as a value."""
+    def stat_read(self, name: str, src: str) -> Any:
+        """The value of stat `name`, held at source `src` in the state, in its kind."""
+    def items(self, v: Any) -> Any:
+        """A list to iterate over (a zone's cards, rows flattened)."""
+    def list_kind(self, item: str) -> str:
+        """The kind of a list of items of kind `item`."""
+    def built_list(self, items: list) -> str:
+        """A list literal's source (charged to the memory budget) of compiled items."""
+    def list_of(self, items: list) -> Any:
+        """A list literal of compiled items: cards, players, zones, rows or plain values."""
+    def records_of(self, rows: list) -> Any:
+        """Compiled rows as a list of records (a card and plain values each), else None."""
+    def record_of(self, items: list) -> Any:
+        """Compiled items as one record, or a list of records, else None."""
+    def records_syntax(self, x: Any, scope: dict) -> bool:
+        """Whether `x` is written as records (a variable holding them, `[w]` of record variables)."""
+    def pairs_syntax(self, x: Any) -> bool:
+        """Whether `x` is written as lists of card lists, or lists of records held in a stat."""
+    def learn_records(self, name: str, kind: str) -> None:
+        """Stat `name` holds records of `kind`: the module is compiled again knowing it."""
+    def joined(self, n: Any, left: Any, right: Any) -> Any:
+        """`A + B` of lists of values or of a mixed list, else None."""
+    def mixed_arith(self, n: Any, left: Any, right: Any) -> Any:
+        """An operator on texts, a list and a value, cards: what the rules do with them."""
+    def compare_item(self, n: Any, left: Any, right: Any) -> Any:
+        """`==`/`!=` with an item of a mixed list."""
+    def compare_lists(self, n: Any, left: Any, right: Any) -> Any:
+        """`==`/`!=` of two lists."""
+    def as_card(self, v: Any) -> Any:
+        """An item of a mixed list read as a card (none if it is not one)."""
+    def fill_empty_list(self, coll: Any, scope: dict, item: str) -> bool:
+        """`c in xs`, `xs` a `let xs = []` nothing filled yet: from here on it holds `item`s."""
+    number_owners: bool  # a number as a zone's or stat's owner is a seat (expressions on their own)
+    def builtin_of(self, n: Any, owner: Any, scope: dict) -> Any:
+        """`NAME of X` where NAME is a builtin of one value (`next_player of P`)."""
+    def face_of(self, n: Any, scope: dict) -> Any:
+        """`d.face`: the face a die shows."""
+    def card_fields(self) -> set:
+        """Every field some card has."""
+    def type_values(self, n: Any) -> list:
+        """`Type.field`: the values a card type's enumerated or ranged field may take."""
+    def field(self, name: str) -> str:
+        """The local holding card field `name`'s table."""
+    def field_read(self, table: str, card: str) -> str:
+        """The source of a card's field read from its table (through a copy where cards copy)."""
+    def where_parts(self, n: Any, scope: dict) -> tuple:
+        """`ITEMS where COND`: (the items, the item's local, the condition's source, the card types it admits)."""
+    def field_never_none(self, name: str, types: frozenset) -> bool:
+        """Whether every card of these types has the field."""
+    def field_of_value(self, v: Any, name: str) -> Any:
+        """A field of a number, text or truth value: an error when run (none of none)."""
+    def record_shape(self, kind: str) -> list:
+        """The kinds of a record's positions (`tuple:card,int` -> ["card", "int"])."""
+    def index_of(self, obj: Any, key: Any) -> Any:
+        """`XS[i]` of a list, or of a map player -> answer."""
+    def charged(self, items: str) -> str:
+        """A binding construct's items, counted against the work limit inside another one."""
+    def binding(self) -> Any:
+        """A context: compiling a binding construct's body (`where`, a quantifier, a comprehension)."""
+    def rule_call(self, n: Any, scope: dict) -> Any:
+        """A rule function's call: its expression compiled where it is called."""
+    def builtin(self, n: Any, args: list, scope: dict) -> Any:
+        """A builtin function's call, its arguments compiled."""
+    def map_constant(self, pairs: list) -> Any:
+        """A map whose entries are all known when compiling, as one constant; else None."""
+    def rule_value(self, v: Any) -> str:
+        """The source of a value in the form the rules keep (cards as the cards themselves)."""
 
 
 class Checks(Protocol):
@@ -1049,7 +1127,7 @@ class MoveStmt(Stmt):
             return
         what = gen.expr(self.what, scope)
         if what.kind == "item":  # a mixed list's item, moved: a card
-            what = gen.typed(f"R.card_item({what.src})", "card")
+            what = gen.value(f"R.card_item({what.src})", "card")
         dest = gen.dest(self.dest, scope)
         bottom = self.position == "at bottom"
         if self.position not in (None, "at bottom", "on top"):  # on top: where a card goes anyway
@@ -1066,7 +1144,7 @@ class MoveStmt(Stmt):
         by the card: a kind only known at run time, which a list of one stands for here)."""
         what = gen.expr(self.what, scope)
         if what.kind == "item":  # a mixed list's item, moved: a card
-            what = gen.typed(f"R.card_item({what.src})", "card")
+            what = gen.value(f"R.card_item({what.src})", "card")
         t = gen.temp()
         kind = "card" if what.kind == "card" else "cards"
         gen.emit(d, f"{t} = {what.src if kind == 'card' else gen.cards_src(what)}", self.loc)
@@ -1094,7 +1172,7 @@ class MoveStmt(Stmt):
             gen.unsupported("move to a row ... as")
         what = gen.expr(self.what, scope)
         if what.kind == "item":
-            what = gen.typed(f"R.card_item({what.src})", "card")
+            what = gen.value(f"R.card_item({what.src})", "card")
         gen.emit(d, f"R.move_to_row({gen.cards_src(what)}, {dest.src}, {gen.k(self.position == 'at bottom')})", self.loc)
         gen.changed = True
         return True
@@ -1134,7 +1212,7 @@ class DrawStmt(Stmt):
             return self._emit_many(gen, d, scope)
         src = gen.expr(self.source, scope)
         if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
-            src = gen.typed(f"_Z[{src.src}.key]", "zone", live=True)
+            src = gen.value(f"_Z[{src.src}.key]", "zone", live=True)
         if src.kind != "zone" or src.rows:
             gen.unsupported("draw from rows")
         dest = gen.dest(self.dest, scope)
@@ -1158,7 +1236,7 @@ class DrawStmt(Stmt):
         t, kk = gen.temp(), gen.temp()
         gen.emit(d, f"{kk} = {k.src}", self.loc)
         gen.emit(d, f"{t} = {src.src}[-{kk}:][::-1] if {kk} > 0 else []", self.loc)
-        gen.emit_move_many(d, gen.typed(t, "cards", nn=True), dest, False, self.loc)
+        gen.emit_move_many(d, gen.value(t, "cards", nn=True), dest, False, self.loc)
         if self.name:
             py = gen.bind(scope, self.name, "cards")
             gen.emit(d, f"{py} = {t}", self.loc)
@@ -1195,10 +1273,10 @@ class PlaceStmt(Stmt):
             gen.free_placement(zone.zone, self.loc)  # no placement rule: every position
         if what.kind != "card" or zone.kind != "zone":
             gen.unsupported("place what is not a card, or in what is not a zone")
-        if not gen.simple(what.src):  # evaluated once (it is read several times below)
+        if not gen.is_local(what.src):  # evaluated once (it is read several times below)
             t = gen.temp()
             gen.emit(d, f"{t} = {what.src}", self.loc)
-            what = gen.typed(t, "card", nn=what.nn, top=what.top)
+            what = gen.value(t, "card", nn=what.nn, top=what.top)
         if not what.nn:
             gen.emit(d, f"if {what.src} is None:", self.loc)
             gen.emit(d + 1, "R.no_card_to_place()", self.loc)
@@ -1314,8 +1392,8 @@ class FireStmt(Stmt):
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if gen.sync:
             gen.unsupported("fire in a state-based rule")
-        subject = gen.expr(self.subject, scope) if self.subject is not None else gen.typed("None", "none")
-        actor = gen.expr(self.actor, scope) if self.actor is not None else gen.typed(gen.you(scope), "player")
+        subject = gen.expr(self.subject, scope) if self.subject is not None else gen.value("None", "none")
+        actor = gen.expr(self.actor, scope) if self.actor is not None else gen.value(gen.you(scope), "player")
         if subject.kind not in ("card", "none") or actor.kind not in ("player", "none", "any"):
             gen.unsupported("fire")
         gen.emit_fire(d, self.event, subject.src, actor.src, self.loc)
@@ -1736,16 +1814,16 @@ class CallStmt(Stmt):
         if len(x.args) != len(params):
             gen.unsupported("argument count")
         args = [gen.expr(a, scope) for a in x.args]
-        args = [gen.typed(a.src, "player" if gen.used_as_player(x.func, i) else "card") if a.kind == "item" else a
+        args = [gen.value(a.src, "player" if gen.used_as_player(x.func, i) else "card") if a.kind == "item" else a
                 for i, a in enumerate(args)]  # a mixed list's item as a card, or as a player where used as one
-        args = [gen.typed(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
+        args = [gen.value(f"list({a.src})", a.kind) if a.live and a.kind == "cards" else a for a in args]  # a snapshot
         for a, name in zip(args, params):
             if a.kind not in ("player", "row", "card", "int", "str", "bool", "any", "players", "cards", "mixed", "item",
                               "none",
                               "list", "rows") and not a.kind.startswith("map:") and \
                     not (a.kind == "zone" and x.func not in gen.recursive()):
                 gen.unsupported("procedure argument kind")
-        args = [gen.typed(gen.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
+        args = [gen.value(gen.kept(a), a.kind) if a.kind in ("cards", "list") and a.live else a for a in args]
         if x.func not in gen.recursive():  # written out in place, or a function per signature (directcalls.py)
             if d <= gen.max_inline_depth and gen.inlined(x.func):
                 gen.inline_call(x.func, args, d, scope, self)
@@ -2174,6 +2252,14 @@ class WhereExpr(Expr):
         ck.expr(self.items, scope)
         ck.cond(self.cond, scope | {"it"})
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "WhereExpr":
+        return cls(loc=loc, items=parts[0], cond=parts[1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        items, x, cond, _ = gen.where_parts(self, scope)
+        return gen.value(f"[{x} for {x} in {items.src} if {cond}]", items.kind, top=items.top, nn=items.nn)
+
 
 @_node
 class IfExpr(Expr):
@@ -2193,6 +2279,44 @@ class IfExpr(Expr):
         ck.expr(self.then, scope)
         ck.cond(self.cond, scope)
         ck.expr(self.orelse, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "IfExpr":
+        return cls(loc=loc, then=parts[0], cond=parts[1], orelse=parts[2])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        """Both sides of one kind (none goes with anything)."""
+        cond = gen.expr(self.cond, scope)
+        if cond.src in ("True", "False"):  # known (`last(it) is Space` of a number): only that side is ever evaluated
+            return gen.expr(self.then if cond.src == "True" else self.orelse, scope)
+        then, orelse = gen.expr(self.then, scope), gen.expr(self.orelse, scope)
+        kinds = {then.kind, orelse.kind} - {"none"}
+        if then.kind == "zone" or orelse.kind == "zone":
+            if then.kind == orelse.kind == "zone" and then.zone == orelse.zone and then.rows == orelse.rows and \
+                    "_random(" not in cond.src:  # the condition is evaluated for the list and for the key
+                key = f"({then.key} if {cond.src} else {orelse.key})"
+                return gen.value(f"({then.src} if {cond.src} else {orelse.src})", "zone", top=True, live=True,
+                                 zone=then.zone, rows=then.rows, key=key)
+            then, orelse = (gen.items(v) if v.kind == "zone" else v for v in (then, orelse))
+            kinds = {then.kind, orelse.kind} - {"none"}
+        empty = [v for v in (then, orelse) if v.kind == "list" and v.src == "[]"]
+        if len(kinds) == 2 and empty and len(empty) == 1:  # `xs if c else []`: a list of the other's kind
+            kinds = {then.kind, orelse.kind} - {"list"}
+        if len(kinds) > 1:
+            if kinds <= {"int", "str", "bool", "any"}:
+                kinds = {"any"}
+            elif kinds <= {"cards", "list"} and "list" in {then.kind, orelse.kind} and \
+                    all(v.kind != "list" or v.src == "[]" for v in (then, orelse)):
+                kinds = {"cards"}  # `xs if c else []`
+            elif kinds <= {"mixed", "list", "cards", "players", "rows"} and \
+                    all(v.elem != "other" for v in (then, orelse) if v.kind == "list"):
+                kinds = {"mixed"}  # texts with cards, players or rows (`gen.joined`)
+            else:
+                gen.unsupported("a conditional value of two kinds")
+        kind = kinds.pop() if kinds else "none"
+        elems = {v.elem for v in (then, orelse) if v.kind == "list" and v.src != "[]"}
+        return gen.value(f"({then.src} if {cond.src} else {orelse.src})", kind, top=then.top and orelse.top,
+                         nn=then.nn and orelse.nn, elem=elems.pop() if len(elems) == 1 else None)
 
 
 @_node
@@ -2216,6 +2340,46 @@ class Quantified(Expr):
         ck.expr(self.iter, scope)
         ck.cond(self.cond, scope | set(self.names))
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Quantified":
+        return cls(loc=loc, quantifier=str(parts[0].children[0]), names=[str(t) for t in parts[1:-2]],
+                   iter=parts[-2], cond=parts[-1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        names = self.names
+        it = gen.expr(self.iter, scope)
+        if it.kind == "pairs" and self.iter.kind == "call" and gen.is_local(it.src[len("_pairs("):-1]):
+            xs = it.src[len("_pairs("):-1]  # `adjacent(row)` of a local: pairs without a list
+            it = gen.value(f"zip({gen.charged(xs)}, {xs}[1:])", "pairs", top=it.top)
+        elif it.kind == "pairs":
+            it.src = gen.charged(it.src)
+        if it.kind == "pairs" and len(names) == 2:
+            item = "topcard" if it.top else "card"
+        elif len(names) == 1:
+            it = gen.items(it)
+            item = gen.item_kind(it.kind)
+            if item == "card" and it.top:
+                item = "topcard"
+            if item is None:
+                gen.unsupported("quantifier over this")
+            it.src = gen.charged(it.src)
+        else:
+            gen.unsupported("quantifier groups")
+        inner = dict(scope)
+        pys = [gen.temp("_i") for _ in names]
+        for name, py in zip(names, pys):
+            inner[name] = (py, item)
+        with gen.binding():
+            cond = gen.expr(self.cond, inner)
+        target = ", ".join(pys) if len(pys) > 1 else pys[0]
+        if self.quantifier == "every":
+            src = f"all({cond.src} for {target} in {it.src})"
+        elif self.quantifier == "some":
+            src = f"any({cond.src} for {target} in {it.src})"
+        else:
+            src = f"(not any({cond.src} for {target} in {it.src}))"
+        return gen.value(src, "bool")
+
 
 @_node
 class OrExpr(Expr):
@@ -2234,6 +2398,13 @@ class OrExpr(Expr):
         for item in self.items:
             ck.cond(item, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> Node:
+        return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        return gen.value("(" + " or ".join(gen.expr(i, scope).src for i in self.items) + ")", "bool")
+
 
 @_node
 class AndExpr(Expr):
@@ -2251,6 +2422,17 @@ class AndExpr(Expr):
     def check(self, ck: Checks, scope: set[str]) -> None:
         for item in self.items:
             ck.cond(item, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> Node:
+        return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        first = gen.expr(self.items[0], scope)
+        if first.src == "False":  # known false (`it is Space` of a number): the rest is never evaluated
+            return first
+        return gen.value("(" + " and ".join([first.src] + [gen.expr(i, scope).src for i in self.items[1:]]) + ")",
+                         "bool")
 
 
 @_node
@@ -2276,6 +2458,13 @@ class NotExpr(Expr):
     def check(self, ck: Checks, scope: set[str]) -> None:
         ck.cond(self.expr, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "NotExpr":
+        return cls(loc=loc, expr=parts[0])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        return gen.value(f"(not {gen.expr(self.expr, scope).src})", "bool")
+
 
 @_node
 class Compare(Expr):
@@ -2295,6 +2484,31 @@ class Compare(Expr):
     def check(self, ck: Checks, scope: set[str]) -> None:
         ck.compare(self, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Compare":
+        return cls(loc=loc, op=str(parts[1]), left=parts[0], right=parts[2])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
+        op = self.op
+        if "item" in (left.kind, right.kind):
+            return gen.compare_item(self, left, right)
+        if left.kind == "row" and right.kind in ("row", "none") and op in ("==", "!="):  # the same row
+            return gen.value(f"({left.src} {'is' if op == '==' else 'is not'} {right.src})", "bool")
+        if op in ("==", "!=") and "none" in (left.kind, right.kind) and (left.held or right.held):
+            held = left.held or right.held  # a stat holding cards: none until first set
+            return gen.value(f"({held} {'is' if op == '==' else 'is not'} None)", "bool")
+        for v in (left, right):
+            if v.kind in ("cards", "zone", "row", "rows", "list", "players", "map", "type", "pairs"):
+                return gen.compare_lists(self, left, right)  # `==`/`!=` of two lists
+        if (left.kind == "card") != (right.kind == "card") and "none" not in (left.kind, right.kind):
+            gen.unsupported("comparing a card with another kind")
+        if op in ("==", "!="):
+            return gen.value(f"({left.src} {op} {right.src})", "bool")
+        if left.nn and right.nn:  # neither side can be none: a plain comparison
+            return gen.value(f"({left.src} {op} {right.src})", "bool")
+        return gen.value(f"_ordered({_ORDERINGS.index(op)}, {left.src}, {right.src})", "bool")
+
 
 @_node
 class InExpr(Expr):
@@ -2309,6 +2523,50 @@ class InExpr(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.item)} is in {_d(self.coll)}"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "InExpr":
+        return cls(loc=loc, item=parts[0], coll=parts[1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        """Equality with each item (`Compiler.x_in`; a card never equals a player); records and
+        card lists by list equality, card ids for the cards."""
+        if gen.records_syntax(self.coll, scope):  # `record in records`, `[a, b] in card_lists`
+            item, coll = gen.expr(self.item, scope), gen.expr(self.coll, scope)
+            if (coll.kind.startswith("tuples:") and item.kind == "tuple:" + coll.kind[7:]) or \
+                    (coll.kind == "cardlists" and item.kind == "cards"):
+                return gen.value(f"({item.src} in {coll.src})", "bool")
+        item, coll = gen.expr(self.item, scope), gen.expr(self.coll, scope)
+        if item.kind == "item" and coll.kind in ("cards", "zone", "row", "players"):
+            xs = gen.items(coll)
+            t = "int" if xs.kind == "cards" else "_Seat"
+            return gen.value(f"(type({item.src}) is {t} and {item.src} in {xs.src})", "bool")
+        xs = gen.items(coll) if coll.kind != "map" else None
+        if xs is None or xs.kind not in ("cards", "players", "list", "rows"):
+            gen.unsupported(f"`in` a {coll.kind}")
+        want = {"cards": "card", "players": "player", "rows": "row", "list": None}[xs.kind]
+        if want is None:
+            if xs.src == "[]" or xs.empty:  # an empty list (a base's default that a mod replaces)
+                return gen.value(f"({item.src} in {xs.src})", "bool")
+            if (item.kind in ("card", "cards") or item.kind.startswith("tuple:")) and \
+                    gen.fill_empty_list(self.coll, scope, item.kind):
+                return gen.value(f"({item.src} in {xs.src})", "bool")
+            if item.kind not in ("int", "str", "bool", "any"):
+                gen.unsupported("`in` a list of values, of something else")
+            return gen.value(f"({item.src} in _charged(R, {xs.src}))", "bool")  # charged per item (a loop's long list)
+        if item.kind == want:
+            return gen.value(f"({item.src} in {xs.src})", "bool")
+        if item.kind == "none":
+            return gen.value(f"(None in {xs.src})", "bool")
+        if xs.kind == "players" and item.kind in gen.plain_kinds:
+            # a player is a number (`Seat`) in both engines: `2 in players` compares numbers, as
+            # `Compiler.x_in`'s equality does
+            return gen.value(f"({item.src} in {xs.src})", "bool")
+        if item.kind in gen.plain_kinds + ("card", "player", "row", "space"):
+            # a value of another kind never equals an item (a card is never a player, a number never
+            # a card or a row): false, both sides evaluated as `x_in` evaluates them
+            return gen.value(f"(({item.src}, {xs.src}) and False)", "bool")
+        return gen.unsupported(f"a {item.kind} `in` a list of {xs.kind}")
 
 
 @_node
@@ -2336,6 +2594,48 @@ class IsExpr(Expr):
                      did_you_mean(what, set(rs.card_types) | {"empty", "covered"})
                      or "use a card type, `empty`, `covered`, `dummy` or `none`")
 
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        what = self.what
+        if what == "dummy":
+            v = gen.expr(self.expr, scope)
+            if v.kind not in ("player", "none", "any"):
+                gen.unsupported("is dummy")
+            src = f"R.is_dummy({v.src})"
+            return gen.value(f"(not {src})" if self.negate else src, "bool")
+        v = gen.expr(self.expr, scope)
+        if v.kind == "item":  # an item of a mixed list: a card only if it is a plain int
+            v = gen.as_card(v)
+        if what == "empty":
+            if v.kind == "zone" and v.rows:
+                src = f"(not {v.src})"
+            elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
+                src = f"(not {v.src})"
+            elif v.kind == "zoneref":
+                src = f"(not _Z[{v.src}.key])"
+            elif v.kind == "card":
+                src = f"({v.src} is None)"
+            else:
+                gen.unsupported("is empty")
+        elif what in gen.rs.card_types or what in gen.rs.die_types:
+            if v.kind in gen.single_kinds or v.kind == "player":  # a number, a text, a truth value or a player is no card
+                return gen.value("True" if self.negate else "False", "bool")
+            if v.kind != "card":
+                gen.unsupported("is Type on a non-card")
+            if v.top:
+                return gen.value(f"(_TY[{v.src}] != {gen.k(what)})" if self.negate
+                                 else f"(_TY[{v.src}] == {gen.k(what)})", "bool")
+            src = f"(({v.src}) is not None and _TY[{v.src}] == {gen.k(what)})" if gen.is_local(v.src) else \
+                f"_is_type(_TY, {v.src}, {gen.k(what)})"
+        elif what == "covered":
+            if v.kind != "card":
+                gen.unsupported("is covered")
+            src = f"_is_covered(_COV, {v.src})"
+        elif what in ("none", "unknown"):
+            src = f"({v.src} is None)"
+        else:
+            gen.unsupported(f"is {what}")
+        return gen.value(f"(not {src})" if self.negate else src, "bool")
+
 
 @_node
 class CanPlaceExpr(Expr):
@@ -2351,6 +2651,20 @@ class CanPlaceExpr(Expr):
     def describe(self) -> str:
         return f"{_d(self.what)} can be placed in {_d(self.zone)}"
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "CanPlaceExpr":
+        return cls(loc=loc, what=parts[0], zone=parts[1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        what, zone = gen.expr(self.what, scope), gen.expr(self.zone, scope)
+        if what.kind != "card" or zone.kind != "zone" or zone.zone not in gen.rs.placements:
+            gen.unsupported("can be placed in a zone without a placement rule")
+        if not gen.is_local(what.src):  # evaluated once
+            if gen.rs.zones[zone.zone].per_player:
+                return gen.value(f"_placeable_in({gen.placement_names[zone.zone]}, {what.src}, {zone.src})", "bool")
+            return gen.value(f"_placeable({gen.placement_names[zone.zone]}, {what.src})", "bool")
+        return gen.value(f"({what.src} is not None and bool({gen.placement_call(zone, what.src)}))", "bool")
+
 
 @_node
 class RangeLit(Expr):
@@ -2364,6 +2678,16 @@ class RangeLit(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.lo)} to {_d(self.hi)}"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "RangeLit":
+        return cls(loc=loc, lo=parts[0], hi=parts[1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        lo, hi = gen.expr(self.lo, scope), gen.expr(self.hi, scope)
+        if lo.kind not in ("int", "any") or hi.kind not in ("int", "any"):  # `any`: a die's face, as `R.range`
+            gen.unsupported("a range of non-numbers")  # takes it (a number; else the same error as `x_range`)
+        return gen.value(f"R.range({lo.src}, {hi.src})", "list", nn=True)
 
 
 @_node
@@ -2390,6 +2714,70 @@ class Arith(Expr):
         if self.op != "+":
             return NUMBER
         return NUMBER if ck.kind(self.left, scope) == NUMBER and ck.kind(self.right, scope) == NUMBER else None
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        """Numbers, bounded as the rules bound them; `+` also joins lists (of cards, values,
+        records, card lists, walks) and texts. Each case compiles the sides anew, in this order."""
+        if self.op == "+":
+            got = self._joined_lists(gen, scope)
+            if got is not None:
+                return got
+        left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
+        if self.op == "+" and left.kind in ("cards", "zone", "row") and right.kind in ("cards", "zone", "row"):
+            l, r = gen.items(left), gen.items(right)
+            return gen.value(f"({l.src} + {r.src})", "cards", top=l.top and r.top)
+        joined = gen.joined(self, left, right)
+        if joined is not None:
+            return joined
+        if left.kind not in ("int", "any") or right.kind not in ("int", "any"):
+            return gen.mixed_arith(self, left, right)  # texts, a list and a value, cards
+        nn = left.nn and right.nn
+        if self.op == "*":
+            return gen.value(f"_mul({left.src}, {right.src})", "int", nn=nn)
+        if self.op in ("+", "-"):  # bounded as the task engine bounds them (`Game.add`, `Game.sub`)
+            return gen.value(f"{'_add' if self.op == '+' else '_sub'}({left.src}, {right.src})", "int", nn=nn)
+        op = {"/": "//", "%": "%"}.get(self.op)
+        if op is None:
+            gen.unsupported("operator")
+        return gen.value(f"({left.src} {op} {right.src})", "int", nn=nn)
+
+    def _joined_lists(self, gen: Generates, scope: dict) -> Any:
+        """`+` of lists of records, of lists of card lists, of walks, of lists and of texts; None
+        for the other cases."""
+        sides = (self.left, self.right)
+        if any(gen.pairs_syntax(x) or gen.records_syntax(x, scope) for x in sides):
+            # two lists of records of one shape (or one and the empty list); a stat first read as
+            # lists of card lists learns here that it holds records
+            left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
+            kinds = {left.kind, right.kind} - {"list"}
+            records = [k for k in kinds if k.startswith("tuples:")]
+            if len(records) == 1 and kinds <= {records[0], "cardlists"}:
+                for side, v in ((self.left, left), (self.right, right)):
+                    if v.kind == "cardlists" and side.kind == "name" and side.id in gen.rs.stats:
+                        gen.learn_records(side.id, records[0])
+                # (a list: empty, written `[]` or a variable `let xs = []` made and nothing filled)
+                if all(v.src == "[]" or v.src in gen.empty_lists for v in (left, right) if v.kind == "list"):
+                    return gen.value(f"_join(R, {left.src}, {right.src})", records[0], nn=True)
+        if any(gen.pairs_syntax(x) for x in sides):  # two lists of card lists (or one and the empty list)
+            left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
+            kinds = {left.kind, right.kind}
+            if "cardlists" in kinds and kinds <= {"cardlists", "list"} and \
+                    all(v.src == "[]" for v in (left, right) if v.kind == "list"):
+                return gen.value(f"_join(R, {left.src}, {right.src})", "cardlists", nn=True)
+        left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
+        kinds = {left.kind, right.kind}
+        cardish = {"cards", "zone", "row"}
+        if kinds == {"walks"}:
+            return gen.value(f"_join(R, {left.src}, {right.src})", "walks", nn=True)
+        # lists of values; cards joined with a list that holds none so far (`let xs = []` ...
+        # `let xs = [c] + xs`); a list of values joined with cards is a mixed list (`gen.joined`)
+        empty = all(v.src == "[]" or v.src in gen.empty_lists for v in (left, right) if v.kind == "list")
+        if kinds == {"list"} or (kinds & cardish and kinds <= cardish | {"list"} and "list" in kinds and empty):
+            l, r = gen.items(left), gen.items(right)
+            return gen.value(f"_join(R, {l.src}, {r.src})", "list" if kinds == {"list"} else "cards")
+        if "str" in kinds and kinds <= {"str", "int", "bool", "none"}:
+            return gen.value(f"_join_text(R, {left.src}, {right.src})", "str", nn=True)
+        return None
 
 
 @_node
@@ -2456,6 +2844,38 @@ class OfExpr(Expr):
             return None
         return ZONE if self.name in rs.zones else ck.stat_kind(self.name) if self.name in rs.stats else None
 
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        name, rs = self.name, gen.rs
+        owner = gen.expr(self.owner, scope)
+        if owner.kind == "item":  # an item of a mixed list used as a player
+            owner = gen.value(owner.src, "player")
+        if owner.kind == "int" and gen.number_owners:  # a scenario's `offered of 1`: the seat numbered from 0
+            owner = gen.value(f"_Seat({owner.src})", "player")
+        if owner.kind == "int" and (name in rs.zones or (name in rs.stats and rs.stats[name].per_player)):
+            # `hand of 1`, `points of 1`: the seat at that index, as `set points of 1 to ...` writes it
+            owner = gen.value(owner.src, "player")
+        if name in rs.zones:
+            if owner.kind == "player":
+                return gen.zone(name, owner.src)
+            if owner.kind == "players":
+                z = gen.zone(name, "_p")
+                if z.rows:
+                    gen.unsupported("rows of several players")
+                return gen.value(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
+            gen.unsupported(f"zone of a {owner.kind}")
+        if name in rs.stats and rs.stats[name].per_player and owner.kind == "player":
+            return gen.stat_read(name, f"_st.pstats[{owner.src}][{gen.k(name)}]")
+        if name in rs.stats and rs.stats[name].per_player and owner.kind == "players":
+            if name in gen.stat_kinds:
+                gen.unsupported("a stat of several players holding cards, players or text")
+            return gen.value(f"[_st.pstats[_p][{gen.k(name)}] for _p in {owner.src}]", "list")  # one per player
+        return gen.builtin_of(self, owner, scope)  # `next_player of P`: a builtin of one value
+
+
+def _own_field(table: str, card: str) -> str:
+    """A card's own field (`f[card]`), never a copied card's: what `name` reads."""
+    return f"{table}[{card}]"
+
 
 @_node
 class Attr(Expr):
@@ -2483,6 +2903,45 @@ class Attr(Expr):
         elif name in rs.stats:
             ck.used.add(name)
 
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        name, rs = self.name, gen.rs
+        if name == "face" and rs.die_types:
+            return gen.face_of(self, scope)
+        obj = gen.expr(self.obj, scope)
+        if obj.kind == "item" and name in gen.card_fields() and name not in rs.stats:
+            obj = gen.as_card(obj)  # an item of a mixed list read as a card: a card's field
+        if obj.kind == "none" and name in gen.card_fields():
+            return gen.value("None", "none")  # none's field: none, as `Game` reads it
+        if obj.kind == "space" and name in ("x", "y"):  # columns and rows count from 1 (`read_field`)
+            if obj.nn:
+                return gen.value(f"({obj.src}.{name} + 1)", "int", nn=True)
+            return gen.value(f"R.space_xy({obj.src}, {gen.k(name == 'x')})", "int")
+        if obj.kind == "type":
+            return gen.value(gen.k(gen.type_values(self)), "list")
+        if obj.kind == "player" and name in rs.stats:
+            return gen.stat_read(name, f"_st.pstats[{obj.src}][{gen.k(name)}]")
+        if name not in gen.card_fields():
+            gen.unsupported(f"field {name}")
+        f = gen.field(name)
+        rd = gen.field_read  # `f[card]`, or through a copy
+        if name == "name":  # a copying card keeps its own name (docs/language.md, `copies`)
+            rd = _own_field
+        if self.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
+            items, x, cond, types = gen.where_parts(self.obj, scope)
+            elem = rd(f, x) if items.top else f"(None if _COV[{x}] else {rd(f, x)})"
+            return gen.value(f"[{elem} for {x} in {items.src} if {cond}]", "list",
+                             nn=items.top and types is not None and gen.field_never_none(name, types))
+        if obj.kind == "card" and obj.top:
+            return gen.value(rd(f, obj.src), "any")
+        if obj.kind == "card":
+            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
+        if obj.kind in ("cards", "zone", "row"):
+            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            if obj.top or obj.kind in ("zone", "row"):
+                return gen.value(f"[{rd(f, '_x')} for _x in {src}]", "list")
+            return gen.value(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
+        return gen.field_of_value(obj, name)  # a number's or text's field: an error
+
 
 @_node
 class Index(Expr):
@@ -2496,6 +2955,21 @@ class Index(Expr):
 
     def describe(self) -> str:
         return f"{_d(self.obj)}[{_d(self.key)}]"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Index":
+        return cls(loc=loc, obj=parts[0], key=parts[1])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        obj = gen.expr(self.obj, scope)
+        key = self.key
+        if obj.kind.startswith("tuple:") and key.kind == "lit" and type(key.value) is int:
+            shape = gen.record_shape(obj.kind)  # `record[i]`, `i` a literal: the kind of that position
+            i = key.value
+            if -len(shape) <= i < len(shape):
+                return gen.value(f"{obj.src}[{i}]", shape[i])
+        k = gen.expr(key, scope)
+        return gen.index_of(obj, k) if obj.kind != "map" else gen.value(f"{obj.src}[{k.src}]", "int")
 
 
 @_node
@@ -2533,6 +3007,14 @@ class Call(Expr):
         b = ck.builtins.get(self.func)
         return b.result if b is not None else None
 
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        f = self.func
+        if f in gen.rs.functions and f not in gen.rs.procedures:
+            return gen.rule_call(self, scope)
+        if f in gen.rs.procedures:
+            gen.unsupported("a procedure used as a value")
+        return gen.builtin(self, [gen.expr(a, scope) for a in self.args], scope)
+
 
 @_node
 class Lit(Expr):
@@ -2548,6 +3030,14 @@ class Lit(Expr):
 
     def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
         return NUMBER if isinstance(self.value, int) else TEXT
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        v = self.value
+        kind = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) \
+            else None
+        if kind is None:
+            gen.unsupported("literal")
+        return gen.value(gen.k(v), kind, nn=True)
 
 
 @_node
@@ -2568,6 +3058,50 @@ class Name(Expr):
     def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
         return ck.name_kind(self, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Name":
+        return cls(loc=loc, id=str(parts[0]))
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        got = gen.scoped(self.id, scope)  # a rule variable, a function's parameter
+        if got is not None:
+            return got
+        name, rs = self.id, gen.rs
+        if name in rs.zones:
+            if rs.zones[name].per_player:
+                return gen.zone(name, gen.you(scope) if "you" in scope else None)
+            return gen.zone(name, None)
+        if name in rs.stats:
+            if rs.stats[name].per_player:
+                gen.unsupported("player stat without owner")
+            if name in gen.card_stats:  # a stat holding a list of cards (`CardStats`)
+                return gen.value(f"R.card_stat({gen.k(name)})", "cards", nn=True)
+            return gen.stat_read(name, f"_st.stats[{gen.k(name)}]")
+        if name in rs.constants:
+            kind = gen.const_kinds.get(name)
+            if kind is None:
+                gen.unsupported("constant used before it is defined")
+            return gen.value(f"R.const[{gen.k(name)}]", kind)
+        if name == "true":
+            return gen.value("True", "bool")
+        if name == "false":
+            return gen.value("False", "bool")
+        if name == "none":
+            return gen.value("None", "none")
+        if name == "players":
+            return gen.value("R.seats", "players")
+        if name == "player_count":
+            return gen.value("_st.players", "int")
+        if name in ("start_player", "active_player"):
+            return gen.value("_st.start_player" if name == "start_player" else "_st.active", "player")
+        if name in ("turn_number", "round_number"):
+            return gen.value(f"_st.{name}", "int")
+        if name in rs.card_types:
+            return gen.value(gen.k(name), "type")
+        if name in gen.enum_values:
+            return gen.value(gen.k(name), "str")
+        return gen.unsupported(f"name {name}")
+
 
 @_node
 class ListLit(Expr):
@@ -2580,6 +3114,35 @@ class ListLit(Expr):
 
     def describe(self) -> str:
         return "[" + ", ".join(_d(i) for i in self.items) + "]"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "ListLit":
+        return cls(loc=loc, items=parts[0] or [])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        """A list of cards, of plain values, of records, of card lists or of walks (a mix of
+        cards and values other than texts is `Unsupported`)."""
+        items = self.items
+        if items and all(i.kind == "list" and i.items for i in items):  # `[[a, 1], [b, 2]]`: records
+            got = gen.records_of([[gen.expr(x, scope) for x in i.items] for i in items])
+            if got is not None:
+                return got
+        elif items and not any(i.kind == "list" for i in items):
+            values = [gen.expr(i, scope) for i in items]
+            got = gen.record_of(values)
+            if got is not None:
+                return got
+            if not all(i.kind == "name" for i in items):  # (names: walks, below)
+                return gen.list_of(values)  # not compiled again: a list nested in lists would be, at each depth
+        if items and all(i.kind == "list" for i in items):  # `[xs, ys]`, all card lists: kind `cardlists`
+            values = [gen.expr(i, scope) for i in items]
+            if all(v.kind == "cards" for v in values):
+                return gen.value(gen.built_list([gen.value(gen.kept(v), "cards") for v in values]), "cardlists",
+                                 nn=True)
+        if items and all(i.kind == "name" and scope.get(i.id, ("", ""))[1] == "cards" for i in items):
+            values = [gen.expr(i, scope) for i in items]  # `[w, ...]` of walks: each a tuple, as `walks()` gives
+            return gen.value("[" + ", ".join(f"tuple({v.src})" for v in values) + "]", "walks", nn=True)
+        return gen.list_of([gen.expr(i, scope) for i in items])
 
 
 @_node
@@ -2600,6 +3163,29 @@ class Comprehension(Expr):
         ck.expr(self.iter, scope)
         ck.expr(self.expr, scope | {self.name})
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "Comprehension":
+        return cls(loc=loc, expr=parts[0], name=str(parts[1]), iter=parts[2])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        items = gen.items(gen.expr(self.iter, scope))
+        item = gen.item_kind(items.kind)
+        if item is None:
+            gen.unsupported("comprehension over this")
+        x = gen.temp("_i")
+        inner = dict(scope)
+        inner[self.name] = (x, item)
+        src = gen.charged(items.src)
+        with gen.binding():
+            body = gen.expr(self.expr, inner)
+        if body.kind == "cards":  # lists of cards (kind `cardlists`), each a snapshot
+            return gen.value(f"_built(R, [{gen.kept(body)} for {x} in {src}])", "cardlists", nn=True)
+        kind = gen.list_kind(body.kind)
+        if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
+            gen.unsupported("comprehension of lists")
+        elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
+        return gen.value(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
+
 
 @_node
 class MapLit(Expr):
@@ -2612,6 +3198,24 @@ class MapLit(Expr):
 
     def describe(self) -> str:
         return "{" + ", ".join(f"{_d(k)}: {_d(v)}" for k, v in self.pairs) + "}"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list) -> "MapLit":
+        return cls(loc=loc, pairs=[p for p in parts if p is not None])
+
+    def generate(self, gen: Generates, scope: dict) -> Any:
+        """Entries known when compiling: one constant; computed ones: numbers or texts as a plain
+        map, cards and other values as a rule value."""
+        got = gen.map_constant(self.pairs)
+        if got is not None:
+            return got
+        pairs = [(gen.expr(kn, scope), gen.expr(vn, scope)) for kn, vn in self.pairs]
+        if any(k.kind not in ("int", "str", "player") for k, _ in pairs):
+            gen.unsupported("a map keyed by cards or lists")
+        vkinds = {v.kind for _, v in pairs}
+        body = ", ".join(f"{k.src}: {v.src if vkinds <= {'int', 'str'} else gen.rule_value(v)}" for k, v in pairs)
+        kind = "map" if vkinds == {"int"} else "map:str" if vkinds == {"str"} else "value"
+        return gen.value("{" + body + "}", kind, nn=True)
 
 
 @_node
@@ -2640,6 +3244,8 @@ _SPECIAL = {"you": "you", "this": "this card", "it": "it", "players": "every pla
             "player_count": "the number of players", "turn_number": "the turn number",
             "round_number": "the round number"}
 
+
+_ORDERINGS = ("<", "<=", ">", ">=")  # as the generated code's `_ordered` numbers them
 
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
