@@ -294,6 +294,7 @@ class MCTSAgent:
         # prior / (its visits + 1) in the tree's UCB1 and is expanded first, so a small budget
         # follows the designer's rule unless its playouts clearly say otherwise (0: off)
         self.prior = prior
+        self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
@@ -329,13 +330,19 @@ class MCTSAgent:
                 best_i.append(i)
         return self.rng.choice(best_i)
 
+    def _world(self, game: DirectGame, seat: int) -> DirectGame:
+        """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
+        playout used (`clone(into=...)`: its generated functions are kept, engine/recycle.py)."""
+        g = self._spare = game.clone(into=self._spare) if self._spare is not None else game.clone()
+        g.record_digests = False
+        determinize(g, seat, self.rng)
+        return g
+
     def _iterate(self, game: DirectGame, seat: int, root: _Node) -> None:
         path = [root]
         values: list[float] | None = None
         try:
-            g = game.clone()
-            g.record_digests = False
-            determinize(g, seat, self.rng)
+            g = self._world(game, seat)
             node, steps, expanded = root, 0, False
             rng = self.rng
             while not g.over and steps < self.max_playout:
@@ -420,9 +427,7 @@ class MCTSAgent:
 
     def _playout(self, game: DirectGame, seat: int, first: int) -> float:
         try:
-            g = game.clone()
-            g.record_digests = False
-            determinize(g, seat, self.rng)
+            g = self._world(game, seat)
             g.answer(first)
             steps = 0
             while not g.over:
