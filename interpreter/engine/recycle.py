@@ -47,15 +47,16 @@ def function_memo(src: Any, dst: Any) -> dict:
     return memo
 
 
-def recycle_into(src: Any, dst: Any) -> dict:
+def recycle_into(src: Any, dst: Any, reseeded: bool = False) -> dict:
     """Make `dst` hold `src`'s state and runtime counters, keeping the containers its functions
     bound; the memo of what each of `src`'s containers and functions became (its frames are
-    copied with it next, `ResumableGame._copy_flow`)."""
+    copied with it next, `ResumableGame._copy_flow`). `reseeded`: the caller seeds the random
+    source itself, so its state is not copied (a tenth of the cost)."""
     kept = {k: dst.__dict__[k] for k in _KEPT if k in dst.__dict__}
     dst.__dict__.clear()
     dst.__dict__.update(src.__dict__)
     dst.__dict__.update(kept)
-    memo = _state_into(src.state, dst.state)
+    memo = _state_into(src.state, dst.state, not reseeded)
     memo[id(src)] = dst
     R, R2 = src.R, dst.R
     # bound by the generated functions: kept, and refilled (`_player_zones`: the per-player zone
@@ -84,14 +85,15 @@ def recycle_into(src: Any, dst: Any) -> dict:
     return memo
 
 
-def _state_into(src: GameState, dst: GameState) -> dict:
+def _state_into(src: GameState, dst: GameState, rng: bool = True) -> dict:
     """`src`'s contents copied into `dst`: the containers the generated functions bind (the zones'
     lists, `where`, `under`, the random source) filled in place, the other fields copied anew."""
     memo: dict = {id(src): dst}
     for name in _STATE_FIELDS:
         v = getattr(src, name)
         if name == "rng":
-            dst.rng.setstate(v.getstate())
+            if rng:
+                dst.rng.setstate(v.getstate())
         elif name == "where":
             w = dst.where
             w.clear()

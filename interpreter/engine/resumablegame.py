@@ -255,16 +255,17 @@ class ResumableGame(DirectGame):
         self._gen = _Root(self._root)
         self._advance(None)
 
-    def clone(self, into: "ResumableGame | None" = None) -> "ResumableGame":
+    def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False) -> "ResumableGame":
         """An independent copy at the same decision: the state, the frames and the runtime's
         counters copied, the generated functions bound to the copy; program and cards shared.
 
         `into`: a copy of a game of the same program that the caller no longer needs (a search's
         finished playout); it is made into this game's copy in place, keeping its generated
         functions, which cost more to bind again than the state costs to copy (recycle.py); a
-        game it cannot take is ignored and a new copy made."""
+        game it cannot take is ignored and a new copy made. `reseeded`: the caller seeds the copy's
+        random source at once (a search's determinisation), so a recycled copy's is not set."""
         if into is not None and into is not self and recyclable(self, into):
-            memo = recycle_into(self, into)
+            memo = recycle_into(self, into, reseeded)
             return self._copy_flow(into, memo, self.R, into.R)
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
