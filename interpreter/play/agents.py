@@ -322,10 +322,15 @@ class MCTSAgent:
     reads_preferences = True
 
     def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
-                 exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0):
+                 exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0,
+                 max_playout_work: int | None = None):
         self.rng = random.Random(str(seed))
         self.iterations = iterations
         self.max_playout = max_playout
+        # a playout also stops once its rules have done this much work (the engine's count of
+        # items visited, `Limits.max_work`: the same for the same game on any machine), so one
+        # search costs about the same in a ruleset whose every decision sets off long rules
+        self.max_playout_work = max_playout_work
         self.exploration = exploration
         self.tree = tree
         self.guided_playouts = guided_playouts
@@ -389,7 +394,9 @@ class MCTSAgent:
             g = self._world(game, seat)
             node, steps, expanded = root, 0, False
             rng = self.rng
-            while not g.over and steps < self.max_playout:
+            R, cap = g.R, self.max_playout_work
+            cap = math.inf if cap is None else R.work + cap
+            while not g.over and steps < self.max_playout and R.work < cap:
                 d = g.decision
                 if expanded:
                     g.answer(self._playout_choice(g))
@@ -474,8 +481,10 @@ class MCTSAgent:
             g = self._world(game, seat)
             g.answer(first)
             steps = 0
+            R, cap = g.R, self.max_playout_work
+            cap = math.inf if cap is None else R.work + cap
             while not g.over:
-                if steps >= self.max_playout:
+                if steps >= self.max_playout or R.work >= cap:
                     return _estimate(g, seat)
                 g.answer(self._playout_choice(g))
                 steps += 1
@@ -490,7 +499,10 @@ class MCTSAgent:
 # Full playouts (the class's defaults) cost tens of seconds per decision in a game of a few hundred
 # decisions; 10 playouts cut after 30 decisions take a few hundred ms and still beat random agents
 # clearly (docs/performance.md, Agents: 0.525 against three random agents at 4 players).
-MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0}
+# A playout also stops after 50,000 items of rule work: more than any of the seven rulesets' 30
+# decisions took but Talisman's (157,000 for half its playouts, 2 players), whose 30 decisions
+# made one search cost 120 ms of CPU against 47 ms with the cap (docs/performance.md).
+MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000}
 
 
 def default_mcts(seed: object = 0) -> MCTSAgent:
