@@ -499,9 +499,9 @@ class MCTSAgent:
 # Full playouts (the class's defaults) cost tens of seconds per decision in a game of a few hundred
 # decisions; 10 playouts cut after 30 decisions take a few hundred ms and still beat random agents
 # clearly (docs/performance.md, Agents: 0.525 against three random agents at 4 players).
-# A playout also stops after 50,000 items of rule work: more than any of the seven rulesets' 30
-# decisions took but Talisman's (157,000 for half its playouts, 2 players), whose 30 decisions
-# made one search cost 120 ms of CPU against 47 ms with the cap (docs/performance.md).
+# A playout also stops after 50,000 items of rule work: more than 30 decisions took in every
+# shipped ruleset but the largest, where half the playouts took three times that and one search
+# cost 2.5 times what it costs with the cap (docs/performance.md, "Search agents").
 MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000}
 
 
