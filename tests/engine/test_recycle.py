@@ -3,6 +3,7 @@ the game it plays on is the one a new copy plays, answer for answer, and it keep
 functions (which is what makes it cheap)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -27,22 +28,39 @@ def _play(g, rng: random.Random, steps: int) -> tuple:
             None if d is None else (d.player, d.prompt, list(d.labels)))
 
 
+def _snapshot(g) -> dict:
+    """Everything a copy holds that its play reads: each field of the state (the random source by
+    its state), which cards lie covered, the runtime's counters, the pending decision."""
+    st = g.state
+    out = {f.name: getattr(st, f.name) for f in dataclasses.fields(st) if f.name != "rng"}
+    out["where"] = dict(st.where)
+    out["rng"] = st.rng.getstate()
+    R = g.R
+    out["runtime"] = (bytes(R.covered), R.steps, R.work, R.depth, R.touched, list(R.seats), dict(R.bits))
+    d = g.decision
+    out["decision"] = None if d is None else (d.player, d.kind, d.prompt, d.options, list(d.labels))
+    out["game"] = (g.choices, g.log, g.over, g.result, g.decisions_made)
+    return out
+
+
 @pytest.mark.parametrize("name,players", [("stonehenge_wizards", 1), ("stonehenge_wizards", 4),
                                           ("toil_and_troublez", 3), ("enchanters_kingdoms", 2)])
 def test_a_recycled_copy_plays_on_as_a_new_copy_does(name, players):
     """At decisions along a game, a spare that played on elsewhere (and past a dummy player's
-    joining, where the game has one) is made into a copy of the game: played on with the same
+    joining, where the game has one) is made into a copy of the game: it holds what the game and a
+    new copy hold (state, covered cards, counters, decision, log), and played on with the same
     answers, and determinised with the same draws, it gives the new copy's log, state, result and
     next decision; its generated functions are the ones it had."""
     g = _game(name, players, 3)
     walk = random.Random(7)
     spare = g.clone()
     recycled = dummies = 0
-    for at in range(6):
+    for at in range(10):
         fns = spare.fns
         fresh, reused = g.clone(), g.clone(into=spare)
         assert reused is spare
         recycled += reused.fns is fns
+        assert _snapshot(reused) == _snapshot(fresh) == _snapshot(g)
         determinize(fresh, 0, random.Random(at))
         determinize(reused, 0, random.Random(at))
         assert _play(fresh, random.Random(at), 60) == _play(reused, random.Random(at), 60)
