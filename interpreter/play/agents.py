@@ -239,6 +239,9 @@ class GreedyAgent:
     def __init__(self, seed: object = 0, samples: int = 4):
         self.rng = random.Random(str(seed))
         self.samples = max(1, samples)
+        # the last world and the last look-ahead's copy, made into the next ones (engine/recycle.py)
+        self._world: DirectGame | None = None
+        self._spare: DirectGame | None = None
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
         seat = decision.player
@@ -248,7 +251,8 @@ class GreedyAgent:
         totals = [0.0] * n
         plan = deal_plan(game, seat)
         for _ in range(self.samples):
-            world = game.clone()
+            spare = self._world  # (determinize seeds the world's random source)
+            world = self._world = game.clone(into=spare, reseeded=True) if spare is not None else game.clone()
             world.record_digests = False
             determinize(world, seat, self.rng, plan)
             for i in range(n):
@@ -256,11 +260,11 @@ class GreedyAgent:
         best = max(totals)
         return self.rng.choice([i for i in range(n) if totals[i] == best])
 
-    @staticmethod
-    def _value(world: DirectGame, i: int, seat: int) -> float:
+    def _value(self, world: DirectGame, i: int, seat: int) -> float:
         """The margin after answering `i` in `world`; winning beats any margin, failing is worst."""
         try:
-            g = world.clone()
+            spare = self._spare
+            g = self._spare = world.clone(into=spare) if spare is not None else world.clone()
             g.answer(i)
             if g.error is not None:
                 return -math.inf

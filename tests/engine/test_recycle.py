@@ -11,7 +11,9 @@ import pytest
 from golden_games import ROOT
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
-from interpreter.play.agents import MCTSAgent, determinize
+from interpreter.engine.resumablegame import ResumableGame
+from interpreter.play import agents
+from interpreter.play.agents import GreedyAgent, MCTSAgent, determinize
 
 
 def _game(name: str, players: int, seed: int):
@@ -81,12 +83,14 @@ def test_a_copy_of_another_program_or_player_count_is_not_taken():
     assert _play(copy, random.Random(2), 40) == _play(g.clone(), random.Random(2), 40)
 
 
-def test_a_search_agent_chooses_as_it_did_with_new_copies(monkeypatch):
-    """MCTS reuses its last playout's copy: its choices are those it made with a new copy for
-    every playout."""
+@pytest.mark.parametrize("agent", [lambda s: MCTSAgent(s, iterations=4, max_playout=12),
+                                   lambda s: GreedyAgent(s, samples=2)], ids=["mcts", "greedy"])
+def test_a_search_agent_chooses_as_it_did_with_new_copies(monkeypatch, agent):
+    """MCTS and greedy reuse their last copies (and find the hidden cards once per decision):
+    their choices are those they made with a new copy for every look-ahead."""
     def answers() -> list[int]:
         g = _game("stonehenge_wizards", 2, 4)
-        bots = [MCTSAgent(s, iterations=4, max_playout=12) for s in range(2)]
+        bots = [agent(s) for s in range(2)]
         out = []
         for _ in range(12):
             if g.over:
@@ -97,12 +101,8 @@ def test_a_search_agent_chooses_as_it_did_with_new_copies(monkeypatch):
         return out
 
     recycled = answers()
-
-    def fresh(self, game, seat):
-        w = game.clone()
-        w.record_digests = False
-        determinize(w, seat, self.rng)
-        return w
-
-    monkeypatch.setattr(MCTSAgent, "_world", fresh)
+    real = ResumableGame.clone
+    monkeypatch.setattr(ResumableGame, "clone", lambda self, into=None, reseeded=False: real(self))
+    monkeypatch.setattr(agents, "determinize",  # each world's hidden cards found in the world itself
+                        lambda game, seat, rng, plan=None, real=agents.determinize: real(game, seat, rng))
     assert answers() == recycled
