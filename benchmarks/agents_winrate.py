@@ -32,13 +32,14 @@ from interpreter.engine.factory import new_game  # noqa: E402
 
 
 def play_one(path: str, players: int, seed: int, seat: int, iterations: int, max_playout: int,
-             flat: bool, agent: str = "mcts", prior: float = 0.0) -> tuple[float, bool, float, int, bool]:
+             flat: bool, agent: str = "mcts", prior: float = 0.0,
+             max_work: int | None = None) -> tuple[float, bool, float, int, bool]:
     """One game, the agent at `seat`: (its win share, failed?, seconds it thought, decisions it made,
     did anyone win by the rules?, did it stop at a cap the rules declare?)."""
     program = load_program(path)
     agents = [RandomAgent(f"{seed}/{s}") for s in range(players)]
     agents[seat] = MCTSAgent(f"{seed}/{seat}", iterations=iterations, max_playout=max_playout, tree=not flat,
-                             prior=prior) \
+                             prior=prior, max_playout_work=max_work) \
         if agent == "mcts" else make_agent(agent, f"{seed}/{seat}")
     g = new_game(program, players, seed)
     thought, decisions = 0.0, 0
@@ -77,6 +78,8 @@ def main() -> None:
                     help="MCTS playouts per decision (default: that of `--agents mcts`)")
     ap.add_argument("--max-playout", type=int, default=MCTS_DEFAULT_BUDGET["max_playout"],
                     help="decisions per playout before it is cut (default: that of `--agents mcts`)")
+    ap.add_argument("--max-playout-work", type=int, default=MCTS_DEFAULT_BUDGET.get("max_playout_work"),
+                    help="rule work (items visited) per playout before it is cut (default: that of `--agents mcts`)")
     ap.add_argument("--prior", type=float, default=MCTS_DEFAULT_BUDGET.get("prior", 0.0),
                     help="weight of the `prefer` rules' favourite in the tree search (default: that of `--agents mcts`)")
     ap.add_argument("--flat", action="store_true", help="flat Monte Carlo (UCB1 over the root options only)")
@@ -90,7 +93,7 @@ def main() -> None:
     for path in args.rulesets:
         start = time.perf_counter()
         jobs = [(path, args.players, args.seed * 100_003 + i, i % args.players, args.iterations, args.max_playout,
-                 args.flat, args.agent, args.prior) for i in range(args.n)]
+                 args.flat, args.agent, args.prior, args.max_playout_work) for i in range(args.n)]
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = [_logged(args.log, job, r) for job, r in zip(jobs, pool.map(play_one, *zip(*jobs)))]
@@ -108,7 +111,7 @@ def main() -> None:
         print(f"{Path(path).name} {args.players}p: {args.agent} win rate {rate:.3f} [95% CI {lo:.3f}-{hi:.3f}] "
               f"vs fair share {1 / args.players:.3f} (one-sided binomial p {p:.3g}); {played} games ({errors} errors), "
               + (f"{'flat' if args.flat else 'tree'}, {args.iterations} playouts/decision, cap {args.max_playout}, "
-                 f"prior {args.prior:g}, "
+                 f"prior {args.prior:g}, work cap {args.max_playout_work}, "
                  if args.agent == "mcts" else "")
               + f"{1000 * mcts_time / max(mcts_decisions, 1):.0f} ms/decision, "
               f"{time.perf_counter() - start:.0f} s", flush=True)

@@ -21,6 +21,7 @@ from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
+from .recycle import function_memo, recyclable, recycle_into
 from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
@@ -254,9 +255,18 @@ class ResumableGame(DirectGame):
         self._gen = _Root(self._root)
         self._advance(None)
 
-    def clone(self) -> "ResumableGame":
+    def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False) -> "ResumableGame":
         """An independent copy at the same decision: the state, the frames and the runtime's
-        counters copied, the generated functions bound to the copy; program and cards shared."""
+        counters copied, the generated functions bound to the copy; program and cards shared.
+
+        `into`: a copy of a game of the same program that the caller no longer needs (a search's
+        finished playout); it is made into this game's copy in place, keeping its generated
+        functions, which cost more to bind again than the state costs to copy (recycle.py); a
+        game it cannot take is ignored and a new copy made. `reseeded`: the caller seeds the copy's
+        random source at once (a search's determinisation), so a recycled copy's is not set."""
+        if into is not None and into is not self and recyclable(self, into):
+            memo = recycle_into(self, into, reseeded)
+            return self._copy_flow(into, memo, self.R, into.R)
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         st, memo = copy_state(self.state)
@@ -278,16 +288,17 @@ class ResumableGame(DirectGame):
         new.R = R2
         fns = new.fns = self.rp.build(R2, self.dp.K)
         R2.settle = fns["_settle"]
-        old = self.fns
-        memo[id(old)] = fns
-        memo[id(self.dp.info)] = self.dp.info
-        for k, f in old.items():
-            memo[id(f)] = fns[k]
-        steps = old[STEPS_KEY]
+        memo.update(function_memo(self, new))
+        return self._copy_flow(new, memo, R, R2)
+
+    def _copy_flow(self, new: "ResumableGame", memo: dict, R: Any, R2: Any) -> "ResumableGame":
+        """The rest of a copy, once its state and runtime are made (`memo`: what each of this
+        game's containers and functions became): the frames, the log and the pending decision."""
+        steps = self.fns[STEPS_KEY]
         if type(steps) is dict:  # lowered on first call: the copy's steps are bound as frames need them
-            memo = StepMemo(memo, steps, fns[STEPS_KEY])
+            memo = StepMemo(memo, steps, new.fns[STEPS_KEY])
         else:
-            for a, b in zip(steps, fns[STEPS_KEY]):
+            for a, b in zip(steps, new.fns[STEPS_KEY]):
                 memo[id(a)] = b
         new._root = copy_value(self._root, memo)
         new._gen = _Root(new._root)

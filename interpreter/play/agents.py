@@ -9,7 +9,8 @@ from ..engine.directgame import DirectGame
 from ..engine.game import Decision
 from ..runtime.values import ZoneRef
 
-__all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "make_agent",
+__all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "deal_plan",
+           "DealPlan", "make_agent",
            "guided_choice", "AGENT_KINDS"]
 
 
@@ -135,7 +136,7 @@ def _estimate(game: DirectGame, seat: int) -> float:
         return 0.0
 
 
-def determinize(game: DirectGame, seat: int, rng: random.Random) -> None:
+def determinize(game: DirectGame, seat: int, rng: random.Random, plan: "DealPlan | None" = None) -> None:
     """Make `game` (a clone) one possible world consistent with what `seat` may see.
 
     Look-ahead agents search only such worlds, so their choices cannot depend on what their seat
@@ -146,17 +147,59 @@ def determinize(game: DirectGame, seat: int, rng: random.Random) -> None:
     its occupied spaces). Cards are only exchanged with cards of the same type: a card's back (its
     type) is taken as visible. Visible cards stay put. The deal forgets the actual arrangement
     (ids are sorted first), so two games that look the same to `seat` become the same world.
+    `plan`: `deal_plan(g, seat)` of a game `g` whose copy `game` is (a search makes many worlds
+    from one game: the places are found once); without it, they are found in `game`.
     """
     st = game.state
     st.rng.seed(rng.getrandbits(64))
-    slots: dict[str, list[tuple[list, int, str]]] = {}  # card type → (container, index, where-key)
+    (plan or deal_plan(game, seat)).deal(game, rng)
+    game.arranged()  # covered cards and grid spaces read again; anything may have changed for
+    # `as soon as` conditions (the same for every world)
+
+
+class DealPlan:
+    """The places of the cards a seat cannot see, by card type, and the cards dealt among them
+    (sorted): what `determinize` deals again in each world made from one game."""
+
+    __slots__ = ("groups",)
+
+    def __init__(self, groups: list[tuple[list[tuple[str, int, int, str]], list[int]]]):
+        self.groups = groups  # per type: (places: (where, row or -1, index, where-key), sorted ids)
+
+    def deal(self, game: DirectGame, rng: random.Random) -> None:
+        """Deal each type's cards among its places in `game` (a copy of the planned game)."""
+        st = game.state
+        zones, under, where = st.zones, st.under, st.where
+        spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
+        for places, sorted_ids in self.groups:
+            ids = list(sorted_ids)  # forget the actual arrangement before dealing
+            rng.shuffle(ids)
+            rows = [under[int(key[1:])] if row == -2 else zones[name] if row < 0 else zones[name][row]
+                    for name, row, _, key in places]
+            slot_spaces = [spaces.get(r[i]) for r, (_, _, i, _) in zip(rows, places)] if spaces else None
+            for r, (_, _, i, key), cid in zip(rows, places, ids):
+                r[i] = cid
+                where[cid] = key
+            if slot_spaces is not None:
+                for r, (_, _, i, _), space in zip(rows, places, slot_spaces):
+                    if space is None:
+                        spaces.pop(r[i], None)
+                    else:
+                        spaces[r[i]] = space
+
+
+def deal_plan(game: DirectGame, seat: int) -> DealPlan:
+    """Where the cards `seat` cannot see lie in `game` now (see `determinize`)."""
+    st = game.state
+    slots: dict[str, list[tuple[str, int, int, str]]] = {}  # card type → places
     players = len(game.seats)
     cards = game.cards
+    under = st.under
 
-    def add(row: list, key: str) -> None:
+    def add(row: list, name: str, r: int, key: str) -> None:
         for i, cid in enumerate(row):
-            if cid not in st.under:  # a card with cards under it stays: its stack keeps its shape
-                slots.setdefault(cards[cid].type, []).append((row, i, key))
+            if cid not in under:  # a card with cards under it stays: its stack keeps its shape
+                slots.setdefault(cards[cid].type, []).append((name, r, i, key))
 
     for name, zd in game.rs.zones.items():
         owners = range(players) if zd.per_player else [None]
@@ -166,28 +209,23 @@ def determinize(game: DirectGame, seat: int, rng: random.Random) -> None:
             raw = st.zones.get(key)
             if not raw or (visible and (zd.visibility == "public" or o == seat)):
                 continue
-            for row in (raw if zd.kind == "rows" else [raw]):
-                add(row, key)
-    for top in sorted(st.under):  # cards lying under others (whatever the zone of the top card)
-        add(st.under[top], f"^{top}")
-    spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
-    for group in slots.values():
-        if len(group) < 2:
+            if zd.kind == "rows":
+                for r, row in enumerate(raw):
+                    add(row, key, r, key)
+            else:
+                add(raw, key, -1, key)
+    for top in sorted(under):  # cards lying under others (whatever the zone of the top card)
+        add(under[top], "", -2, f"^{top}")
+    groups = []
+    for places in slots.values():
+        if len(places) < 2:
             continue
-        ids = sorted(row[i] for row, i, _ in group)  # forget the actual arrangement before dealing
-        rng.shuffle(ids)
-        slot_spaces = [spaces.get(row[i]) for row, i, _ in group] if spaces else None
-        for (row, i, key), cid in zip(group, ids):
-            row[i] = cid
-            st.where[cid] = key
-        if slot_spaces is not None:
-            for (row, i, _), space in zip(group, slot_spaces):
-                if space is None:
-                    spaces.pop(row[i], None)
-                else:
-                    spaces[row[i]] = space
-    game.arranged()  # covered cards and grid spaces read again; anything may have changed for
-    # `as soon as` conditions (the same for every world)
+        ids = []
+        for name, r, i, key in places:
+            row = under[int(key[1:])] if r == -2 else st.zones[name] if r < 0 else st.zones[name][r]
+            ids.append(row[i])
+        groups.append((places, sorted(ids)))
+    return DealPlan(groups)
 
 
 class GreedyAgent:
@@ -201,6 +239,9 @@ class GreedyAgent:
     def __init__(self, seed: object = 0, samples: int = 4):
         self.rng = random.Random(str(seed))
         self.samples = max(1, samples)
+        # the last world and the last look-ahead's copy, made into the next ones (engine/recycle.py)
+        self._world: DirectGame | None = None
+        self._spare: DirectGame | None = None
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
         seat = decision.player
@@ -208,20 +249,22 @@ class GreedyAgent:
         if n <= 1:
             return 0
         totals = [0.0] * n
+        plan = deal_plan(game, seat)
         for _ in range(self.samples):
-            world = game.clone()
+            spare = self._world  # (determinize seeds the world's random source)
+            world = self._world = game.clone(into=spare, reseeded=True) if spare is not None else game.clone()
             world.record_digests = False
-            determinize(world, seat, self.rng)
+            determinize(world, seat, self.rng, plan)
             for i in range(n):
                 totals[i] += self._value(world, i, seat)
         best = max(totals)
         return self.rng.choice([i for i in range(n) if totals[i] == best])
 
-    @staticmethod
-    def _value(world: DirectGame, i: int, seat: int) -> float:
+    def _value(self, world: DirectGame, i: int, seat: int) -> float:
         """The margin after answering `i` in `world`; winning beats any margin, failing is worst."""
         try:
-            g = world.clone()
+            spare = self._spare
+            g = self._spare = world.clone(into=spare) if spare is not None else world.clone()
             g.answer(i)
             if g.error is not None:
                 return -math.inf
@@ -283,10 +326,15 @@ class MCTSAgent:
     reads_preferences = True
 
     def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
-                 exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0):
+                 exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0,
+                 max_playout_work: int | None = None):
         self.rng = random.Random(str(seed))
         self.iterations = iterations
         self.max_playout = max_playout
+        # a playout also stops once its rules have done this much work (the engine's count of
+        # items visited, `Limits.max_work`: the same for the same game on any machine), so one
+        # search costs about the same in a ruleset whose every decision sets off long rules
+        self.max_playout_work = max_playout_work
         self.exploration = exploration
         self.tree = tree
         self.guided_playouts = guided_playouts
@@ -294,6 +342,8 @@ class MCTSAgent:
         # prior / (its visits + 1) in the tree's UCB1 and is expanded first, so a small budget
         # follows the designer's rule unless its playouts clearly say otherwise (0: off)
         self.prior = prior
+        self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
+        self._plan: DealPlan | None = None
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
@@ -306,6 +356,7 @@ class MCTSAgent:
         n = len(decision.options)
         if n <= 1:
             return 0
+        self._plan = None  # where the hidden cards lie in this game: found at the first playout
         try:
             if self.tree:
                 return self._tree_search(game, decision)
@@ -329,16 +380,27 @@ class MCTSAgent:
                 best_i.append(i)
         return self.rng.choice(best_i)
 
+    def _world(self, game: DirectGame, seat: int) -> DirectGame:
+        """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
+        playout used (`clone(into=...)`: its generated functions are kept, engine/recycle.py)."""
+        spare = self._spare  # (determinize seeds the copy's random source)
+        g = self._spare = game.clone(into=spare, reseeded=True) if spare is not None else game.clone()
+        g.record_digests = False
+        if self._plan is None:
+            self._plan = deal_plan(game, seat)
+        determinize(g, seat, self.rng, self._plan)
+        return g
+
     def _iterate(self, game: DirectGame, seat: int, root: _Node) -> None:
         path = [root]
         values: list[float] | None = None
         try:
-            g = game.clone()
-            g.record_digests = False
-            determinize(g, seat, self.rng)
+            g = self._world(game, seat)
             node, steps, expanded = root, 0, False
             rng = self.rng
-            while not g.over and steps < self.max_playout:
+            R, cap = g.R, self.max_playout_work
+            cap = math.inf if cap is None else R.work + cap
+            while not g.over and steps < self.max_playout and R.work < cap:
                 d = g.decision
                 if expanded:
                     g.answer(self._playout_choice(g))
@@ -420,13 +482,13 @@ class MCTSAgent:
 
     def _playout(self, game: DirectGame, seat: int, first: int) -> float:
         try:
-            g = game.clone()
-            g.record_digests = False
-            determinize(g, seat, self.rng)
+            g = self._world(game, seat)
             g.answer(first)
             steps = 0
+            R, cap = g.R, self.max_playout_work
+            cap = math.inf if cap is None else R.work + cap
             while not g.over:
-                if steps >= self.max_playout:
+                if steps >= self.max_playout or R.work >= cap:
                     return _estimate(g, seat)
                 g.answer(self._playout_choice(g))
                 steps += 1
@@ -441,7 +503,10 @@ class MCTSAgent:
 # Full playouts (the class's defaults) cost tens of seconds per decision in a game of a few hundred
 # decisions; 10 playouts cut after 30 decisions take a few hundred ms and still beat random agents
 # clearly (docs/performance.md, Agents: 0.525 against three random agents at 4 players).
-MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0}
+# A playout also stops after 50,000 items of rule work: more than 30 decisions took in every
+# shipped ruleset but the largest, where half the playouts took three times that and one search
+# cost 2.5 times what it costs with the cap (docs/performance.md, "Search agents").
+MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000}
 
 
 def default_mcts(seed: object = 0) -> MCTSAgent:
