@@ -21,7 +21,7 @@ from typing import Any
 from .resumable import copy_value
 from ..runtime.state import GameState
 
-__all__ = ["recyclable", "recycle_into", "function_memo"]
+__all__ = ["recyclable", "recycle_into", "function_memo", "copied_rows"]
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
 # the game's own entries a recycled copy keeps: its runtime, its functions bound to that runtime
@@ -108,19 +108,22 @@ def _state_into(src: GameState, dst: GameState, rng: bool = True) -> dict:
     return memo
 
 
+def copied_rows(rows: list, memo: dict) -> list:
+    """A list of rows (lists of ids) copied row by row, each new row noted in `memo`."""
+    new = []
+    for row in rows:
+        r = memo[id(row)] = row[:]
+        new.append(r)
+    return new
+
+
 def _lists_into(src: dict, dst: dict, memo: dict) -> dict:
     """`src` (a key → a list of ids, or of rows of ids) copied into `dst`, each of `dst`'s lists
     kept and refilled; every list noted in `memo`."""
     for k in [k for k in dst if k not in src]:
         del dst[k]
     for k, xs in src.items():
-        if xs and type(xs[0]) is list:
-            new = []
-            for row in xs:
-                r = memo[id(row)] = row[:]
-                new.append(r)
-        else:
-            new = xs
+        new = copied_rows(xs, memo) if xs and type(xs[0]) is list else xs
         mine = dst.get(k)
         if mine is None:
             mine = dst[k] = []

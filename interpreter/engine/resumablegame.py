@@ -21,7 +21,7 @@ from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
-from .recycle import function_memo, recyclable, recycle_into
+from .recycle import copied_rows, function_memo, recyclable, recycle_into
 from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
@@ -196,13 +196,7 @@ def _copy_lists(table: dict, memo: dict) -> dict:
     list noted in `memo` (the fast path of `copy_value` for zones)."""
     out = {}
     for k, xs in table.items():
-        if xs and type(xs[0]) is list:
-            new = []
-            for row in xs:
-                r = memo[id(row)] = row[:]
-                new.append(r)
-        else:
-            new = xs[:]
+        new = copied_rows(xs, memo) if xs and type(xs[0]) is list else xs[:]
         out[k] = memo[id(xs)] = new
     memo[id(table)] = out
     return out
