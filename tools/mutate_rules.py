@@ -13,12 +13,19 @@ gets one of the flips (mutants the checker rejects are skipped; `--every`: all o
 
 Each mutant is written into a copy of the repository's rulesets/ and cards/ (so `extends` and
 card folders resolve as in the real tree), compiled once, and met by ONLY that ruleset's rule
-tests, cheapest first, stopping at the first failure:
+tests that execute the code it changes (coverage analysis, tools/rulecover.py: every scenario
+and pytest test is run once unmutated under a tracing hook that records the rule lines it
+executes; the mutant's generated code is compared with the ruleset's, rule line by rule line;
+data changes, declarations and shared code meet every test), cheapest first, stopping at the
+first failure:
   1. the scenarios whose `covers:` cite a rule ID of the line (`# TT-047` at the end of the line
      or in the comment block above it; `--prefix` names the IDs), in-process;
   2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process;
   3. its own pytest files (test_NAME.py, test_NAME_*.py under tests/; `--tests` to choose),
-     copied beside the mutant copy and run in a subprocess — not the golden-game hashes.
+     copied beside the mutant copy and run in a subprocess, only the test functions that reach
+     the change — not the golden-game hashes.
+A mutant whose changed code no test executes is NOT-REACHED (a survivor; nothing is run);
+`--all-tests` meets every mutant with every test (to check that the selection changes nothing).
 A mutant that none of them notices SURVIVES, listed with its line. One killed only by step 2
 or 3 shows a line whose citing scenarios do not assert it (KILLED-OTHER, KILLED-TESTS).
 `--limit N` runs at most N mutants, visiting the lines in a seeded random order; `--minutes M`
@@ -92,6 +99,7 @@ class Outcome:
     status: str  # killed | killed-other | killed-tests | survived | invalid (no valid mutant)
     killed_by: list[str] = field(default_factory=list)
     line: str = ""  # the line's code, as written
+    seconds: float = 0.0  # compiling the mutant and running its tests
 
 
 def ids_in(comment: str, prefix: str) -> list[str]:
@@ -600,6 +608,7 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
                 target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
+                began = time.time()
                 program = compile_mutant(work)
                 if program is None:
                     continue
@@ -608,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
                 status, by = run_mutant(program, rules_dir, select, site, citing, others, by_name,
                                         dest, tests, args)
                 report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
-                               split_comment(lines[site.first])[0].strip()))
+                               split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2)))
             target.write_text(original, encoding="utf-8")
             if not tried:
                 report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
