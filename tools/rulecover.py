@@ -24,6 +24,7 @@ from typing import Any, Iterator
 
 from interpreter.engine import direct as direct_mod
 from interpreter.engine.directgame import GEN_FILE
+from interpreter.language.diagnostics import Loc
 
 SESSION = "*session*"
 ANY = ("*", 0)  # a reached line that could not be told: every mutant concerns it
@@ -164,9 +165,11 @@ def code_groups(source: str, lines: list, consts: list, moved: list[tuple[str, s
             return m.group()
         got = shown.get(i)
         if got is None:
-            got = f"«{consts[i]!r}»"
-            for copy, real in moved:  # a rule location among the constants (a decision's)
-                got = got.replace(copy + os.sep, real + os.sep)
+            value = consts[i]
+            if isinstance(value, Loc):  # a decision's rule location: its file as the real one, absolute
+                got = f"«{real_path(resolved(value.file), moved)}:{value.line}:{value.col}»"
+            else:
+                got = f"«{value!r}»"
             shown[i] = got
         return got
 
@@ -201,15 +204,15 @@ def code_groups(source: str, lines: list, consts: list, moved: list[tuple[str, s
 
 
 def changed_lines(base: dict[Any, list[str]], mutant: dict[Any, list[str]]) -> set[RuleLine] | None:
-    """The rule lines whose generated code differs between two `code_groups`; None when code of
-    no rule line differs (the build head or the dispatch tables: every game runs it) or when no
-    code differs at all (a change to data — a card field, a zone's visibility — that the tests
-    may all see)."""
+    """The rule lines whose generated code differs between two `code_groups`; None when no rule
+    line's code differs: a change to data (a card field, a zone's visibility) or to the module's
+    shared part alone (the build head, the dispatch tables), which the tests may all see. The
+    shared part changing along with some rule lines (a function emitted on its own once its code
+    is no longer shared with another ability's, a new export) follows from those lines' change
+    and is not counted: a game reaches the new function only through the changed lines' rules."""
     out: set[RuleLine] = set()
     for key in base.keys() | mutant.keys():
-        if base.get(key) != mutant.get(key):
-            if key is None:
-                return None
+        if key is not None and base.get(key) != mutant.get(key):
             out.add(key)
     return out or None
 
