@@ -100,6 +100,7 @@ class Outcome:
     killed_by: list[str] = field(default_factory=list)
     line: str = ""  # the line's code, as written
     seconds: float = 0.0  # compiling the mutant and running its tests
+    met: str = ""  # how many scenarios and pytest tests the mutant was met by (the coverage analysis)
 
 
 def ids_in(comment: str, prefix: str) -> list[str]:
@@ -477,24 +478,27 @@ class Selection:
 
 def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
                citing: list[Path], others: list[Path], by_name: dict[str, Path], dest: Path | None,
-               tests: list[Path], args: argparse.Namespace) -> tuple[str, list[str]]:
-    """(status, what caught it) of one compiled mutant: only the scenarios and tests that reach
-    the code it changes (all of them with `--all-tests`), cheapest first."""
+               tests: list[Path], args: argparse.Namespace) -> tuple[str, list[str], str]:
+    """(status, what caught it, what it was met by) of one compiled mutant: only the scenarios and
+    tests that reach the code it changes (all of them with `--all-tests`), cheapest first."""
     if args.all_tests:
         picked, nodes = set(by_name), None
     else:
         picked, nodes = select.pick(select.changed(site, program))
-        if not picked and (dest is None or nodes == []):
-            return "not-reached", []
+    met = f"{len(picked)} scenarios, " + ("every test" if nodes is None else f"{len(nodes)} tests")
+    if not picked and (dest is None or nodes == []):
+        return "not-reached", [], met
+    began = time.time()
     if failing := run_scenarios(program, rules_dir, [f for f in citing if f.name in picked], args.max_steps,
                                 first_only=True):
-        return "killed", failing
+        return "killed", failing, met
     if failing := run_scenarios(program, rules_dir, [f for f in others if f.name in picked], args.max_steps,
                                 first_only=True):
-        return "killed-other", failing
+        return "killed-other", failing, met
+    met += f" ({time.time() - began:.1f} s of scenarios)"
     if dest is not None and nodes != [] and tests_fail(dest, tests, args.test_timeout, nodes):
-        return "killed-tests", [t.name for t in tests] if nodes is None else nodes
-    return "survived", []
+        return "killed-tests", [t.name for t in tests] if nodes is None else nodes, met
+    return "survived", [], met
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -614,10 +618,10 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 tried += 1
                 ran += 1
-                status, by = run_mutant(program, rules_dir, select, site, citing, others, by_name,
+                status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
                                         dest, tests, args)
                 report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
-                               split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2)))
+                               split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2), met))
             target.write_text(original, encoding="utf-8")
             if not tried:
                 report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
