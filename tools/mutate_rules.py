@@ -431,7 +431,11 @@ def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | N
     try:
         r = subprocess.run(cmd, cwd=dest.parent, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
+        if cover is not None:
+            print(f"the traced run of the test files took over {timeout} s (--test-timeout)", file=sys.stderr)
         return True  # a mutant that makes the tests run away is noticed
+    if r.returncode != 0 and cover is not None:  # before any mutation: say why
+        print(r.stdout.decode(errors="replace")[-3000:], file=sys.stderr)
     return r.returncode != 0
 
 
@@ -580,7 +584,8 @@ def main(argv: list[str] | None = None) -> int:
         test_reach: dict[str, set] = {}
         if dest is not None:
             cover = Path(tmp) / "cover.json"
-            if tests_fail(dest, tests, args.test_timeout, cover=None if args.all_tests else cover):
+            # traced, the tests run slower: the first run gets four times the time of a mutant's
+            if tests_fail(dest, tests, 4 * args.test_timeout, cover=None if args.all_tests else cover):
                 print(f"{[t.name for t in tests]} fail before any mutation", file=sys.stderr)
                 return 2
             if not args.all_tests:
