@@ -418,12 +418,13 @@ def _under_tests(t: Path) -> Path:
 
 
 def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | None = None,
-               cover: Path | None = None) -> bool:
-    """Whether the copied pytest files fail on the mutant (run from the copy, this interpreter);
-    `nodes`: only these tests (pytest node IDs); `cover`: record the rule lines each test reaches
-    there (tools/rulecover.py's plugin)."""
+               cover: Path | None = None) -> list[str]:
+    """The pytest tests that fail on the mutant (run from the copy, this interpreter), as pytest
+    names them (the test files' names when it names none; empty: all passed); `nodes`: only these
+    tests (pytest node IDs); `cover`: record the rule lines each test reaches there
+    (tools/rulecover.py's plugin)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TOOLS), os.environ.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--rootdir", str(dest.parent)]
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", "--rootdir", str(dest.parent)]
     if cover is not None:
         env["RULECOVER_OUT"] = str(cover)
         cmd += ["-p", "rulecover"]
@@ -433,10 +434,15 @@ def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | N
     except subprocess.TimeoutExpired:
         if cover is not None:
             print(f"the traced run of the test files took over {timeout} s (--test-timeout)", file=sys.stderr)
-        return True  # a mutant that makes the tests run away is noticed
-    if r.returncode != 0 and cover is not None:  # before any mutation: say why
-        print(r.stdout.decode(errors="replace")[-3000:], file=sys.stderr)
-    return r.returncode != 0
+        return [f"{t.name} (over {timeout} s)" for t in tests]  # a mutant that makes the tests run away is noticed
+    if r.returncode == 0:
+        return []
+    out = r.stdout.decode(errors="replace")
+    if cover is not None:  # before any mutation: say why
+        print(out[-3000:], file=sys.stderr)
+    failed = [line.split()[1] for line in out.splitlines() if line.startswith(("FAILED ", "ERROR ")) and
+              len(line.split()) > 1]
+    return failed or [t.name for t in tests]
 
 
 class Selection:
@@ -500,8 +506,8 @@ def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
                                 first_only=True):
         return "killed-other", failing, met
     met += f" ({time.time() - began:.1f} s of scenarios)"
-    if dest is not None and nodes != [] and tests_fail(dest, tests, args.test_timeout, nodes):
-        return "killed-tests", [t.name for t in tests] if nodes is None else nodes, met
+    if dest is not None and nodes != [] and (failing := tests_fail(dest, tests, args.test_timeout, nodes)):
+        return "killed-tests", failing, met
     return "survived", [], met
 
 
