@@ -482,8 +482,9 @@ class Selection:
         scen = {name for name, reach in self.scenarios.items() if self._hit(reach, changed)}
         if changed is None or self._hit(self.tests.get(rulecover.SESSION, set()), changed):
             return scen, None
-        return scen, sorted(n for n, reach in self.tests.items()
-                            if n != rulecover.SESSION and self._hit(reach, changed))
+        nodes = {n for n, reach in self.tests.items() if n != rulecover.SESSION and self._hit(reach, changed)}
+        files = {n.split("::")[0] for n in nodes if n.endswith("::" + rulecover.SETUP)}  # the whole file
+        return scen, sorted(files | {n for n in nodes if n.split("::")[0] not in files})
 
 
 def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,

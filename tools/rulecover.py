@@ -9,7 +9,8 @@ scenario or a test reaches — and the engine stays as it is, with no cost when 
 
 Also a pytest plugin (`-p rulecover`, with `RULECOVER_OUT=FILE` in the environment): it records
 the rule lines each test reaches and writes them to FILE as JSON (`{nodeid: [[file, line], ...]}`;
-the key `*session*` holds what ran outside any test, e.g. at import). A generated frame whose
+the key `*session*` holds what ran outside any test, e.g. at import; `FILE::*setup*` what ran in
+the set-up of a test of FILE, fixtures that its other tests may share). A generated frame whose
 module cannot be told is recorded as `["*", 0]`: that test is then run for every mutant.
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from interpreter.engine.directgame import GEN_FILE
 from interpreter.language.diagnostics import Loc
 
 SESSION = "*session*"
+SETUP = "*setup*"  # a test file's set-up phases: `FILE::*setup*`
 ANY = ("*", 0)  # a reached line that could not be told: every mutant concerns it
 RuleLine = tuple[str, int]  # (resolved file path, 1-based line)
 
@@ -237,6 +239,19 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Iterator[None]:
 
 
 pytest_runtest_protocol.hookwrapper = True  # type: ignore[attr-defined]
+
+
+def pytest_runtest_setup(item: Any) -> Iterator[None]:
+    """A test's set-up (its fixtures: a module's fixture, made in its first test's set-up, serves
+    every test of the file) is recorded for the whole file: `FILE::*setup*`."""
+    if _PLUGIN is not None:
+        _PLUGIN.switch(item.nodeid.split("::")[0] + "::" + SETUP)
+    yield
+    if _PLUGIN is not None:
+        _PLUGIN.switch(item.nodeid)
+
+
+pytest_runtest_setup.hookwrapper = True  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: Any) -> None:
