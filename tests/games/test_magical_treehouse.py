@@ -140,6 +140,8 @@ def test_the_board_is_open_and_the_tile_stacks_are_not(program):
                      "carriage of player 2"):
             assert isinstance(seen[zone], int), (seat, zone)
     assert g.view(1)["terrain"] and g.view(1)["familiars of player 1"]  # tiles and Familiars by name
+    for zone in ("planning of player 1", "storage of player 1"):  # `owner` zones: seen by their owner alone
+        assert isinstance(g.view(0)[zone], list) and isinstance(g.view(1)[zone], int), zone
 
 
 def test_every_rule_is_covered():
