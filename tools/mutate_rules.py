@@ -533,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only these rule lines, as the report names them (e.g. game.rules:106; repeatable): "
                          "re-check the survivors of a long run after adding tests")
     ap.add_argument("--all-tests", action="store_true",
-                    help="meet every mutant with every test (no coverage analysis: to check that it changes no verdict)")
+                    help="meet every mutant with every test (no coverage analysis: to check it changes no verdict)")
     ap.add_argument("--json", type=Path, help="write every outcome here")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
