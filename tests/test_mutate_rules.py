@@ -11,6 +11,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+from interpreter.api import check_path
+from interpreter.engine.direct import compile_direct
+from interpreter.engine.game import Program
 from interpreter.play.scenario import run_scenario
 from rulekit import ruleset
 
@@ -118,18 +121,29 @@ def test_a_mutant_caught_only_by_another_scenario_or_by_the_test_file_is_reporte
     (scen / "other.yaml").unlink()
     tests = tmp_path / "tests"
     tests.mkdir()
+    # the game is played by a module's fixture, in the first test's set-up, and only the second
+    # test asserts the points: the coverage analysis must still run it (a fixture serves the file)
     (tests / "test_tally.py").write_text(textwrap.dedent(f"""\
         from pathlib import Path
+        import pytest
         from interpreter.api import load_program
         from interpreter.engine.factory import new_game
 
-        def test_points():
+        @pytest.fixture(scope="module")
+        def played():
             g = new_game(load_program(Path(__file__).resolve().parent.parent / "rulesets" / "{rules.name}"), 2, 0)
             g.answer(0)
-            assert g.state.pstats[0]["pts"] > 0
+            return g
+
+        def test_a_plays(played):
+            assert played.error is None
+
+        def test_b_points(played):
+            assert played.state.pstats[0]["pts"] > 0
         """), encoding="utf-8")
     assert tool.main(args + ["--tests", str(tests / "test_tally.py")]) == 0
-    assert any("TT-002" in line for line in _lines(capsys.readouterr().out, "KILLED-TESTS"))
+    killed = [line for line in _lines(capsys.readouterr().out, "KILLED-TESTS") if "TT-002" in line]
+    assert killed and "test_tally.py::test_b_points" in killed[0]
 
 
 def test_card_effects_are_rule_lines_and_limit_caps_the_run(tmp_path, capsys):
@@ -230,3 +244,62 @@ def test_lines_rechecks_only_the_named_rule_lines(tmp_path, capsys):
     where = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
     assert where == {"game.rules:17", "game.rules:18"}
     assert "2 of 2 rule lines" in out.splitlines()[-1]
+
+
+BRANCHY = RULES.replace("    pts of you += c.value           # TT-002\n",
+                        "    pts of you += c.value           # TT-002\n"
+                        "    if c.value > 5:\n"
+                        "        pts of you += 100           # no card is worth 6: never run\n")
+
+
+def _verdicts(out: str) -> dict[tuple[str, str], bool]:
+    """(line, mutation) -> caught, from the tool's report."""
+    got = {}
+    for line in out.splitlines():
+        status = line.split(" ", 1)[0]
+        if status in ("KILLED", "KILLED-OTHER", "KILLED-TESTS", "SURVIVED", "NOT-REACHED"):
+            where, rest = line.split()[1], line.split(None, 3)[3]
+            got[(where, rest.split("  ")[0])] = status.startswith("KILLED")
+    return got
+
+
+def test_a_mutant_meets_only_the_tests_that_reach_it_and_no_verdict_changes(tmp_path, capsys):
+    """Coverage analysis: a mutant of a line no scenario executes is NOT-REACHED at once (none is
+    run); every other verdict is the one met by running every scenario (`--all-tests`)."""
+    rules = ruleset(tmp_path, BRANCHY, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    _scenario(scen, "just_moves", ["TT-001"], "{count: {won of 1: 1}}")
+    tool = _tool()
+    args = [str(rules), "--scenarios", str(scen), "--prefix", "TT", "--no-tests", "--every"]
+    tool.main(args)
+    selected = capsys.readouterr().out
+    tool.main(args + ["--all-tests"])
+    every = capsys.readouterr().out
+    assert _verdicts(selected) == _verdicts(every) and len(_verdicts(every)) > 15
+    unreached = _lines(selected, "NOT-REACHED")
+    assert unreached and all("game.rules:19 " in line for line in unreached)   # only the `+= 100` line
+    assert not _lines(every, "NOT-REACHED")
+    assert any("game.rules:18 " in line for line in _lines(selected, "KILLED"))  # its `if` is run
+
+
+def test_a_mutant_changes_the_generated_code_of_its_own_line_only(tmp_path, monkeypatch):
+    """Dropping a statement renumbers every later temporary and constant of the generated module;
+    the comparison still names only the lines whose code really changed (else every mutant would
+    meet every test)."""
+    _tool()
+    rulecover = sys.modules["rulecover"]
+
+    def groups(folder: Path, moved: list) -> dict:
+        rs, _ = check_path(folder)
+        dp = compile_direct(Program(rs))
+        return rulecover.code_groups(dp.source, dp.lines, dp.K, moved)
+
+    base = ruleset(tmp_path, RULES, CARDS).resolve()
+    mutant = ruleset(tmp_path, RULES.replace("    move c to your won ", "    pass               "), CARDS).resolve()
+    monkeypatch.chdir(tmp_path)  # the ruleset loaded by a relative path, the mutant copy by an absolute one:
+    # the choice's rule location (a constant of line 15) is the same place
+    changed = rulecover.changed_lines(groups(Path(base.name), []), groups(mutant, [(str(mutant), str(base))]))
+    # the move's own code, and the settling that the next line did after it (nothing moved now)
+    assert changed == {(str(base / "game.rules"), 16), (str(base / "game.rules"), 17)}

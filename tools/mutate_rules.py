@@ -13,12 +13,19 @@ gets one of the flips (mutants the checker rejects are skipped; `--every`: all o
 
 Each mutant is written into a copy of the repository's rulesets/ and cards/ (so `extends` and
 card folders resolve as in the real tree), compiled once, and met by ONLY that ruleset's rule
-tests, cheapest first, stopping at the first failure:
+tests that execute the code it changes (coverage analysis, tools/rulecover.py: every scenario
+and pytest test is run once unmutated under a tracing hook that records the rule lines it
+executes; the mutant's generated code is compared with the ruleset's, rule line by rule line;
+data changes, declarations and shared code meet every test), cheapest first, stopping at the
+first failure:
   1. the scenarios whose `covers:` cite a rule ID of the line (`# TT-047` at the end of the line
      or in the comment block above it; `--prefix` names the IDs), in-process;
   2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process;
   3. its own pytest files (test_NAME.py, test_NAME_*.py under tests/; `--tests` to choose),
-     copied beside the mutant copy and run in a subprocess — not the golden-game hashes.
+     copied beside the mutant copy and run in a subprocess, only the test functions that reach
+     the change — not the golden-game hashes.
+A mutant whose changed code no test executes is NOT-REACHED (a survivor; nothing is run);
+`--all-tests` meets every mutant with every test (to check that the selection changes nothing).
 A mutant that none of them notices SURVIVES, listed with its line. One killed only by step 2
 or 3 shows a line whose citing scenarios do not assert it (KILLED-OTHER, KILLED-TESTS).
 `--limit N` runs at most N mutants, visiting the lines in a seeded random order; `--minutes M`
@@ -41,7 +48,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(TOOLS))
 
 import interpreter.play.scenario as scenario_mod  # noqa: E402
 import interpreter.play.variants as variants_mod  # noqa: E402
@@ -49,6 +58,9 @@ from interpreter.api import check_path  # noqa: E402
 from interpreter.engine.game import Limits, Program  # noqa: E402
 from interpreter.runtime.errors import RuleError  # noqa: E402
 from interpreter.content.loader import find_cards_dir  # noqa: E402
+from interpreter.engine.direct import compile_direct  # noqa: E402
+from interpreter.engine.directexpr import Unsupported  # noqa: E402
+import rulecover  # noqa: E402
 
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 HEADER = re.compile(r"^(\s*)(if|elif|while)\s+(.*):\s*$")
@@ -87,6 +99,8 @@ class Outcome:
     status: str  # killed | killed-other | killed-tests | survived | invalid (no valid mutant)
     killed_by: list[str] = field(default_factory=list)
     line: str = ""  # the line's code, as written
+    seconds: float = 0.0  # compiling the mutant and running its tests
+    met: str = ""  # how many scenarios and pytest tests the mutant was met by (the coverage analysis)
 
 
 def ids_in(comment: str, prefix: str) -> list[str]:
@@ -403,16 +417,99 @@ def _under_tests(t: Path) -> Path:
         return Path(t.name)
 
 
-def tests_fail(dest: Path, tests: list[Path], timeout: int) -> bool:
-    """Whether the copied pytest files fail on the mutant (run from the copy, this interpreter)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--rootdir", str(dest.parent),
-           *[str(dest / _under_tests(t)) for t in tests]]
+def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | None = None,
+               cover: Path | None = None) -> list[str]:
+    """The pytest tests that fail on the mutant (run from the copy, this interpreter), as pytest
+    names them (the test files' names when it names none; empty: all passed); `nodes`: only these
+    tests (pytest node IDs); `cover`: record the rule lines each test reaches there
+    (tools/rulecover.py's plugin)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TOOLS), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", "--rootdir", str(dest.parent)]
+    if cover is not None:
+        env["RULECOVER_OUT"] = str(cover)
+        cmd += ["-p", "rulecover"]
+    cmd += nodes if nodes is not None else [str(dest / _under_tests(t)) for t in tests]
     try:
         r = subprocess.run(cmd, cwd=dest.parent, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return True  # a mutant that makes the tests run away is noticed
-    return r.returncode != 0
+        if cover is not None:
+            print(f"the traced run of the test files took over {timeout} s (--test-timeout)", file=sys.stderr)
+        return [f"{t.name} (over {timeout} s)" for t in tests]  # a mutant that makes the tests run away is noticed
+    if r.returncode == 0:
+        return []
+    out = r.stdout.decode(errors="replace")
+    if cover is not None:  # before any mutation: say why
+        print(out[-3000:], file=sys.stderr)
+    failed = [line.split()[1] for line in out.splitlines() if line.startswith(("FAILED ", "ERROR ")) and
+              len(line.split()) > 1]
+    return failed or [t.name for t in tests]
+
+
+class Selection:
+    """Which of the ruleset's tests can notice a mutant: those that execute, unmutated, a rule
+    line whose generated code the mutant changes (coverage analysis, tools/rulecover.py). A
+    mutant that changes no code of a rule line (data: a card field, a stat's range, a zone's
+    visibility; or the module's shared head and dispatch), a line at the left margin (a
+    declaration) and a line of no generated statement meet every test."""
+
+    def __init__(self, baseline: Program, scenarios: dict[str, set], tests: dict[str, set],
+                 moved: list[tuple[str, str]]):
+        dp = compile_direct(baseline)
+        self.base = rulecover.code_groups(dp.source, dp.lines, dp.K)
+        self.code = {k for k in self.base if k is not None}
+        self.scenarios, self.moved = scenarios, moved
+        self.tests = {node: {(rulecover.real_path(f, moved), n) for f, n in reach} for node, reach in tests.items()}
+
+    def changed(self, site: Site, program: Program) -> set | None:
+        """The rule lines whose generated code the mutant changes; None: assume every one."""
+        lines = {(str(site.file.resolve()), n + 1) for n in range(site.first, site.last + 1)}
+        if site.file.suffix == ".rules" and not site.text[:1].isspace():
+            return None
+        if not lines & self.code:
+            return None
+        try:
+            dp = compile_direct(program)
+        except Unsupported:
+            return None
+        return rulecover.changed_lines(self.base, rulecover.code_groups(dp.source, dp.lines, dp.K, self.moved))
+
+    @staticmethod
+    def _hit(reach: set, changed: set | None) -> bool:
+        return changed is None or rulecover.ANY in reach or not reach.isdisjoint(changed)
+
+    def pick(self, changed: set | None) -> tuple[set[str], list[str] | None]:
+        """(names of the scenarios to run, pytest node IDs to run — None: every test file)."""
+        scen = {name for name, reach in self.scenarios.items() if self._hit(reach, changed)}
+        if changed is None or self._hit(self.tests.get(rulecover.SESSION, set()), changed):
+            return scen, None
+        nodes = {n for n, reach in self.tests.items() if n != rulecover.SESSION and self._hit(reach, changed)}
+        files = {n.split("::")[0] for n in nodes if n.endswith("::" + rulecover.SETUP)}  # the whole file
+        return scen, sorted(files | {n for n in nodes if n.split("::")[0] not in files})
+
+
+def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
+               citing: list[Path], others: list[Path], by_name: dict[str, Path], dest: Path | None,
+               tests: list[Path], args: argparse.Namespace) -> tuple[str, list[str], str]:
+    """(status, what caught it, what it was met by) of one compiled mutant: only the scenarios and
+    tests that reach the code it changes (all of them with `--all-tests`), cheapest first."""
+    if args.all_tests:
+        picked, nodes = set(by_name), None
+    else:
+        picked, nodes = select.pick(select.changed(site, program))
+    met = f"{len(picked)} scenarios, " + ("every test" if nodes is None else f"{len(nodes)} tests")
+    if not picked and (dest is None or nodes == []):
+        return "not-reached", [], met
+    began = time.time()
+    if failing := run_scenarios(program, rules_dir, [f for f in citing if f.name in picked], args.max_steps,
+                                first_only=True):
+        return "killed", failing, met
+    if failing := run_scenarios(program, rules_dir, [f for f in others if f.name in picked], args.max_steps,
+                                first_only=True):
+        return "killed-other", failing, met
+    met += f" ({time.time() - began:.1f} s of scenarios)"
+    if dest is not None and nodes != [] and (failing := tests_fail(dest, tests, args.test_timeout, nodes)):
+        return "killed-tests", failing, met
+    return "survived", [], met
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -435,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", action="append", metavar="FILE:LINE",
                     help="only these rule lines, as the report names them (e.g. game.rules:106; repeatable): "
                          "re-check the survivors of a long run after adding tests")
+    ap.add_argument("--all-tests", action="store_true",
+                    help="meet every mutant with every test (no coverage analysis: to check it changes no verdict)")
     ap.add_argument("--json", type=Path, help="write every outcome here")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
@@ -447,13 +546,22 @@ def main(argv: list[str] | None = None) -> int:
     all_scenarios = scenario_files(rules_dir, dirs)
     index = scenario_index(dirs, rules_dir)
     tests = [] if args.no_tests else [t.resolve() for t in (args.tests or own_tests(rules_dir))]
-    baseline = compile_mutant(rules_dir)
-    if baseline is None:
-        _, content = check_path(rules_dir)
-        print("the ruleset itself does not validate:\n" + "\n".join(d.format() for d in content.diagnostics
-                                                                     if d.severity == "error"), file=sys.stderr)
-        return 2
-    broken = run_scenarios(baseline, rules_dir, all_scenarios, args.max_steps)
+    tracer = rulecover.Tracer()
+    tracer.install()  # before the first compile: the modules of scenarios' values are told apart
+    try:
+        baseline = compile_mutant(rules_dir)
+        if baseline is None:
+            _, content = check_path(rules_dir)
+            print("the ruleset itself does not validate:\n" + "\n".join(
+                d.format() for d in content.diagnostics if d.severity == "error"), file=sys.stderr)
+            return 2
+        broken, reach = [], {}
+        for f in all_scenarios:  # each scenario once, traced: the rule lines it reaches
+            tracer.switch(f.name)
+            broken += run_scenarios(baseline, rules_dir, [f], args.max_steps)
+            reach[f.name] = tracer.reached(f.name)
+    finally:
+        tracer.uninstall()
     if broken:
         print(f"scenarios failing before any mutation: {broken}", file=sys.stderr)
         return 2
@@ -470,19 +578,31 @@ def main(argv: list[str] | None = None) -> int:
 
     def report(o: Outcome) -> None:  # as it comes: a long run shows its progress
         outcomes.append(o)
-        if not args.quiet or o.status == "survived":
+        if not args.quiet or o.status in ("survived", "not-reached"):
             print(f"{o.status.upper():12} {o.where:26} {','.join(o.ids) or '-':16} {o.mutation}"
-                  + (f"  | {o.line}" if o.status in ("survived", "invalid") else f"  <- {o.killed_by[0]}"),
-                  flush=True)
+                  + (f"  | {o.line}" if o.status in ("survived", "not-reached", "invalid")
+                     else f"  <- {o.killed_by[0]}"), flush=True)
 
     print(f"{rules_dir.name}: {len(sites)} rule lines, {len(all_scenarios)} scenarios, "
           f"test files {[t.name for t in tests]}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         work = work_copy(rules_dir, Path(tmp))
         dest = copy_tests(tests, rules_dir, work) if tests else None
-        if dest is not None and tests_fail(dest, tests, args.test_timeout):
-            print(f"{[t.name for t in tests]} fail before any mutation", file=sys.stderr)
-            return 2
+        test_reach: dict[str, set] = {}
+        if dest is not None:
+            cover = Path(tmp) / "cover.json"
+            # traced, the tests run slower: the first run gets four times the time of a mutant's
+            if tests_fail(dest, tests, 4 * args.test_timeout, cover=None if args.all_tests else cover):
+                print(f"{[t.name for t in tests]} fail before any mutation", file=sys.stderr)
+                return 2
+            if not args.all_tests:
+                test_reach = {k: {tuple(x) for x in v}
+                              for k, v in json.loads(cover.read_text(encoding="utf-8")).items()}
+        home = rules_dir.parent
+        moved = [(str(work.resolve().parent), str(home)), (str(work.resolve().parent.parent / "cards"),
+                                                           str(home.parent / "cards"))]
+        select = Selection(baseline, reach, test_reach, moved)
+        by_name = {f.name: f for f in all_scenarios}
         ran = 0
         for site in sites:
             if args.limit is not None and ran >= args.limit:
@@ -504,41 +624,40 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
                 target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
+                began = time.time()
                 program = compile_mutant(work)
                 if program is None:
                     continue
                 tried += 1
                 ran += 1
-                status, by = "survived", []
-                if failing := run_scenarios(program, rules_dir, citing, args.max_steps, first_only=True):
-                    status, by = "killed", failing
-                elif failing := run_scenarios(program, rules_dir, others, args.max_steps, first_only=True):
-                    status, by = "killed-other", failing
-                elif dest is not None and tests_fail(dest, tests, args.test_timeout):
-                    status, by = "killed-tests", [t.name for t in tests]
+                status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
+                                        dest, tests, args)
                 report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
-                               split_comment(lines[site.first])[0].strip()))
+                               split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2), met))
             target.write_text(original, encoding="utf-8")
             if not tried:
                 report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
                                split_comment(lines[site.first])[0].strip()))
     counts = {s: sum(o.status == s for o in outcomes)
-              for s in ("killed", "killed-other", "killed-tests", "survived", "invalid")}
-    mutants = sum(counts[s] for s in ("killed", "killed-other", "killed-tests", "survived"))
-    caught = mutants - counts["survived"]
-    unseen = sum(o.status == "survived" and o.mutation in VISIBILITY_MUTATIONS for o in outcomes)
+              for s in ("killed", "killed-other", "killed-tests", "survived", "not-reached", "invalid")}
+    unreached = counts["not-reached"]
+    survived = counts["survived"] + unreached
+    mutants = sum(counts[s] for s in ("killed", "killed-other", "killed-tests")) + survived
+    caught = mutants - survived
+    unseen = sum(o.status in ("survived", "not-reached") and o.mutation in VISIBILITY_MUTATIONS for o in outcomes)
     lines_run = len({o.where for o in outcomes})
-    share = f" = {100 * counts['survived'] / mutants:.1f}%" if mutants else ""
+    share = f" = {100 * survived / mutants:.1f}%" if mutants else ""
     print(f"\n{rules_dir.name}: {lines_run} of {len(sites)} rule lines; {mutants} mutants: {caught} caught "
           f"({counts['killed']} by a scenario citing the line's rules (any, for a line citing none), "
           f"{counts['killed-other']} only by another "
-          f"scenario, {counts['killed-tests']} only by the test files), {counts['survived']} survived"
+          f"scenario, {counts['killed-tests']} only by the test files), {survived} survived"
+          f"{f' ({unreached} reached by no test)' if unreached else ''}"
           f"{f' ({unseen} only change what players see)' if unseen else ''}"
           f"{share}; "
           f"{counts['invalid']} lines without a valid mutant ({time.time() - start:.0f}s)")
     if args.json:
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
-    return 1 if counts["survived"] else 0
+    return 1 if survived else 0
 
 
 if __name__ == "__main__":

@@ -131,6 +131,19 @@ def test_the_overlord_and_its_tokens_are_open_and_the_reinforcement_pool_is_not(
     assert g.view(1)["overlord"] and g.view(1)["rewards"]  # by name
 
 
+def test_the_track_and_the_village_are_open_and_the_decks_are_not():
+    """EN-024, EN-031, EN-032, EN-101: the Journey Track and the Village Card lie open on the table,
+    every seat sees them as cards; the Adventure Deck and the Dragons set aside in the depths are
+    face down: a count (found by tools/mutate_rules.py: their visibility flipped passed)."""
+    g, _, _ = _setup(2, "Standard", 1)
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        assert isinstance(seen["track"], list) and len(seen["track"]) == 6, seat
+        assert isinstance(seen["village"], list) and len(seen["village"]) == 1, seat
+        assert isinstance(seen["adventure"], int) and seen["adventure"] > 0, seat
+        assert isinstance(seen["depths"], int), seat
+
+
 def test_graveyard_is_public():
     """EN-155: every player (and a spectator) sees the graveyard's cards, in order."""
     g, _, _ = _setup(3, "Standard", 4)

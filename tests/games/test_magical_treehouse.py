@@ -127,16 +127,21 @@ def test_the_board_is_open_and_the_tile_stacks_are_not(program):
     """The Magic Forest's tiles (MT-016) and the Familiars on it, the Turn Order Track, a
     Treehouse being moved (MT-155) and the Familiars on each player board (MT-031) lie open on the
     table: every seat sees them as cards (a list, even when empty). The stacks of Forest tiles not
-    laid are face down: a seat sees only how many (a number)."""
+    laid, the box, the supply and the Carriages (the rest of a hand, passed on to a neighbour:
+    MT-040) are face down: a seat sees only how many (a number; found by tools/mutate_rules.py for
+    the box, the supply and the Carriages)."""
     g = new_game(program, 3, 0)
     g.answer(0)  # the Day side
     for seat in (1, None):
         seen = g.view(seat)
         for zone in ("terrain", "forest", "track", "lifted", "familiars of player 1", "removed"):
             assert isinstance(seen[zone], list), (seat, zone)
-        for zone in ("green_tiles", "brown_tiles", "leftover", "deck of player 1"):
+        for zone in ("green_tiles", "brown_tiles", "leftover", "deck of player 1", "box", "supply",
+                     "carriage of player 1", "carriage of player 2"):
             assert isinstance(seen[zone], int), (seat, zone)
     assert g.view(1)["terrain"] and g.view(1)["familiars of player 1"]  # tiles and Familiars by name
+    for zone in ("planning of player 1", "storage of player 1"):  # `owner` zones: seen by their owner alone
+        assert isinstance(g.view(0)[zone], list) and isinstance(g.view(1)[zone], int), zone
 
 
 def test_every_rule_is_covered():

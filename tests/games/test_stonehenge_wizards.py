@@ -111,6 +111,13 @@ def test_level_two_order_depends_on_the_shuffle(program):
     assert len(orders) > 1
 
 
+def test_level_one_cards_dealt_depend_on_the_shuffle(program):
+    """SW-017: the Level I spells are shuffled before the deal, so which of them are dealt changes
+    with the seed (found by tools/mutate_rules.py: `shuffle level_one` aimed at the spell deck passed)."""
+    dealt = {frozenset(c.name for c in zone(set_up(program, 2, seed), "spell_deck")[20:]) for seed in range(4)}
+    assert len(dealt) > 1
+
+
 def test_first_start_player_is_random(program):
     """SW-027: "the last person who fed a pet" starts: here a random player."""
     assert {set_up(program, 4, seed).state.start_player for seed in range(12)} == {0, 1, 2, 3}
