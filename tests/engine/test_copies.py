@@ -9,6 +9,19 @@ import pytest
 from rulekit import answer, build, errors
 from interpreter.engine.factory import new_game
 
+# what both tiny rulesets end with: a bell to ring, four turns of actions, gold as the score
+TURNS = """
+action "Ring":
+    fire rang
+
+turn:
+    you take actions "End the turn"
+    if turn_number >= 4:
+        end game
+
+score p: gold of p
+"""
+
 RULES = """
 card type Gem:
     power: 0..9
@@ -38,16 +51,7 @@ action "Look":
 action "Poke":
     for each c in your table:
         fire poked on c
-action "Ring":
-    fire rang
-
-turn:
-    you take actions "End the turn"
-    if turn_number >= 4:
-        end game
-
-score p: gold of p
-"""
+""" + TURNS
 
 CARDS = """
 - name: Mirror
@@ -153,16 +157,7 @@ action "Rack Mirror" if some c in box has c.name == "Mirror":
     move first(values(box) where it.name == "Mirror") to your rack
 action "Rack Stone" if some c in box has c.name == "Stone":
     move first(values(box) where it.name == "Stone") to your rack
-action "Ring":
-    fire rang
-
-turn:
-    you take actions "End the turn"
-    if turn_number >= 4:
-        end game
-
-score p: gold of p
-"""
+""" + TURNS
 
 PARTS_CARDS = """
 - name: Mirror
