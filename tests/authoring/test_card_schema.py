@@ -27,7 +27,9 @@ def _schema(ruleset: str, capsys) -> dict:
 def test_every_shipped_card_file_validates_against_its_schema(ruleset, capsys):
     validator = jsonschema.Draft7Validator(_schema(ruleset, capsys))
     files = sorted(find_cards_dir(ROOT / "rulesets" / ruleset).glob("*.y*ml"))  # cards/NAME or its own cards/
-    assert files
+    if not files:  # only a mod may have no cards of its own (its base's are checked with the base)
+        assert "\n    extends " in (ROOT / "rulesets" / ruleset / "game.rules").read_text(encoding="utf-8")
+        return
     for f in files:
         data = YAML(typ="safe").load(f.read_text(encoding="utf-8"))
         errors = [e.message for e in validator.iter_errors(data)]
