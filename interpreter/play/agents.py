@@ -169,13 +169,12 @@ class DealPlan:
     def deal(self, game: DirectGame, rng: random.Random) -> None:
         """Deal each type's cards among its places in `game` (a copy of the planned game)."""
         st = game.state
-        zones, under, where = st.zones, st.under, st.where
+        where = st.where
         spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
         for places, sorted_ids in self.groups:
             ids = list(sorted_ids)  # forget the actual arrangement before dealing
             rng.shuffle(ids)
-            rows = [under[int(key[1:])] if row == -2 else zones[name] if row < 0 else zones[name][row]
-                    for name, row, _, key in places]
+            rows = [_place_row(st, place) for place in places]
             slot_spaces = [spaces.get(r[i]) for r, (_, _, i, _) in zip(rows, places)] if spaces else None
             for r, (_, _, i, key), cid in zip(rows, places, ids):
                 r[i] = cid
@@ -186,6 +185,12 @@ class DealPlan:
                         spaces.pop(r[i], None)
                     else:
                         spaces[r[i]] = space
+
+
+def _place_row(st, place: tuple[str, int, int, str]) -> list:
+    """The list holding a planned place: a zone, one of its rows, or the cards under a card."""
+    name, r, _, key = place
+    return st.under[int(key[1:])] if r == -2 else st.zones[name] if r < 0 else st.zones[name][r]
 
 
 def deal_plan(game: DirectGame, seat: int) -> DealPlan:
@@ -221,9 +226,8 @@ def deal_plan(game: DirectGame, seat: int) -> DealPlan:
         if len(places) < 2:
             continue
         ids = []
-        for name, r, i, key in places:
-            row = under[int(key[1:])] if r == -2 else st.zones[name] if r < 0 else st.zones[name][r]
-            ids.append(row[i])
+        for place in places:
+            ids.append(_place_row(st, place)[place[2]])
         groups.append((places, sorted(ids)))
     return DealPlan(groups)
 
