@@ -148,7 +148,7 @@ def _build_while_parsing(lark: Lark) -> None:
             continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
         if method is None and name in _SELF_BUILT:  # a construct that builds itself (`Node.build`)
-            method = _built_by(_SELF_BUILT[name])
+            method = _built_by(_SELF_BUILT[name], name)
         callbacks[rule] = _reducer(rule, name, method)
 
 
@@ -156,10 +156,11 @@ def _build_while_parsing(lark: Lark) -> None:
 _SELF_BUILT = {rule: cls for cls in CONSTRUCTS if "build" in cls.__dict__ for rule in cls.grammar}
 
 
-def _built_by(cls: type) -> Callable:
+def _built_by(cls: type, rule: str) -> Callable:
     """A rule's reduction for a construct that builds itself: its location, then its `build`."""
     def build(ast: "_ToAst", meta: _Meta, kids: list) -> Node:
-        return cls.build(ast._loc(meta), kids)
+        ast.rule = rule
+        return cls.build(ast._loc(meta), kids, ast)
     return build
 
 
@@ -822,18 +823,22 @@ def _v(tok):
 
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
-    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule aliases."""
+    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule
+    aliases. It is also the `tree.Source` a construct's `build` asks for token locations and
+    decoded literals."""
 
     def __init__(self, place: Place):
         super().__init__()
         self.place = place
+        self.rule = ""  # the grammar rule being built (tree.Source)
 
     def __default__(self, data, children, meta):
         """A rule with no method here: a construct that builds itself (`build`), else Lark's tree."""
         cls = _SELF_BUILT.get(data)
         if cls is None:
             return super().__default__(data, children, meta)
-        return cls.build(self._loc(meta), children)
+        self.rule = data
+        return cls.build(self._loc(meta), children, self)
 
     def _loc(self, meta) -> Loc:
         if getattr(meta, "empty", True):
@@ -841,10 +846,17 @@ class _ToAst(Transformer_NonRecursive):
         end = meta.end_column if meta.end_line == meta.line else None
         return self.place.loc(meta.line, meta.column, end)
 
-    def _tok(self, tok: Token) -> Loc:
+    def token_loc(self, tok: Token) -> Loc:
+        """Where a token of the rule was written (tree.Source)."""
         return self.place.loc(tok.line, tok.column, tok.column + len(tok))
 
-    def _int(self, tok: Token) -> int:
+    _tok = token_loc
+
+    def text(self, tok: Token) -> str:
+        """A text token's content, escapes decoded (tree.Source)."""
+        return _unquote(tok)
+
+    def number(self, tok: Token) -> int:
         """A number token's value; more than MAX_NUMBER_DIGITS digits is a diagnostic (Python
         refuses to convert very long ones at all, and arithmetic is bounded below 2 ** 63)."""
         text = str(tok).split()[0]
@@ -852,6 +864,8 @@ class _ToAst(Transformer_NonRecursive):
             raise ContentError([Diagnostic("error", "limit/number", f"a number of {len(text)} digits",
                                            self._tok(tok), f"numbers have at most {MAX_NUMBER_DIGITS} digits")])
         return int(text)
+
+    _int = number
 
     # -- top level
     def start(self, meta, items):

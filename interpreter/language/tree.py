@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Iterator, Protocol
 from .diagnostics import Loc, did_you_mean
 from .kinds import BOOL, NUMBER, TEXT, ZONE
 
-__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Generates", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
+__all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Generates", "Source", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
 _node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
 
@@ -27,8 +27,8 @@ class Generates(Protocol):
     Python source (`src`, `kind`: "int", "card", ...), `gen.value(src, kind)` makes such a value and
     `gen.unsupported(what)` refuses a form it cannot generate. No rule text may go into `src`
     (constants go through the generator's table). Every expression defines `generate` (the
-    generator has no `e_KIND`); a construct that defines the classmethod `build(loc, parts)` (the
-    rule's children, as Lark filtered them) needs no transformer method in language/parser.py."""
+    generator has no `e_KIND`); a construct that defines the classmethod `build(loc, parts, src)`
+    (`Source`) needs no transformer method in language/parser.py."""
 
     def expr(self, n: "Node", scope: dict) -> Any: ...
 
@@ -228,6 +228,21 @@ class Generates(Protocol):
         """A map whose entries are all known when compiling, as one constant; else None."""
     def rule_value(self, v: Any) -> str:
         """The source of a value in the form the rules keep (cards as the cards themselves)."""
+
+
+class Source(Protocol):
+    """What a construct's `build(loc, parts, src)` may ask of the parse under way (the parser's
+    transformer passes itself in): where one of the rule's tokens was written (`token_loc`, for a
+    diagnostic that points at a name or an operator), a number or text token decoded as the
+    language decodes it (`number`: the digit limit; `text`: the escapes), and which of the
+    construct's grammar rules is being reduced (`rule`: one class may be built by several). `loc`
+    is the whole rule's location, `parts` its children as Lark filtered them."""
+
+    rule: str  # the grammar rule (alias) being built
+
+    def token_loc(self, tok: Any) -> Loc: ...
+    def number(self, tok: Any) -> int: ...
+    def text(self, tok: Any) -> str: ...
 
 
 class Checks(Protocol):
@@ -435,7 +450,7 @@ class CopiesDecl(Node):
         ck.expr(self.expr, scope | {"you", "this"})
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "CopiesDecl":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "CopiesDecl":
         return cls(loc=loc, expr=parts[0])
 
 
@@ -1001,7 +1016,7 @@ class SetStmt(Stmt):
         ck.assigned_kind(self, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "SetStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "SetStmt":
         return cls(loc=loc, target=parts[0], expr=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1065,7 +1080,7 @@ class AugStmt(Stmt):
         ck.assigned_kind(self, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "AugStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "AugStmt":
         return cls(loc=loc, target=parts[0], op=str(parts[1]), expr=parts[2])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1263,7 +1278,7 @@ class PlaceStmt(Stmt):
         ck.zone_arg(self.zone, scope, "`place ... in` needs a zone")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "PlaceStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PlaceStmt":
         return cls(loc=loc, what=parts[0], zone=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1319,7 +1334,7 @@ class CoverStmt(Stmt):
         ck.cards_arg(self.target, scope, "`place ... on` needs a card")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "CoverStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "CoverStmt":
         return cls(loc=loc, what=parts[0], target=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1348,7 +1363,7 @@ class ShuffleStmt(Stmt):
         ck.zone_arg(self.zone, scope, "`shuffle` needs a zone")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "ShuffleStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ShuffleStmt":
         return cls(loc=loc, zone=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1586,7 +1601,7 @@ class BreakStmt(Stmt):
             ck.error("flow/loop", "`break` outside a loop", self.loc, "use it inside `repeat`, `while` or `for each`")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "BreakStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "BreakStmt":
         return cls(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1611,7 +1626,7 @@ class ContinueStmt(Stmt):
                      "use it inside `repeat`, `while` or `for each`")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "ContinueStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ContinueStmt":
         return cls(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1634,7 +1649,7 @@ class PassStmt(Stmt):
         ck.flow.add(self.kind)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "PassStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PassStmt":
         return cls(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1670,7 +1685,7 @@ class EndStmt(Stmt):
             ck.expr(self.reason, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "EndStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "EndStmt":
         c = parts
         when = str(c[0]).split()[-1] if c[0] is not None else None
         return cls(loc=loc, after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
@@ -1709,7 +1724,7 @@ class PlayTurnStmt(Stmt):
         ck.expr(self.player, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "PlayTurnStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PlayTurnStmt":
         return cls(loc=loc, player=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1739,7 +1754,7 @@ class PlayRoundStmt(Stmt):
         ck.flow.add(self.kind)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "PlayRoundStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PlayRoundStmt":
         return cls(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1766,7 +1781,7 @@ class LogStmt(Stmt):
         ck.expr(self.expr, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "LogStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "LogStmt":
         return cls(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1801,7 +1816,7 @@ class CallStmt(Stmt):
         ck.call_stmt(self, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "CallStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "CallStmt":
         return cls(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -2034,7 +2049,7 @@ class RollStmt(Stmt):
                      "declare one, e.g. `die type D6: 1..6, 2 dice`")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "RollStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "RollStmt":
         return cls(loc=loc, dice=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -2120,7 +2135,7 @@ class AddDummyStmt(Stmt):
             ck.bind(self.name, self.loc, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "AddDummyStmt":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "AddDummyStmt":
         return cls(loc=loc, name=None if parts[0] is None else str(parts[0]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -2253,7 +2268,7 @@ class WhereExpr(Expr):
         ck.cond(self.cond, scope | {"it"})
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "WhereExpr":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "WhereExpr":
         return cls(loc=loc, items=parts[0], cond=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2281,7 +2296,7 @@ class IfExpr(Expr):
         ck.expr(self.orelse, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "IfExpr":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "IfExpr":
         return cls(loc=loc, then=parts[0], cond=parts[1], orelse=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2341,7 +2356,7 @@ class Quantified(Expr):
         ck.cond(self.cond, scope | set(self.names))
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Quantified":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Quantified":
         return cls(loc=loc, quantifier=str(parts[0].children[0]), names=[str(t) for t in parts[1:-2]],
                    iter=parts[-2], cond=parts[-1])
 
@@ -2399,7 +2414,7 @@ class OrExpr(Expr):
             ck.cond(item, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> Node:
+    def build(cls, loc: Loc, parts: list, src: "Source") -> Node:
         return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2424,7 +2439,7 @@ class AndExpr(Expr):
             ck.cond(item, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> Node:
+    def build(cls, loc: Loc, parts: list, src: "Source") -> Node:
         return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2459,7 +2474,7 @@ class NotExpr(Expr):
         ck.cond(self.expr, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "NotExpr":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "NotExpr":
         return cls(loc=loc, expr=parts[0])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2485,7 +2500,7 @@ class Compare(Expr):
         ck.compare(self, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Compare":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Compare":
         return cls(loc=loc, op=str(parts[1]), left=parts[0], right=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2525,7 +2540,7 @@ class InExpr(Expr):
         return f"{_d(self.item)} is in {_d(self.coll)}"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "InExpr":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "InExpr":
         return cls(loc=loc, item=parts[0], coll=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2652,7 +2667,7 @@ class CanPlaceExpr(Expr):
         return f"{_d(self.what)} can be placed in {_d(self.zone)}"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "CanPlaceExpr":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "CanPlaceExpr":
         return cls(loc=loc, what=parts[0], zone=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2680,7 +2695,7 @@ class RangeLit(Expr):
         return f"{_d(self.lo)} to {_d(self.hi)}"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "RangeLit":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "RangeLit":
         return cls(loc=loc, lo=parts[0], hi=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2797,7 +2812,7 @@ class Neg(Expr):
         ck.number_arg(self.expr, scope, "only a number can be negated")
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Neg":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Neg":
         return cls(loc=loc, expr=parts[0])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2957,7 +2972,7 @@ class Index(Expr):
         return f"{_d(self.obj)}[{_d(self.key)}]"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Index":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Index":
         return cls(loc=loc, obj=parts[0], key=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -3059,7 +3074,7 @@ class Name(Expr):
         return ck.name_kind(self, scope)
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Name":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Name":
         return cls(loc=loc, id=str(parts[0]))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -3116,7 +3131,7 @@ class ListLit(Expr):
         return "[" + ", ".join(_d(i) for i in self.items) + "]"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "ListLit":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ListLit":
         return cls(loc=loc, items=parts[0] or [])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -3164,7 +3179,7 @@ class Comprehension(Expr):
         ck.expr(self.expr, scope | {self.name})
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "Comprehension":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Comprehension":
         return cls(loc=loc, expr=parts[0], name=str(parts[1]), iter=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -3200,7 +3215,7 @@ class MapLit(Expr):
         return "{" + ", ".join(f"{_d(k)}: {_d(v)}" for k, v in self.pairs) + "}"
 
     @classmethod
-    def build(cls, loc: Loc, parts: list) -> "MapLit":
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "MapLit":
         return cls(loc=loc, pairs=[p for p in parts if p is not None])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
