@@ -777,14 +777,19 @@ class _ToSlots(ast.NodeTransformer):
 
     on = _dispatch
 
-    def __init__(self, slots: dict[str, int], cached: set[str]):
-        self.slots, self.cached = slots, cached
+    def __init__(self, slots: dict[str, int], cached: set[str], guarded: set[str] = frozenset()):
+        self.slots, self.cached, self.guarded = slots, cached, guarded
         self.inner: list[set[str]] = []
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         i = self.slots.get(node.id)
         if i is None or node.id in self.cached or any(node.id in sc for sc in self.inner):
             return node
+        if node.id in self.guarded and isinstance(node.ctx, ast.Load):
+            # `fr[i] if fr[i] is not UNSET else NAME`: NAME is never set here, so reading it raises
+            # UnboundLocalError, as the generator's read of an unset variable did
+            test = ast.Compare(left=_frame_item(i), ops=[ast.IsNot()], comparators=[_const(UNSET)])
+            return ast.copy_location(ast.IfExp(test=test, body=_frame_item(i), orelse=node), node)
         return ast.copy_location(_frame_item(i, type(node.ctx)()), node)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.AST:
@@ -832,6 +837,91 @@ class _ToSlots(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
+# ---- variables read before they are set ---------------------------------------------------------
+UNSET = ...  # a frame slot of a variable not set yet (None is a value the rules may hold)
+
+
+def _own(name: str) -> bool:
+    """A name of the generated code's own, not one this pass introduced."""
+    return not name.startswith(_P)
+
+
+def _load_set(name: str, slot: int) -> ast.stmt:
+    """`if fr[slot] is not UNSET: name = fr[slot]`: a variable that may not be set yet stays
+    unbound, so that reading it raises UnboundLocalError where the generator's read did."""
+    test = ast.Compare(left=_frame_item(slot), ops=[ast.IsNot()], comparators=[_const(UNSET)])
+    return ast.If(test=test, body=[_assign(name, _frame_item(slot))], orelse=[])
+
+
+def _resume_of(s: ast.stmt) -> int | None:
+    """The block a `fr[1] = N` statement (where to resume after a decision) names, else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.value, ast.Constant):
+        t = s.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == FR \
+                and isinstance(t.slice, ast.Constant) and t.slice.value == 1:
+            return s.value.value
+    return None
+
+
+def _targets_in(s: ast.stmt, out: list[int]) -> list[int]:
+    """The blocks statement `s` may go to next: its `pc = N` jumps and `fr[1] = N` resume points,
+    nested ones included."""
+    target = _jump_of(s) if isinstance(s, ast.Assign) else None
+    if target is None and isinstance(s, ast.Assign):
+        target = _resume_of(s)
+    if target is not None:
+        out.append(target)
+    for body in _bodies(s):
+        for x in body:
+            _targets_in(x, out)
+    return out
+
+
+def _maybe_unset(flat: "_Flattener", uses: dict[int, "_Uses"], params: set[str], slots: set[str]) -> dict[int, set[str]]:
+    """Per block, the variables (frame slots) it reads before setting them that some way from the
+    function's start reaches it without setting: there the generator raised UnboundLocalError
+    (a rule variable set on some paths only: "`x` has no value here"), which a slot holding a
+    value would not. A forward must-analysis over the blocks: a variable is surely set at a
+    block's start when every jump, resume point or handler that leads there comes after it was
+    set (a jump from inside a statement counts what was set before that statement; a handler
+    what was set before the block began)."""
+    names = {n for u in uses.values() for n in u.early if n in slots and n not in params and _own(n)}
+    if not names:
+        return {}
+    edges: list[tuple[int, int, frozenset[str] | None]] = []  # (from, to, set in the block before it)
+    for label, stmts in flat.blocks.items():
+        u = _Uses()
+        for st in stmts:
+            before = frozenset(u.defined & names)
+            edges += [(label, t, before) for t in _targets_in(st, [])]
+            u.on(st)
+        h = flat.handler_of.get(label)
+        if h is not None:
+            edges.append((label, h, frozenset()))
+    entry = min(flat.blocks)
+    everything = frozenset(names)
+    surely = {label: everything for label in flat.blocks}
+    surely[entry] = frozenset()
+    changed = True
+    while changed:
+        changed = False
+        incoming: dict[int, frozenset[str]] = {}
+        for a, b, before in edges:
+            if b not in surely or b == entry:
+                continue
+            got = surely[a] | before
+            incoming[b] = incoming[b] & got if b in incoming else got
+        for label, got in incoming.items():
+            if got != surely[label]:
+                surely[label], changed = got, True
+    out = {}
+    for label, u in uses.items():
+        maybe = (u.early & names) - surely[label]
+        if maybe:
+            out[label] = maybe
+    return out
+
+
 # ---- the whole function ------------------------------------------------------------------------
 def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
                    in_place: bool = False) -> tuple[ast.FunctionDef, ast.FunctionDef]:
@@ -871,12 +961,15 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
     live = {n for n in live if n in stored_anywhere and n not in (FR, PC, SENT, _P + "r")}
     order = params + sorted(live - set(params))
     slots = {n: FIRST_SLOT + i for i, n in enumerate(order)}
+    unset = _maybe_unset(flat, uses, set(params), set(slots))
     # each block, its live names turned into frame items
     for label, stmts in flat.blocks.items():
         u = uses[label]
+        maybe = unset.get(label, set())
         cached = {n for n in u.read if n in slots and n not in u.stored}
-        new = [_ToSlots(slots, cached).on(s) for s in stmts]
-        load = [ast.copy_location(_assign(n, _frame_item(slots[n])), stmts[0] if stmts else fn)
+        new = [_ToSlots(slots, cached, maybe & u.stored).on(s) for s in stmts]
+        at = stmts[0] if stmts else fn
+        load = [ast.copy_location(_load_set(n, slots[n]) if n in maybe else _assign(n, _frame_item(slots[n])), at)
                 for n in sorted(cached)]
         flat.blocks[label] = load + new
     labels = sorted(flat.blocks)
@@ -905,13 +998,17 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
                                                                         body=catch)],
                             orelse=[], finalbody=[])]
     step_name = step_name or fn.name + STEP_SUFFIX
-    step_body = [_assign(PC, _frame_item(1)), ast.While(test=_const(True), body=dispatch, orelse=[])]
+    # a variable some block may read unset must be a local of the step function, so that reading
+    # it unset raises UnboundLocalError as the generator did (see `_maybe_unset`)
+    declare = [ast.If(test=_const(False), body=[_assign(n, _const(None)) for n in sorted(set().union(*unset.values()))],
+                      orelse=[])] if unset else []
+    step_body = declare + [_assign(PC, _frame_item(1)), ast.While(test=_const(True), body=dispatch, orelse=[])]
     step = ast.FunctionDef(name=step_name, args=ast.arguments(
         posonlyargs=[], args=[ast.arg(arg=FR), ast.arg(arg=SENT)], vararg=None, kwonlyargs=[], kw_defaults=[],
         kwarg=None, defaults=[]), body=step_body, decorator_list=[], returns=None, type_comment=None)
     ast.copy_location(step, fn)
     frame = ast.List(elts=[_name(step_name), _const(0), _const(None)] + [_name(p) for p in params] +
-                     [_const(None)] * (len(order) - len(params)), ctx=ast.Load())
+                     [_const(UNSET if _own(n) else None) for n in order[len(params):]], ctx=ast.Load())
     fargs = copy.deepcopy(fn.args)
     for x in fargs.args:
         x.annotation = None

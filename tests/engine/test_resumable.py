@@ -234,6 +234,33 @@ def test_limits_and_errors_keep_their_meaning(tmp_path):
     assert "division by zero" in g.error.message and g.error.loc.line == line_of(broken, "set x to 5")
 
 
+@pytest.mark.parametrize("use", ["set x to y + 1", "let y = y + 1\n        set x to y"])
+def test_a_variable_set_on_some_paths_has_no_value_in_both_forms(tmp_path, use):
+    """A variable set on one branch only and read after a decision on the other: the generators
+    fail with "`y` has no value here" (Python's UnboundLocalError); the copyable form keeps the
+    variable in a frame slot across the decision, which must not give it a value (it gave none,
+    and the error was "cannot add none and a number"). Set on the path taken, both play on."""
+    rules = textwrap.dedent("""\
+        stat x = 0
+        turn:
+            if player_count > 2:
+                let y = 1
+            if you may "Go on?":
+                USE
+            end game
+        score p: x
+    """).replace("USE", use)
+    program = build(tmp_path, rules)
+    dp = compile_direct(program)
+    failed = []
+    for players in (2, 3):
+        for game in (DirectGame(dp, players, 1), ResumableGame(dp, players, 1), ResumableGame(dp, players, 1).clone()):
+            game.answer(0)
+            failed.append(game.error and (game.error.message, game.error.loc.line))
+    line = line_of(program, use.split("\n")[0])
+    assert failed == [("`y` has no value here", line)] * 3 + [None] * 3
+
+
 # ---- the lowering pass on its own: Python generators in, the same behaviour out ---------------
 TOYS = '''
 def toy_expressions(xs, k):
