@@ -24,10 +24,15 @@ from ..runtime.values import ZoneRef
 __all__ = ["Unsupported", "V", "Expressions"]
 
 
-def _built_list(items: list) -> str:
+def _built_list(items: list, depth: int = 0) -> str:
     """A list literal's code: charged to the memory budget as the task engine charges it (the empty
-    list, which costs nothing, stays `[]`: other code recognises it)."""
-    return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
+    list, which costs nothing, stays `[]`: other code recognises it). `depth` 2: each item is a
+    list of plain values (a card list, a row); 3: a list of those (a pair of rows). Then the
+    charge need not look inside them (`memory.built_lists`)."""
+    if not items:
+        return "[]"
+    src = ", ".join(v.src for v in items)
+    return f"_built_lists(R, [{src}], {depth})" if depth else f"_built(R, [{src}])"
 
 
 class Unsupported(Exception):
@@ -192,13 +197,13 @@ class Expressions:
         if kinds == {"zone"}:  # zones as values: `values.ZoneRef`s, as the task engine has them
             return self.zone_refs(items)
         if kinds == {"row"}:  # a group of rows (e.g. a pair for `linked`): rows by reference
-            return V(_built_list(items), "rowpair")
+            return V(_built_list(items, 2), "rowpair")
         if "card" in kinds and kinds <= {"card", "none"}:  # `[none, c]`: cards, some none (not `nn`)
             return V(_built_list(items), "cards", nn=all(v.nn or v.top for v in items))
         if kinds == {"cards"}:  # lists of cards (directpairs.py's kind), each a snapshot
-            return V(_built_list([V(self.kept(v), "cards") for v in items]), "cardlists", nn=True)
+            return V(_built_list([V(self.kept(v), "cards") for v in items], 2), "cardlists", nn=True)
         if kinds == {"rowpair"}:  # pairs of rows (`linked(row, [[r1, r2]])`): rows by reference
-            return V(_built_list(items), "rowpairs")
+            return V(_built_list(items, 3), "rowpairs")
         if "list" in kinds and kinds <= {"list", *_PLAIN_KINDS, "none"}:  # lists of plain values, nested
             return V(_built_list(items), "list", elem="other")  # (`_built` bounds their depth and size)
         if kinds & {"card", "cards", "zone", "row", "rows", "players", "list", "map", "type", "pairs"}:

@@ -3194,11 +3194,14 @@ class Comprehension(Expr):
         with gen.binding():
             body = gen.expr(self.expr, inner)
         if body.kind == "cards":  # lists of cards (kind `cardlists`), each a snapshot
-            return gen.value(f"_built(R, [{gen.kept(body)} for {x} in {src}])", "cardlists", nn=True)
+            return gen.value(f"_built_lists(R, [{gen.kept(body)} for {x} in {src}], 2)", "cardlists", nn=True)
         kind = gen.list_kind(body.kind)
         if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
             gen.unsupported("comprehension of lists")
         elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
+        shape = {"row": 2, "rowpair": 3}.get(body.kind)  # rows, pairs of rows: charged knowing their shape
+        if shape:
+            return gen.value(f"_built_lists(R, [{body.src} for {x} in {src}], {shape})", kind)
         return gen.value(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from ..language.diagnostics import Loc
 from .errors import LimitExceeded, RuleError
 
-__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "nested_size"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "built_lists", "nested_size"]
 
 MAX_ITEMS = 1_000_000  # the longest list or text a rule may build, and the largest value counted with its nested items
 MAX_DEPTH = 100  # lists inside lists, at most (deeper ones would meet Python's recursion limit in comparisons,
@@ -94,6 +94,33 @@ def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:
     size, depth, cost = nested_size(out)
     if depth > MAX_DEPTH:
         raise RuleError(f"lists nested more than {MAX_DEPTH} deep", loc)
+    return _sized(g, out, size, cost, loc)
+
+
+def built_lists(g: Any, out: list, depth: int = 2, loc: Loc | None = None) -> list:
+    """`built_value` of a list the code generator knows the shape of: lists of plain values (card
+    lists, rows: `depth` 2) or lists of those (pairs of rows: `depth` 3). The same charges and
+    bounds as `nested_size` finds (every item each time it appears; each distinct list's items
+    once, and 20 for each), without looking at what the innermost lists hold."""
+    n = len(out)
+    if g.built + n > g.limits.max_memory:
+        charge_built(g, n, loc)  # (raises)
+    g.built += n
+    lists = out if depth == 2 else [r for pair in out for r in pair]
+    size = n + (len(lists) if depth == 3 else 0) + sum(map(len, lists))
+    if len(set(map(id, out))) == n and (depth == 2 or len(set(map(id, lists))) == len(lists)):
+        cost = n + 20 + size - n + 20 * (n + (len(lists) if depth == 3 else 0))
+    else:  # a list appearing twice is walked once
+        distinct = {id(x): x for x in out}
+        if depth == 3:
+            distinct.update({id(r): r for pair in distinct.values() for r in pair})
+        cost = n + 20 + sum(len(x) + 20 for x in distinct.values())
+    return _sized(g, out, size, cost, loc)
+
+
+def _sized(g: Any, out: Any, size: int, cost: int, loc: Loc | None) -> Any:
+    """`out` refused when it holds more than MAX_ITEMS items counting nested ones; finding them
+    (`cost`) charged to the work limit."""
     if size > MAX_ITEMS:
         raise RuleError(f"a list or text longer than {MAX_ITEMS} items" if not cost else
                         f"a list holding more than {MAX_ITEMS} items, counting the items of the lists inside it "

@@ -176,3 +176,40 @@ def test_nested_lists_within_the_bound_still_work(tmp_path):
 def test_running_out_of_the_process_memory_is_named_in_rule_words():
     """What a MemoryError becomes when the OS limit (not the game's budget) is reached first."""
     assert explain(MemoryError()) == "the game ran out of memory"
+
+
+def test_lists_of_known_shape_are_charged_as_any_list():
+    """`built_lists` (a literal or comprehension of card lists, rows or pairs of rows, whose shape
+    the code generator knows) charges the memory budget and the work limit exactly as
+    `nested_size` finds for any list: each item once per appearance, each distinct list's items
+    once and 20 for each — also when one row appears in two pairs or a list twice."""
+    import random
+
+    from interpreter.runtime.memory import built_lists
+
+    class Runtime:
+        built = work = 0
+        limits = Limits()
+
+    rng = random.Random(1)
+    shared = [list(range(rng.randrange(4))) for _ in range(4)]
+    for _ in range(500):
+        depth = rng.choice((2, 3))
+        fresh = lambda: list(range(rng.randrange(5)))  # noqa: E731
+        if depth == 2:
+            out = [rng.choice(shared) if rng.random() < 0.3 else fresh() for _ in range(rng.randrange(1, 6))]
+        else:
+            out = [[rng.choice(shared), fresh()] for _ in range(rng.randrange(1, 6))]
+            if len(out) > 1 and rng.random() < 0.3:
+                out[1] = out[0]
+        size, found_depth, cost = nested_size(out)
+        g = Runtime()
+        assert built_lists(g, out, depth) is out and found_depth <= depth
+        assert (g.built, g.work) == (len(out), cost), out
+    too_long = [list(range(600_000)), list(range(600_000))]
+    try:
+        built_lists(Runtime(), too_long, 2)
+    except RuleError as e:
+        assert "more than 1000000 items, counting the items of the lists inside it" in e.message
+    else:
+        raise AssertionError("a list of two lists of 600,000 items is over the bound")
