@@ -19,7 +19,7 @@ from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transf
                        UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, AlwaysDecl, Arith, Attr, BasicType, BoardDecl, BoardItem, Call, CardType, ConstDecl, CopiesDecl, DieType, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FunctionDecl, GameDecl, GameItem, HookDecl, IsExpr, Lit, Module, Name, Node, OfExpr, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, ScoreDecl, ShortTrigger, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, AlwaysDecl, BasicType, BoardDecl, BoardItem, CardType, ConstDecl, CopiesDecl, DieType, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FunctionDecl, GameDecl, GameItem, HookDecl, Module, Node, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, ScoreDecl, ShortTrigger, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -139,10 +139,12 @@ def _build_while_parsing(lark: Lark) -> None:
     callbacks = lark.parser.parser.parser.callbacks
     for rule in list(callbacks):
         name = rule.alias or rule.options.template_source or rule.origin.name
-        if rule.options.expand1 and not rule.alias and not rule.options.empty_indices and len(rule.expansion) == 1 \
-                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_"):
+        if rule.options.expand1 and not rule.options.empty_indices and len(rule.expansion) == 1 \
+                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_") \
+                and (not rule.alias or getattr(_SELF_BUILT.get(name), "chain", False)):
             # `?sum: product`: Lark would pass the one child on and mark its positions as its own
-            # container, which they already are; a third of all reductions are these
+            # container, which they already are; a third of all reductions are these. So does a
+            # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
             callbacks[rule] = _pass_on
             continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
@@ -965,7 +967,8 @@ class _ToAst(Transformer_NonRecursive):
         return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=None, expr=c[2], action=_unquote(c[1]),
                           action_loc=self._tok(c[1]))
 
-    # -- statements
+    # -- plumbing: rules that make no construct, only the list or pair a construct's `build` reads
+    # (statements and expressions build themselves: language/tree.py)
     def block(self, meta, c):
         return list(c)
 
@@ -975,42 +978,8 @@ class _ToAst(Transformer_NonRecursive):
     def else_clause(self, meta, c):
         return c[0]
 
-    # -- expressions
-    def is_expr(self, meta, c):
-        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
-
-    def is_not_expr(self, meta, c):
-        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
-
-    def arith(self, meta, c):
-        if len(c) == 1:
-            return c[0]
-        node = c[0]
-        for i in range(1, len(c), 2):
-            node = Arith(loc=node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
-        return node
-
-    def of_expr(self, meta, c):
-        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])
-
-    def your_expr(self, meta, c):
-        you = Name(loc=self._loc(meta), id="you")
-        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=you)
-
-    def attr(self, meta, c):
-        return Attr(loc=self._loc(meta), obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
-
-    def call(self, meta, c):
-        return Call(loc=self._loc(meta), func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
-
     def args(self, meta, c):
         return list(c)
-
-    def int_lit(self, meta, c):
-        return Lit(loc=self._loc(meta), value=self._int(c[0]))
-
-    def str_lit(self, meta, c):
-        return Lit(loc=self._loc(meta), value=_unquote(c[0]))
 
     def pair(self, meta, c):
         return (c[0], c[1])
