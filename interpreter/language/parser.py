@@ -19,18 +19,17 @@ from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transf
                        UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, ActionsStmt, AlwaysDecl, Arith, Attr, BasicType, BoardDecl, BoardItem, Call, CardType, ChooseStmt, ConstDecl, CopiesDecl, Count, DieType, DrawStmt, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FireStmt, ForStmt, FunctionDecl, GainStmt, GameDecl, GameItem, HookDecl, IfStmt, IsExpr, LetStmt, Lit, LoseStmt, MayCond, Module, MoveStmt, Name, Node, OfExpr, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, RepeatStmt, ScoreDecl, ShortTrigger, SimulChooseStmt, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
+from .tree import (CONSTRUCTS, ActionDecl, AlwaysDecl, BasicType, BoardDecl, BoardItem, CardType, ConstDecl, CopiesDecl, DieType, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FunctionDecl, GameDecl, GameItem, HookDecl, Module, Node, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, ScoreDecl, ShortTrigger, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
-           "MAX_SOURCE_BYTES", "MAX_NESTING", "MAX_BRANCHES", "KEYWORDS", "token_kinds"]
+           "MAX_SOURCE_BYTES", "MAX_NESTING", "KEYWORDS", "token_kinds"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
 MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
 MAX_NESTING = 60  # blocks inside blocks
 MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
-MAX_BRANCHES = 200  # `elif`s of one `if` (the rulesets use at most 5): the compiled form nests them
 MAX_NUMBER_DIGITS = 18  # a number literal stays below the arithmetic bound (2 ** 63)
 MAX_BINDING_NESTING = 8  # `where`, `for`, `some/every/no` inside each other (the rulesets use 2);
                          # compiling them costs more than linear in their depth
@@ -140,10 +139,12 @@ def _build_while_parsing(lark: Lark) -> None:
     callbacks = lark.parser.parser.parser.callbacks
     for rule in list(callbacks):
         name = rule.alias or rule.options.template_source or rule.origin.name
-        if rule.options.expand1 and not rule.alias and not rule.options.empty_indices and len(rule.expansion) == 1 \
-                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_"):
+        if rule.options.expand1 and not rule.options.empty_indices and len(rule.expansion) == 1 \
+                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_") \
+                and (not rule.alias or getattr(_SELF_BUILT.get(name), "chain", False)):
             # `?sum: product`: Lark would pass the one child on and mark its positions as its own
-            # container, which they already are; a third of all reductions are these
+            # container, which they already are; a third of all reductions are these. So does a
+            # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
             callbacks[rule] = _pass_on
             continue
         method = getattr(_ToAst.__dict__.get(name), "base_func", None)
@@ -966,47 +967,10 @@ class _ToAst(Transformer_NonRecursive):
         return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=None, expr=c[2], action=_unquote(c[1]),
                           action_loc=self._tok(c[1]))
 
-    # -- statements
+    # -- plumbing: rules that make no construct, only the list or pair a construct's `build` reads
+    # (statements and expressions build themselves: language/tree.py)
     def block(self, meta, c):
         return list(c)
-
-    def let_stmt(self, meta, c):
-        return LetStmt(loc=self._loc(meta), name=str(c[0]), expr=c[1], name_loc=self._tok(c[0]))
-
-    def move_stmt(self, meta, c):
-        pos = " ".join(str(c[2]).split()) if c[2] is not None else None
-        return MoveStmt(loc=self._loc(meta), what=c[0], dest=c[1], position=pos, name=_v(c[3]),
-                       name_loc=self._tok(c[3]) if c[3] is not None else None)
-
-    def draw_stmt(self, meta, c):
-        return DrawStmt(loc=self._loc(meta), count=c[0], source=c[1], dest=c[2], name=_v(c[3]),
-                       name_loc=self._tok(c[3]) if c[3] is not None else None)
-
-    def fire_stmt(self, meta, c):
-        return FireStmt(loc=self._loc(meta), event=str(c[0]), subject=c[1], actor=c[2], event_loc=self._tok(c[0]))
-
-    def choose_stmt(self, meta, c):
-        return ChooseStmt(loc=self._loc(meta), player=c[0], count=c[2], name=str(c[3]), options=c[4],
-                       prompt=_unquote(c[5]) if c[5] is not None else None, name_loc=self._tok(c[3]))
-
-    def simul_choose_stmt(self, meta, c):
-        return SimulChooseStmt(loc=self._loc(meta), var=str(c[0]), players=c[1], count=c[3], name=str(c[4]), options=c[5],
-                       prompt=_unquote(c[6]) if c[6] is not None else None, var_loc=self._tok(c[0]),
-                       name_loc=self._tok(c[4]))
-
-    def if_stmt(self, meta, c):
-        branches = [(c[0], c[1])]
-        other = None
-        for item in c[2:]:
-            if isinstance(item, tuple):
-                branches.append(item)
-            elif item is not None:
-                other = item
-        if len(branches) > MAX_BRANCHES:
-            raise ContentError([Diagnostic("error", "limit/branches", f"an `if` with {len(branches) - 1} `elif` branches",
-                                           self._loc(meta), f"keep an `if` under {MAX_BRANCHES} branches: look the "
-                                           "value up in a map constant, or split the rule into procedures")])
-        return IfStmt(loc=self._loc(meta), branches=branches, orelse=other)
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -1014,66 +978,8 @@ class _ToAst(Transformer_NonRecursive):
     def else_clause(self, meta, c):
         return c[0]
 
-    def may_cond(self, meta, c):
-        player, negate = c[0], False
-        while player.kind == "not":  # `not you may "..."` negates the answer, not the player
-            player, negate = player.expr, not negate
-        if player.kind in ("and", "or"):  # `if X and you may "..."` reads as `(X and you) may`
-            word = player.kind
-            raise ContentError([Diagnostic(
-                "error", "syntax", f"`{word}` cannot join a `may` to a condition: `X {word} you may \"...\"` "
-                f"reads as `(X {word} you) may \"...\"`", self._loc(meta),
-                "put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
-        return MayCond(loc=self._loc(meta), player=player, prompt=_unquote(c[1]), negate=negate)
-
-    def for_stmt(self, meta, c):
-        return ForStmt(loc=self._loc(meta), name=str(c[0]), iter=c[1], body=c[2], name_loc=self._tok(c[0]))
-
-    def repeat_forever(self, meta, c):
-        return RepeatStmt(loc=self._loc(meta), times=None, cond=None, body=c[0])
-
-    def repeat_times(self, meta, c):
-        return RepeatStmt(loc=self._loc(meta), times=c[0], cond=None, body=c[1])
-
-    def while_loop(self, meta, c):
-        return RepeatStmt(loc=self._loc(meta), times=None, cond=c[0], body=c[1])
-
-    # -- expressions
-    def is_expr(self, meta, c):
-        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=False, what_loc=self._tok(c[1]))
-
-    def is_not_expr(self, meta, c):
-        return IsExpr(loc=self._loc(meta), expr=c[0], what=str(c[1]), negate=True, what_loc=self._tok(c[1]))
-
-    def arith(self, meta, c):
-        if len(c) == 1:
-            return c[0]
-        node = c[0]
-        for i in range(1, len(c), 2):
-            node = Arith(loc=node.loc, op=str(c[i]), left=node, right=c[i + 1], op_loc=self._tok(c[i]))
-        return node
-
-    def of_expr(self, meta, c):
-        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=c[1])
-
-    def your_expr(self, meta, c):
-        you = Name(loc=self._loc(meta), id="you")
-        return OfExpr(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]), owner=you)
-
-    def attr(self, meta, c):
-        return Attr(loc=self._loc(meta), obj=c[0], name=str(c[1]), name_loc=self._tok(c[1]))
-
-    def call(self, meta, c):
-        return Call(loc=self._loc(meta), func=str(c[0]), args=c[1] or [], name_loc=self._tok(c[0]))
-
     def args(self, meta, c):
         return list(c)
-
-    def int_lit(self, meta, c):
-        return Lit(loc=self._loc(meta), value=self._int(c[0]))
-
-    def str_lit(self, meta, c):
-        return Lit(loc=self._loc(meta), value=_unquote(c[0]))
 
     def pair(self, meta, c):
         return (c[0], c[1])
@@ -1097,30 +1003,8 @@ class _ToAst(Transformer_NonRecursive):
         word = str(c[0]).split()[0]
         return ({"once": 1, "twice": 2}.get(word) or self._int(c[0]), str(c[1]))
 
-    def count_any(self, meta, c):
-        return Count(loc=self._loc(meta), mode="any", n=None)
-
-    def count_up_to(self, meta, c):
-        return Count(loc=self._loc(meta), mode="up_to", n=c[0])
-
-    def count_exactly(self, meta, c):
-        n = c[0]
-        if isinstance(n, Token):
-            n = Lit(loc=self._loc(meta), value=self._int(n))
-        return Count(loc=self._loc(meta), mode="exactly", n=n)
-
-    def gain_stmt(self, meta, c):
-        return GainStmt(loc=self._loc(meta), player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
-
-    def lose_stmt(self, meta, c):
-        return LoseStmt(loc=self._loc(meta), player=c[0], amount=c[2], stat=str(c[3]), stat_loc=self._tok(c[3]))
-
     def function_decl(self, meta, c):
         return FunctionDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], expr=c[2])
-
-    def actions_stmt(self, meta, c):
-        return ActionsStmt(loc=self._loc(meta), player=c[0], sources=c[2],
-                       done=_unquote(c[3]) if c[3] is not None else "Done")
 
     # -- board graphs (docs/boards.md)
     def board_decl(self, meta, c):

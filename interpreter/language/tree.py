@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field as _default, fields, replace as _replace
 from typing import Any, ClassVar, Iterator, Protocol
 
-from .diagnostics import Loc, did_you_mean
+from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .kinds import BOOL, NUMBER, TEXT, ZONE
 
 __all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Generates", "Source", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
@@ -307,6 +307,9 @@ class Node:
     writes: ClassVar[frozenset[str]] = frozenset()
     written: ClassVar[tuple[str, ...]] = ()
     gives: ClassVar[str | None] = None  # the kind of value it always gives, when that is fixed
+    # A chain of parts joined by operators (`a + b - c`, `a or b`): `build` gives a lone part back as
+    # it is, so the parser passes one on without calling `build` (a third of all reductions).
+    chain: ClassVar[bool] = False
     loc: Loc
 
     def __repr__(self) -> str:
@@ -986,6 +989,10 @@ class LetStmt(Stmt):
         ck.expr(self.expr, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "LetStmt":
+        return cls(loc=loc, name=str(parts[0]), expr=parts[1], name_loc=src.token_loc(parts[0]))
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         v = gen.expr(self.expr, scope)
         if self.name in gen.rs.stats or self.name in gen.rs.zones or self.name in gen.rs.constants:
@@ -1133,6 +1140,12 @@ class MoveStmt(Stmt):
         if self.name:
             ck.bind(self.name, self.name_loc or self.loc, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "MoveStmt":
+        what, dest, position, name = parts
+        return cls(loc=loc, what=what, dest=dest, position=" ".join(str(position).split()) if position is not None else None,
+                   name=None if name is None else str(name), name_loc=src.token_loc(name) if name is not None else None)
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if self.name:
             return self._emit_as(gen, d, scope, loops)
@@ -1221,6 +1234,12 @@ class DrawStmt(Stmt):
         ck.zone_arg(self.dest, scope, "`draw ... to` needs a zone")
         if self.name:
             ck.bind(self.name, self.name_loc or self.loc, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "DrawStmt":
+        count, source, dest, name = parts
+        return cls(loc=loc, count=count, source=source, dest=dest, name=None if name is None else str(name),
+                   name_loc=src.token_loc(name) if name is not None else None)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if self.count is not None:
@@ -1404,6 +1423,11 @@ class FireStmt(Stmt):
             if x is not None:
                 ck.expr(x, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "FireStmt":
+        event, subject, actor = parts
+        return cls(loc=loc, event=str(event), subject=subject, actor=actor, event_loc=src.token_loc(event))
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if gen.sync:
             gen.unsupported("fire in a state-based rule")
@@ -1438,6 +1462,12 @@ class ChooseStmt(Stmt):
         if self.count is not None and self.count.n is not None:
             ck.expr(self.count.n, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ChooseStmt":
+        player, _, count, name, options, prompt = parts  # `_`: the verb, `choose` or `chooses`
+        return cls(loc=loc, player=player, count=count, name=str(name), options=options,
+                   prompt=src.text(prompt) if prompt is not None else None, name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if self.count is not None and not gen.sync:
@@ -1531,6 +1561,13 @@ class SimulChooseStmt(Stmt):
         if self.count is not None and self.count.n is not None:
             ck.expr(self.count.n, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "SimulChooseStmt":
+        var, players, _, count, name, options, prompt = parts  # `_`: the verb
+        return cls(loc=loc, var=str(var), players=players, count=count, name=str(name), options=options,
+                   prompt=src.text(prompt) if prompt is not None else None, var_loc=src.token_loc(var),
+                   name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`simultaneously each P in PLAYERS chooses X from ...` (`SimultaneousTask`): every
@@ -1856,6 +1893,9 @@ class CallStmt(Stmt):
         gen.emit(d, f"yield from {gen.procs[x.func]}({srcs})", self.loc)
 
 
+MAX_BRANCHES = 200  # `elif`s of one `if` (the rulesets use at most 5): the generated code nests them
+
+
 @_node
 class IfStmt(Stmt):
     """`if cond:` body, `elif` branches, `else:`."""
@@ -1880,6 +1920,22 @@ class IfStmt(Stmt):
             ck.block(body, scope, loops)
         if self.orelse:
             ck.block(self.orelse, scope, loops)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "IfStmt":
+        """`if C: B` then its clauses (the parser makes an `elif` a (condition, body) pair and an
+        `else` its body; a missing `else` is None). Branches are capped: code nests them."""
+        branches, other = [(parts[0], parts[1])], None
+        for item in parts[2:]:
+            if isinstance(item, tuple):
+                branches.append(item)
+            elif item is not None:
+                other = item
+        if len(branches) > MAX_BRANCHES:
+            raise ContentError([Diagnostic("error", "limit/branches", f"an `if` with {len(branches) - 1} `elif` branches",
+                                           loc, f"keep an `if` under {MAX_BRANCHES} branches: look the "
+                                           "value up in a map constant, or split the rule into procedures")])
+        return cls(loc=loc, branches=branches, orelse=other)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         first = True
@@ -1944,6 +2000,21 @@ class MayCond(Node):
         agree = f"{_verb(self.player, 'do')} not agree" if self.negate else _verb(self.player, "agree")
         return f"{_d(self.player)} {agree} to \u201c{self.prompt}\u201d"
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "MayCond":
+        """`X may "..."`; `not` before it negates the answer, not the player, and an `and`/`or`
+        before it is refused: `X and you may` would read as `(X and you) may`."""
+        player, negate = parts[0], False
+        while player.kind == "not":
+            player, negate = player.expr, not negate
+        if player.kind in ("and", "or"):
+            word = player.kind
+            raise ContentError([Diagnostic(
+                "error", "syntax", f"`{word}` cannot join a `may` to a condition: `X {word} you may \"...\"` "
+                f"reads as `(X {word} you) may \"...\"`", loc,
+                "put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
+        return cls(loc=loc, player=player, prompt=src.text(parts[1]), negate=negate)
+
 
 @_node
 class ForStmt(Stmt):
@@ -1964,6 +2035,11 @@ class ForStmt(Stmt):
         ck.expr(self.iter, scope)
         ck.bind(self.name, self.name_loc or self.loc, scope)
         ck.block(self.body, scope, loops + 1)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ForStmt":
+        name, items, body = parts
+        return cls(loc=loc, name=str(name), iter=items, body=body, name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         it = gen.expr(self.iter, scope)
@@ -2003,6 +2079,13 @@ class RepeatStmt(Stmt):
         if self.cond is not None:
             ck.cond(self.cond, scope)
         ck.block(self.body, scope, loops + 1)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "RepeatStmt":
+        """Its three rules differ in what comes before the body: nothing, a count or a condition."""
+        rule = src.rule
+        return cls(loc=loc, times=parts[0] if rule == "repeat_times" else None,
+                   cond=parts[0] if rule == "while_loop" else None, body=parts[-1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if self.cond is not None:  # `while COND:` (`RepeatTask`): tested before each round, on a settled state
@@ -2089,6 +2172,10 @@ class GainStmt(Stmt):
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         _check_player_stat_change(self, ck, scope)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "GainStmt":
+        return cls(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
+
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         _emit_player_stat_change(self, gen, d, scope, 1)
 
@@ -2112,6 +2199,10 @@ class LoseStmt(Stmt):
 
     def check(self, ck: Checks, scope: set[str], loops: int = 0) -> None:
         _check_player_stat_change(self, ck, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "LoseStmt":
+        return cls(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         _emit_player_stat_change(self, gen, d, scope, -1)
@@ -2170,6 +2261,11 @@ class ActionsStmt(Stmt):
         ck.expr(self.player, scope)
         if self.sources is not None:
             ck.expr(self.sources, scope)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ActionsStmt":
+        done = parts[3]
+        return cls(loc=loc, player=parts[0], sources=parts[2], done=src.text(done) if done is not None else "Done")
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",
@@ -2402,6 +2498,7 @@ class OrExpr(Expr):
 
     kind: ClassVar[str] = "or"
     grammar: ClassVar[tuple[str, ...]] = ('or_expr',)
+    chain: ClassVar[bool] = True
     gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
@@ -2427,6 +2524,7 @@ class AndExpr(Expr):
 
     kind: ClassVar[str] = "and"
     grammar: ClassVar[tuple[str, ...]] = ('and_expr',)
+    chain: ClassVar[bool] = True
     gives: ClassVar[str | None] = BOOL
 
     items: list[Node]
@@ -2609,6 +2707,11 @@ class IsExpr(Expr):
                      did_you_mean(what, set(rs.card_types) | {"empty", "covered"})
                      or "use a card type, `empty`, `covered`, `dummy` or `none`")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "IsExpr":
+        expr, what = parts
+        return cls(loc=loc, expr=expr, what=str(what), negate=src.rule == "is_not_expr", what_loc=src.token_loc(what))
+
     def generate(self, gen: Generates, scope: dict) -> Any:
         what = self.what
         if what == "dummy":
@@ -2711,6 +2814,7 @@ class Arith(Expr):
 
     kind: ClassVar[str] = "arith"
     grammar: ClassVar[tuple[str, ...]] = ('arith',)
+    chain: ClassVar[bool] = True
 
     op: str
     left: Node
@@ -2729,6 +2833,16 @@ class Arith(Expr):
         if self.op != "+":
             return NUMBER
         return NUMBER if ck.kind(self.left, scope) == NUMBER and ck.kind(self.right, scope) == NUMBER else None
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> Node:
+        """`a + b - c` folds left to right, `(a + b) - c`, each node where its left operand starts;
+        a lone operand (`?sum` with nothing added) is itself."""
+        node = parts[0]
+        for i in range(1, len(parts), 2):
+            op = parts[i]
+            node = cls(loc=node.loc, op=str(op), left=node, right=parts[i + 1], op_loc=src.token_loc(op))
+        return node
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         """Numbers, bounded as the rules bound them; `+` also joins lists (of cards, values,
@@ -2859,6 +2973,13 @@ class OfExpr(Expr):
             return None
         return ZONE if self.name in rs.zones else ck.stat_kind(self.name) if self.name in rs.stats else None
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "OfExpr":
+        """`NAME of OWNER`, or `your NAME`: the owner is `you`, written where the whole is."""
+        name = parts[0]
+        owner = parts[1] if src.rule == "of_expr" else Name(loc=loc, id="you")
+        return cls(loc=loc, name=str(name), name_loc=src.token_loc(name), owner=owner)
+
     def generate(self, gen: Generates, scope: dict) -> Any:
         name, rs = self.name, gen.rs
         owner = gen.expr(self.owner, scope)
@@ -2917,6 +3038,11 @@ class Attr(Expr):
                          did_you_mean(name, set(ck.card_fields) | set(rs.stats)))
         elif name in rs.stats:
             ck.used.add(name)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Attr":
+        obj, name = parts
+        return cls(loc=loc, obj=obj, name=str(name), name_loc=src.token_loc(name))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         name, rs = self.name, gen.rs
@@ -3022,6 +3148,11 @@ class Call(Expr):
         b = ck.builtins.get(self.func)
         return b.result if b is not None else None
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Call":
+        func, args = parts  # `args`: the parser's list of expressions, None for `f()`
+        return cls(loc=loc, func=str(func), args=args or [], name_loc=src.token_loc(func))
+
     def generate(self, gen: Generates, scope: dict) -> Any:
         f = self.func
         if f in gen.rs.functions and f not in gen.rs.procedures:
@@ -3045,6 +3176,11 @@ class Lit(Expr):
 
     def value_kind(self, ck: Checks, scope: set[str]) -> str | None:
         return NUMBER if isinstance(self.value, int) else TEXT
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Lit":
+        tok = parts[0]
+        return cls(loc=loc, value=src.number(tok) if src.rule == "int_lit" else src.text(tok))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         v = self.value
@@ -3248,6 +3384,14 @@ class Count(Node):
 
     def describe(self) -> str:
         return {"any": "any number of", "up_to": f"up to {_d(self.n)}", "exactly": _d(self.n)}[self.mode]
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Count":
+        """`any` (no part), `up to N`, or `N`: a number token, or a bracketed expression."""
+        n = parts[0] if parts else None
+        if isinstance(n, str):  # a token: `2`, not `(2)`
+            n = Lit(loc=loc, value=src.number(n))
+        return cls(loc=loc, mode=src.rule.removeprefix("count_"), n=n)  # the rules name the modes
 
 # ---- English ----------------------------------------------------------------------------------
 # `describe()` renders a construct in plain English for designers: card text, `explain`, hover.
