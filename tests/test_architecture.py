@@ -159,21 +159,22 @@ def test_every_grammar_rule_builds_a_construct():
     assert not unhandled, f"grammar rules with no transformer method in language/parser.py: {unhandled}"
 
 
-def test_statements_and_expressions_build_themselves():
+def test_every_construct_builds_itself():
     """A construct is built by its class's `build` only: the parser's transformer (`_ToAst`) keeps
-    the plumbing rules that make no construct (a block's list, a call's arguments, an `elif` pair).
-    A transformer method named after a construct's grammar rule would build it a second way, and
-    the parser would take the method. Checked for the statements, expressions and their parts
-    (the declarations still have transformer methods)."""
-    from interpreter.language.parser import _ToAst
-    from interpreter.language.tree import CONSTRUCTS, Count, Expr, MayCond, Stmt
-    checked = [c for c in CONSTRUCTS if issubclass(c, (Stmt, Expr, Count, MayCond))]
-    assert len(checked) > 40
-    in_parser = sorted(f"{c.__name__} ({rule})" for c in checked for rule in c.grammar if rule in vars(_ToAst))
+    the plumbing rules that make no construct (a block's list, a call's arguments, an `elif` pair,
+    a stat's bounds). A transformer method named after a construct's grammar rule would build it a
+    second way, and the parser would take the method. Every grammar rule a construct names is
+    built by some class's `build` (`enum_type` by `EnumType.build`, which gives a `BasicType` for
+    `number`, `text` or `flag`)."""
+    from interpreter.language.parser import _SELF_BUILT, _ToAst
+    from interpreter.language.tree import CONSTRUCTS
+    assert len(CONSTRUCTS) > 80
+    in_parser = sorted(f"{c.__name__} ({rule})" for c in CONSTRUCTS for rule in c.grammar if rule in vars(_ToAst))
     assert not in_parser, ("constructs built by a transformer method in language/parser.py: move each "
                            "method into its class's `build` and delete it: " + ", ".join(in_parser))
-    unbuilt = sorted(c.__name__ for c in checked if "build" not in c.__dict__)
-    assert not unbuilt, "constructs with no `build` of their own: " + ", ".join(unbuilt)
+    unbuilt = sorted(f"{c.__name__} ({rule})" for c in CONSTRUCTS for rule in c.grammar if rule not in _SELF_BUILT)
+    assert not unbuilt, "grammar rules no construct's `build` makes: " + ", ".join(unbuilt)
+    assert {cls for cls in _SELF_BUILT.values()} - {c for c in CONSTRUCTS if "build" in c.__dict__} == set()
 
 
 def test_every_statement_and_expression_has_generated_code():

@@ -19,7 +19,7 @@ from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transf
                        UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
 
 from .tree import _nodes_in
-from .tree import (CONSTRUCTS, ActionDecl, AlwaysDecl, BasicType, BoardDecl, BoardItem, CardType, ConstDecl, CopiesDecl, DieType, Effect, EnumExtension, EnumType, EventDecl, ExtendDecl, FieldDecl, FunctionDecl, GameDecl, GameItem, HookDecl, Module, Node, PhaseDecl, PlacementDecl, PreferDecl, ProcDecl, RangeType, ScoreDecl, ShortTrigger, StatDecl, TiebreakDecl, Trigger, ValueDecl, Watcher, ZoneDecl, ZoneProp)
+from .tree import CONSTRUCTS, Effect, Module, Node
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import FastParser, Unusual, fast_parser
 
@@ -723,9 +723,7 @@ def _root(start: str, loc: Loc, items: list[Node], unparsed: list[tuple[str, str
     """The tree of a whole file (`start`) or of a card's effect text."""
     if start == "start":
         return Module(loc=loc, decls=items, unparsed=unparsed)
-    copies = [i for i in items if isinstance(i, CopiesDecl)]  # kept apart: they are not abilities
-    return Effect(loc=loc, triggers=[i for i in items if not isinstance(i, CopiesDecl)], unparsed=unparsed,
-                  copies=copies)
+    return Effect.of(loc, items, unparsed)
 
 
 def parse_rules_partial(text: str, file: str) -> tuple[Node, list[Diagnostic]]:
@@ -868,104 +866,15 @@ class _ToAst(Transformer_NonRecursive):
 
     _int = number
 
-    # -- top level
-    def start(self, meta, items):
-        return Module(loc=self._loc(meta), decls=[i for i in items if isinstance(i, Node)], unparsed=[])
-
-    def effect(self, meta, items):
-        flat = [x for i in items for x in (i if isinstance(i, list) else [i])]  # a `part` holds several
-        return _root("effect", self._loc(meta), [i for i in flat if isinstance(i, Node)], [])
-
-    def game_decl(self, meta, c):
-        return GameDecl(loc=self._loc(meta), title=_unquote(c[0]), items=c[1:])
-
-    def game_item(self, meta, c):
-        return GameItem(loc=self._loc(meta), name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
-
-    def card_type(self, meta, c):
-        return CardType(loc=self._loc(meta), name=str(c[0]), fields_=c[1:], name_loc=self._tok(c[0]))
-
-    def field_decl(self, meta, c):
-        return FieldDecl(loc=self._loc(meta), name=str(c[0]), type=c[1], default=c[2] if len(c) > 2 else None,
-                       name_loc=self._tok(c[0]))
-
-    def range_type(self, meta, c):
-        return RangeType(loc=self._loc(meta), lo=self._int(c[0]), hi=self._int(c[1]))
-
-    def enum_type(self, meta, c):
-        names = [str(t) for t in c]
-        if len(names) == 1 and names[0] in ("number", "text", "flag"):
-            return BasicType(loc=self._loc(meta), name=names[0])
-        return EnumType(loc=self._loc(meta), values=names)
-
-    def zone_decl(self, meta, c):
-        return ZoneDecl(loc=self._loc(meta), name=str(c[0]), props=c[1:], name_loc=self._tok(c[0]))
-
-    def zone_prop(self, meta, c):
-        words = [str(t) for t in c if t is not None and t.type == "NAME"]
-        num = [self._int(t) for t in c if t is not None and t.type == "INT"]
-        return ZoneProp(loc=self._loc(meta), words=" ".join(words), number=num[0] if num else None)
-
-    def grid_prop(self, meta, c):
-        return ZoneProp(loc=self._loc(meta), words="grid", number=None, width=self._int(c[0]), height=self._int(c[1]))
-
-    def stat_decl(self, meta, c):
-        per_player, name, bounds, init = c
-        lo, hi = bounds if bounds is not None else (None, None)
-        return StatDecl(loc=self._loc(meta), name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
-                       name_loc=self._tok(name))
-
+    # -- declarations' plumbing: parts of a construct, built by its class (language/tree.py)
     def per_player(self, meta, c):
         return True
 
     def stat_bounds(self, meta, c):
         return (self._int(c[0]), self._int(c[1]))
 
-    def const_decl(self, meta, c):
-        return ConstDecl(loc=self._loc(meta), name=str(c[0]), value=c[1], name_loc=self._tok(c[0]))
-
-    def event_decl(self, meta, c):
-        return EventDecl(loc=self._loc(meta), name=str(c[0]), name_loc=self._tok(c[0]))
-
-    def phase_decl(self, meta, c):
-        return PhaseDecl(loc=self._loc(meta), name=str(c[0]), body=c[-1])
-
-    def proc_decl(self, meta, c):
-        return ProcDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], body=c[2], name_loc=self._tok(c[0]))
-
     def params(self, meta, c):
         return [str(t) for t in c]
-
-    def trigger(self, meta, c):
-        return Trigger(loc=self._loc(meta), event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3],
-                       event_loc=self._tok(c[0]))
-
-    def watcher(self, meta, c):
-        return Watcher(loc=self._loc(meta), cond=c[0], body=c[1])
-
-    def always_decl(self, meta, c):
-        return AlwaysDecl(loc=self._loc(meta), body=c[0])
-
-    def placement_decl(self, meta, c):
-        return PlacementDecl(loc=self._loc(meta), zone=str(c[0]), binder=str(c[1]), conds=list(c[2:]),
-                       zone_loc=self._tok(c[0]))
-
-    def score_decl(self, meta, c):
-        return ScoreDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
-
-    def tiebreak_decl(self, meta, c):
-        return TiebreakDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
-
-    def value_decl(self, meta, c):
-        return ValueDecl(loc=self._loc(meta), binder=str(c[0]), expr=c[1])
-
-    def prefer_decl(self, meta, c):
-        prompt = _unquote(c[1]) if c[1] is not None else None
-        return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=prompt, expr=c[2])
-
-    def prefer_action(self, meta, c):
-        return PreferDecl(loc=self._loc(meta), binder=str(c[0]), prompt=None, expr=c[2], action=_unquote(c[1]),
-                          action_loc=self._tok(c[1]))
 
     # -- plumbing: rules that make no construct, only the list or pair a construct's `build` reads
     # (statements and expressions build themselves: language/tree.py)
@@ -984,86 +893,21 @@ class _ToAst(Transformer_NonRecursive):
     def pair(self, meta, c):
         return (c[0], c[1])
 
-    # -- version 2: dice, counted choices, actions, gains and losses, whenever
-    def die_type(self, meta, c):
-        return DieType(loc=self._loc(meta), name=str(c[0]), faces=c[1], count=self._int(c[2]) if c[2] is not None else 0)
-
-    def whenever(self, meta, c):
-        return Trigger(loc=self._loc(meta), event=str(c[0]), binder=_v(c[1]), cond=c[2], body=c[3], whenever=True)
-
-    def short_trigger(self, meta, c):
-        return ShortTrigger(loc=self._loc(meta), stat=str(c[0]), binder=str(c[1]), body=c[2])
-
-    def action_decl(self, meta, c):
-        limit = c[1]
-        return ActionDecl(loc=self._loc(meta), label=_unquote(c[0]), limit=limit[0] if limit else None,
-                       period=limit[1] if limit else None, cond=c[2], body=c[3])
-
+    # an action's use limit (`once per turn`): its count and period, read by `ActionDecl.build`
     def use_limit(self, meta, c):
         word = str(c[0]).split()[0]
         return ({"once": 1, "twice": 2}.get(word) or self._int(c[0]), str(c[1]))
 
-    def function_decl(self, meta, c):
-        return FunctionDecl(loc=self._loc(meta), name=str(c[0]), params=c[1] or [], expr=c[2])
-
-    # -- board graphs (docs/boards.md)
-    def board_decl(self, meta, c):
-        return BoardDecl(loc=self._loc(meta), name=str(c[0]), items=list(c[1:]), name_loc=self._tok(c[0]))
-
-    def board_circle(self, meta, c):
-        return BoardItem(loc=self._loc(meta), shape="closed", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
-
-    def board_line(self, meta, c):
-        return BoardItem(loc=self._loc(meta), shape="open", spaces=c[0], to=None, one_way=False, edge=_v(c[1]))
-
-    def board_link(self, meta, c):
-        return BoardItem(loc=self._loc(meta), shape="link", spaces=c[0], to=c[1], one_way=c[2] is not None,
-                       edge=_v(c[3]))
-
-
-    # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md)
+    # -- modding (docs/modding.md) and card parts (docs/language-stacks-and-markets.md): a rule that
+    # marks the declarations it holds builds no construct of its own
     def replace_decl(self, meta, c):
         return dataclasses.replace(c[0], replace=True)  # the declaration reads as itself, marked
 
     def hook_when(self, meta, c):
         return str(c[0])
 
-    def hook_decl(self, meta, c):
-        return HookDecl(loc=self._loc(meta), when=c[0], name=str(c[1]), params=c[2], body=c[3], name_loc=self._tok(c[1]))
-
     def hook_phase(self, meta, c):
         return c[0]
-
-    def phase_hook(self, meta, c):
-        return HookDecl(loc=self._loc(meta), when=c[0], name=str(c[1]), params=None, body=c[2], name_loc=self._tok(c[1]),
-                       phase=True)
-
-    # -- mods adding to an earlier ruleset's declarations (docs/modding.md)
-    def extend_card_type(self, meta, c):
-        return ExtendDecl(loc=self._loc(meta), what="card type", name=str(c[0]), name_loc=self._tok(c[0]),
-                          fields_=list(c[1:]), params=None, value=None)
-
-    def extend_const(self, meta, c):
-        self._adds(c[1])
-        return ExtendDecl(loc=self._loc(meta), what="constant", name=str(c[0]), name_loc=self._tok(c[0]),
-                          fields_=[], params=None, value=c[2])
-
-    def extend_function(self, meta, c):
-        self._adds(c[2])
-        return ExtendDecl(loc=self._loc(meta), what="function", name=str(c[0]), name_loc=self._tok(c[0]),
-                          fields_=[], params=c[1] or [], value=c[3])
-
-    def enum_extension(self, meta, c):
-        self._adds(c[1])
-        return EnumExtension(loc=self._loc(meta), name=str(c[0]), values=[str(t) for t in c[2:]],
-                             name_loc=self._tok(c[0]))
-
-    def _adds(self, op) -> None:
-        """`extend` only adds: `-=` is refused where it is written."""
-        if str(op) != "+=":
-            loc = self._tok(op)
-            raise ContentError([Diagnostic("error", "syntax", "`extend` adds with `+=`; it cannot take away", loc,
-                                           "write `+=`, or `replace` the declaration to remove something")])
 
     def part_decl(self, meta, c):
         part = str(c[0])

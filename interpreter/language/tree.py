@@ -419,6 +419,10 @@ class Module(Node):
     def describe(self) -> str:
         return "\n".join(d.describe() for d in self.decls)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Module":
+        return cls(loc=loc, decls=[p for p in parts if isinstance(p, Node)], unparsed=[])
+
 
 @_node
 class Effect(Node):
@@ -433,6 +437,19 @@ class Effect(Node):
 
     def describe(self) -> str:
         return "\n".join(t.describe() for t in list(self.copies) + list(self.triggers))
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Effect":
+        flat = [x for p in parts for x in (p if isinstance(p, list) else [p])]  # a `part` holds several
+        return cls.of(loc, [x for x in flat if isinstance(x, Node)], [])
+
+    @classmethod
+    def of(cls, loc: Loc, items: list[Node], unparsed: list) -> "Effect":
+        """The effect of these abilities and `copies` clauses, kept apart (a `copies` is no ability);
+        also for an effect text rebuilt after a syntax error from the parts that parsed."""
+        copies = [i for i in items if isinstance(i, CopiesDecl)]
+        return cls(loc=loc, triggers=[i for i in items if not isinstance(i, CopiesDecl)], unparsed=unparsed,
+                   copies=copies)
 
 
 @_node
@@ -473,6 +490,10 @@ class GameDecl(Decl):
     def describe(self) -> str:
         return f"The game {self.title!r}: " + "; ".join(i.describe() for i in self.items) + "."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "GameDecl":
+        return cls(loc=loc, title=src.text(parts[0]), items=parts[1:])
+
 
 @_node
 class GameItem(Node):
@@ -487,6 +508,10 @@ class GameItem(Node):
 
     def describe(self) -> str:
         return f"{_words(self.name)} {_d(self.value)}"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "GameItem":
+        return cls(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -504,6 +529,10 @@ class CardType(Decl):
         a = "An" if self.name[:1].upper() in "AEIOU" else "A"
         return f"{a} {self.name} card has " + (_and([f.describe() for f in self.fields_]) if self.fields_ else "no fields") + "."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "CardType":
+        return cls(loc=loc, name=str(parts[0]), fields_=parts[1:], name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class FieldDecl(Node):
@@ -520,6 +549,11 @@ class FieldDecl(Node):
     def describe(self) -> str:
         return f"a {_words(self.name)} ({self.type.describe()})" + (f", {_d(self.default)} unless the card says otherwise" if self.default is not None else "")
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "FieldDecl":
+        return cls(loc=loc, name=str(parts[0]), type=parts[1], default=parts[2] if len(parts) > 2 else None,
+                   name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class RangeType(Node):
@@ -534,13 +568,17 @@ class RangeType(Node):
     def describe(self) -> str:
         return f"a number from {self.lo} to {self.hi}"
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "RangeType":
+        return cls(loc=loc, lo=src.number(parts[0]), hi=src.number(parts[1]))
+
 
 @_node
 class BasicType(Node):
     """A field type `number`, `text` or `flag`."""
 
     kind: ClassVar[str] = "basic_type"
-    grammar: ClassVar[tuple[str, ...]] = ('enum_type',)
+    grammar: ClassVar[tuple[str, ...]] = ('enum_type',)  # `EnumType.build` makes it: one word, a basic type's
 
     name: str
 
@@ -560,6 +598,15 @@ class EnumType(Node):
     def describe(self) -> str:
         return "one of " + _or(self.values)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "EnumType | BasicType":
+        """`NAME (| NAME)*`: one word that names a basic type is that type (`BasicType`), else the
+        values of an enumeration (the one grammar rule builds both)."""
+        names = [str(t) for t in parts]
+        if len(names) == 1 and names[0] in ("number", "text", "flag"):
+            return BasicType(loc=loc, name=names[0])
+        return cls(loc=loc, values=names)
+
 
 @_node
 class DieType(Decl):
@@ -574,6 +621,10 @@ class DieType(Decl):
 
     def describe(self) -> str:
         return f"{'An' if self.name[:1].upper() in 'AEIOU' else 'A'} {self.name} die has the faces {_d(self.faces)}" + (f"; there are {self.count} of them" if self.count else "") + "."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "DieType":
+        return cls(loc=loc, name=str(parts[0]), faces=parts[1], count=src.number(parts[2]) if parts[2] is not None else 0)
 
 
 @_node
@@ -590,6 +641,10 @@ class ZoneDecl(Decl):
     def describe(self) -> str:
         return f"The {_words(self.name)} is a zone: " + ", ".join(p.describe() for p in self.props) + "."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ZoneDecl":
+        return cls(loc=loc, name=str(parts[0]), props=parts[1:], name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class ZoneProp(Node):
@@ -605,6 +660,14 @@ class ZoneProp(Node):
 
     def describe(self) -> str:
         return f"a {self.width} by {self.height} grid" if self.words == "grid" else " ".join(w for w in (self.words, str(self.number) if self.number is not None else "") if w)
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ZoneProp":
+        if src.rule == "grid_prop":  # `grid W x H`
+            return cls(loc=loc, words="grid", number=None, width=src.number(parts[0]), height=src.number(parts[1]))
+        words = [str(t) for t in parts if t is not None and t.type == "NAME"]  # `rows 3`: words, then a number
+        num = [src.number(t) for t in parts if t is not None and t.type == "INT"]
+        return cls(loc=loc, words=" ".join(words), number=num[0] if num else None)
 
 
 @_node
@@ -626,6 +689,13 @@ class StatDecl(Decl):
         init = f", starting at {_d(self.init)}" if self.init is not None else ""
         return f"{'Each player has' if self.per_player else 'The game keeps'} {_words(self.name)}{bounds}{init}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "StatDecl":
+        per_player, name, bounds, init = parts  # `per_player` and `stat_bounds`: the parser's plumbing
+        lo, hi = bounds if bounds is not None else (None, None)
+        return cls(loc=loc, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
+                   name_loc=src.token_loc(name))
+
 
 @_node
 class ConstDecl(Decl):
@@ -641,6 +711,10 @@ class ConstDecl(Decl):
     def describe(self) -> str:
         return f"{_words(self.name)} is {_d(self.value)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ConstDecl":
+        return cls(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class EventDecl(Decl):
@@ -655,6 +729,10 @@ class EventDecl(Decl):
     def describe(self) -> str:
         return f"{_words(self.name)} is an event rules and cards can answer."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "EventDecl":
+        return cls(loc=loc, name=str(parts[0]), name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class PhaseDecl(Decl):
@@ -668,6 +746,10 @@ class PhaseDecl(Decl):
 
     def describe(self) -> str:
         return f"{_PHASES.get(self.name, self.name)}: {_body(self.body)}."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PhaseDecl":
+        return cls(loc=loc, name=str(parts[0]), body=parts[-1])  # the rule keeps its keyword (`!phase_decl`)
 
 
 @_node
@@ -686,6 +768,10 @@ class ProcDecl(Decl):
         params = f" (given {_and([_words(p) for p in self.params])})" if self.params else ""
         return f"To {_words(self.name)}{params}: {_body(self.body)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ProcDecl":
+        return cls(loc=loc, name=str(parts[0]), params=parts[1] or [], body=parts[2], name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class FunctionDecl(Decl):
@@ -701,6 +787,10 @@ class FunctionDecl(Decl):
     def describe(self) -> str:
         params = f" of {_and([_words(p) for p in self.params])}" if self.params else ""
         return f"The {_words(self.name)}{params} is {_d(self.expr)}."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "FunctionDecl":
+        return cls(loc=loc, name=str(parts[0]), params=parts[1] or [], expr=parts[2])
 
 
 @_node
@@ -723,6 +813,15 @@ class Trigger(Ability):
         word = "Whenever" if self.whenever else "When"
         return f"{word} {_words(self.event)}{who}{cond}: {_body(self.body)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Trigger":
+        event, binder, cond, body = parts
+        if src.rule == "whenever":  # as it always was: a `whenever`'s diagnostics point at the whole trigger
+            return cls(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond,
+                       body=body, whenever=True)
+        return cls(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond, body=body,
+                   event_loc=src.token_loc(event))
+
 
 @_node
 class ShortTrigger(Decl):
@@ -737,6 +836,10 @@ class ShortTrigger(Decl):
 
     def describe(self) -> str:
         return f"When {self.binder} is short of {_words(self.stat)}: {_body(self.body)}."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ShortTrigger":
+        return cls(loc=loc, stat=str(parts[0]), binder=str(parts[1]), body=parts[2])
 
 
 @_node
@@ -757,6 +860,12 @@ class ActionDecl(Ability):
         cond = f", if {_d(self.cond)}" if self.cond is not None else ""
         return f"Action \u201c{self.label}\u201d{limit}{cond}: {_body(self.body)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ActionDecl":
+        label, limit, cond, body = parts  # `limit`: (count, period) from the parser's `use_limit` plumbing
+        return cls(loc=loc, label=src.text(label), limit=limit[0] if limit else None,
+                   period=limit[1] if limit else None, cond=cond, body=body)
+
 
 @_node
 class Watcher(Decl):
@@ -771,6 +880,10 @@ class Watcher(Decl):
     def describe(self) -> str:
         return f"As soon as {_d(self.cond)}: {_body(self.body)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "Watcher":
+        return cls(loc=loc, cond=parts[0], body=parts[1])
+
 
 @_node
 class AlwaysDecl(Decl):
@@ -783,6 +896,10 @@ class AlwaysDecl(Decl):
 
     def describe(self) -> str:
         return f"At all times: {_body(self.body)}."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "AlwaysDecl":
+        return cls(loc=loc, body=parts[0])
 
 
 @_node
@@ -800,6 +917,11 @@ class PlacementDecl(Decl):
     def describe(self) -> str:
         return f"A card may be placed in the {_words(self.zone)} only if " + _and([_d(c) for c in self.conds]) + "."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PlacementDecl":
+        return cls(loc=loc, zone=str(parts[0]), binder=str(parts[1]), conds=list(parts[2:]),
+                   zone_loc=src.token_loc(parts[0]))
+
 
 @_node
 class ScoreDecl(Decl):
@@ -814,6 +936,10 @@ class ScoreDecl(Decl):
     def describe(self) -> str:
         return f"A player's score ({self.binder}) is {_d(self.expr)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ScoreDecl":
+        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+
 
 @_node
 class TiebreakDecl(Decl):
@@ -827,6 +953,10 @@ class TiebreakDecl(Decl):
 
     def describe(self) -> str:
         return f"Ties are broken by {_d(self.expr)} ({self.binder} for each tied player)."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "TiebreakDecl":
+        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
 
 
 @_node
@@ -844,6 +974,10 @@ class ValueDecl(Decl):
 
     def describe(self) -> str:
         return f"Bots value a game for a player ({self.binder}) by {_d(self.expr)}, higher being better."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ValueDecl":
+        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
 
 
 @_node
@@ -875,6 +1009,14 @@ class PreferDecl(Decl):
             else "the options (it) of a decision"
         return f"Guided bots prefer, for a player ({self.binder}), {which} that rate highest by {_d(self.expr)}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "PreferDecl":
+        binder, said, expr = parts
+        if src.rule == "prefer_action":  # `prefer p for action "LABEL": ...`
+            return cls(loc=loc, binder=str(binder), prompt=None, expr=expr, action=src.text(said),
+                       action_loc=src.token_loc(said))
+        return cls(loc=loc, binder=str(binder), prompt=src.text(said) if said is not None else None, expr=expr)
+
 
 @_node
 class HookDecl(Decl):
@@ -893,6 +1035,16 @@ class HookDecl(Decl):
     def describe(self) -> str:
         what = _PHASES.get(self.name, self.name) if self.phase else f"to {_words(self.name)}"
         return f"{self.when.capitalize()} {what.lower() if self.phase else what}: {_body(self.body)}."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "HookDecl":
+        # `hook_when` and `hook_phase` are the parser's plumbing: the word, and the phase's keyword token
+        if src.rule == "phase_hook":  # `before|after turn:`
+            when, phase, body = parts
+            return cls(loc=loc, when=when, name=str(phase), params=None, body=body, name_loc=src.token_loc(phase),
+                       phase=True)
+        when, name, params, body = parts
+        return cls(loc=loc, when=when, name=str(name), params=params, body=body, name_loc=src.token_loc(name))
 
 
 @_node
@@ -917,6 +1069,27 @@ class ExtendDecl(Decl):
         what = f"{_words(self.name)}{params}" if self.what == "function" else _words(self.name)
         return f"Add {_d(self.value)} to {what}."
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "ExtendDecl":
+        name, name_loc = str(parts[0]), src.token_loc(parts[0])
+        if src.rule == "extend_card_type":
+            return cls(loc=loc, what="card type", name=name, name_loc=name_loc, fields_=list(parts[1:]), params=None,
+                       value=None)
+        if src.rule == "extend_const":
+            _adds(parts[1], src)
+            return cls(loc=loc, what="constant", name=name, name_loc=name_loc, fields_=[], params=None, value=parts[2])
+        _adds(parts[2], src)  # extend_function
+        return cls(loc=loc, what="function", name=name, name_loc=name_loc, fields_=[], params=parts[1] or [],
+                   value=parts[3])
+
+
+def _adds(op: Any, src: "Source") -> None:
+    """`extend` only adds: `-=` is refused where it is written."""
+    if str(op) != "+=":
+        raise ContentError([Diagnostic("error", "syntax", "`extend` adds with `+=`; it cannot take away",
+                                       src.token_loc(op),
+                                       "write `+=`, or `replace` the declaration to remove something")])
+
 
 @_node
 class EnumExtension(Node):
@@ -932,6 +1105,11 @@ class EnumExtension(Node):
     def describe(self) -> str:
         return f"new {_words(self.name)} values " + _and(self.values)
 
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "EnumExtension":
+        _adds(parts[1], src)
+        return cls(loc=loc, name=str(parts[0]), values=[str(t) for t in parts[2:]], name_loc=src.token_loc(parts[0]))
+
 
 @_node
 class BoardDecl(Decl):
@@ -946,6 +1124,10 @@ class BoardDecl(Decl):
 
     def describe(self) -> str:
         return f"The board {_words(self.name)}: " + "; ".join(i.describe() for i in self.items) + "."
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "BoardDecl":
+        return cls(loc=loc, name=str(parts[0]), items=list(parts[1:]), name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -966,6 +1148,16 @@ class BoardItem(Node):
         if self.shape == "link":
             return f"{_d(self.spaces)} leads {'only ' if self.one_way else ''}to {_d(self.to)}{kind}"
         return f"{'a loop of' if self.shape == 'closed' else 'a path through'} {_d(self.spaces)}{kind}"
+
+    @classmethod
+    def build(cls, loc: Loc, parts: list, src: "Source") -> "BoardItem":
+        if src.rule == "board_link":  # `link A to B [one way] [as KIND]`
+            spaces, to, one_way, edge = parts
+            return cls(loc=loc, shape="link", spaces=spaces, to=to, one_way=one_way is not None,
+                       edge=None if edge is None else str(edge))
+        spaces, edge = parts  # `ring` (closed) or `path` (open)
+        return cls(loc=loc, shape="closed" if src.rule == "board_circle" else "open", spaces=spaces, to=None,
+                   one_way=False, edge=None if edge is None else str(edge))
 
 
 # ---- statements ----------------------------------------------------------------------------------
