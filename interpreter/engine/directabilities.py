@@ -127,12 +127,13 @@ class AbilityRuntime:
         """The `whenever` triggers of cards in play answering `event` whose condition holds, as
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
         out = []
+        info = self.info
         fns, cards = self.game.fns, self.rs.cards
-        table = self.info["whenever"].get(event, ())
-        if self.info["copies"]:  # copying cards answer with the copied card's triggers too
+        table = info["whenever"].get(event, ())
+        if info["copies"]:  # copying cards answer with the copied card's triggers too
             table = list(table) + self.copied_whenever(event)
-        where, owners = self.state.where, self.key_owners
-        live = self.ability_live if self.info["kept_parts"] else None
+        where, owners, seats = self.state.where, self.tables["key_owners"], self.seats
+        live = self.ability_live if info["kept_parts"] else None
         for name, cond, binder, node, cid in table:
             at = where.get(cid)  # `in_play_owner`, its answer per zone key remembered
             if at is None:
@@ -142,9 +143,16 @@ class AbilityRuntime:
                 owner = owners[at] = _key_owner(at)
             if owner < 0 or (live is not None and not live(cid, node)):
                 continue
-            args = (Seat(owner), cid, subject) if binder else (Seat(owner), cid)
-            if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                continue
+            you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
+            args = (you, cid, subject) if binder else (you, cid)
+            if cond is not None:
+                try:  # (as `trigger_condition`, written out: each die rolled asks every card's)
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
             out.append((fns[name], args, node, cards[cid].name))
         return out
 
@@ -212,7 +220,7 @@ class AbilityRuntime:
     def key_owners(self) -> dict:
         """Zone key (as `where` gives it) → the owner of the player's zone it names, -1 for a
         shared zone or a card below another (made as keys are met, shared by a ruleset's games)."""
-        return self.tables.setdefault("key_owners", {})
+        return self.tables["key_owners"]
 
     @property
     def action_entries(self) -> dict:

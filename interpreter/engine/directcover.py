@@ -218,6 +218,14 @@ class CoverRuntime:
         return got
 
     def subset_prompt(self, prompt: str, v: Any) -> str:
+        faces = self.state.faces
+        if v.__class__ is int and v in faces:  # a die: its question made once per face (hot in dice games)
+            key = (prompt, v, faces[v])
+            prompts = self.tables["prompts"]
+            got = prompts.get(key)
+            if got is None:
+                got = prompts[key] = f"{prompt} — {self.label(v)}?"
+            return got
         return f"{prompt} — {self.label(v)}?"
 
     def cannot_choose(self, k: int, n: int) -> None:
@@ -342,19 +350,33 @@ class CoverRuntime:
         """`Game.roll`: a face per die from the game's RNG, or the next scripted face (scenarios'
         `rolls:`, the game's `forced_rolls`)."""
         faces_of, cards, st, forced = self.program.die_faces, self.rs.cards, self.state, self.game.forced_rolls
-        for c in dice:
-            if c is None or cards[c].type not in faces_of:
-                raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
-            if forced:
+        if forced:
+            for c in dice:
+                if c is None or cards[c].type not in faces_of:
+                    raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+                if not forced:  # the script ran out: the game's RNG from here on
+                    st.faces[c] = st.rng.choice(faces_of[cards[c].type])
+                    continue
                 face = forced.pop(0)
                 if face not in faces_of[cards[c].type]:
                     raise RuleError(f"scripted roll `{face}` is not a face of {cards[c].type}", None)
                 st.faces[c] = face
-                continue
-            st.faces[c] = st.rng.choice(faces_of[cards[c].type])
-        for key in {st.where.get(c, "") for c in dice} - {""}:
-            if key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
-                self.touch(key)
+        else:  # (hot in dice games: each die's faces found by its id, one draw each as before)
+            by_id = self.tables.get("die_faces")
+            if by_id is None:
+                by_id = self.tables["die_faces"] = [faces_of.get(card.type) for card in cards]
+            faces, choice = st.faces, st.rng.choice
+            for c in dice:
+                got = by_id[c] if c is not None else None
+                if got is None:
+                    raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+                faces[c] = choice(got)
+        where, tbit, touched = st.where, self.tbit, 0
+        for c in dice:
+            key = where.get(c)
+            if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
+                touched |= tbit[key]
+        self.touched |= touched
 
     # ---- values (library/builtins.py, over card ids) ---------------------------------------
     def range(self, lo: int, hi: int) -> list:
