@@ -24,10 +24,17 @@ from ..runtime.values import ZoneRef
 __all__ = ["Unsupported", "V", "Expressions"]
 
 
+_SINGLE = frozenset({"int", "bool", "str", "card", "player", "none"})  # kinds whose values hold no list
+
+
 def _built_list(items: list) -> str:
     """A list literal's code: charged to the memory budget as the task engine charges it (the empty
-    list, which costs nothing, stays `[]`: other code recognises it)."""
-    return "_built(R, [" + ", ".join(v.src for v in items) + "])" if items else "[]"
+    list, which costs nothing, stays `[]`: other code recognises it); one of single values needs no
+    look for lists inside it (`_built_flat`: `[a, b]` in `least([a, b])` is hot in dice games)."""
+    if not items:
+        return "[]"
+    charge = "_built_flat" if all(v.kind in _SINGLE for v in items) else "_built"
+    return charge + "(R, [" + ", ".join(v.src for v in items) + "])"
 
 
 class Unsupported(Exception):

@@ -15,7 +15,7 @@ from .directexpr import _SIMPLE, Unsupported, V
 from ..language.tree import walk
 from ..runtime.values import Seat
 from ..runtime.errors import RuleError
-from ..runtime.memory import built_value, charge_built
+from ..runtime.memory import built_flat, built_value, charge_built
 from ..runtime.zones import zone_cards
 
 __all__ = ["FormsGen", "FormsRuntime", "FORMS_GLOBALS", "FORMS_KEYWORDS"]
@@ -32,7 +32,8 @@ def _join(R: Any, a: list, b: list) -> list:
     return out
 
 
-FORMS_GLOBALS = {"_join": _join, "_built": built_value, "tuple": tuple}  # _built: list literals, comprehensions
+FORMS_GLOBALS = {"_join": _join, "_built": built_value, "_built_flat": built_flat,  # _built: list literals, comprehensions
+                 "tuple": tuple}  # (_built_flat: a literal of single values, directexpr._built_list)
 FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
 
 

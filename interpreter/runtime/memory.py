@@ -22,7 +22,7 @@ from typing import Any
 from ..language.diagnostics import Loc
 from .errors import LimitExceeded, RuleError
 
-__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "nested_size"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_flat", "built_value", "nested_size"]
 
 MAX_ITEMS = 1_000_000  # the longest list or text a rule may build, and the largest value counted with its nested items
 MAX_DEPTH = 100  # lists inside lists, at most (deeper ones would meet Python's recursion limit in comparisons,
@@ -76,6 +76,16 @@ def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
         stack.append((x, True))
         stack.extend((i, False) for i in items if i.__class__ in _NESTING and id(i) not in sizes)
     return sizes[id(v)], depths[id(v)], cost
+
+
+def built_flat(g: Any, out: list) -> list:
+    """`built_value` of a list literal whose items the code generator knows are numbers, texts,
+    truth values, cards or players (never a list): only its items are charged, as `built_value`
+    charges a flat list (such a literal cannot pass MAX_ITEMS: it is as long as it is written)."""
+    g.built += len(out)
+    if g.built > g.limits.max_memory:
+        charge_built(g, 0)  # (raises: over the budget)
+    return out
 
 
 def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:

@@ -176,3 +176,23 @@ def test_nested_lists_within_the_bound_still_work(tmp_path):
 def test_running_out_of_the_process_memory_is_named_in_rule_words():
     """What a MemoryError becomes when the OS limit (not the game's budget) is reached first."""
     assert explain(MemoryError()) == "the game ran out of memory"
+
+
+def test_a_literal_of_single_values_is_charged_item_by_item(tmp_path):
+    """`[n, n, n]` (numbers only) is charged without a look for lists inside it
+    (`memory.built_flat`), but charged all the same: 3 items a time, so a budget of 3,000 is passed
+    within the loop, at that line, while a budget of 3,100 lets the game end."""
+    rules = """
+        stat n = 0
+        stat s = [0]
+        turn:
+            repeat 1001 times:
+                set s to [n, n, n]
+            set n to 1
+            end game
+        """
+    p = build(tmp_path, rules)
+    g = run(p, limits=Limits(max_memory=3_000))
+    assert isinstance(g.error, LimitExceeded) and "3000" in g.error.message
+    assert g.error.loc.line == line_of(p, "set s to [n, n, n]")
+    assert run(p, limits=Limits(max_memory=3_100)).error is None
