@@ -231,14 +231,13 @@ class AbilityRuntime:
     def own_zone_keys(self, p: int) -> list:
         """The keys of player `p`'s own zones but rows (`pile#2`), in the state's order: where the
         cards whose actions `p` may take lie."""
-        got = self.__dict__.get("_own_zone_keys")
-        if got is None:
-            got = self.__dict__["_own_zone_keys"] = {}
-        keys = got.get(p)
+        got = self.tables["own_zone_keys"]  # shared by a ruleset's games and their copies (a search's)
+        at = (p, self.state.dummies)  # (the zones are the setup's and each dummy player's)
+        keys = got.get(at)
         if keys is None:
             suffix = f"#{p}"
-            keys = got[p] = [key for key in self.state.zones
-                             if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones]
+            keys = got[at] = [key for key in self.state.zones
+                              if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones]
         return keys
 
     def action_decision(self, player: Any, legal: list, done: str) -> Decision:
