@@ -334,16 +334,24 @@ class CoverRuntime:
 
     # ---- stats and dice ------------------------------------------------------------------
     def change_stat(self, player: Any, name: str, delta: Any) -> int:
-        """`Game.change_stat`: the stat within its bounds; returns what a loss lacked (0: none)."""
-        sd = self.rs.stats[name]
+        """`Game.change_stat`: the stat within its bounds; returns what a loss lacked (0: none).
+        (`StatDef.clamp` and `touch_stat` written out, as in `set_pstat`: hot in dice games.)"""
         p = int(player)
         stats = self.state.pstats[p]
-        have = stats[name]
+        loss = delta < 0  # (first, as before: a delta that is no number fails here, with the same words)
+        v = stats[name] + delta
         missing = 0
-        if delta < 0 and sd.lo is not None and have + delta < sd.lo:
-            missing = sd.lo - (have + delta)
-        stats[name] = sd.clamp(have + delta)
-        self.touch_stat(name, p)
+        bounds = self.stat_bounds.get(name)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo is not None and v < lo:
+                if loss:
+                    missing = lo - v
+                v = lo
+            elif hi is not None and v > hi:
+                v = hi
+        stats[name] = v
+        self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
         return missing
 
     def roll(self, dice: list) -> None:

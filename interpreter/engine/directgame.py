@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import operator
 from operator import lt as _lt
 from typing import Any, Iterator
 
@@ -151,7 +152,7 @@ def _is_covered(covered: bytearray, c: Any) -> bool:
     return c is not None and bool(covered[c])
 
 
-_ORDER = (lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
+_ORDER = (operator.lt, operator.le, operator.gt, operator.ge)  # (C functions: `_ordered` is hot)
 
 
 def _ordered(op: int, a: Any, b: Any) -> bool:
@@ -527,8 +528,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         return below[::-1] if below else []
 
     def rows(self, zone: list, key: str) -> list:
-        _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
-        self.row_home.update(dict.fromkeys(map(id, zone), key))  # for `move_to_row` of a row that empties
+        ids = self.state.row_ids.get(key)
+        if ids is None or len(ids) != len(zone):
+            _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        home = self.row_home
+        for row in zone:  # for `move_to_row` of a row that empties (a few rows: hot in tableau games)
+            home[id(row)] = key
         return list(zone)
 
     def other_players(self, you: Any) -> list:
