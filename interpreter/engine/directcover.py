@@ -528,7 +528,18 @@ class CoverRuntime:
         w, h = self.grid_size(key)
         if not (1 <= x <= w and 1 <= y <= h):
             raise RuleError(f"{key} has no space {x},{y} (it is {w} x {h})", None)
+        if type(x) is int and type(y) is int:
+            return self._spaces(key, w, h)[(y - 1) * w + x - 1]
         return Space(key, x - 1, y - 1)
+
+    def _spaces(self, key: str, w: int, h: int) -> list:
+        """Every space of grid `key` (w x h), row by row: values that never change, made once per
+        ruleset and player count (hot in tableau games, which ask for spaces and their neighbours
+        at every look at the grid)."""
+        got = self.tables["spaces"].get(key)
+        if got is None:
+            got = self.tables["spaces"][key] = [Space(key, i % w, i // w) for i in range(w * h)]
+        return got
 
     def space_of(self, c: Any) -> Any:
         st = self.state
@@ -537,16 +548,24 @@ class CoverRuntime:
         at = st.where.get(c, "")
         if at[:1] == "^" or at.partition("#")[0] not in self.program.grids:
             return None
-        w, _ = self.grid_size(at)
+        w, h = self.grid_size(at)
         i = st.spaces[c]
-        return Space(at, i % w, i // w)
+        return self._spaces(at, w, h)[i] if 0 <= i < w * h else Space(at, i % w, i // w)
 
     def _near(self, x: Any, is_card: bool, steps: tuple) -> list:
         s = self.space_of(x) if is_card else x
         if s is None:
             return []
+        cached = type(s.x) is int and type(s.y) is int
+        if cached:  # a space's neighbours, found once per ruleset (a new list each time: the caller's own)
+            got = self.tables["near"].get((s, steps is _AROUND))
+            if got is not None:
+                return list(got)
         w, h = self.grid_size(s.key)
-        return [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+        out = [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+        if cached:
+            self.tables["near"][(s, steps is _AROUND)] = tuple(out)
+        return out
 
     def spaces_around(self, x: Any, is_card: bool) -> list:
         return self._near(x, is_card, _AROUND)
