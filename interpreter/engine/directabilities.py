@@ -145,19 +145,13 @@ class AbilityRuntime:
                 continue
             you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
             args = (you, cid, subject) if binder else (you, cid)
-            if cond is not None:
-                try:  # (as `trigger_condition`, written out: each die rolled asks every card's)
-                    if not fns[cond](*args):
-                        continue
-                except RuleError:
-                    raise
-                except Exception as ex:
-                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            if cond is not None and not self.trigger_condition(fns[cond], args, node):
+                continue
             out.append((fns[name], args, node, cards[cid].name))
         return out
 
     def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:
-        """A `whenever` trigger's condition (a content bug in it names the trigger's rule)."""
+        """A trigger's condition, `when` or `whenever` (a content bug in it names the trigger's rule)."""
         try:
             return bool(f(*args))
         except RuleError:
