@@ -9,10 +9,15 @@ batch on fresh seeds, timed by CPU time (`--card-stats`: with per-card statistic
 B/A (below 1: the working tree is faster). Pairs taken close together see the same machine speed,
 which on a shared virtual machine drifts by ±25% within seconds. Calibration: `HEAD` against an
 unchanged tree measured 0.95-0.97 here, so a difference under about 5% is not a finding.
+
+`--mcts K`: instead, every seat `--agents mcts` (its default budget), each pair the first K decisions
+of one game (seed = the pair's number) on each side, after a warm-up on both sides that lowers the
+copyable form's functions; the ratio is of CPU time per pair (below 1: the working tree searches faster).
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import shutil
 import statistics
@@ -33,6 +38,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default="rulesets/toil_and_troublez")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--card-stats", action="store_true", help="with per-card statistics (simulate's default)")
+    ap.add_argument("--mcts", type=int, default=0, metavar="K",
+                    help="time K decisions of a game with mcts in every seat per batch instead of -n games")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     try:
@@ -47,6 +54,9 @@ def main() -> None:
         except ImportError:
             import interpreterA.simulate as a  # noqa: E402
         import interpreter.sim.simulate as b  # noqa: E402
+        if args.mcts:
+            _search_pairs(a, b, args)
+            return
         for m in (a, b):  # load, compile and warm both
             m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
         ratios = []
@@ -63,6 +73,44 @@ def main() -> None:
               f"card statistics {'on' if args.card_stats else 'off'}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _search_pairs(a, b, args) -> None:
+    """`--mcts`: CPU time of the first `args.mcts` decisions of one game per side and pair, every
+    seat `mcts`, the sides alternating which goes first."""
+    def session(m):  # the stage layout's play/session.py, or the flat one's session.py
+        top = m.__name__.split(".")[0]
+        try:
+            return importlib.import_module(top + ".play.session")
+        except ImportError:
+            return importlib.import_module(top + ".session")
+
+    sessions = {m: session(m) for m in (a, b)}
+    programs = {m: m.load_program(args.ruleset) for m in (a, b)}
+
+    def play(m, seed: int, k: int, search: bool = True) -> None:
+        seats = sessions[m].agents_for(["mcts"], args.players, seed)
+        g = m.new_game(programs[m], args.players, seed, seats, m.Limits())
+        made = 0
+        while not g.over and made < k:
+            d = g.decision
+            g.answer(seats[d.player].choose(g, d) if search else made % len(d.options))
+            made += 1
+
+    for m in (a, b):  # the copyable form's functions are lowered on first call: do it before timing
+        play(m, 99, 5000, search=False)
+        play(m, 98, 30)
+    ratios = []
+    for r in range(args.reps):
+        times = {}
+        for m in ((a, b) if r % 2 == 0 else (b, a)):
+            c = time.process_time()
+            play(m, r + 1, args.mcts)
+            times[m] = time.process_time() - c
+        ratios.append(times[b] / times[a])
+    q = statistics.quantiles(ratios, n=4)
+    print(f"B/A (working tree / {args.commit}), mcts in every seat: median {statistics.median(ratios):.3f}, "
+          f"quartiles {q[0]:.3f}-{q[2]:.3f}, {args.reps} pairs of {args.mcts} decisions (CPU time)")
 
 
 if __name__ == "__main__":

@@ -127,12 +127,13 @@ class AbilityRuntime:
         """The `whenever` triggers of cards in play answering `event` whose condition holds, as
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
         out = []
+        info = self.info
         fns, cards = self.game.fns, self.rs.cards
-        table = self.info["whenever"].get(event, ())
-        if self.info["copies"]:  # copying cards answer with the copied card's triggers too
+        table = info["whenever"].get(event, ())
+        if info["copies"]:  # copying cards answer with the copied card's triggers too
             table = list(table) + self.copied_whenever(event)
-        where, owners = self.state.where, self.key_owners
-        live = self.ability_live if self.info["kept_parts"] else None
+        where, owners, seats = self.state.where, self.tables["key_owners"], self.seats
+        live = self.ability_live if info["kept_parts"] else None
         for name, cond, binder, node, cid in table:
             at = where.get(cid)  # `in_play_owner`, its answer per zone key remembered
             if at is None:
@@ -142,14 +143,15 @@ class AbilityRuntime:
                 owner = owners[at] = _key_owner(at)
             if owner < 0 or (live is not None and not live(cid, node)):
                 continue
-            args = (Seat(owner), cid, subject) if binder else (Seat(owner), cid)
+            you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
+            args = (you, cid, subject) if binder else (you, cid)
             if cond is not None and not self.trigger_condition(fns[cond], args, node):
                 continue
             out.append((fns[name], args, node, cards[cid].name))
         return out
 
     def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:
-        """A `whenever` trigger's condition (a content bug in it names the trigger's rule)."""
+        """A trigger's condition, `when` or `whenever` (a content bug in it names the trigger's rule)."""
         try:
             return bool(f(*args))
         except RuleError:
@@ -212,7 +214,7 @@ class AbilityRuntime:
     def key_owners(self) -> dict:
         """Zone key (as `where` gives it) → the owner of the player's zone it names, -1 for a
         shared zone or a card below another (made as keys are met, shared by a ruleset's games)."""
-        return self.tables.setdefault("key_owners", {})
+        return self.tables["key_owners"]
 
     @property
     def action_entries(self) -> dict:
@@ -223,14 +225,13 @@ class AbilityRuntime:
     def own_zone_keys(self, p: int) -> list:
         """The keys of player `p`'s own zones but rows (`pile#2`), in the state's order: where the
         cards whose actions `p` may take lie."""
-        got = self.__dict__.get("_own_zone_keys")
-        if got is None:
-            got = self.__dict__["_own_zone_keys"] = {}
-        keys = got.get(p)
+        got = self.tables["own_zone_keys"]  # shared by a ruleset's games and their copies (a search's)
+        at = (p, self.state.dummies)  # (the zones are the setup's and each dummy player's)
+        keys = got.get(at)
         if keys is None:
             suffix = f"#{p}"
-            keys = got[p] = [key for key in self.state.zones
-                             if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones]
+            keys = got[at] = [key for key in self.state.zones
+                              if key.endswith(suffix) and key.partition("#")[0] not in self.rows_zones]
         return keys
 
     def action_decision(self, player: Any, legal: list, done: str) -> Decision:

@@ -218,6 +218,14 @@ class CoverRuntime:
         return got
 
     def subset_prompt(self, prompt: str, v: Any) -> str:
+        faces = self.state.faces
+        if v.__class__ is int and v in faces:  # a die: its question made once per face (hot in dice games)
+            key = (prompt, v, faces[v])
+            prompts = self.tables["prompts"]
+            got = prompts.get(key)
+            if got is None:
+                got = prompts[key] = f"{prompt} — {self.label(v)}?"
+            return got
         return f"{prompt} — {self.label(v)}?"
 
     def cannot_choose(self, k: int, n: int) -> None:
@@ -326,35 +334,57 @@ class CoverRuntime:
 
     # ---- stats and dice ------------------------------------------------------------------
     def change_stat(self, player: Any, name: str, delta: Any) -> int:
-        """`Game.change_stat`: the stat within its bounds; returns what a loss lacked (0: none)."""
-        sd = self.rs.stats[name]
+        """`Game.change_stat`: the stat within its bounds; returns what a loss lacked (0: none).
+        (`StatDef.clamp` and `touch_stat` written out, as in `set_pstat`: hot in dice games.)"""
         p = int(player)
         stats = self.state.pstats[p]
-        have = stats[name]
+        loss = delta < 0  # (first, as before: a delta that is no number fails here, with the same words)
+        v = stats[name] + delta
         missing = 0
-        if delta < 0 and sd.lo is not None and have + delta < sd.lo:
-            missing = sd.lo - (have + delta)
-        stats[name] = sd.clamp(have + delta)
-        self.touch_stat(name, p)
+        bounds = self.stat_bounds.get(name)
+        if bounds is not None:
+            lo, hi = bounds
+            if lo is not None and v < lo:
+                if loss:
+                    missing = lo - v
+                v = lo
+            elif hi is not None and v > hi:
+                v = hi
+        stats[name] = v
+        self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
         return missing
 
     def roll(self, dice: list) -> None:
         """`Game.roll`: a face per die from the game's RNG, or the next scripted face (scenarios'
         `rolls:`, the game's `forced_rolls`)."""
         faces_of, cards, st, forced = self.program.die_faces, self.rs.cards, self.state, self.game.forced_rolls
-        for c in dice:
-            if c is None or cards[c].type not in faces_of:
-                raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
-            if forced:
+        if forced:
+            for c in dice:
+                if c is None or cards[c].type not in faces_of:
+                    raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+                if not forced:  # the script ran out: the game's RNG from here on
+                    st.faces[c] = st.rng.choice(faces_of[cards[c].type])
+                    continue
                 face = forced.pop(0)
                 if face not in faces_of[cards[c].type]:
                     raise RuleError(f"scripted roll `{face}` is not a face of {cards[c].type}", None)
                 st.faces[c] = face
-                continue
-            st.faces[c] = st.rng.choice(faces_of[cards[c].type])
-        for key in {st.where.get(c, "") for c in dice} - {""}:
-            if key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
-                self.touch(key)
+        else:  # (hot in dice games: each die's faces found by its id, one draw each as before)
+            by_id = self.tables.get("die_faces")
+            if by_id is None:
+                by_id = self.tables["die_faces"] = [faces_of.get(card.type) for card in cards]
+            faces, choice = st.faces, st.rng.choice
+            for c in dice:
+                got = by_id[c] if c is not None else None
+                if got is None:
+                    raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
+                faces[c] = choice(got)
+        where, tbit, touched = st.where, self.tbit, 0
+        for c in dice:
+            key = where.get(c)
+            if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
+                touched |= tbit[key]
+        self.touched |= touched
 
     # ---- values (library/builtins.py, over card ids) ---------------------------------------
     def range(self, lo: int, hi: int) -> list:
@@ -498,7 +528,18 @@ class CoverRuntime:
         w, h = self.grid_size(key)
         if not (1 <= x <= w and 1 <= y <= h):
             raise RuleError(f"{key} has no space {x},{y} (it is {w} x {h})", None)
+        if type(x) is int and type(y) is int:
+            return self._spaces(key, w, h)[(y - 1) * w + x - 1]
         return Space(key, x - 1, y - 1)
+
+    def _spaces(self, key: str, w: int, h: int) -> list:
+        """Every space of grid `key` (w x h), row by row: values that never change, made once per
+        ruleset and player count (hot in tableau games, which ask for spaces and their neighbours
+        at every look at the grid)."""
+        got = self.tables["spaces"].get(key)
+        if got is None:
+            got = self.tables["spaces"][key] = [Space(key, i % w, i // w) for i in range(w * h)]
+        return got
 
     def space_of(self, c: Any) -> Any:
         st = self.state
@@ -507,16 +548,24 @@ class CoverRuntime:
         at = st.where.get(c, "")
         if at[:1] == "^" or at.partition("#")[0] not in self.program.grids:
             return None
-        w, _ = self.grid_size(at)
+        w, h = self.grid_size(at)
         i = st.spaces[c]
-        return Space(at, i % w, i // w)
+        return self._spaces(at, w, h)[i] if 0 <= i < w * h else Space(at, i % w, i // w)
 
     def _near(self, x: Any, is_card: bool, steps: tuple) -> list:
         s = self.space_of(x) if is_card else x
         if s is None:
             return []
+        cached = type(s.x) is int and type(s.y) is int
+        if cached:  # a space's neighbours, found once per ruleset (a new list each time: the caller's own)
+            got = self.tables["near"].get((s, steps is _AROUND))
+            if got is not None:
+                return list(got)
         w, h = self.grid_size(s.key)
-        return [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+        out = [Space(s.key, s.x + dx, s.y + dy) for dx, dy in steps if 0 <= s.x + dx < w and 0 <= s.y + dy < h]
+        if cached:
+            self.tables["near"][(s, steps is _AROUND)] = tuple(out)
+        return out
 
     def spaces_around(self, x: Any, is_card: bool) -> list:
         return self._near(x, is_card, _AROUND)

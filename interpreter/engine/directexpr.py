@@ -24,15 +24,21 @@ from ..runtime.values import ZoneRef
 __all__ = ["Unsupported", "V", "Expressions"]
 
 
+_SINGLE = frozenset({"int", "bool", "str", "card", "player", "none"})  # kinds whose values hold no list
+
+
 def _built_list(items: list, depth: int = 0) -> str:
     """A list literal's code: charged to the memory budget as the task engine charges it (the empty
-    list, which costs nothing, stays `[]`: other code recognises it). `depth` 2: each item is a
-    list of plain values (a card list, a row); 3: a list of those (a pair of rows). Then the
-    charge need not look inside them (`memory.built_lists`)."""
+    list, which costs nothing, stays `[]`: other code recognises it). Where the items' kinds tell
+    the literal's shape, the charge need not look inside it: single values (`_built_flat`: `[a, b]`
+    in `least([a, b])` is hot in dice games); `depth` 2, lists of plain values (a card list, a
+    row); 3, lists of those (a pair of rows) (`_built_lists`)."""
     if not items:
         return "[]"
     src = ", ".join(v.src for v in items)
-    return f"_built_lists(R, [{src}], {depth})" if depth else f"_built(R, [{src}])"
+    if depth:
+        return f"_built_lists(R, [{src}], {depth})"
+    return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE for v in items) else f"_built(R, [{src}])"
 
 
 class Unsupported(Exception):

@@ -76,6 +76,8 @@ class DirectFacade(SeatViews):
         prompt the decision's prompt begins with, else the rule without one; an action by the
         `prefer ... for action` rule of its label), `none` counting 0; None when no rule applies."""
         by_prompt, by_label = prefer_rules(self.dp)
+        if not by_prompt and not by_label:  # no `prefer` rule at all (a search's playouts ask at every decision)
+            return None
         prompt = decision.prompt or ""
         rule = next((r for r in by_prompt if r[0] is None or prompt.startswith(r[0])), None)
         by_action = action_rules_of(by_label, decision.options, decision.labels) \

@@ -15,7 +15,7 @@ from .directexpr import _SIMPLE, Unsupported, V
 from ..language.tree import walk
 from ..runtime.values import Seat
 from ..runtime.errors import RuleError
-from ..runtime.memory import built_lists, built_value, charge_built
+from ..runtime.memory import built_flat, built_lists, built_value, charge_built
 from ..runtime.zones import zone_cards
 
 __all__ = ["FormsGen", "FormsRuntime", "FORMS_GLOBALS", "FORMS_KEYWORDS"]
@@ -32,8 +32,10 @@ def _join(R: Any, a: list, b: list) -> list:
     return out
 
 
-# _built: list literals, comprehensions; _built_lists: a literal of card lists or rows (runtime/memory.py)
-FORMS_GLOBALS = {"_join": _join, "_built": built_value, "_built_lists": built_lists, "tuple": tuple}
+# _built: list literals, comprehensions; _built_flat: a literal of single values; _built_lists: one
+# of card lists, rows or pairs of rows (directexpr._built_list, runtime/memory.py)
+FORMS_GLOBALS = {"_join": _join, "_built": built_value, "_built_flat": built_flat, "_built_lists": built_lists,
+                 "tuple": tuple}
 FORMS_KEYWORDS = frozenset({"position", "add_dummy", "is_dummy"})
 
 

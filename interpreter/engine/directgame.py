@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import operator
 from operator import lt as _lt
 from typing import Any, Iterator
 
@@ -28,7 +29,7 @@ from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
 from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -151,7 +152,7 @@ def _is_covered(covered: bytearray, c: Any) -> bool:
     return c is not None and bool(covered[c])
 
 
-_ORDER = (lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a > b, lambda a, b: a >= b)
+_ORDER = (operator.lt, operator.le, operator.gt, operator.ge)  # (C functions: `_ordered` is hot)
 
 
 def _ordered(op: int, a: Any, b: Any) -> bool:
@@ -275,7 +276,10 @@ def _tables(dp: Any, st: GameState) -> dict:
                                     rs.zones[name].kind != "board" and  # a board's cards lie on spaces
                                     name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
-            "fields": {}}
+            "fields": {}, "fire_plans": {}, "key_owners": {},  # (`Runtime.fired`, `whenever_pending`)
+            "prompts": {},  # a die's yes/no question by (prompt, die, face): `subset_prompt`
+            "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
+            "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
     return got
 
 
@@ -525,8 +529,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         return below[::-1] if below else []
 
     def rows(self, zone: list, key: str) -> list:
-        _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
-        self.row_home.update(dict.fromkeys(map(id, zone), key))  # for `move_to_row` of a row that empties
+        ids = self.state.row_ids.get(key)
+        if ids is None or len(ids) != len(zone):
+            _row_ids(self.state, key)  # as the engine's `rows()`, which numbers the rows
+        home = self.row_home
+        for row in zone:  # for `move_to_row` of a row that empties (a few rows: hot in tableau games)
+            home[id(row)] = key
         return list(zone)
 
     def other_players(self, you: Any) -> list:
@@ -644,41 +652,46 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def fired(self, event: str, subject: Any, actor: Any) -> list:
         """The triggers answering an event now (`Game.fire_task`: conditions are tested when the
-        event fires, e.g. `turn_start` before the new turn's settling runs)."""
-        info = self.info
-        handlers = info["card_triggers"].get(event, _NO_TABLE).get(subject, ()) if subject is not None else ()
-        if subject is not None and info["copies"]:  # a copying card: the copied card's too (directcopies.py)
+        event fires, e.g. `turn_start` before the new turn's settling runs), as (function,
+        arguments, node) and, for a card's `whenever`, its card's name (`run_fired` labels them)."""
+        plan = self.tables["fire_plans"].get(event)
+        if plan is None:
+            plan = self._fire_plan(event)
+        cards, rule, whenever = plan  # (a die's `rolled`, each die in turn: looked up once per event)
+        handlers = cards.get(subject, ()) if cards and subject is not None else ()
+        if subject is not None and self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
             handlers = self.copied_triggers(event, subject, handlers)
-        rule = info["rule_triggers"].get(event)
         if rule:
-            handlers = list(handlers) + rule
-        whenever = event in info["whenever"]
+            handlers = list(handlers) + rule if handlers else rule
         if not handlers and not whenever:
             return []
-        fns = self.game.fns
-        you = Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
-        for name, cond, binder, node in handlers:
-            args = (you, subject, subject) if binder else (you, subject)
-            if cond is not None:
-                try:
-                    if not fns[cond](*args):
-                        continue
-                except RuleError:
-                    raise
-                except Exception as ex:
-                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
-            pending.append((fns[name], args, node))
+        if handlers:
+            fns = self.game.fns
+            you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
+                Seat(actor) if actor is not None else Seat(self.state.active)
+            for name, cond, binder, node in handlers:
+                args = (you, subject, subject) if binder else (you, subject)
+                if cond is not None and not self.trigger_condition(fns[cond], args, node):
+                    continue
+                pending.append((fns[name], args, node))
         if whenever:  # cards in play answering any card's event (directabilities.py)
-            pending += [(fn, args, node, trigger_label(source, node.loc))
-                        for fn, args, node, source in self.whenever_pending(event, subject)]
+            pending += self.whenever_pending(event, subject)
         return pending
+
+    def _fire_plan(self, event: str) -> tuple:
+        """An event's (cards' own triggers by card, the rules' triggers, whether `whenever`
+        triggers answer it), found once per ruleset (`tables["fire_plans"]`)."""
+        info = self.info
+        plan = self.tables["fire_plans"][event] = (info["card_triggers"].get(event, _NO_TABLE), info["rule_triggers"].get(event),
+                                         event in info["whenever"])
+        return plan
 
     def run_fired(self, event: str, pending: list) -> Iterator[Decision]:
         """Run the triggers `fired` found, the active player ordering several (`FireTask`)."""
         while pending:
             if len(pending) > 1:
-                labels = [h[3] if len(h) > 3 else self._source(h[2], h[1][1]) for h in pending]
+                labels = [trigger_label(h[3], h[2].loc) if len(h) > 3 else self._source(h[2], h[1][1]) for h in pending]
                 i = yield Decision(int(self.state.active), "order", f"Which `{event}` effect first?",
                                    list(range(len(pending))), labels, None)  # the driver counts it
                 fn, args = pending.pop(i)[:2]

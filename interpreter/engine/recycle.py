@@ -70,7 +70,6 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False) -> dict:
     R2.tbit.update(R.tbit)
     R2.game, R2.state = dst, dst.state
     R2.seats, R2.bits, R2.key_name = list(R.seats), dict(R.bits), dict(R.key_name)  # as `clone` does
-    R2.__dict__.pop("_own_zone_keys", None)
     R2.__dict__.pop("_grid_seen", None)  # which card lies on which grid space: each game's own
     R2.row_home = {id(memo[i]): k for i, k in R.row_home.items() if i in memo}
     R2.const = copy_value(R.const, memo)

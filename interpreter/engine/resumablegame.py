@@ -274,7 +274,6 @@ class ResumableGame(DirectGame):
         # `row_home` knows rows by the identity of their lists, which the copy has anew
         R2.seats, R2.bits, R2.tbit, R2.key_name = list(R.seats), dict(R.bits), dict(R.tbit), dict(R.key_name)
         R2.__dict__.pop("_player_zones", None)
-        R2.__dict__.pop("_own_zone_keys", None)  # (a dummy player added to one game only)
         R2.__dict__.pop("_grid_seen", None)  # which card lies on which grid space: each game's own
         R2.row_home = {id(memo[i]): k for i, k in R.row_home.items() if i in memo}
         R2.const = copy_value(R.const, memo)

@@ -22,7 +22,7 @@ from typing import Any
 from ..language.diagnostics import Loc
 from .errors import LimitExceeded, RuleError
 
-__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_value", "built_lists", "nested_size"]
+__all__ = ["MAX_DEPTH", "MAX_ITEMS", "charge_built", "built_flat", "built_lists", "built_value", "nested_size"]
 
 MAX_ITEMS = 1_000_000  # the longest list or text a rule may build, and the largest value counted with its nested items
 MAX_DEPTH = 100  # lists inside lists, at most (deeper ones would meet Python's recursion limit in comparisons,
@@ -53,6 +53,9 @@ def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
         # lists of flat lists (rows, pairs): what the walk below finds, without its tables
         n = len(v) + sum(map(len, inner))
         return n, 2, len(v) + 20 + sum(len(i) + 20 for i in {id(i): i for i in inner}.values())
+    got = _three_deep(v, inner)
+    if got is not None:
+        return got
     sizes: dict[int, int] = {}  # id -> size of each list met (the walk keeps them alive: ids stay unique)
     depths: dict[int, int] = {}
     cost, stack = 0, [(v, False)]
@@ -76,6 +79,31 @@ def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
         stack.append((x, True))
         stack.extend((i, False) for i in items if i.__class__ in _NESTING and id(i) not in sizes)
     return sizes[id(v)], depths[id(v)], cost
+
+
+def _three_deep(v: Any, inner: list) -> tuple[int, int, int] | None:
+    """`nested_size` of a list whose nested items are lists (`inner`) of flat lists and single
+    values (pairs of rows: hot in tableau games), as the walk finds it, without its tables; None
+    for any other shape (a map, a tuple, deeper lists)."""
+    if not all(i.__class__ is list for i in inner):
+        return None
+    second = [j for i in inner for j in i if j.__class__ in _NESTING]
+    if not all(j.__class__ is list and _NESTING.isdisjoint(map(type, j)) for j in second):
+        return None
+    n = len(v) + sum(map(len, inner)) + sum(map(len, second))
+    distinct = {id(i): i for i in inner}
+    distinct.update((id(j), j) for j in second)
+    return n, 3, len(v) + 20 + sum(len(i) + 20 for i in distinct.values())
+
+
+def built_flat(g: Any, out: list) -> list:
+    """`built_value` of a list literal whose items the code generator knows are numbers, texts,
+    truth values, cards or players (never a list): only its items are charged, as `built_value`
+    charges a flat list (such a literal cannot pass MAX_ITEMS: it is as long as it is written)."""
+    g.built += len(out)
+    if g.built > g.limits.max_memory:
+        charge_built(g, 0)  # (raises: over the budget)
+    return out
 
 
 def built_value(g: Any, out: Any, loc: Loc | None = None) -> Any:

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rulekit import BOARD_WORLD, board_cards, build, line_of
+from rulekit import BOARD_WORLD, board_cards, build, line_of, run
 from interpreter.engine.factory import new_game
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
@@ -427,3 +427,19 @@ def test_a_dummy_player_plays_the_same_games(tmp_path, players):
     assert len(g.result["scores"]) == players + 1 and g.result["scores"][-1] >= 13
     assert len(g.state.zones[f"mine#{players}"]) == 2 and g.state.zones[f"spare#{players}"]
     assert compile_direct(program).info["always"][0][3] is not None  # the rule runs per seat
+
+
+def test_a_trigger_condition_that_fails_names_the_trigger(tmp_path):
+    """A `when` condition that cannot be worked out (a content bug) stops the game with the
+    condition's words at the trigger's own line (`Runtime.trigger_condition`, which `fired` and
+    `whenever_pending` share)."""
+    p = build(tmp_path, """
+        stat x = 0
+        turn:
+            end game
+        when turn_start if sum(["a", 1]) > 0:
+            set x to 1
+        """)
+    g = run(p)
+    assert g.error.message == "in this trigger's condition: cannot add a number and a text"
+    assert g.error.loc.line == line_of(p, "when turn_start")

@@ -213,3 +213,34 @@ def test_lists_of_known_shape_are_charged_as_any_list():
         assert "more than 1000000 items, counting the items of the lists inside it" in e.message
     else:
         raise AssertionError("a list of two lists of 600,000 items is over the bound")
+
+
+def test_a_literal_of_single_values_is_charged_item_by_item(tmp_path):
+    """`[n, n, n]` (numbers only) is charged without a look for lists inside it
+    (`memory.built_flat`), but charged all the same: 3 items a time, so a budget of 3,000 is passed
+    within the loop, at that line, while a budget of 3,100 lets the game end."""
+    rules = """
+        stat n = 0
+        stat s = [0]
+        turn:
+            repeat 1001 times:
+                set s to [n, n, n]
+            set n to 1
+            end game
+        """
+    p = build(tmp_path, rules)
+    g = run(p, limits=Limits(max_memory=3_000))
+    assert isinstance(g.error, LimitExceeded) and "3000" in g.error.message
+    assert g.error.loc.line == line_of(p, "set s to [n, n, n]")
+    assert run(p, limits=Limits(max_memory=3_100)).error is None
+
+
+def test_pairs_of_rows_are_counted_as_the_walk_counts_them():
+    """A list of pairs of flat rows (a row shared by two pairs) is sized without the general walk
+    (`memory._three_deep`), with the walk's answer: every item counted each time it appears, each
+    distinct list's cost once (b's 3 items + 20 once, though it lies in both pairs)."""
+    a, b, c = [1, 2], [3, 4, 5], [6, 7, 8, 9]
+    size, depth, cost = nested_size([[a, b], [b, c]])
+    assert (size, depth) == (2 + (2 + 2 + 3) + (2 + 3 + 4), 3)
+    assert cost == (2 + 20) + 2 * (2 + 20) + (2 + 20) + (3 + 20) + (4 + 20)
+    assert nested_size([[a, [b]], c])[:2] == (2 + (2 + 2 + (1 + 3)) + 4, 4)  # deeper: the walk itself
