@@ -154,3 +154,24 @@ def test_whole_games_last_seven_rounds(program, players):
         assert g.result["rounds"] == 7 and g.result["turns"] == 7 * players
         assert not g.state.zones["acolyte_deck"]
         assert len(g.result["scores"]) == players + (1 if players == 1 else 0)
+
+
+def test_what_lies_open_and_what_face_down(program):
+    """What each seat sees: the display (SW-024), the turned-up Acolyte (SW-028), the dice passed
+    from player to player (SW-039), the discard pile, the wizard sheets (and those not taken) and
+    the spells in front of their owners (SW-074) lie open; the decks, the Acolyte deck and the
+    box are face down (a seat sees only how many); a player's challenges lie face down (SW-069),
+    seen by their owner alone. Found by tools/mutate_rules.py: `discard`, `wizard_box` and `dice`
+    made hidden passed every test."""
+    g = set_up(program, 2)
+    for seat in (0, 1, None):  # g.view takes a seat index (player 1 is seat 0), None: an onlooker
+        seen = g.view(seat)
+        for key in ("display", "acolyte", "dice", "discard", "wizard_box", "sheet of player 1",
+                    "sheet of player 2", "spells of player 1", "spells of player 2"):
+            assert isinstance(seen[key], list), (seat, key)
+        for key in ("spell_deck", "challenge_deck", "acolyte_deck", "box", "level_one"):
+            assert isinstance(seen[key], int), (seat, key)
+    assert len(g.view(0)["dice"]) == 6 and g.view(1)["sheet of player 1"]  # the cards, by name
+    for owner, other in ((0, 1), (1, 0)):
+        key = f"challenges of player {owner + 1}"
+        assert isinstance(g.view(owner)[key], list) and isinstance(g.view(other)[key], int), key
