@@ -1155,7 +1155,7 @@ class BoardItem(Node):
             spaces, to, one_way, edge = parts
             return cls(loc=loc, shape="link", spaces=spaces, to=to, one_way=one_way is not None,
                        edge=None if edge is None else str(edge))
-        spaces, edge = parts  # `ring` (closed) or `path` (open)
+        spaces, edge = parts  # a closed loop (`board_circle`) or an open path (`board_line`)
         return cls(loc=loc, shape="closed" if src.rule == "board_circle" else "open", spaces=spaces, to=None,
                    one_way=False, edge=None if edge is None else str(edge))
 
