@@ -110,11 +110,17 @@ def _value_margin(values: list[float], seat: int) -> float:
 
 def _value_shares(values: list[float]) -> list[float]:
     """An unfinished game's worth to each seat from its declared values, on the scale of outcomes:
-    the leader 1, the last 0, the others in proportion (all equal: 1/seats each). Unlike "who would
-    win if it ended now", a step forward counts even when it does not change the lead."""
-    lo, hi = min(values), max(values)
-    if hi <= lo:
+    the leader 1, the others in proportion between the leader and the bottom (all equal: 1/seats
+    each). Unlike "who would win if it ended now", a step forward counts even when it does not
+    change the lead. The bottom is the lowest value or 0, whichever is lower: where values are
+    never negative, a seat valued 0 (nothing gained, or out of the game) is worth nothing, and the
+    last seat still in play is worth more than that — with the lowest value as the bottom, being
+    last and being out both scored 0, and a trailing seat's search could not tell a move that keeps
+    it in the game from one that ends its part in it."""
+    least, hi = min(values), max(values)
+    if hi <= least:
         return [1.0 / len(values)] * len(values)
+    lo = min(least, 0.0)
     return [(v - lo) / (hi - lo) for v in values]
 
 

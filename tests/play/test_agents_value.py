@@ -58,3 +58,30 @@ def test_valued_greedy_beats_random_in_the_race(tmp_path):
         if seat in g.result["winners"] and len(g.result["winners"]) == 1:
             wins += 1
     assert wins == 6  # walking every turn reaches 6 long before a random runner (1 in 3 a turn)
+
+
+# Seat 1 trails seat 2 by far and may stay in the game or leave it (its value then 0). Scored by
+# the lowest value as the bottom, last-but-in and out both looked like 0 to its search.
+TRAILING = """
+player stat pos: 0..99
+player stat gone: 0..1
+setup:
+    set pos of last(players) to 9
+turn:
+    if gone of you == 0:
+        you chooses x from ["stay", "leave"]
+        if x == "leave":
+            set gone of you to 1
+    if turn_number >= 20:
+        end game
+score p: pos of p
+value p: 0 if gone of p == 1 else 1 + pos of p
+"""
+
+
+def test_mcts_scores_staying_in_the_game_above_leaving_it_when_last(tmp_path):
+    program = build(tmp_path, TRAILING)
+    for tree in (True, False):
+        def make(s, tree=tree):
+            return MCTSAgent(s, iterations=20, max_playout=1, tree=tree)
+        assert first_choices(program, make) == [0] * 8  # "stay": worth 1/10 of the leader, "leave" nothing
