@@ -325,8 +325,9 @@ class MCTSAgent:
     choices (the same draws as before such rules existed). Playouts stop after `max_playout`
     decisions.
     A finished playout scores 1 for a win (1/k for a win shared by k) and 0 otherwise for each
-    seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, the last
-    0, the others in proportion), else as if the game ended there; a playout whose game fails
+    seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, a seat
+    valued 0 — or the last, where some value is negative — 0, the others in proportion: see
+    `_value_shares`), else as if the game ended there; a playout whose game fails
     scores 0 for all.
     The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
     """
