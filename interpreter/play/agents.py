@@ -8,6 +8,7 @@ from typing import Protocol
 from ..engine.directgame import DirectGame
 from ..engine.game import Decision
 from ..runtime.values import ZoneRef
+from .endings import can_end_with_no_winner
 
 __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "deal_plan",
            "DealPlan", "make_agent",
@@ -108,13 +109,19 @@ def _value_margin(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
-def _value_shares(values: list[float]) -> list[float]:
+def _value_shares(values: list[float], zero_bottom: bool = False) -> list[float]:
     """An unfinished game's worth to each seat from its declared values, on the scale of outcomes:
     the leader 1, the last 0, the others in proportion (all equal: 1/seats each). Unlike "who would
-    win if it ended now", a step forward counts even when it does not change the lead."""
-    lo, hi = min(values), max(values)
-    if hi <= lo:
+    win if it ended now", a step forward counts even when it does not change the lead.
+    With `zero_bottom` (rules that can end with no winner: `endings.py`) the bottom is 0 where no
+    value is negative, not the last seat's value: a seat valued 0 (out of the game) scores as
+    everybody losing does, and the last seat still in play above that — with the last as the
+    bottom both scored 0, and a trailing seat's search could not tell a move that keeps it in the
+    game from one that ends its part in it."""
+    least, hi = min(values), max(values)
+    if hi <= least:
         return [1.0 / len(values)] * len(values)
+    lo = min(least, 0.0) if zero_bottom else least
     return [(v - lo) / (hi - lo) for v in values]
 
 
@@ -123,7 +130,7 @@ def _cut_values(game: DirectGame) -> list[float]:
     one, else the game's result as if it ended here."""
     values = game.values()
     if values is not None:
-        return _value_shares(values)
+        return _value_shares(values, can_end_with_no_winner(game))
     result = game.scores()
     return [_outcome(result, p) for p in range(len(game.seats))]
 
@@ -319,8 +326,9 @@ class MCTSAgent:
     choices (the same draws as before such rules existed). Playouts stop after `max_playout`
     decisions.
     A finished playout scores 1 for a win (1/k for a win shared by k) and 0 otherwise for each
-    seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, the last
-    0, the others in proportion), else as if the game ended there; a playout whose game fails
+    seat; a cut one scores by the ruleset's `value` when it declares one (the leader 1, the last 0
+    — a seat valued 0 where the rules can end with no winner —, the others in proportion: see
+    `_value_shares`), else as if the game ended there; a playout whose game fails
     scores 0 for all.
     The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
     """

@@ -30,3 +30,22 @@ def test_the_value_follows_the_way_to_the_crown():
     out = game.clone()
     out.state.pstats[0]["out"] = 1
     assert out.values()[0] == 0
+
+
+def _value_with(game: Any, n: int, lives: int) -> float:
+    """Seat 1's value on board space `n` with `lives` lives (all else unchanged)."""
+    g = game.clone()
+    g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
+    g.state.pstats[0]["lives"] = lives
+    return g.values()[0]
+
+
+def test_staying_alive_comes_before_going_deeper():
+    game = new_game(load_program(RULESET), 4, 3)
+    # a healthy character at the Sentinel is better off than one on his last life beyond it
+    assert _value_with(game, 17, 4) > _value_with(game, 25, 1)
+    # the last lives count most: from 2 lives to 1 costs more than from 5 to 4
+    assert _value_with(game, 5, 2) - _value_with(game, 5, 1) > _value_with(game, 5, 5) - _value_with(game, 5, 4)
+    # how far in he is counts in full from 3 lives only; the Crown whatever his lives
+    assert _value_with(game, 41, 3) - _value_with(game, 41, 1) > _value_with(game, 5, 3) - _value_with(game, 5, 1)
+    assert _value_with(game, 49, 1) >= 1000

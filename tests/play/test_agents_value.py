@@ -58,3 +58,37 @@ def test_valued_greedy_beats_random_in_the_race(tmp_path):
         if seat in g.result["winners"] and len(g.result["winners"]) == 1:
             wins += 1
     assert wins == 6  # walking every turn reaches 6 long before a random runner (1 in 3 a turn)
+
+
+
+# Seat 1 trails seat 2 by far and may stay in the game or leave it (its value then 0); the game can
+# end with everybody lost. With the last seat's value as the bottom of a cut playout's scale,
+# last-but-in and out both scored 0 to its search.
+TRAILING = """
+player stat pos: 0..99
+player stat gone: 0..1
+setup:
+    set pos of last(players) to 9
+turn:
+    if gone of you == 0:
+        you chooses x from ["stay", "leave"]
+        if x == "leave":
+            set gone of you to 1
+    if count(players where gone of it == 0) == 0:
+        end game "everybody left" with no winner
+    if turn_number >= 20:
+        end game
+score p: pos of p
+value p: 0 if gone of p == 1 else 1 + pos of p
+"""
+
+
+def test_where_all_can_lose_mcts_scores_staying_in_the_game_above_leaving_it(tmp_path):
+    program = build(tmp_path / "a", TRAILING)
+    for tree in (True, False):
+        def make(s, tree=tree):
+            return MCTSAgent(s, iterations=20, max_playout=1, tree=tree)
+        assert first_choices(program, make) == [0] * 8  # "stay": worth 1/10 of the leader, "leave" nothing
+    # where someone always wins, being last is losing: staying and leaving both score 0 (a coin toss)
+    always_won = build(tmp_path / "b", TRAILING.replace('end game "everybody left" with no winner', "end game"))
+    assert set(first_choices(always_won, lambda s: MCTSAgent(s, iterations=20, max_playout=1))) == {0, 1}
