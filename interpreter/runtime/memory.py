@@ -51,8 +51,7 @@ def nested_size(v: Any, limit: int = MAX_ITEMS) -> tuple[int, int, int]:
     inner = [i for i in top if i.__class__ in _NESTING]
     if all(_NESTING.isdisjoint(map(type, i.values() if i.__class__ is dict else i)) for i in inner):
         # lists of flat lists (rows, pairs): what the walk below finds, without its tables
-        n = len(v) + sum(map(len, inner))
-        return n, 2, len(v) + 20 + sum(len(i) + 20 for i in {id(i): i for i in inner}.values())
+        return len(v) + sum(map(len, inner)), 2, _walk_cost(len(v), inner)
     got = _three_deep(v, inner)
     if got is not None:
         return got
@@ -91,9 +90,13 @@ def _three_deep(v: Any, inner: list) -> tuple[int, int, int] | None:
     if not all(j.__class__ is list and _NESTING.isdisjoint(map(type, j)) for j in second):
         return None
     n = len(v) + sum(map(len, inner)) + sum(map(len, second))
-    distinct = {id(i): i for i in inner}
-    distinct.update((id(j), j) for j in second)
-    return n, 3, len(v) + 20 + sum(len(i) + 20 for i in distinct.values())
+    return n, 3, _walk_cost(len(v), inner + second)
+
+
+def _walk_cost(items: int, lists: list) -> int:
+    """What `nested_size`'s walk costs over a list of `items` items holding `lists` (at any depth):
+    each distinct list's items once, and 20 for each list (one met twice is walked once)."""
+    return items + 20 + sum(len(x) + 20 for x in {id(x): x for x in lists}.values())
 
 
 def built_flat(g: Any, out: list) -> list:
@@ -134,15 +137,9 @@ def built_lists(g: Any, out: list, depth: int = 2, loc: Loc | None = None) -> li
     if g.built + n > g.limits.max_memory:
         charge_built(g, n, loc)  # (raises)
     g.built += n
-    lists = out if depth == 2 else [r for pair in out for r in pair]
-    size = n + (len(lists) if depth == 3 else 0) + sum(map(len, lists))
-    if len(set(map(id, out))) == n and (depth == 2 or len(set(map(id, lists))) == len(lists)):
-        cost = n + 20 + size - n + 20 * (n + (len(lists) if depth == 3 else 0))
-    else:  # a list appearing twice is walked once
-        distinct = {id(x): x for x in out}
-        if depth == 3:
-            distinct.update({id(r): r for pair in distinct.values() for r in pair})
-        cost = n + 20 + sum(len(x) + 20 for x in distinct.values())
+    lists = out if depth == 2 else out + [r for pair in out for r in pair]
+    size = n + sum(map(len, lists))
+    cost = _walk_cost(n, lists)
     return _sized(g, out, size, cost, loc)
 
 
