@@ -923,6 +923,12 @@ class PlacementDecl(Decl):
                    zone_loc=src.token_loc(parts[0]))
 
 
+def _binder_and_expr(cls: type, loc: Loc, parts: list, src: "Source") -> Any:
+    """`build` of a declaration of one expression per player (`score p:`, `tiebreak p:`,
+    `value p:`): the player's name, then the expression."""
+    return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+
+
 @_node
 class ScoreDecl(Decl):
     """`score p: expr`."""
@@ -936,9 +942,7 @@ class ScoreDecl(Decl):
     def describe(self) -> str:
         return f"A player's score ({self.binder}) is {_d(self.expr)}."
 
-    @classmethod
-    def build(cls, loc: Loc, parts: list, src: "Source") -> "ScoreDecl":
-        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+    build = classmethod(_binder_and_expr)
 
 
 @_node
@@ -954,9 +958,7 @@ class TiebreakDecl(Decl):
     def describe(self) -> str:
         return f"Ties are broken by {_d(self.expr)} ({self.binder} for each tied player)."
 
-    @classmethod
-    def build(cls, loc: Loc, parts: list, src: "Source") -> "TiebreakDecl":
-        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+    build = classmethod(_binder_and_expr)
 
 
 @_node
@@ -975,9 +977,7 @@ class ValueDecl(Decl):
     def describe(self) -> str:
         return f"Bots value a game for a player ({self.binder}) by {_d(self.expr)}, higher being better."
 
-    @classmethod
-    def build(cls, loc: Loc, parts: list, src: "Source") -> "ValueDecl":
-        return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+    build = classmethod(_binder_and_expr)
 
 
 @_node
