@@ -13,13 +13,14 @@ a *call* reads on the builtin registry (`Builtin.reads`). The users:
 """
 from __future__ import annotations
 
-from typing import Iterable
+import dataclasses
+from typing import Any, Iterable, Iterator
 
 from ..content.model import Ruleset
-from ..language.tree import CARDS, CONSTRUCTS, RULES, Node, Stmt, walk
+from ..language.tree import CARDS, CONSTRUCTS, RULES, EndStmt, Node, Stmt, walk
 from ..library import ANYWHERE_BUILTINS, PURE_BUILTINS
 
-__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of", "is_sync", "SYNC_KINDS"]
+__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of", "is_sync", "SYNC_KINDS", "can_end_with_no_winner"]
 
 # read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
 # functions that default to the active player. A new turn or round notes it as changed.
@@ -116,3 +117,23 @@ def _sync_stmt(n: Node) -> bool:
         return not can_wait(c for c, _ in n.branches) and \
             all(is_sync(b) for _, b in n.branches) and is_sync(n.orelse or [])
     return False
+
+
+def can_end_with_no_winner(rs: Ruleset) -> bool:
+    """Whether some rule or card of `rs` says `end game ... with no winner` (every player loses):
+    the search agents then score a seat still in the game above that loss (play/agents.py)."""
+    return any(isinstance(n, EndStmt) and n.no_winner for root in _trees(rs) for n in walk(root))
+
+
+def _trees(rs: Ruleset) -> Iterator[Node]:
+    """Every syntax tree the ruleset holds: its declarations (kept in lists and dicts by kind) and
+    its cards' effects."""
+    for f in dataclasses.fields(rs):
+        value: Any = getattr(rs, f.name)
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value]
+        for item in items:
+            for x in item if isinstance(item, list) else [item]:
+                if isinstance(x, Node):
+                    yield x
+                elif getattr(x, "effect", None) is not None and isinstance(x.effect, Node):
+                    yield x.effect
