@@ -820,30 +820,12 @@ def _v(tok):
     return None if tok is None else str(tok)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule
-    aliases. It is also the `tree.Source` a construct's `build` asks for token locations and
-    decoded literals."""
+class _Source:
+    """What a construct's `build` asks of the parse (`tree.Source`): token locations and decoded
+    literals. A base class of `_ToAst` so that `v_args` leaves these methods unwrapped (Lark wraps
+    every public method of the decorated class, and each access would build a new wrapper)."""
 
-    def __init__(self, place: Place):
-        super().__init__()
-        self.place = place
-        self.rule = ""  # the grammar rule being built (tree.Source)
-
-    def __default__(self, data, children, meta):
-        """A rule with no method here: a construct that builds itself (`build`), else Lark's tree."""
-        cls = _SELF_BUILT.get(data)
-        if cls is None:
-            return super().__default__(data, children, meta)
-        self.rule = data
-        return cls.build(self._loc(meta), children, self)
-
-    def _loc(self, meta) -> Loc:
-        if getattr(meta, "empty", True):
-            return self.place.loc(1, 1)
-        end = meta.end_column if meta.end_line == meta.line else None
-        return self.place.loc(meta.line, meta.column, end)
+    place: "Place"
 
     def token_loc(self, tok: Token) -> Loc:
         """Where a token of the rule was written (tree.Source)."""
@@ -865,6 +847,32 @@ class _ToAst(Transformer_NonRecursive):
         return int(text)
 
     _int = number
+
+    def _loc(self, meta) -> Loc:
+        if getattr(meta, "empty", True):
+            return self.place.loc(1, 1)
+        end = meta.end_column if meta.end_line == meta.line else None
+        return self.place.loc(meta.line, meta.column, end)
+
+
+@v_args(meta=True)
+class _ToAst(_Source, Transformer_NonRecursive):
+    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule
+    aliases. It is also the `tree.Source` a construct's `build` asks for token locations and
+    decoded literals."""
+
+    def __init__(self, place: Place):
+        super().__init__()
+        self.place = place
+        self.rule = ""  # the grammar rule being built (tree.Source)
+
+    def __default__(self, data, children, meta):
+        """A rule with no method here: a construct that builds itself (`build`), else Lark's tree."""
+        cls = _SELF_BUILT.get(data)
+        if cls is None:
+            return super().__default__(data, children, meta)
+        self.rule = data
+        return cls.build(self._loc(meta), children, self)
 
     # -- declarations' plumbing: parts of a construct, built by its class (language/tree.py)
     def per_player(self, meta, c):
