@@ -303,3 +303,35 @@ def test_a_mutant_changes_the_generated_code_of_its_own_line_only(tmp_path, monk
     changed = rulecover.changed_lines(groups(Path(base.name), []), groups(mutant, [(str(mutant), str(base))]))
     # the move's own code, and the settling that the next line did after it (nothing moved now)
     assert changed == {(str(base / "game.rules"), 16), (str(base / "game.rules"), 17)}
+
+
+def test_a_run_in_parts_resumes_where_it_stopped_and_reruns_an_edited_line(tmp_path, capsys):
+    """`--json` is written as the run goes and `--resume` runs only the lines missing from it, so a
+    long run (hours for the big rulesets) can be stopped and go on later; a line edited in between
+    is run again, as its old verdict may no longer hold."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    base = [str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:16", "--lines",
+            "game.rules:17", "--lines", "game.rules:21"]
+    first, whole = tmp_path / "first.json", tmp_path / "whole.json"
+    _tool().main(base + ["--limit", "1", "--seed", "3", "--json", str(first)])   # stopped after one mutant
+    done = {o["where"] for o in json.loads(first.read_text(encoding="utf-8"))}
+    assert len(done) == 1
+    capsys.readouterr()
+    _tool().main(base + ["--resume", str(first), "--json", str(whole)])
+    out = capsys.readouterr().out
+    ran = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
+    assert ran == {"game.rules:16", "game.rules:17", "game.rules:21"} - done    # the done line is not run again
+    assert "3 of 3 rule lines" in out.splitlines()[-1]                          # but it counts in the summary
+    assert {o["where"] for o in json.loads(whole.read_text(encoding="utf-8"))} == {
+        "game.rules:16", "game.rules:17", "game.rules:21"}
+    # the rules change under a finished line: resuming runs that line again
+    (rules / "game.rules").write_text((rules / "game.rules").read_text(encoding="utf-8").replace(
+        "pts of you += c.value", "pts of you += c.value + 0"), encoding="utf-8")
+    _tool().main(base + ["--resume", str(whole)])
+    out = capsys.readouterr().out
+    assert {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")} == {
+        "game.rules:17"}

@@ -30,6 +30,10 @@ A mutant that none of them notices SURVIVES, listed with its line. One killed on
 or 3 shows a line whose citing scenarios do not assert it (KILLED-OTHER, KILLED-TESTS).
 `--limit N` runs at most N mutants, visiting the lines in a seeded random order; `--minutes M`
 stops after M minutes (both for the big rulesets on a shared machine; see docs/testing.md).
+A run longer than one sitting goes in parts: `--json FILE` is rewritten after every line, so a
+run stopped at any moment (Ctrl-C, `--minutes`, the machine going away) keeps what it found, and
+`--resume FILE` takes those outcomes as done and runs only the lines missing from it (a line
+whose code changed since is run again), writing the whole to `--json`.
 Exit status 1 when a mutant survived, 2 when the tests fail before any mutation.
 """
 from __future__ import annotations
@@ -534,7 +538,11 @@ def main(argv: list[str] | None = None) -> int:
                          "re-check the survivors of a long run after adding tests")
     ap.add_argument("--all-tests", action="store_true",
                     help="meet every mutant with every test (no coverage analysis: to check it changes no verdict)")
-    ap.add_argument("--json", type=Path, help="write every outcome here")
+    ap.add_argument("--json", type=Path, help="write every outcome here (rewritten after each line, so a "
+                                              "stopped run keeps what it found)")
+    ap.add_argument("--resume", type=Path, metavar="JSON",
+                    help="outcomes of an earlier, unfinished run (its --json): its lines count as done and "
+                         "are not run again, unless their code changed since")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
     args = ap.parse_args(argv)
     if args.legacy:  # `RULESET SCENARIOS PREFIX`, as before: cited lines, their scenarios first
@@ -573,7 +581,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None or args.minutes is not None:
         random.Random(args.seed).shuffle(sites)
     per_line = None if args.every else args.per_line
-    outcomes: list[Outcome] = []
+    outcomes: list[Outcome] = _resumed(args.resume, sites) if args.resume else []
+    done = {o.where for o in outcomes}
     start = time.time()
 
     def report(o: Outcome) -> None:  # as it comes: a long run shows its progress
@@ -610,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.minutes is not None and time.time() - start > 60 * args.minutes:
                 break
             where = f"{site.file.name}:{site.first + 1}"
+            if where in done:
+                continue
             # a line citing no rule ID is every scenario's business; one citing IDs, its citers' first
             citing = sorted({f for rid in site.ids for f in index.get(rid, [])}) if site.ids else all_scenarios
             others = [f for f in all_scenarios if f not in citing]
@@ -638,6 +649,8 @@ def main(argv: list[str] | None = None) -> int:
             if not tried:
                 report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
                                split_comment(lines[site.first])[0].strip()))
+            if args.json:  # after each line: a run stopped at any moment keeps its finished lines
+                _write_json(args.json, outcomes)
     counts = {s: sum(o.status == s for o in outcomes)
               for s in ("killed", "killed-other", "killed-tests", "survived", "not-reached", "invalid")}
     unreached = counts["not-reached"]
@@ -656,9 +669,36 @@ def main(argv: list[str] | None = None) -> int:
           f"{share}; "
           f"{counts['invalid']} lines without a valid mutant ({time.time() - start:.0f}s)")
     if args.json:
-        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
+        _write_json(args.json, outcomes)
     return 1 if survived else 0
 
 
+def _write_json(path: Path, outcomes: list[Outcome]) -> None:
+    """Every outcome so far, replacing the file whole (never a half-written file)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps([asdict(o) for o in outcomes], indent=1), encoding="utf-8")
+    os.replace(part, path)
+
+
+def _resumed(path: Path, sites: list[Site]) -> list[Outcome]:
+    """The outcomes an earlier run wrote, for the lines still to visit whose code is unchanged
+    (a line edited since, or no longer a rule line, is run again)."""
+    try:
+        earlier = [Outcome(**o) for o in json.loads(path.read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError) as err:
+        sys.exit(f"--resume {path}: not the --json of an earlier run ({err})")
+    texts = {f: f.read_text(encoding="utf-8").splitlines() for f in {s.file for s in sites}}
+    code = {f"{s.file.name}:{s.first + 1}": split_comment(texts[s.file][s.first])[0].strip() for s in sites}
+    kept = [o for o in earlier if code.get(o.where) == o.line]
+    print(f"resumed: {len({o.where for o in kept})} lines done earlier ({len(kept)} outcomes)"
+          + (f"; {len(earlier) - len(kept)} outcomes of changed or other lines dropped" if len(kept) < len(earlier)
+             else ""), file=sys.stderr)
+    return kept
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("stopped: the lines finished so far are in --json; go on with --resume", file=sys.stderr)
+        sys.exit(130)
