@@ -324,6 +324,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             self.tbit = dict(self.tbit)
 
     # ---- tables the generated code binds once ---------------------------------------------
+    def move_log(self) -> list | None:
+        """Where card statistics follow this game's moves (its `where` a cardstats.ChangeLog), the
+        list of events that the generated code appends a lone card's move to itself; else None
+        (a copy's `where` is a plain map: copies are not tracked)."""
+        where = self.state.where
+        return None if type(where) is dict else where.events
+
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
         out = [zones[f"{name}#{p}"] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)

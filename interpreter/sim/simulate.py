@@ -156,7 +156,7 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if isinstance(g, DirectGame):
         # the tracker reads each decision from its move log at the end (`MoveTracker.marks`);
         # a setup that asked a decision before the tracker started needs a look too
-        marks = tracker.marks() if card_stats else None
+        marks = tracker.marks(g) if card_stats else None
         look = tracker.first_look if card_stats and tracker.game is None else None
         if deadline is not None:
             def look(game, update=look):
