@@ -874,12 +874,16 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 2, "if _MV is not None:", loc)
         self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
         self.emit(d + 1, "else:", loc)
-        self.emit(d + 2, f"R.take_any({c})", loc)
+        self.emit(d + 2, f"R.take_any({c})", loc)  # (out of `where` now)
         self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
         self.emit(d + 2, put, loc)
-        self.emit(d + 2, f"_W[{c}] = {dest.key}", loc)
         self.emit(d + 2, f"if {c} in _UN:", loc)
+        self.emit(d + 3, f"_W[{c}] = {dest.key}", loc)
         self.emit(d + 3, f"R.mark_under({c})", loc)
+        self.emit(d + 2, "else:", loc)
+        self.emit(d + 3, f"_W.setdefault({c}, {dest.key})", loc)
+        self.emit(d + 3, "if _MV is not None:", loc)
+        self.emit(d + 4, f"_MV.append(({c}, {dest.key}))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
