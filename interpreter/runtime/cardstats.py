@@ -196,7 +196,7 @@ class MoveTracker:
                 continue
             if cid < 0:
                 cid = ~cid
-            else:
+            elif pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
                 pending.discard(cid)
             if to is None:  # the card on top is itself between two places: wait until it lands
                 continue
