@@ -45,8 +45,8 @@ def card_keys(cards: list[Any]) -> list[str]:
 
 
 class ChangeLog(dict):
-    """A `where` map (card id → zone key) that notes which cards' entries were set or removed and,
-    once a card tracker `follow`s it, where each changed card went, as it happens.
+    """A `where` map (card id → zone key) that notes where each changed card went, as it happens
+    (a card tracker `follow`s it from the end of setup on).
 
     Why a list of events rather than a call per change: a card moves hundreds of times a game, and
     the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
@@ -62,7 +62,9 @@ class ChangeLog(dict):
     (no card under it, none over it) it writes the map with dict's own methods, which run no hook,
     and appends the one event `(card, zone)` itself — the most common move without two calls of
     Python methods (`pop` and `setdefault` on a dict subclass do not call `__delitem__` and
-    `__setitem__`)."""
+    `__setitem__`). `Runtime.place` (a lone card into a row) does the same, and a lone card that
+    `Runtime.take_any` takes off a row for the generated code to put back at once notes no
+    (card, False) first (`Runtime._take`'s `back`). Every other write runs the hooks below."""
 
     __slots__ = ("events", "under", "gone")
 
