@@ -382,7 +382,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         (`check_source`) and compiled. Returns `build`, the source and each line's rule location."""
         head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
                 "    _W = _st.where", "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
-                "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under"]
+                "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under", "    _MV = R.move_log()"]
         for name, local in self.zones_used.items():
             if self.rs.zones[name].per_player:
                 head.append(f"    {local} = R.player_zone({self.k(name)})")
@@ -856,6 +856,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             dest.elem != "either" else \
             f"_TB[{dest.key}]"
         at, src = self.temp(), self.temp()
+        put = f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})"
         self.emit(d + 1, f"{at} = _W.get({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
         self.emit(d + 2, f"{src} = _Z[{at}]", loc)
@@ -863,15 +864,26 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"{src}.pop()", loc)
         self.emit(d + 2, "else:", loc)
         self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
-        self.emit(d + 2, f"del _W[{c}]", loc)  # as zones.take_out: its entry goes last (the narration's order)
+        # a lone card: its entry taken out and put last (as zones.take_out then put: the narration's
+        # order) by dict's own methods, and the move noted once where card statistics follow the
+        # moves (`_MV`, cardstats.ChangeLog: the event its hooks would leave, without their calls)
+        self.emit(d + 2, f"_W.pop({c})", loc)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
+        self.emit(d + 2, put, loc)
+        self.emit(d + 2, f"_W.setdefault({c}, {dest.key})", loc)
+        self.emit(d + 2, "if _MV is not None:", loc)
+        self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
         self.emit(d + 1, "else:", loc)
-        self.emit(d + 2, f"R.take_any({c})", loc)
+        self.emit(d + 2, f"R.take_any({c})", loc)  # (out of `where` now)
         self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
-        self.emit(d + 1, f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})", loc)
-        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
-        self.emit(d + 1, f"if {c} in _UN:", loc)
-        self.emit(d + 2, f"R.mark_under({c})", loc)
+        self.emit(d + 2, put, loc)
+        self.emit(d + 2, f"if {c} in _UN:", loc)
+        self.emit(d + 3, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 3, f"R.mark_under({c})", loc)
+        self.emit(d + 2, "else:", loc)
+        self.emit(d + 3, f"_W.setdefault({c}, {dest.key})", loc)
+        self.emit(d + 3, "if _MV is not None:", loc)
+        self.emit(d + 4, f"_MV.append(({c}, {dest.key}))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
@@ -1038,7 +1050,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "move_log", "setdefault", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
              "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
              "linked", "linked_values", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",

@@ -324,6 +324,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             self.tbit = dict(self.tbit)
 
     # ---- tables the generated code binds once ---------------------------------------------
+    def move_log(self) -> list | None:
+        """Where card statistics follow this game's moves (its `where` a cardstats.ChangeLog), the
+        list of events that the generated code appends a lone card's move to itself; else None
+        (a copy's `where` is a plain map: copies are not tracked)."""
+        where = self.state.where
+        return None if type(where) is dict else where.events
+
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
         out = [zones[f"{name}#{p}"] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
@@ -414,8 +421,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
                             None)
 
     # ---- card movement ---------------------------------------------------------------------
-    def _take(self, c: int) -> None:
-        """Take card `c` out of its place, as zones.take_out, keeping the covered flags."""
+    def _take(self, c: int, back: bool = False) -> None:
+        """Take card `c` out of its place, as zones.take_out, keeping the covered flags. `back`:
+        the caller puts it somewhere at once and notes that move, so card statistics need no
+        event for a lone card taken out (cardstats.ChangeLog)."""
         st = self.state
         self.grid_version += 1  # a grid's cards may have changed (`CoverRuntime.card_at`)
         at = st.where[c]
@@ -428,7 +437,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
                         del _row_ids(st, at)[r]
                         del rows[r]
                     break
-            del st.where[c]
+            where = st.where
+            where.pop(c)  # dict's own (no ChangeLog hook); a followed map notes the card taken out
+            if not back and type(where) is not dict:
+                where.events.append((c, False))
             return
         below = st.under.get(c)
         new_top = below[-1] if below else None
@@ -450,7 +462,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         """Take a card out of wherever it lies, noting its zone as changed."""
         if c in self.state.where:
             self._touch_card(c)
-            self._take(c)
+            self._take(c, True)  # (put back by the generated code: `emit_move_one`)
 
     def mark_under(self, c: int) -> None:
         """The cards under `c` lie under it wherever it went (as zones.put)."""
@@ -473,10 +485,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             self.touch(at)
             src = st.zones[at]
             del src[src.index(c)]
-            del where[c]  # as zones.take_out: its entry goes last (the narration's order)
+            where.pop(c)  # as zones.take_out: its entry goes last (the narration's order)
         elif at is not None:
             self._touch_card(c)
-            self._take(c)
+            self._take(c, True)
         rows = st.zones[key]
         if pos.side == "new" or not rows:
             ids = st.row_ids.get(key)
@@ -489,11 +501,15 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             rows[pos.row].insert(0, c)
         else:
             rows[pos.row].append(c)
-        where[c] = key
         below = st.under.get(c)
         if below:
+            where[c] = key
             for b in below:
                 where[b] = f"^{c}"
+        else:  # a lone card, out of `where` now: put and noted as the generated code's moves do
+            where.setdefault(c, key)  # (direct.py, `emit_move_one`: no ChangeLog hook)
+            if type(where) is not dict:
+                where.events.append((c, key))
         self.touch(key)
 
     def cover(self, c: Any, target: Any) -> None:

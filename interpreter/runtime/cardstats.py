@@ -45,8 +45,8 @@ def card_keys(cards: list[Any]) -> list[str]:
 
 
 class ChangeLog(dict):
-    """A `where` map (card id → zone key) that notes which cards' entries were set or removed and,
-    once a card tracker `follow`s it, where each changed card went, as it happens.
+    """A `where` map (card id → zone key) that notes where each changed card went, as it happens
+    (a card tracker `follow`s it from the end of setup on).
 
     Why a list of events rather than a call per change: a card moves hundreds of times a game, and
     the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
@@ -55,23 +55,29 @@ class ChangeLog(dict):
     each event holds where the card lay at that moment: (card, zone) for a card set, (~card, zone)
     for a card under it that moved along, (card, False) for a card taken out. A card taken out
     and put straight back somewhere (most moves) leaves one event, (card, zone): the tracker
-    would read the pair to the same effect."""
+    would read the pair to the same effect.
 
-    __slots__ = ("changed", "events", "under", "gone")
+    The list of events is made with the map and kept for its life (`follow` empties it), so that
+    the generated code can bind it once per game (`Runtime.move_log`): where it moves a lone card
+    (no card under it, none over it) it writes the map with dict's own methods, which run no hook,
+    and appends the one event `(card, zone)` itself — the most common move without two calls of
+    Python methods (`pop` and `setdefault` on a dict subclass do not call `__delitem__` and
+    `__setitem__`). `Runtime.place` (a lone card into a row) does the same, and a lone card that
+    `Runtime.take_any` takes off a row for the generated code to put back at once notes no
+    (card, False) first (`Runtime._take`'s `back`). Every other write runs the hooks below."""
+
+    __slots__ = ("events", "under", "gone")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
-        self.changed: set[int] = set()
-        self.events: list[tuple[int, str | None | bool]] | None = None  # None: not followed
+        self.events: list[tuple[int, str | None | bool] | int] = []  # (before `follow`: emptied there)
         self.under: dict[int, list[int]] = {}
         self.gone: tuple | None = None  # the last (card, False) noted
 
     def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
         _set(self, key, value)  # (bound once: this runs at every move)
         events = self.events
-        if events is None:
-            self.changed.add(key)
-        elif value[0] != "^" and (key not in self.under or not self.under[key]):
+        if value[0] != "^" and (key not in self.under or not self.under[key]):
             if events and events[-1] is self.gone and self.gone[0] == key:  # taken out just now
                 events[-1] = (key, value)
             else:
@@ -83,19 +89,15 @@ class ChangeLog(dict):
 
     def __delitem__(self, key, _del=dict.__delitem__) -> None:
         _del(self, key)
-        events = self.events
-        if events is None:
-            self.changed.add(key)
-        else:
-            gone = self.gone = (key, False)
-            events.append(gone)
+        gone = self.gone = (key, False)
+        self.events.append(gone)
 
-    def follow(self, under: dict[int, list[int]], events: list | None = None) -> list:
-        """Start noting events, into `events` (else a new list); the state's `under` map tells
-        which cards lie under which."""
+    def follow(self, under: dict[int, list[int]]) -> list:
+        """Start following: the events noted so far (the setup's moves) are dropped, in place;
+        the state's `under` map tells which cards lie under which. Returns the list of events."""
         self.under = under
-        self.events = [] if events is None else events
-        self.changed.clear()
+        self.events.clear()
+        self.gone = None
         return self.events
 
     def __deepcopy__(self, memo) -> dict:
@@ -133,20 +135,23 @@ class MoveTracker:
         st = game.state
         if self.events:  # a look during setup (a decision in it) began following already
             self._replay()
-        if not isinstance(st.where, ChangeLog):
+        if not isinstance(st.where, ChangeLog):  # a game made without `log_moves`
             st.where = ChangeLog(st.where)
-        self.events = st.where.follow(st.under, self.events)
+            st.where.events = self.events  # (the list `marks` gave)
+        self.events = st.where.follow(st.under)  # (the list `marks` gave, where it was asked first)
         self.game = game
         pos = self.pos = [None] * len(self.cards)
         for cid in st.where:
             pos[cid] = _resolve(st.where, cid)
 
-    def marks(self) -> list:
+    def marks(self, game: Any) -> list:
         """The list a game's `play_out` may append each decision's player to, before it is
-        answered: the move log itself, so that the looks are read in order with the moves, once,
-        at the end (`update`) rather than by a call per decision. Where a decision in the setup
-        comes before the tracker started, `first_look` must look at it."""
-        return self.events
+        answered: the move log itself (`game`'s, which the tracker follows from `start` on), so
+        that the looks are read in order with the moves, once, at the end (`update`) rather than by
+        a call per decision. Where a decision in the setup comes before the tracker started,
+        `first_look` must look at it."""
+        where = game.state.where
+        return where.events if isinstance(where, ChangeLog) else self.events
 
     def first_look(self, game: Any) -> None:
         """A look before a decision while the moves go to `marks`: only the first, in a setup
@@ -193,7 +198,7 @@ class MoveTracker:
                 continue
             if cid < 0:
                 cid = ~cid
-            else:
+            elif pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
                 pending.discard(cid)
             if to is None:  # the card on top is itself between two places: wait until it lands
                 continue

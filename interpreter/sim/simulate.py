@@ -40,8 +40,8 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
     """Play games `indices` of a batch; picklable entry point for worker processes and Ray.
     `limits` maps `engine.Limits` fields to values (a missing or 0 value keeps its default);
     `overrides` changes constants or card fields first (see `variants.load_variant`);
-    `card_stats=False` skips tracking which cards seats take, play and hold (about 1.3x faster in the
-    benchmark game, docs/performance.md); `limits["max_memory_mb"]`: how much the process may grow while it
+    `card_stats=False` skips tracking which cards seats take, play and hold (about 1.2x faster in
+    the benchmark game, docs/performance.md); `limits["max_memory_mb"]`: how much the process may grow while it
     plays these games (oslimit.py; a game past it fails with "the game ran out of memory")."""
     program = load_variant(ruleset, tuple(overrides)) if overrides else load_program(ruleset)
     lim = Limits()
@@ -156,7 +156,7 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if isinstance(g, DirectGame):
         # the tracker reads each decision from its move log at the end (`MoveTracker.marks`);
         # a setup that asked a decision before the tracker started needs a look too
-        marks = tracker.marks() if card_stats else None
+        marks = tracker.marks(g) if card_stats else None
         look = tracker.first_look if card_stats and tracker.game is None else None
         if deadline is not None:
             def look(game, update=look):

@@ -159,3 +159,29 @@ def test_the_move_log_read_at_the_end_counts_what_a_look_at_every_decision_count
         assert (taken, played, tracker.moved_by(2), tracker.moved_cards(), tracker.held(g, 2)) == \
             (row["taken"], row["played"], row["movers"], row["moved"], row["held"])
         assert any(row["movers"]) and any(row["played"])
+
+
+def test_every_move_reaches_the_tracker_whichever_way_the_engine_writes_it(tmp_path):
+    """Most moves are written by the generated code and `Runtime.place` without the move log's hooks,
+    noting their one event themselves (cardstats.ChangeLog); the rest run the hooks. At every
+    decision, where the tracker last saw each card must be where it lies: a move written without
+    its event would leave a card behind. Rows, cards laid on cards (Toil and Troublez's Cloak) and
+    a setup decision (the chip game) all take part."""
+    from interpreter.runtime.cardstats import ChangeLog, _resolve
+    cases = [(str(ruleset(tmp_path, STACKS, CHIPS)), 2, range(4)),
+             ("rulesets/toil_and_troublez", 4, range(4))]
+    for folder, players, seeds in cases:
+        program = load_program(folder)
+        for seed in seeds:
+            tracker = MoveTracker(program)
+            seats = agents_for(["random"], players, seed)
+            g = new_game(program, players, seed, seats=seats, after_setup=tracker.start, log_moves=True)
+            assert isinstance(g.state.where, ChangeLog)
+            looks = 0
+            while not g.over:
+                tracker.update(g)
+                where = g.state.where
+                assert tracker.pos == [_resolve(where, c) for c in range(len(tracker.pos))], (folder, seed)
+                looks += 1
+                g.answer(seats[g.decision.player].choose(g, g.decision))
+            assert g.error is None and looks > 10
