@@ -162,7 +162,7 @@ class AbilityRuntime:
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in
         play and of `sources`, each within its use limit and condition; as (use key, function,
-        condition, node, card id or None). Asked before every action decision (a good part of a
+        condition, node, card id or None). Asked before every action decision (much of a
         game that offers actions all turn): the entries, their use keys and which of a covered
         card's actions live are found once per ruleset (`action_plan`), the player's zones once
         per seat (`own_action_zones`)."""
