@@ -291,12 +291,26 @@ class AbilityRuntime:
 
     def action_decision(self, player: Any, legal: list, done: str) -> Decision:
         """The question `ActionsTask` asks: each action by its label (and its card), then "done"
-        (the labels made when read: `_action_label`)."""
-        cards = self.rs.cards
-        options = [(key, node, None, None, cards[c] if c is not None else None) for key, _, _, node, c in legal]
+        (the labels made when read: `_action_label`). Each action's option is made once per
+        ruleset and player count, as the entries are (`action_plan`)."""
+        made = self.tables.get("action_options")
+        if made is None:
+            made = self.tables["action_options"] = {}, {}
+        known, labels = made  # by its use key (it names the card and the action), and by `done`
+        options = []
+        for entry in legal:
+            option = known.get(entry[0])
+            if option is None:
+                c = entry[4]
+                option = known[entry[0]] = (entry[0], entry[3], None, None, self.rs.cards[c] if c is not None else None)
+            options.append(option)
         options.append(None)
-        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options, None, None,
-                        partial(_action_label, done))
+        label = labels.get(done)
+        if label is None:
+            label = labels[done] = partial(_action_label, done)
+        st = self.state
+        p = st.active if player is None or player >= st.players else player  # (`player_or_active`)
+        return Decision(int(p), "action", "Choose an action", options, None, None, label)
 
     def use_action(self, entry: tuple) -> Callable:
         """Count a use of a limited action; the action's function."""
