@@ -162,44 +162,55 @@ class AbilityRuntime:
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in
         play and of `sources`, each within its use limit and condition; as (use key, function,
-        condition, node, card id or None). Asked before every action decision: the entries (and
-        their use keys) are made once per ruleset (`_action_entries`), the player's zones found
-        once per game."""
-        st, info, fns = self.state, self.info, self.game.fns
+        condition, node, card id or None). Asked before every action decision (much of a
+        game that offers actions all turn): the entries, their use keys and which of a covered
+        card's actions live are found once per ruleset (`action_plan`), the player's zones once
+        per seat (`own_action_zones`)."""
+        st = self.state
         p = int(player)
-        entries = self.action_entries
-        out = entries.get("rule:")
-        if out is None:
-            out = entries["rule:"] = [_action_entry(f"rule:{i}", fn, cond, node, None)
-                                      for i, (fn, cond, node) in enumerate(info["rule_actions"])]
-        card_actions = info["card_actions"]
-        if card_actions:
-            out = list(out)
+        rule, entries, lower, kept = self.tables.get("action_plan") or self.action_plan()
+        if entries is None:  # no card has actions
+            out = rule
+        elif self.info["copies"]:
+            out = self._copying_actions(p, sources, rule)
+        else:
+            out = list(rule)
             zones = st.zones
-            cards: list = []
-            for key in self.own_zone_keys(p):
-                cards += zones[key]
-            if sources is not None:
-                cards += [c for c in sources if c is not None and c not in cards]
-            copies = info["copies"]
-            live = self.ability_live if info["kept_parts"] else None
-            for c in cards:
-                own = card_actions.get(c)
-                if copies:  # (a card without actions of its own may copy some)
-                    made = [_action_entry(f"{c}:{i}", fn, cond, node, c)
-                            for i, (fn, cond, node) in self.copied_actions(c, own or ())]
-                elif own is None:
+            for key, part in self.tables["own_action_zones"].get((p, st.dummies)) or self.own_action_zones(p):
+                z = zones[key]
+                if not z:
                     continue
-                else:
+                if part is None:
+                    for c in z:
+                        made = entries.get(c)
+                        if made is not None:
+                            out += made
+                else:  # a card below the top keeps that part's actions only (`ability_live`)
+                    top = z[-1]
+                    for c in z:
+                        made = entries.get(c) if c == top else lower.get((part, c))
+                        if made is not None:
+                            out += made
+            if sources:
+                where = st.where
+                own = self.tables["own_key_sets"][p, st.dummies]
+                seen: list = []
+                for c in sources:  # a source in one of the player's zones was counted there
                     made = entries.get(c)
-                    if made is None:
-                        made = entries[c] = [_action_entry(f"{c}:{i}", fn, cond, node, c)
-                                             for i, (fn, cond, node) in enumerate(own)]
-                for pair in made:
-                    if live is None or live(c, pair[0][3]):
-                        out.append(pair)
+                    if made is None or c in seen:
+                        continue
+                    seen.append(c)
+                    at = where.get(c)
+                    if at in own:
+                        continue
+                    part = kept.get(at.partition("#")[0]) if kept and at is not None else None
+                    if part is not None and zones[at][-1] != c:
+                        made = lower.get((part, c))
+                        if made is None:
+                            continue
+                    out += made
         legal = []
-        uses = st.uses
+        uses, fns = st.uses, self.game.fns
         you = Seat(p)
         for entry, use_key in out:
             if use_key is not None and uses.get(use_key, 0) >= entry[3].limit:
@@ -210,17 +221,61 @@ class AbilityRuntime:
             legal.append(entry)
         return legal
 
+    def action_plan(self) -> tuple:
+        """What `actions` reads, made once per ruleset and player count: the rules' actions' entries
+        (as (entry, use key or None)); card id → its own actions' entries (None: no card has
+        actions); (part, card id) → those that belong to `part`, for a card below the top of a zone
+        that keeps that part; and the zones that keep a part (`ability_live`). Each seat's zones
+        are found when it first asks (`own_action_zones`)."""
+        info = self.info
+        rule = [_action_entry(f"rule:{i}", fn, cond, node, None) for i, (fn, cond, node) in enumerate(info["rule_actions"])]
+        entries = {c: [_action_entry(f"{c}:{i}", fn, cond, node, c) for i, (fn, cond, node) in enumerate(own)]
+                   for c, own in info["card_actions"].items()}
+        kept = info["kept_parts"]
+        lower = {}
+        for part in set(kept.values()):
+            for c, made in entries.items():
+                ok = [pair for pair in made if getattr(pair[0][3], "part", None) == part]
+                if ok:
+                    lower[part, c] = ok
+        self.tables["own_action_zones"], self.tables["own_key_sets"] = {}, {}
+        got = self.tables["action_plan"] = (rule, entries or None, lower, kept)
+        return got
+
+    def own_action_zones(self, p: int) -> list:
+        """`own_zone_keys(p)`, each with the part its covered cards keep (None: all of it); and
+        the set of those keys in `tables["own_key_sets"]` (a source lying there is counted there)."""
+        at = (p, self.state.dummies)
+        kept, keys = self.info["kept_parts"], self.own_zone_keys(p)
+        zones = self.tables["own_action_zones"][at] = [(key, kept.get(key.partition("#")[0])) for key in keys]
+        self.tables["own_key_sets"][at] = frozenset(keys)
+        return zones
+
+    def _copying_actions(self, p: int, sources: list | None, out: list) -> list:
+        """`_card_actions` where some cards copy others (`copies EXPR`): each card's actions
+        found anew (its own, then those of the card it copies now), each tested by `ability_live`."""
+        zones, info = self.state.zones, self.info
+        out = list(out)
+        cards: list = []
+        for key in self.own_zone_keys(p):
+            cards += zones[key]
+        if sources is not None:
+            cards += [c for c in sources if c is not None and c not in cards]
+        card_actions = info["card_actions"]
+        live = self.ability_live if info["kept_parts"] else None
+        for c in cards:
+            made = [_action_entry(f"{c}:{i}", fn, cond, node, c)
+                    for i, (fn, cond, node) in self.copied_actions(c, card_actions.get(c) or ())]
+            for pair in made:
+                if live is None or live(c, pair[0][3]):
+                    out.append(pair)
+        return out
+
     @property
     def key_owners(self) -> dict:
         """Zone key (as `where` gives it) → the owner of the player's zone it names, -1 for a
         shared zone or a card below another (made as keys are met, shared by a ruleset's games)."""
         return self.tables["key_owners"]
-
-    @property
-    def action_entries(self) -> dict:
-        """The actions' entries, per ruleset and player count (read only once made): "rule:" → the
-        rules' actions, a card id → its own actions, each as (entry, use key or None)."""
-        return self.tables.setdefault("actions", {})
 
     def own_zone_keys(self, p: int) -> list:
         """The keys of player `p`'s own zones but rows (`pile#2`), in the state's order: where the
@@ -236,12 +291,26 @@ class AbilityRuntime:
 
     def action_decision(self, player: Any, legal: list, done: str) -> Decision:
         """The question `ActionsTask` asks: each action by its label (and its card), then "done"
-        (the labels made when read: `_action_label`)."""
-        cards = self.rs.cards
-        options = [(key, node, None, None, cards[c] if c is not None else None) for key, _, _, node, c in legal]
+        (the labels made when read: `_action_label`). Each action's option is made once per
+        ruleset and player count, as the entries are (`action_plan`)."""
+        made = self.tables.get("action_options")
+        if made is None:
+            made = self.tables["action_options"] = {}, {}
+        known, labels = made  # by its use key (it names the card and the action), and by `done`
+        options = []
+        for entry in legal:
+            option = known.get(entry[0])
+            if option is None:
+                c = entry[4]
+                option = known[entry[0]] = (entry[0], entry[3], None, None, self.rs.cards[c] if c is not None else None)
+            options.append(option)
         options.append(None)
-        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options, None, None,
-                        partial(_action_label, done))
+        label = labels.get(done)
+        if label is None:
+            label = labels[done] = partial(_action_label, done)
+        st = self.state
+        p = st.active if player is None or player >= st.players else player  # (`player_or_active`)
+        return Decision(int(p), "action", "Choose an action", options, None, None, label)
 
     def use_action(self, entry: tuple) -> Callable:
         """Count a use of a limited action; the action's function."""

@@ -314,7 +314,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.types, self.all_ids, self.seats, self._others = t["types"], t["all_ids"], t["seats"], t["others"]
         self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
-        self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_entries`)
+        self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_plan`)
         # a player's stat's bits for settling, by (name, seat): its name's and its instance's (`touch_stat`);
         # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
         self.stat_bits: dict = t.setdefault("stat_bits", {})
