@@ -6,6 +6,7 @@ from typing import Any
 from pathlib import Path
 
 import pytest
+import yaml
 
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
@@ -144,6 +145,26 @@ def test_the_track_and_the_village_are_open_and_the_decks_are_not():
         assert isinstance(seen["depths"], int), seat
 
 
+def test_the_artifacts_are_open_and_the_box_and_the_search_piles_are_not():
+    """EN-035, EN-037, EN-042: each player's Item, Enchantment and Monster piles are laid out
+    on the table, overlapping so that every covered card's lower part shows: every seat (and a
+    spectator) sees every player's piles as cards, as it sees the card being taken (EN-074:
+    on the table, not yet in an artifact). The box (EN-097, EN-099: cards out of the game) and
+    the setup's search piles (EN-028, EN-029: the cards set apart while searching the bottom of
+    the face-down Adventure Deck) are face down: a count. Found by tools/mutate_rules.py: the
+    visibility of these zones changed passed every test."""
+    g, _, _ = _setup(2, "Standard", 1)
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        for pile in ("items", "enchantments", "monsters"):
+            for p in (1, 2):
+                assert isinstance(seen[f"{pile} of player {p}"], list), (seat, pile, p)
+        assert [s.split(" (")[0] for s in seen["items of player 2"]] == ["Fist"], seat
+        assert isinstance(seen["taking"], list), seat
+        assert isinstance(seen["box"], int) and seen["box"] > 0, seat
+        assert isinstance(seen["aside"], int) and isinstance(seen["found"], int), seat
+
+
 def test_graveyard_is_public():
     """EN-155: every player (and a spectator) sees the graveyard's cards, in order."""
     g, _, _ = _setup(3, "Standard", 4)
@@ -228,6 +249,28 @@ def test_the_two_player_half_decks():
     for k in BASE_KINGDOMS:
         halves = [c for c in cards if c.fields.get("kingdom") == k and c.type != "Village" and c.fields["two"]]
         assert 0 < len(halves) < 25, k
+
+
+def _marked_two() -> set[str]:
+    """The names of the cards a card file marks with a "2" on the back (`two: true`)."""
+    names = set()
+    for f in sorted((ROOT / "cards" / "enchanters").glob("*.yaml")):
+        names |= {c["name"] for c in yaml.safe_load(f.read_text()) if c.get("two") is True}
+    return names
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_not_marked_two_stays_out_of_a_two_player_game(seed):
+    """EN-026: "only the cards with a '2' on the back" of the four chosen decks are used. A card
+    whose file does not mark it is not one (the card types' `two` defaults to false: made true,
+    every unmarked Item, Enchantment or Monster joined the deck and passed the other setup tests,
+    which compare the deck with the cards' own `two` field; found by tools/mutate_rules.py). The
+    files mark 12 cards of each deck: 4 decks make 48."""
+    g, chosen, _ = _setup(2, "Standard", seed)
+    used = _cards(g, "track") + _cards(g, "adventure")
+    marked = _marked_two()
+    assert {c.name for c in used} <= marked
+    assert len(used) == 48 and len(chosen) == 4
 
 
 def test_four_fist_of_enchanting_sets():
