@@ -218,6 +218,23 @@ def test_every_village_rests_for_crystals_and_healing():
         assert gains == {"crystals", "healing"}, name
 
 
+def test_the_first_player_is_picked_and_plays_first():
+    """EN-033 ("Pick the first player", Reading: at random): over several seeds each of the
+    three seats is picked; the picked player answers the setup's variant question and takes the
+    first turn. Found by tools/mutate_rules.py: the pick dropped (player 1 always first) passed."""
+    program = load_program(BASE)
+    firsts = set()
+    for seed in range(6):
+        g = new_game(program, 3, seed)
+        asked = g.decision.player
+        assert g.decision.prompt.startswith("Play which variant")
+        while g.state.turn_number == 0:
+            g.answer(0)
+        assert g.decision.player == asked and g.state.turn_number == 1
+        firsts.add(asked)
+    assert firsts == {0, 1, 2}
+
+
 def test_village_is_random():
     """EN-104 (Reading: the setup's random pick, not a choice): no decision asks for the village,
     and different seeds give different villages."""
