@@ -91,12 +91,16 @@ def test_superfast_invasion(players):
 def test_dragons_in_the_depths(seed):
     """EN-101, EN-102, EN-103: the dragons are shuffled into the bottom half of the deck. Reading:
     the search of step 4 comes afterwards; it only moves items and enchantments from the bottom
-    to the top (and what it set aside back down), so every dragon stays in the lower half."""
+    to the top (and what it set aside back down), so every dragon stays in the lower half. The
+    Dragons are shuffled *into* that half: other cards lie between them (found by
+    tools/mutate_rules.py: with the half not drawn, or not shuffled, the four Dragons lay in one
+    block at the bottom, and the lower-half test alone passed)."""
     g, chosen, _ = _setup(4, "Dragons in the depths", seed)
     deck = _cards(g, "adventure")  # bottom first
     dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
     assert len(dragons) == 4
     assert max(dragons) < (len(deck) + 6) / 2 + 1
+    assert max(dragons) - min(dragons) > 3, dragons  # not four in a row
 
 
 OVERLORDS = ROOT / "rulesets" / "enchanters_overlords"
