@@ -66,6 +66,23 @@ def test_standard_setup(players, seed):
     assert st.zones["found"] == [] and st.zones["aside"] == []
 
 
+@pytest.mark.parametrize("players,variant,seed,per_player", [
+    (2, "Standard", 2, 3), (3, "Standard", 1, 3), (4, "Standard", 1, 3),
+    (3, "Superfast invasion", 7, 2), (4, "Superfast invasion", 7, 2)])
+def test_the_search_stops_at_its_count(players, variant, seed, per_player):
+    """EN-027, EN-028, EN-100: the search from the bottom collects 3 Items and Enchantments per
+    player (2 in Superfast invasion) and stops: those go on top, the rest of the deck keeps its
+    shuffled order. Each seed here is one whose shuffled deck has a Monster right under the
+    collected cards, so a search that brought one card more, 3 per player in Superfast, or every
+    Item and Enchantment shows (found by tools/mutate_rules.py: `<` made `<=`, `and` made `or`,
+    Superfast's 2 made 3, each passed every test)."""
+    g, _, _ = _setup(players, variant, seed)
+    top_first = _cards(g, "track") + list(reversed(_cards(g, "adventure")))
+    need = per_player * players
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:need])
+    assert top_first[need].type in ("Monster", "Dragon"), [c.type for c in top_first[: need + 1]]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_invasion(players):
     """EN-096, EN-097: 5 cards per player go back into the box, not into the graveyard."""
