@@ -6,6 +6,7 @@ from typing import Any
 from pathlib import Path
 
 import pytest
+import yaml
 
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
@@ -65,6 +66,23 @@ def test_standard_setup(players, seed):
     assert st.zones["found"] == [] and st.zones["aside"] == []
 
 
+@pytest.mark.parametrize("players,variant,seed,per_player", [
+    (2, "Standard", 2, 3), (3, "Standard", 1, 3), (4, "Standard", 1, 3),
+    (3, "Superfast invasion", 7, 2), (4, "Superfast invasion", 7, 2)])
+def test_the_search_stops_at_its_count(players, variant, seed, per_player):
+    """EN-027, EN-028, EN-100: the search from the bottom collects 3 Items and Enchantments per
+    player (2 in Superfast invasion) and stops: those go on top, the rest of the deck keeps its
+    shuffled order. Each seed here is one whose shuffled deck has a Monster right under the
+    collected cards, so a search that brought one card more, 3 per player in Superfast, or every
+    Item and Enchantment shows (found by tools/mutate_rules.py: `<` made `<=`, `and` made `or`,
+    Superfast's 2 made 3, each passed every test)."""
+    g, _, _ = _setup(players, variant, seed)
+    top_first = _cards(g, "track") + list(reversed(_cards(g, "adventure")))
+    need = per_player * players
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:need])
+    assert top_first[need].type in ("Monster", "Dragon"), [c.type for c in top_first[: need + 1]]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_invasion(players):
     """EN-096, EN-097: 5 cards per player go back into the box, not into the graveyard."""
@@ -90,12 +108,16 @@ def test_superfast_invasion(players):
 def test_dragons_in_the_depths(seed):
     """EN-101, EN-102, EN-103: the dragons are shuffled into the bottom half of the deck. Reading:
     the search of step 4 comes afterwards; it only moves items and enchantments from the bottom
-    to the top (and what it set aside back down), so every dragon stays in the lower half."""
+    to the top (and what it set aside back down), so every dragon stays in the lower half. The
+    Dragons are shuffled *into* that half: other cards lie between them (found by
+    tools/mutate_rules.py: with the half not drawn, or not shuffled, the four Dragons lay in one
+    block at the bottom, and the lower-half test alone passed)."""
     g, chosen, _ = _setup(4, "Dragons in the depths", seed)
     deck = _cards(g, "adventure")  # bottom first
     dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
     assert len(dragons) == 4
     assert max(dragons) < (len(deck) + 6) / 2 + 1
+    assert max(dragons) - min(dragons) > 3, dragons  # not four in a row
 
 
 OVERLORDS = ROOT / "rulesets" / "enchanters_overlords"
@@ -142,6 +164,26 @@ def test_the_track_and_the_village_are_open_and_the_decks_are_not():
         assert isinstance(seen["village"], list) and len(seen["village"]) == 1, seat
         assert isinstance(seen["adventure"], int) and seen["adventure"] > 0, seat
         assert isinstance(seen["depths"], int), seat
+
+
+def test_the_artifacts_are_open_and_the_box_and_the_search_piles_are_not():
+    """EN-035, EN-037, EN-042: each player's Item, Enchantment and Monster piles are laid out
+    on the table, overlapping so that every covered card's lower part shows: every seat (and a
+    spectator) sees every player's piles as cards, as it sees the card being taken (EN-074:
+    on the table, not yet in an artifact). The box (EN-097, EN-099: cards out of the game) and
+    the setup's search piles (EN-028, EN-029: the cards set apart while searching the bottom of
+    the face-down Adventure Deck) are face down: a count. Found by tools/mutate_rules.py: the
+    visibility of these zones changed passed every test."""
+    g, _, _ = _setup(2, "Standard", 1)
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        for pile in ("items", "enchantments", "monsters"):
+            for p in (1, 2):
+                assert isinstance(seen[f"{pile} of player {p}"], list), (seat, pile, p)
+        assert [s.split(" (")[0] for s in seen["items of player 2"]] == ["Fist"], seat
+        assert isinstance(seen["taking"], list), seat
+        assert isinstance(seen["box"], int) and seen["box"] > 0, seat
+        assert isinstance(seen["aside"], int) and isinstance(seen["found"], int), seat
 
 
 def test_graveyard_is_public():
@@ -197,6 +239,23 @@ def test_every_village_rests_for_crystals_and_healing():
         assert gains == {"crystals", "healing"}, name
 
 
+def test_the_first_player_is_picked_and_plays_first():
+    """EN-033 ("Pick the first player", Reading: at random): over several seeds each of the
+    three seats is picked; the picked player answers the setup's variant question and takes the
+    first turn. Found by tools/mutate_rules.py: the pick dropped (player 1 always first) passed."""
+    program = load_program(BASE)
+    firsts = set()
+    for seed in range(6):
+        g = new_game(program, 3, seed)
+        asked = g.decision.player
+        assert g.decision.prompt.startswith("Play which variant")
+        while g.state.turn_number == 0:
+            g.answer(0)
+        assert g.decision.player == asked and g.state.turn_number == 1
+        firsts.add(asked)
+    assert firsts == {0, 1, 2}
+
+
 def test_village_is_random():
     """EN-104 (Reading: the setup's random pick, not a choice): no decision asks for the village,
     and different seeds give different villages."""
@@ -228,6 +287,28 @@ def test_the_two_player_half_decks():
     for k in BASE_KINGDOMS:
         halves = [c for c in cards if c.fields.get("kingdom") == k and c.type != "Village" and c.fields["two"]]
         assert 0 < len(halves) < 25, k
+
+
+def _marked_two() -> set[str]:
+    """The names of the cards a card file marks with a "2" on the back (`two: true`)."""
+    names = set()
+    for f in sorted((ROOT / "cards" / "enchanters").glob("*.yaml")):
+        names |= {c["name"] for c in yaml.safe_load(f.read_text()) if c.get("two") is True}
+    return names
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_card_not_marked_two_stays_out_of_a_two_player_game(seed):
+    """EN-026: "only the cards with a '2' on the back" of the four chosen decks are used. A card
+    whose file does not mark it is not one (the card types' `two` defaults to false: made true,
+    every unmarked Item, Enchantment or Monster joined the deck and passed the other setup tests,
+    which compare the deck with the cards' own `two` field; found by tools/mutate_rules.py). The
+    files mark 12 cards of each deck: 4 decks make 48."""
+    g, chosen, _ = _setup(2, "Standard", seed)
+    used = _cards(g, "track") + _cards(g, "adventure")
+    marked = _marked_two()
+    assert {c.name for c in used} <= marked
+    assert len(used) == 48 and len(chosen) == 4
 
 
 def test_four_fist_of_enchanting_sets():
