@@ -79,7 +79,7 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
 _FIXED = re.compile(r"(?:_[azk]\d+|R\.seats)(?:\[_[ak]\d+\])*\Z")  # the same in a whole expression
 _MARK = re.compile(r"_mk\d+_")
 # a function body worth keeping the value of: it walks a list, asks the runtime or calls such a
-# function (a plain read, `first(sheet of p)`, costs less than the slot: evaluated at each use)
+# function (a plain read, `first(Z of p)`, costs less than the slot: evaluated at each use)
 _COSTLY = re.compile(r" for |R\.|_mk\d+_")
 
 
@@ -474,8 +474,8 @@ class RuleFunctions:
 
     # ---- a call repeated in one expression, evaluated once -----------------------------------
     # Written out at each call, a function that other functions call is evaluated again and again
-    # in one expression (`houses(p)` dozens of times in one condition, `pipe_links(p)` once per row
-    # tested). Nothing changes the state while an expression is evaluated, so a call that draws
+    # in one expression (a player's rows asked for dozens of times in one condition, a list of pairs
+    # of those rows built again for each row tested). Nothing changes the state while an expression is evaluated, so a call that draws
     # nothing at random, with the same arguments, has the same value throughout: the whole
     # expression keeps each such value from its first evaluation (a list `_mo` of slots, `_UNSET`
     # until then). The first evaluation is where the first use is, so a call the expression never
