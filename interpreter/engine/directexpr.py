@@ -76,6 +76,13 @@ _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "pl
               "zonerefs": "zoneref"}
 
 
+_FIXED = re.compile(r"(?:_[azk]\d+|R\.seats)(?:\[_[ak]\d+\])*\Z")  # the same in a whole expression
+_MARK = re.compile(r"_mk\d+_")
+# a function body worth keeping the value of: it walks a list, asks the runtime or calls such a
+# function (a plain read, `first(Z of p)`, costs less than the slot: evaluated at each use)
+_COSTLY = re.compile(r" for |R\.|_mk\d+_")
+
+
 _PLAIN_KINDS = ("int", "str", "bool", "any")  # values kept as they are (no card ids, no seats)
 _SINGLE_KINDS = ("int", "str", "bool")  # plain values known not to be lists nor cards (`last(it)` of a number)
 _ONE_ITEM_KINDS = _SINGLE_KINDS + ("card", "player")  # `first(x)`, `last(x)` of one of these is x
@@ -102,13 +109,24 @@ class Expressions:
     # for expressions compiled on their own (directeval.py: scenarios' `values:`), not for rules
     number_owners = False
 
+    expr_depth = 0  # expressions being compiled, the outermost one first (0: a whole expression next)
+
     def expr(self, n: Node, scope: dict) -> V:
         """An expression's code: every construct writes its own (`generate`, language/tree.py),
-        using what `tree.Generates` names of this generator."""
+        using what `tree.Generates` names of this generator. A whole expression (not a part of
+        another) is where the rule function calls it repeats are evaluated once (`memo_calls`)."""
         own = getattr(n, "generate", None)
         if own is None:
             raise Unsupported(f"expression {n.kind}")
-        return own(self, scope)
+        if self.expr_depth:
+            return own(self, scope)
+        self.expr_depth, self.whole_binding = 1, self.binding_depth
+        try:
+            v = own(self, scope)
+        finally:
+            self.expr_depth, calls = 0, self.whole_calls
+            self.whole_calls = {}
+        return self.memo_calls(v) if calls else v
 
     def value(self, src: str, kind: str, **known: Any) -> V:
         """A value of generated source `src` and kind `kind`, for a construct's own `generate`;
@@ -447,9 +465,77 @@ class RuleFunctions:
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
         src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
+        fixed = [inner[k][0] for k in inner]
+        if self.expr_depth and _COSTLY.search(body.src) and self.same_value_whole(n.func, fixed):
+            src = self.memo_call((n.func, depth, *fixed), src)
         if body.kind == "list" and body.src == "[]":  # `function f() = []`: known empty, whatever `in` asks of it
             return replace(body, src=src, live=body.live, empty=True)
         return replace(body, src=src, live=body.live)
+
+    # ---- a call repeated in one expression, evaluated once -----------------------------------
+    # Written out at each call, a function that other functions call is evaluated again and again
+    # in one expression (a player's rows asked for dozens of times in one condition, a list of pairs
+    # of those rows built again for each row tested). Nothing changes the state while an expression is evaluated, so a call that draws
+    # nothing at random, with the same arguments, has the same value throughout: the whole
+    # expression keeps each such value from its first evaluation (a list `_mo` of slots, `_UNSET`
+    # until then). The first evaluation is where the first use is, so a call the expression never
+    # reaches is not evaluated and an error is raised where it was; the work and memory a value
+    # costs are charged once.
+    whole_calls: dict = {}  # a call (function, nesting, arguments) → its mark in the expression being compiled
+    whole_binding = 0  # `binding_depth` where the whole expression begins
+    marked: dict = {}  # every mark (`_mk12_`) → the call's code, for the whole module (per instance)
+
+    def same_value_whole(self, func: str, args: list[str]) -> bool:
+        """Whether a call of `func` with these arguments (and `you`, `this`) has one value in the
+        whole expression: no random draw in it, and each argument a parameter of the generated
+        function (`_a0`), a constant or a player's zone."""
+        known = self.__dict__.setdefault("_pure_functions", {})
+        pure = known.get(func)
+        if pure is None:
+            pure = known[func] = self.pure_test(self.rs.functions[func].expr)
+        return pure and all(_FIXED.match(a) for a in args)
+
+    def memo_call(self, call: tuple, src: str) -> str:
+        """A mark standing for the call `src` (the function, its nesting and its arguments: `call`)
+        until the whole expression is compiled (`memo_calls`)."""
+        calls, marked = self.__dict__.setdefault("whole_calls", {}), self.__dict__.setdefault("marked", {})
+        got = calls.get(call)
+        if got is None:
+            got = calls[call] = f"_mk{len(marked)}_"
+            marked[got] = src
+        if self.binding_depth > self.whole_binding:  # in a `where`, a quantifier...: evaluated per item
+            self.__dict__.setdefault("repeated", set()).add(got)
+        return got
+
+    def memo_calls(self, v: V) -> V:
+        """`v` with its marks replaced: a call used once by its code, one used more than once by its
+        slot, filled at its first use; the expression is then `(lambda _mo: ...)([_UNSET] * n)`."""
+        fields = {f: getattr(v, f) for f in ("src", "key", "held") if getattr(v, f)}
+        return replace(v, **{f: self._unmark(text) for f, text in fields.items()})
+
+    def _unmark(self, text: str) -> str:
+        if "_mk" not in text:
+            return text
+        uses: dict[str, int] = {}
+        todo = [text]
+        while todo:  # how often each call is used: in the text, and in each call's code used once
+            for m in _MARK.findall(todo.pop()):
+                uses[m] = uses.get(m, 0) + 1
+                if uses[m] == 1:
+                    todo.append(self.marked[m])
+        repeated = self.__dict__.get("repeated", ())
+        slots = {m: i for i, m in enumerate(sorted(m for m, n in uses.items() if n > 1 or m in repeated))}
+
+        def code(m: re.Match) -> str:
+            src = _MARK.sub(code, self.marked[m.group(0)])
+            i = slots.get(m.group(0))
+            if i is None:
+                return src
+            return f"(_mo[{i}] if _mo[{i}] is not _UNSET else _memo_set(_mo, {i}, {src}))"
+        out = _MARK.sub(code, text)
+        if not slots:
+            return out
+        return f"(lambda _mo: {out})([_UNSET] * {len(slots)})"
 
     # ---- more expressions: conditional values, membership, indexing, ranges, players ---------
     def fill_empty_list(self, coll: Node, scope: dict, item: str) -> bool:

@@ -205,7 +205,16 @@ def _value_labels(xs: list) -> list[str]:
 _LEFT = [Position(i, "left") for i in range(64)]
 _RIGHT = [Position(i, "right") for i in range(64)]
 
+_UNSET = object()  # a slot of a call evaluated once in a whole expression, not yet filled (directexpr.memo_calls)
+
+
+def _memo_set(slots: list, i: int, v: Any) -> Any:
+    slots[i] = v
+    return v
+
+
 GENERATED_GLOBALS: dict[str, Any] = {
+    "_UNSET": _UNSET, "_memo_set": _memo_set,
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
