@@ -308,9 +308,8 @@ class AbilityRuntime:
         label = labels.get(done)
         if label is None:
             label = labels[done] = partial(_action_label, done)
-        st = self.state
-        p = st.active if player is None or player >= st.players else player  # (`player_or_active`)
-        return Decision(int(p), "action", "Choose an action", options, None, None, label)
+        return Decision(int(self.player_or_active(player)), "action", "Choose an action", options, None, None,
+                        label)
 
     def use_action(self, entry: tuple) -> Callable:
         """Count a use of a limited action; the action's function."""
