@@ -335,3 +335,180 @@ def test_a_run_in_parts_resumes_where_it_stopped_and_reruns_an_edited_line(tmp_p
     out = capsys.readouterr().out
     assert {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")} == {
         "game.rules:17"}
+
+
+# ---- a card field's range top, proved equivalent without running ---------------------------------
+RANGED = """
+game "Tally":
+    players 2
+
+card type Token:
+    value: 1..3
+    bonus: 0..5 = 0
+
+zone pool: pile, shared, public
+zone won: pile, per player, public
+player stat pts: 0..99 = 0
+
+setup:
+    move all_cards() to pool
+
+turn:
+    you choose c from pool "Take which"
+    move c to your won              # TT-001
+    pts of you += c.value + c.bonus # TT-002
+    if pool is empty:
+        end game
+
+score p: pts of p
+"""
+
+RANGED_CARDS = """
+- {name: One, type: Token, value: 1, bonus: 1}
+- {name: Two, type: Token, value: 2}
+- {name: Three, type: Token, value: 3}
+"""
+
+
+def _ranged(tmp_path: Path, rules: str = RANGED, cards: str = RANGED_CARDS, expect: str = "{stats: {pts of 1: 2}}",
+            extra: str = "") -> tuple[Path, Path]:
+    rules_dir = ruleset(tmp_path, rules, cards)
+    scen = rules_dir / "scenarios"
+    scen.mkdir()
+    (scen / "takes.yaml").write_text(textwrap.dedent(f"""\
+        name: takes
+        covers: [TT-001, TT-002]
+        ruleset: ..
+        players: 2
+        choices: [One]
+        expect: {expect}
+        """) + extra, encoding="utf-8")
+    return rules_dir, scen
+
+
+def _bound_line(out: str) -> list[str]:
+    """The report's lines about the `bonus: 0..5` range top (line 6 of RANGED)."""
+    return [line for line in out.splitlines() if "game.rules:6 " in line and "bound ..5 -> ..4" in line]
+
+
+def test_a_card_fields_range_top_no_card_reaches_is_proved_equivalent_and_not_run(tmp_path, capsys):
+    """`bonus: 0..5` -> `0..4`: the highest bonus printed is 1 and nothing reads the range, so the
+    mutant cannot change an outcome: EQUIVALENT (with why), not run, not a survivor; the same
+    mutant run (`--no-proofs`) does survive — the proof only spares running it."""
+    rules, scen = _ranged(tmp_path)
+    args = [str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:6"]
+    tool = _tool()
+    assert tool.main(args) == 1  # the default `= 0` made 1 is no equivalent: no scenario takes Two
+    out = capsys.readouterr().out
+    proved = [line for line in _bound_line(out) if line.startswith("EQUIVALENT ")]
+    assert proved and "no card of the ruleset has Token.bonus above 4 (highest: 1, card One)" in proved[0]
+    summary = out.splitlines()
+    last = next(i for i, line in enumerate(summary) if "rule lines;" in line)
+    assert "1 mutants:" in summary[last] and "1 survived" in summary[last]  # the default's mutant only
+    assert "1 more mutants proved equivalent, not run" in summary[last]
+    assert "game.rules:6" in summary[last + 1] and "bound ..5 -> ..4" in summary[last + 1]
+    assert tool.main(args + ["--no-proofs"]) == 1
+    run = capsys.readouterr().out
+    assert [line.split()[0] for line in _bound_line(run)] == ["SURVIVED"]
+    assert "2 mutants:" in [line for line in run.splitlines() if "rule lines;" in line][0]
+
+
+def _prove(tmp_path: Path, rules_text: str = RANGED, cards: str = RANGED_CARDS, keep_cards: bool = False,
+           no_names: bool = False, tests: tuple[Path, ...] = ()) -> str | None:
+    """The proof on its own for `bonus: 0..5` -> `0..4`, laid out as the tool does: the real
+    folder, and a copy the mutant is written into (compiled unmutated first). `keep_cards`: the
+    mutant keeps the real folder's cards even where the lowered range would refuse one (the loader
+    drops such a card: this reaches the proof's own check); `no_names`: as if the rules named no
+    card type as a value (to reach the last guard, the generated modules compared)."""
+    import dataclasses
+    import shutil
+    tool = _tool()
+    rules, _ = _ranged(tmp_path, rules_text, cards)
+    work = tmp_path / f"copy_{rules.name}"
+    shutil.copytree(rules, work)
+    base = Program(check_path(rules)[0])
+    proof = tool.RangeTopProof(base, work, [], list(tests))
+    if no_names:
+        proof.as_value = set()
+    text = (work / "game.rules").read_text(encoding="utf-8")
+    (work / "game.rules").write_text(text.replace("bonus: 0..5", "bonus: 0..4"), encoding="utf-8")
+    (work / "cards" / "cards.yaml").write_text(textwrap.dedent(RANGED_CARDS).lstrip(), encoding="utf-8")
+    rs = check_path(work)[0]
+    mutant = Program(dataclasses.replace(rs, cards=base.rs.cards) if keep_cards else rs)
+    return proof.prove(tool.Site(rules / "game.rules", 5, 5, []), "bound ..5 -> ..4", mutant)
+
+
+def test_a_range_top_that_a_card_reaches_is_not_proved(tmp_path, capsys):
+    """A card printing the top (bonus 5): the lowered range refuses that card, so the checker
+    rejects the mutant, as before (no valid mutant is made of it, nothing is proved); and the
+    proof itself refuses a card above the new top, whatever the loader did."""
+    rules, scen = _ranged(tmp_path, cards=RANGED_CARDS.replace("value: 3}", "value: 3, bonus: 5}"))
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:6"])
+    out = capsys.readouterr().out
+    assert not _bound_line(out) and not _lines(out, "EQUIVALENT")
+    assert _prove(tmp_path, keep_cards=True) is not None  # the cards of RANGED_CARDS: at most 1
+    assert _prove(tmp_path, cards=RANGED_CARDS.replace("value: 3}", "value: 3, bonus: 5}"), keep_cards=True) is None
+
+
+def test_a_rule_reading_the_declared_range_refuses_the_proof(tmp_path, capsys):
+    """`Token.bonus` is the list of values the field may take (0..5): a rule reading it sees the
+    lowered top, so the mutant is run — and a scenario catches it."""
+    rules, scen = _ranged(tmp_path, RANGED.replace("# TT-002\n", "# TT-002\n    pts of you += max(Token.bonus)\n"),
+                          expect="{stats: {pts of 1: 7}}")
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:6"])
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in _bound_line(out)] == ["KILLED"]
+
+
+def test_the_generated_module_differing_refuses_the_proof(tmp_path):
+    """The last guard: even were the rules' use of a card type as a value missed, the mutant's
+    generated module (where `Token.bonus`'s values are a constant) differs from the original's."""
+    assert _prove(tmp_path, no_names=True) == \
+        "no card of the ruleset has Token.bonus above 4 (highest: 1, card One); nothing reads the range"
+    assert _prove(tmp_path, RANGED.replace("# TT-002\n", "# TT-002\n    pts of you += max(Token.bonus)\n"),
+                  no_names=True) is None
+
+
+def test_a_scenario_reading_the_range_or_writing_the_field_refuses_the_proof(tmp_path, capsys):
+    """A scenario's `values:` expression naming the card type (`max(Token.bonus)` reads the range),
+    or its `set:` writing the field of a card of that type (a variant): the mutant is run."""
+    for reads in (True, False):
+        if reads:
+            rules, scen = _ranged(tmp_path, expect='{stats: {pts of 1: 2}, values: {"max(Token.bonus)": 5}}')
+        else:
+            rules, scen = _ranged(tmp_path, expect="{stats: {pts of 1: 4}}")
+            text = (scen / "takes.yaml").read_text(encoding="utf-8")
+            (scen / "takes.yaml").write_text(text.replace("players: 2\n", "players: 2\nset: {One.bonus: 3}\n"),
+                                             encoding="utf-8")
+        assert run_scenario(scen / "takes.yaml").passed
+        _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:6"])
+        out = capsys.readouterr().out
+        # read: the scenario sees the lowered top; written: the variant never looks at the range
+        assert [line.split()[0] for line in _bound_line(out)] == (["KILLED"] if reads else ["SURVIVED"]), out
+
+
+def test_a_test_file_reading_a_declared_range_or_writing_the_field_high_refuses_the_proof(tmp_path):
+    """A pytest file of the run that reads a declared range (`.type.hi` would see the lowered top)
+    or writes the field at the old top or above (a card of its own, which the lowered range would
+    refuse): the mutant is run. A test file doing neither leaves the proof standing."""
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    files = {
+        "test_plain.py": "def test_plays():\n    assert True\n",
+        "test_reads.py": "def test_bonus_tops(rs):\n    bonus = rs.card_types['Token'].fields_[1]\n"
+                         "    assert bonus.type.hi == 5\n",
+        "test_writes.py": "CARD = '- {name: Big, type: Token, value: 1, bonus: 5}'\n",
+    }
+    for name, text in files.items():
+        (tests / name).write_text(text, encoding="utf-8")
+    assert _prove(tmp_path, tests=(tests / "test_plain.py",)) is not None
+    assert _prove(tmp_path, tests=(tests / "test_reads.py",)) is None
+    assert _prove(tmp_path, tests=(tests / "test_writes.py",)) is None
+
+
+def test_a_player_stats_range_is_never_proved(tmp_path, capsys):
+    """`player stat pts: 0..99` clamps at run time: its lowered top is run, never proved."""
+    rules, scen = _ranged(tmp_path)
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:10"])
+    out = capsys.readouterr().out
+    assert any("bound ..99 -> ..98" in line for line in _lines(out, "SURVIVED")) and not _lines(out, "EQUIVALENT")

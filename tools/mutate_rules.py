@@ -26,7 +26,10 @@ first failure:
      the change — not the golden-game hashes.
 A mutant whose changed code no test executes is NOT-REACHED (a survivor; nothing is run);
 `--all-tests` meets every mutant with every test (to check that the selection changes nothing).
-A mutant that none of them notices SURVIVES, listed with its line. One killed only by step 2
+A mutant that none of them notices SURVIVES, listed with its line. A card type field's range
+whose top is lowered by one where no card of the ruleset comes above the new top, and nothing
+reads the range (`RangeTopProof`), is EQUIVALENT: proved, not run, listed apart from the
+survivors (`--no-proofs` runs it as any other). One killed only by step 2
 or 3 shows a line whose citing scenarios do not assert it (KILLED-OTHER, KILLED-TESTS).
 `--limit N` runs at most N mutants, visiting the lines in a seeded random order; `--minutes M`
 stops after M minutes (both for the big rulesets on a shared machine; see docs/testing.md).
@@ -62,7 +65,8 @@ from interpreter.api import check_path  # noqa: E402
 from interpreter.engine.game import Limits, Program  # noqa: E402
 from interpreter.runtime.errors import RuleError  # noqa: E402
 from interpreter.content.loader import find_cards_dir  # noqa: E402
-from interpreter.engine.direct import compile_direct  # noqa: E402
+from interpreter.engine.direct import DirectProgram, compile_direct  # noqa: E402
+from interpreter.language.tree import walk  # noqa: E402
 from interpreter.engine.directexpr import Unsupported  # noqa: E402
 import rulecover  # noqa: E402
 
@@ -100,11 +104,13 @@ class Outcome:
     ids: list[str]
     mutation: str
     scenarios: list[str]
-    status: str  # killed | killed-other | killed-tests | survived | invalid (no valid mutant)
+    status: str  # killed | killed-other | killed-tests | survived | not-reached | equivalent (proved,
+    # not run) | invalid (no valid mutant)
     killed_by: list[str] = field(default_factory=list)
     line: str = ""  # the line's code, as written
     seconds: float = 0.0  # compiling the mutant and running its tests
     met: str = ""  # how many scenarios and pytest tests the mutant was met by (the coverage analysis)
+    reason: str = ""  # why an `equivalent` mutant cannot change an outcome (the static proof's finding)
 
 
 def ids_in(comment: str, prefix: str) -> list[str]:
@@ -491,6 +497,125 @@ class Selection:
         return scen, sorted(files | {n for n in nodes if n.split("::")[0] not in files})
 
 
+BOUND = re.compile(r"^bound \.\.(\d+) -> \.\.(\d+)$")
+FIELD_LINE = re.compile(r"^\s+(\w+)\s*:\s*-?\d+\s*\.\.\s*(\d+)\s*(?:=\s*[\w.\"-]+\s*)?$")  # `glory: 0..20 = 0`
+RANGE_READS = re.compile(r"\.hi\b|range_type|RangeType|type_values|read_field")  # Python reading a declared range
+
+
+def _field_sig(f) -> tuple:
+    """A card type's field as what it means (no source positions): name, kind, bounds or values, default."""
+    t, d = f.type, f.default
+    return (f.name, t.kind, getattr(t, "lo", None), getattr(t, "hi", None), tuple(getattr(t, "values", ()) or ()),
+            None if d is None else (d.kind, repr(getattr(d, "value", getattr(d, "id", None)))))
+
+
+def _types_sig(rs) -> dict[str, list[tuple]]:
+    return {name: [_field_sig(f) for f in node.fields_] for name, node in rs.card_types.items()}
+
+
+class RangeTopProof:
+    """The static proof that lowering a card type field's range top by one (`glory: 0..20` ->
+    `0..19`) cannot change an outcome, so the mutant need not run. A card field's declared range
+    is read (interpreter/, 2026-11-26) only
+      - when cards load: each card's value must lie in it (content/loader.py:974-980, pydantic
+        `ge`/`le`; content/cardfast.py:33-37) — the mutant compiles, so every card still fits;
+      - by `Type.field`, the list of values a field may take (language/tree.py:3252 ->
+        engine/directexpr.py:241-248, a constant of the generated code; runtime/fields.py:27-33,
+        the same for a `TypeRef`, which nothing builds now) — refused below;
+      - by the mods' merging of a card type's fields (content/extend.py:190-204) — only this
+        ruleset is run, and a field merged from a base carries the base's position: refused;
+      - for words: the checker's hint (analysis/checker.py:510), `describe()`, the editor schema.
+    No construct writes a card's field: `set`/`+=` take only variables and stats (checker
+    `target`, analysis/checker.py:314-323; tree.py:1241-1244, :1294-1303). A variant (`set:` of
+    a scenario, `--set Card.field=V`, play/variants.py:60-78) replaces a card's value without
+    looking at the range; the proof refuses such a scenario all the same. No value-range analysis
+    reads a card field's bounds (the generated code bounds only stats, engine/directexpr.py:194).
+    So a mutant is proved only when every card of the type (its loaded value, defaults included)
+    stays at or below the new top, no rule, scenario expression or test names `Type.field` (a
+    card type used as a value at all refuses), no scenario's `set:` writes the field, no test
+    file reads a declared range or writes the field at the old top or above, the card types
+    differ in that one bound alone, and the mutant's generated module is the original's."""
+
+    def __init__(self, baseline: Program, work: Path, scenarios: list[Path], tests: list[Path]):
+        """What every proof reads, gathered once: the rules' card-type names used as values, the
+        scenarios' expressions and variants, the test files' text, the original generated module."""
+        rs = baseline.rs
+        self.rs = rs
+        self.types = _types_sig(rs)
+        nodes = [n for mod in rs.content.modules for n in walk(mod)]
+        nodes += [n for c in rs.cards if c.effect is not None for n in walk(c.effect)]
+        self.as_value = {n.id for n in nodes if n.kind == "name" and n.id in rs.card_types}  # `Item`, not `is Item`
+        self.expressions: dict[str, list[str]] = {}  # scenario -> its `values:` expressions
+        self.writes: dict[str, list[str]] = {}  # scenario -> the `Card.field` its `set:` overrides
+        for f in scenarios:
+            sc = scenario_mod.load_scenario(f)
+            checks = [sc.expect.values] + [c["expect"].get("values") or {} for c in sc.choices
+                                           if isinstance(c, dict) and isinstance(c.get("expect"), dict)]
+            self.expressions[f.name] = [k for v in checks for k in v]
+            self.writes[f.name] = [k for k in sc.set if "." in k]
+        self.tests = {t.name: t.read_text(encoding="utf-8") for t in tests}
+        self.original = _direct_of(work)  # the unmutated module, from the work copy: its rule
+        # locations name the same files as a mutant's (so build this before writing any mutant)
+
+    def prove(self, site: Site, desc: str, mutant: Program) -> str | None:
+        """Why the mutant cannot change an outcome; None: no proof (run it)."""
+        m = BOUND.match(desc)
+        code = split_comment(site.text)[0]
+        fm = FIELD_LINE.match(code) if m and site.first == site.last else None
+        if fm is None or int(m.group(1)) != int(fm.group(2)):
+            return None
+        top, field_name = int(m.group(2)), fm.group(1)
+        rs = self.rs
+        owners = [t for t, node in rs.card_types.items() for f in node.fields_
+                  if f.name == field_name and f.type.kind == "range_type" and f.loc is not None
+                  and f.loc.line == site.first + 1 and Path(f.loc.file).resolve() == site.file.resolve()]
+        if len(owners) != 1:
+            return None  # not a card type's field declared here (a stat; a field merged from a base)
+        t = owners[0]
+        want = {k: list(v) for k, v in self.types.items()}
+        want[t] = [s[:3] + (top,) + s[4:] if s[0] == field_name else s for s in want[t]]
+        if _types_sig(mutant.rs) != want:
+            return None  # the card types differ in more than that one bound
+        if [(c.name, c.type, c.fields) for c in mutant.rs.cards] != [(c.name, c.type, c.fields) for c in rs.cards]:
+            return None
+        values = [(c.fields.get(field_name), c.name) for c in rs.cards if c.type == t]
+        if any(type(v) is not int for v, _ in values):
+            return None
+        high = max(values, default=None)
+        if high is not None and high[0] > top:
+            return None
+        if t in self.as_value:
+            return None  # the rules name the card type as a value: `T.field` may read the range
+        word = re.compile(rf"\b{re.escape(t)}\b")
+        if any(word.search(x) for xs in self.expressions.values() for x in xs):
+            return None  # a scenario's expression names the type
+        names = {c.name for c in rs.cards if c.type == t}
+        if any(k.rpartition(".")[2] == field_name and k.rpartition(".")[0] in names
+               for ks in self.writes.values() for k in ks):
+            return None  # a variant writes the field
+        reads = re.compile(rf"\b{re.escape(t)}\s*\.\s*{re.escape(field_name)}\b")
+        writes = re.compile(rf"\b{re.escape(field_name)}\b[\"']?\s*[:=]\s*(\d+)")
+        for text in self.tests.values():
+            if RANGE_READS.search(text) or reads.search(text) or any(int(w) > top for w in writes.findall(text)):
+                return None  # a test reads a declared range, names `T.field`, or writes the field high
+        a = self.original
+        try:
+            b = compile_direct(mutant)
+        except Unsupported:
+            return None
+        if (a.source, a.K, a.lines) != (b.source, b.K, b.lines):
+            return None  # the generated module differs
+        most = f"highest: {high[0]}, card {high[1]}" if high is not None else "no card of the type"
+        return f"no card of the ruleset has {t}.{field_name} above {top} ({most}); nothing reads the range"
+
+
+def _direct_of(work: Path) -> DirectProgram:
+    program = compile_mutant(work)
+    if program is None:
+        raise Unsupported("the work copy does not compile")
+    return compile_direct(program)
+
+
 def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
                citing: list[Path], others: list[Path], by_name: dict[str, Path], dest: Path | None,
                tests: list[Path], args: argparse.Namespace) -> tuple[str, list[str], str]:
@@ -544,6 +669,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="outcomes of an earlier, unfinished run (its --json): its lines count as done and "
                          "are not run again, unless their code changed since")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
+    ap.add_argument("--no-proofs", action="store_true",
+                    help="run every mutant, the ones the static proof finds equivalent too (to check it)")
     args = ap.parse_args(argv)
     if args.legacy:  # `RULESET SCENARIOS PREFIX`, as before: cited lines, their scenarios first
         args.scenarios = (args.scenarios or []) + [Path(args.legacy[0])]
@@ -590,6 +717,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet or o.status in ("survived", "not-reached"):
             print(f"{o.status.upper():12} {o.where:26} {','.join(o.ids) or '-':16} {o.mutation}"
                   + (f"  | {o.line}" if o.status in ("survived", "not-reached", "invalid")
+                     else f"  | {o.line}  ({o.reason})" if o.status == "equivalent"
                      else f"  <- {o.killed_by[0]}"), flush=True)
 
     print(f"{rules_dir.name}: {len(sites)} rule lines, {len(all_scenarios)} scenarios, "
@@ -611,6 +739,13 @@ def main(argv: list[str] | None = None) -> int:
         moved = [(str(work.resolve().parent), str(home)), (str(work.resolve().parent.parent / "cards"),
                                                            str(home.parent / "cards"))]
         select = Selection(baseline, reach, test_reach, moved)
+        proof = None  # only where some line could be a card field's range (it compiles the module once)
+        if not args.no_proofs and any(site.first == site.last and FIELD_LINE.match(split_comment(site.text)[0])
+                                      for site in sites):
+            try:
+                proof = RangeTopProof(baseline, work, all_scenarios, tests)
+            except Unsupported:
+                pass
         by_name = {f.name: f for f in all_scenarios}
         ran = 0
         for site in sites:
@@ -641,6 +776,11 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 tried += 1
                 ran += 1
+                if proof is not None and (why := proof.prove(site, desc, program)):
+                    report(Outcome(where, site.ids, desc, [f.name for f in citing], "equivalent", [],
+                                   split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2),
+                                   "nothing (proved)", why))
+                    continue
                 status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
                                         dest, tests, args)
                 report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
@@ -652,7 +792,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:  # after each line: a run stopped at any moment keeps its finished lines
                 _write_json(args.json, outcomes)
     counts = {s: sum(o.status == s for o in outcomes)
-              for s in ("killed", "killed-other", "killed-tests", "survived", "not-reached", "invalid")}
+              for s in ("killed", "killed-other", "killed-tests", "survived", "not-reached", "equivalent", "invalid")}
     unreached = counts["not-reached"]
     survived = counts["survived"] + unreached
     mutants = sum(counts[s] for s in ("killed", "killed-other", "killed-tests")) + survived
@@ -667,7 +807,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{f' ({unreached} reached by no test)' if unreached else ''}"
           f"{f' ({unseen} only change what players see)' if unseen else ''}"
           f"{share}; "
-          f"{counts['invalid']} lines without a valid mutant ({time.time() - start:.0f}s)")
+          f"{counts['invalid']} lines without a valid mutant ({time.time() - start:.0f}s)"
+          + (f"; and {counts['equivalent']} more mutants proved equivalent, not run (not counted above):"
+             if counts["equivalent"] else ""))
+    for o in outcomes:
+        if o.status == "equivalent":
+            print(f"  {o.where:26} {o.mutation}  | {o.line}  ({o.reason})")
     if args.json:
         _write_json(args.json, outcomes)
     return 1 if survived else 0
