@@ -488,9 +488,11 @@ def test_a_scenario_reading_the_range_or_writing_the_field_refuses_the_proof(tmp
 
 
 def test_a_test_file_reading_a_declared_range_or_writing_the_field_high_refuses_the_proof(tmp_path):
-    """A pytest file of the run that reads a declared range (`.type.hi` would see the lowered top)
-    or writes the field at the old top or above (a card of its own, which the lowered range would
-    refuse): the mutant is run. A test file doing neither leaves the proof standing."""
+    """A pytest file of the run that reads a declared range (`.type.hi` would see the lowered top),
+    writes the field at the old top or above (a card of its own, which the lowered range would
+    refuse), or evaluates a rule expression naming the type (a function of the rules given
+    `Token` may read `t.bonus`): the mutant is run. A test file doing none of it leaves the proof
+    standing."""
     tests = tmp_path / "tests"
     tests.mkdir()
     files = {
@@ -498,12 +500,14 @@ def test_a_test_file_reading_a_declared_range_or_writing_the_field_high_refuses_
         "test_reads.py": "def test_bonus_tops(rs):\n    bonus = rs.card_types['Token'].fields_[1]\n"
                          "    assert bonus.type.hi == 5\n",
         "test_writes.py": "CARD = '- {name: Big, type: Token, value: 1, bonus: 5}'\n",
+        "test_evaluates.py": "def test_top(game):\n    assert game.expression_value(parse('top(Token)'), {}) == 5\n",
     }
     for name, text in files.items():
         (tests / name).write_text(text, encoding="utf-8")
     assert _prove(tmp_path, tests=(tests / "test_plain.py",)) is not None
     assert _prove(tmp_path, tests=(tests / "test_reads.py",)) is None
     assert _prove(tmp_path, tests=(tests / "test_writes.py",)) is None
+    assert _prove(tmp_path, tests=(tests / "test_evaluates.py",)) is None
 
 
 def test_a_player_stats_range_is_never_proved(tmp_path, capsys):

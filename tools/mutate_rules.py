@@ -500,6 +500,7 @@ class Selection:
 BOUND = re.compile(r"^bound \.\.(\d+) -> \.\.(\d+)$")
 FIELD_LINE = re.compile(r"^\s+(\w+)\s*:\s*-?\d+\s*\.\.\s*(\d+)\s*(?:=\s*[\w.\"-]+\s*)?$")  # `glory: 0..20 = 0`
 RANGE_READS = re.compile(r"\.hi\b|range_type|RangeType|type_values|read_field")  # Python reading a declared range
+EVALUATES = re.compile(r"expression_value|\bevaluate\(|\.expression\(|\bvalues\s*:|[\"']values[\"']")  # rule expressions in a test
 
 
 def _field_sig(f) -> tuple:
@@ -533,7 +534,8 @@ class RangeTopProof:
     So a mutant is proved only when every card of the type (its loaded value, defaults included)
     stays at or below the new top, no rule, scenario expression or test names `Type.field` (a
     card type used as a value at all refuses), no scenario's `set:` writes the field, no test
-    file reads a declared range or writes the field at the old top or above, the card types
+    file reads a declared range, writes the field at the old top or above, or evaluates rule
+    expressions (a scenario's `values:`, `expression_value`) while naming the type, the card types
     differ in that one bound alone, and the mutant's generated module is the original's."""
 
     def __init__(self, baseline: Program, work: Path, scenarios: list[Path], tests: list[Path]):
@@ -598,6 +600,8 @@ class RangeTopProof:
         for text in self.tests.values():
             if RANGE_READS.search(text) or reads.search(text) or any(int(w) > top for w in writes.findall(text)):
                 return None  # a test reads a declared range, names `T.field`, or writes the field high
+            if EVALUATES.search(text) and word.search(text):
+                return None  # a test evaluates rule expressions and names the type: `f(T)` may read it
         a = self.original
         try:
             b = compile_direct(mutant)
