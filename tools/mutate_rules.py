@@ -53,6 +53,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = Path(__file__).resolve().parent
@@ -503,14 +504,15 @@ RANGE_READS = re.compile(r"\.hi\b|range_type|RangeType|type_values|read_field") 
 EVALUATES = re.compile(r"expression_value|\bevaluate\(|\.expression\(|\bvalues\s*:|[\"']values[\"']")  # rule expressions in a test
 
 
-def _field_sig(f) -> tuple:
+def _field_sig(f: Any) -> tuple:
     """A card type's field as what it means (no source positions): name, kind, bounds or values, default."""
     t, d = f.type, f.default
     return (f.name, t.kind, getattr(t, "lo", None), getattr(t, "hi", None), tuple(getattr(t, "values", ()) or ()),
             None if d is None else (d.kind, repr(getattr(d, "value", getattr(d, "id", None)))))
 
 
-def _types_sig(rs) -> dict[str, list[tuple]]:
+def _types_sig(rs: Any) -> dict[str, list[tuple]]:
+    """Every card type's fields, as `_field_sig` gives them."""
     return {name: [_field_sig(f) for f in node.fields_] for name, node in rs.card_types.items()}
 
 
@@ -614,6 +616,7 @@ class RangeTopProof:
 
 
 def _direct_of(work: Path) -> DirectProgram:
+    """The generated module of the ruleset at `work` (Unsupported when it does not compile)."""
     program = compile_mutant(work)
     if program is None:
         raise Unsupported("the work copy does not compile")
