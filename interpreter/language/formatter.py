@@ -88,6 +88,8 @@ def _space(prev: _Tok | None, tok: _Tok) -> str:
     if prev is None or prev.grammar == "MINUS":  # a sign sticks to what it negates
         return ""
     a, b = prev.text, tok.text
+    if a == ".." and b == "=":
+        return " "  # an open range before its start value: `mana: 0.. = 5`
     if a in _OPEN or b in _CLOSE or b in (",", ":") or a in _TIGHT or b in _TIGHT:
         return ""
     if b in ("(", "[") and (prev.grammar in ("NAME", "STRING") or a in _CLOSE):

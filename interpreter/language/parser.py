@@ -879,7 +879,7 @@ class _ToAst(_Source, Transformer_NonRecursive):
         return True
 
     def stat_bounds(self, meta, c):
-        return (self._int(c[0]), self._int(c[1]))
+        return (self._int(c[0]), self._int(c[1]) if c[1] is not None else None)  # `lo..`: no top
 
     def params(self, meta, c):
         return [str(t) for t in c]

@@ -672,7 +672,7 @@ class ZoneProp(Node):
 
 @_node
 class StatDecl(Decl):
-    """`[player] stat name[: lo..hi] [= init]`."""
+    """`[player] stat name[: lo..hi] [= init]`; `lo..` has no upper bound."""
 
     kind: ClassVar[str] = "stat"
     grammar: ClassVar[tuple[str, ...]] = ('stat_decl',)
@@ -685,7 +685,8 @@ class StatDecl(Decl):
     name_loc: Loc | None
 
     def describe(self) -> str:
-        bounds = f" ({self.lo} to {self.hi})" if self.lo is not None else ""
+        bounds = (f" ({self.lo} to {self.hi})" if self.hi is not None else f" (at least {self.lo})") \
+            if self.lo is not None else ""
         init = f", starting at {_d(self.init)}" if self.init is not None else ""
         return f"{'Each player has' if self.per_player else 'The game keeps'} {_words(self.name)}{bounds}{init}."
 

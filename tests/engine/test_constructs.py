@@ -56,6 +56,24 @@ def test_let_set_aug_and_stat_bounds(tmp_path):
     assert g.state.stats == {"hp": 4, "high": 3, "free": -20}
 
 
+def test_a_stat_bounded_below_only(tmp_path):
+    """`lo..` clamps below and never above: a player stat with no cap (a purse, wounds)."""
+    p = build(tmp_path, """
+        player stat gold: 0.. = 5
+        stat pool: 2..
+        turn:
+            your gold += 100000
+            log your gold
+            your gold -= 200000
+            log your gold
+            pool -= 9
+            log pool
+            end game
+        """)
+    g = ok(run(p))
+    assert g.over and g.log == ["100005", "0", "2"]
+
+
 def test_stat_initial_value_without_bounds(tmp_path):
     p = build(tmp_path, """
         stat n = 5

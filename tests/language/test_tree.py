@@ -40,6 +40,7 @@ def test_a_card_effect_reads_as_card_text():
      "Action \u201cTrade\u201d (once per turn), if your coins is at least 2: you lose 2 coins; you gain 1 gems."),
     ("zone hand: set, per player, owner\n", "The hand is a zone: set, per player, owner."),
     ("player stat coins: 0..10 = 3\n", "Each player has coins (0 to 10), starting at 3."),
+    ("player stat coins: 0.. = 3\n", "Each player has coins (at least 0), starting at 3."),
     ("score p: 2 * count(hand of p) - coins of p\n",
      "A player's score (p) is 2 times count of the hand of p minus the coins of p."),
     ("turn:\n    repeat 2 times:\n        draw 1 from deck to your hand\n    if you may \"Stop?\":\n        end game\n",
