@@ -516,3 +516,15 @@ def test_a_player_stats_range_is_never_proved(tmp_path, capsys):
     _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:10"])
     out = capsys.readouterr().out
     assert any("bound ..99 -> ..98" in line for line in _lines(out, "SURVIVED")) and not _lines(out, "EQUIVALENT")
+
+
+def test_a_zone_swap_takes_whole_names_only():
+    """A zone's name inside another name (`the_hand`) is no zone: swapping it made a rename mutant
+    that no test can catch (a false survivor)."""
+    operator_mutations = _tool().operator_mutations
+    zones = ("hand", "deck", "discard")
+    assert not [m for m, _ in operator_mutations("    log the_hand\n", False, zones) if m.startswith("zone")]
+    assert not [m for m, _ in operator_mutations("    log decks_left\n", False, zones) if m.startswith("zone")]
+    swaps = [(m, code) for m, code in operator_mutations("    move c to the_deck_of(p) or discard\n", False, zones)
+             if m.startswith("zone")]
+    assert swaps == [("zone `discard` -> `hand`", "    move c to the_deck_of(p) or hand\n")]

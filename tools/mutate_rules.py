@@ -243,7 +243,7 @@ def operator_mutations(line: str, is_zone: bool, zones: tuple[str, ...] = ()) ->
             out.append((f"`{mm.group().strip()}` -> `{b.strip()}`", code[:mm.start()] + b + code[mm.end():] + comment))
     if zones and not masked.lstrip().startswith(("zone ", "placement ")):
         names = "|".join(re.escape(z) for z in zones)
-        mm = re.search(rf"(?<![\w.]){names}(?!\w)", masked)
+        mm = re.search(rf"(?<![\w.])(?:{names})(?!\w)", masked)  # each name a whole word
         if mm and len(zones) > 1:
             other = zones[(zones.index(mm.group()) + 1) % len(zones)]
             out.append((f"zone `{mm.group()}` -> `{other}`", code[:mm.start()] + other + code[mm.end():] + comment))
