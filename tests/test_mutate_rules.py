@@ -528,3 +528,38 @@ def test_a_zone_swap_takes_whole_names_only():
     swaps = [(m, code) for m, code in operator_mutations("    move c to the_deck_of(p) or discard\n", False, zones)
              if m.startswith("zone")]
     assert swaps == [("zone `discard` -> `hand`", "    move c to the_deck_of(p) or hand\n")]
+
+
+# ---- a card field's default, proved equivalent where every card prints the field -------------------
+EVERY_BONUS = RANGED_CARDS.replace("value: 2}", "value: 2, bonus: 0}").replace("value: 3}", "value: 3, bonus: 2}")
+
+
+def _default_line(out: str) -> list[str]:
+    """The report's lines about `bonus: 0..5 = 0`'s default made 1 (line 6 of RANGED)."""
+    return [line for line in out.splitlines() if "game.rules:6 " in line and "number 0 -> 1" in line]
+
+
+def test_a_card_fields_default_every_card_overrides_is_proved_equivalent(tmp_path, capsys):
+    """Every Token prints its bonus, so `= 0` made `= 1` changes no loaded card: EQUIVALENT, not
+    run. With a card that leaves the bonus out (RANGED_CARDS: Two and Three) the default is that
+    card's value, and the same mutant is run — and survives here, as no scenario takes Two."""
+    rules, scen = _ranged(tmp_path, cards=EVERY_BONUS)
+    args = [str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:6"]
+    _tool().main(args)
+    out = capsys.readouterr().out
+    proved = [line for line in _default_line(out) if line.startswith("EQUIVALENT ")]
+    assert proved and "every card of type Token (3) prints bonus: the default is never used" in proved[0]
+    (tmp_path / "b").mkdir()
+    rules2, scen2 = _ranged(tmp_path / "b")
+    _tool().main([str(rules2), "--scenarios", str(scen2), "--no-tests", "--lines", "game.rules:6"])
+    assert [line.split()[0] for line in _default_line(capsys.readouterr().out)] == ["SURVIVED"]
+
+
+def test_a_test_file_showing_cards_fields_refuses_the_default_proof(tmp_path, capsys):
+    """The play screen leaves out a field at its default (`card_line`): a test that shows cards
+    could see the default change, so the mutant is run."""
+    rules, scen = _ranged(tmp_path, cards=EVERY_BONUS)
+    tests = tmp_path / "test_screen.py"
+    tests.write_text("from interpreter.play.narrate import card_line\n\ndef test_x():\n    pass\n", encoding="utf-8")
+    _tool().main([str(rules), "--scenarios", str(scen), "--tests", str(tests), "--lines", "game.rules:6"])
+    assert [line.split()[0] for line in _default_line(capsys.readouterr().out)] != ["EQUIVALENT"]

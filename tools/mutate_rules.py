@@ -501,6 +501,8 @@ class Selection:
 BOUND = re.compile(r"^bound \.\.(\d+) -> \.\.(\d+)$")
 FIELD_LINE = re.compile(r"^\s+(\w+)\s*:\s*-?\d+\s*\.\.\s*(\d+)\s*(?:=\s*[\w.\"-]+\s*)?$")  # `glory: 0..20 = 0`
 RANGE_READS = re.compile(r"\.hi\b|range_type|RangeType|type_values|read_field")  # Python reading a declared range
+FIELD_DEFAULT = re.compile(r"^\s+(\w+)\s*:\s*[^=#]+?=\s*([\w.\"-]+)\s*$")  # `drain: flag = false`, `glory: 0..20 = 0`
+SHOWS_FIELDS = re.compile(r"narrate|card_line|card_fields|\.default\b|fields_")  # Python showing or reading a default
 EVALUATES = re.compile(r"expression_value|\bevaluate\(|\.expression\(|\bvalues\s*:|[\"']values[\"']")  # rule expressions in a test
 
 
@@ -565,6 +567,8 @@ class RangeTopProof:
         """Why the mutant cannot change an outcome; None: no proof (run it)."""
         m = BOUND.match(desc)
         code = split_comment(site.text)[0]
+        if m is None:
+            return self.prove_default(site, code, mutant)
         fm = FIELD_LINE.match(code) if m and site.first == site.last else None
         if fm is None or int(m.group(1)) != int(fm.group(2)):
             return None
@@ -613,6 +617,50 @@ class RangeTopProof:
             return None  # the generated module differs
         most = f"highest: {high[0]}, card {high[1]}" if high is not None else "no card of the type"
         return f"no card of the ruleset has {t}.{field_name} above {top} ({most}); nothing reads the range"
+
+
+    def prove_default(self, site: Site, code: str, mutant: Program) -> str | None:
+        """A card field's default changed (`drain: flag = false` -> `true`) where every card of the
+        type prints the field: no loaded card changes, so no rule can see the change. The default
+        is read (interpreter/, 2026-11-26) only when cards load (content/loader.py:985-990,
+        content/cardfast.py:42-47), by the play screen, which leaves out a field equal to it
+        (play/narrate.py `card_fields`: words, no outcome), by the mods' `extend` (only this
+        ruleset is run) and by the checker (analysis/checker.py:110, which the mutant passed).
+        So: the cards as loaded are the original's, the card types differ in that one default, the
+        generated module is the original's, no rule names the type as a value, no scenario
+        expression names it, and no test file shows a card's fields or reads a default."""
+        fm = FIELD_DEFAULT.match(code) if site.first == site.last else None
+        if fm is None:
+            return None
+        field_name, rs = fm.group(1), self.rs
+        owners = [t for t, node in rs.card_types.items() for f in node.fields_
+                  if f.name == field_name and f.loc is not None and f.loc.line == site.first + 1
+                  and Path(f.loc.file).resolve() == site.file.resolve()]
+        if len(owners) != 1:
+            return None
+        t = owners[0]
+        def without_default(sigs: dict) -> dict:
+            return {k: [f[:5] if (k == t and f[0] == field_name) else f for f in v] for k, v in sigs.items()}
+        if _types_sig(mutant.rs) == self.types or without_default(_types_sig(mutant.rs)) != without_default(self.types):
+            return None  # not that default alone
+        if [(c.name, c.type, c.fields) for c in mutant.rs.cards] != [(c.name, c.type, c.fields) for c in rs.cards]:
+            return None  # some card takes the default: its value changed
+        if t in self.as_value:
+            return None
+        word = re.compile(rf"\b{re.escape(t)}\b")
+        if any(word.search(x) for xs in self.expressions.values() for x in xs):
+            return None
+        if any(SHOWS_FIELDS.search(text) for text in self.tests.values()):
+            return None  # a test shows cards' fields (the screen leaves out a field at its default)
+        a = self.original
+        try:
+            b = compile_direct(mutant)
+        except Unsupported:
+            return None
+        if (a.source, a.K, a.lines) != (b.source, b.K, b.lines):
+            return None
+        count = sum(1 for c in rs.cards if c.type == t)
+        return f"every card of type {t} ({count}) prints {field_name}: the default is never used"
 
 
 def _direct_of(work: Path) -> DirectProgram:
@@ -747,7 +795,8 @@ def main(argv: list[str] | None = None) -> int:
                                                            str(home.parent / "cards"))]
         select = Selection(baseline, reach, test_reach, moved)
         proof = None  # only where some line could be a card field's range (it compiles the module once)
-        if not args.no_proofs and any(site.first == site.last and FIELD_LINE.match(split_comment(site.text)[0])
+        if not args.no_proofs and any(site.first == site.last and (FIELD_LINE.match(split_comment(site.text)[0])
+                                                                  or FIELD_DEFAULT.match(split_comment(site.text)[0]))
                                       for site in sites):
             try:
                 proof = RangeTopProof(baseline, work, all_scenarios, tests)
