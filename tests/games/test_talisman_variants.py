@@ -131,3 +131,22 @@ def test_deal_three_characters_pick_one(players, dealt):
         assert names(g, "dealt", p) == []
     pool = names(g, "heroes")
     assert len(pool) == 14 - players and set(rejected) <= set(pool)
+
+
+def test_the_decks_lie_face_down_and_the_discards_and_possessions_open():
+    """TA-016, TA-022 and TA-023: the character cards not dealt, the Adventure deck and the Spell
+    deck lie facedown, so every seat sees only how many cards they hold (found by
+    tools/mutate_rules.py: `hidden` made `public` on game.rules:96, :98 and :100 passed every
+    test); the discard piles and what a character owns (his character card, Objects, Followers,
+    trophies) lie open: every seat sees the cards. (TA-024's Talisman and Purchase cards are open
+    here: every Talisman card is alike, and a Purchase card is bought by name.)"""
+    program = load_program(RULESET)
+    g = new_game(program, 3, 0, seats=[])
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        for zone in ("heroes", "adventure_deck", "spell_deck"):
+            assert isinstance(seen[zone], int) and seen[zone] == len(names(g, zone)) > 0, (seat, zone)
+        for zone in ("adventure_discard", "spell_discard", "hero of player 1", "objects of player 1",
+                     "followers of player 1", "trophies of player 1"):
+            assert isinstance(seen[zone], list), (seat, zone)
+    assert [c for c in g.view(1)["hero of player 1"]]  # player 1's character, seen by player 2 by name
