@@ -1210,7 +1210,8 @@ def lower_generators(body: list[ast.stmt], in_place: bool = False) -> tuple[list
 
 
 # ---- copying frames ----------------------------------------------------------------------------
-_ATOMIC = frozenset({int, str, bool, float, type(None), bytes, Seat, Position})  # never changed in place
+_ATOMIC = frozenset({int, str, bool, float, type(None), type(...), bytes, Seat, Position})  # never changed in place
+# (`...`: a frame slot not set yet, resumable.UNSET)
 
 
 def copy_value(v: Any, memo: dict) -> Any:
