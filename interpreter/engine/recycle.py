@@ -18,13 +18,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .resumable import copy_value
+from .resumable import _ATOMIC, copy_value
 from .resumablelazy import steps_into
 from ..runtime.state import GameState
 
 __all__ = ["recyclable", "recycle_into", "function_memo", "copied_rows"]
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
+# the fields a recycled copy copies anew: all but the containers it refills and the random source
+_COPIED_FIELDS = tuple(n for n in _STATE_FIELDS if n not in ("zones", "under", "row_ids", "where", "rng"))
 # the game's own entries a recycled copy keeps: its runtime, its functions bound to that runtime
 # and to its state, and the rule expressions it bound (directeval._bound_function, by runtime)
 _BOUND = ("covered", "tbit", "settle", "_player_zones", "_plan_bits")  # the runtime's, likewise
@@ -104,25 +106,23 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False, steps_key: str | No
 
 def _state_into(src: GameState, dst: GameState, rng: bool, memo: dict) -> dict:
     """`src`'s contents copied into `dst`: the containers the generated functions bind (the zones'
-    lists, `where`, `under`, the random source) filled in place, the other fields copied anew;
-    each container's copy noted in `memo`."""
+    lists, `where`, `under`, the random source) filled in place, the other fields copied anew
+    (in the order of the fields, after those: a value or number as it is); each container's copy
+    noted in `memo`."""
     memo[id(src)] = dst
-    for name in _STATE_FIELDS:
-        v = getattr(src, name)
-        if name == "rng":
-            if rng:
-                dst.rng.setstate(v.getstate())
-        elif name == "where":
-            w = dst.where
-            w.clear()
-            w.update(v)
-            memo[id(v)] = w
-        elif name == "zones" or name == "under":
-            _lists_into(v, getattr(dst, name), memo)
-        elif name == "row_ids":
-            setattr(dst, name, _lists_into(v, {}, memo))
-        else:
-            setattr(dst, name, copy_value(v, memo))
+    _lists_into(src.zones, dst.zones, memo)
+    _lists_into(src.under, dst.under, memo)
+    dst.row_ids = _lists_into(src.row_ids, {}, memo)
+    v, w = src.where, dst.where
+    w.clear()
+    w.update(v)
+    memo[id(v)] = w
+    old, new = src.__dict__, dst.__dict__
+    for name in _COPIED_FIELDS:
+        v = old[name]
+        new[name] = v if type(v) in _ATOMIC else copy_value(v, memo)
+    if rng:
+        dst.rng.setstate(src.rng.getstate())
     return memo
 
 
@@ -138,8 +138,9 @@ def copied_rows(rows: list, memo: dict) -> list:
 def _lists_into(src: dict, dst: dict, memo: dict) -> dict:
     """`src` (a key → a list of ids, or of rows of ids) copied into `dst`, each of `dst`'s lists
     kept and refilled; every list noted in `memo`."""
-    for k in [k for k in dst if k not in src]:
-        del dst[k]
+    if dst.keys() != src.keys():  # (nearly always the same zones: one comparison in C)
+        for k in [k for k in dst if k not in src]:
+            del dst[k]
     for k, xs in src.items():
         new = copied_rows(xs, memo) if xs and type(xs[0]) is list else xs
         mine = dst.get(k)
