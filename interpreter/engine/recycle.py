@@ -25,7 +25,7 @@ from ..runtime.state import GameState
 __all__ = ["recyclable", "recycle_into", "function_memo", "copied_rows"]
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
-# the fields a recycled copy copies anew: all but the containers it refills and the random source
+# what a recycled copy copies anew: every field but the containers it refills and the random source
 _COPIED_FIELDS = tuple(n for n in _STATE_FIELDS if n not in ("zones", "under", "row_ids", "where", "rng"))
 # the game's own entries a recycled copy keeps: its runtime, its functions bound to that runtime
 # and to its state, and the rule expressions it bound (directeval._bound_function, by runtime)
@@ -106,9 +106,9 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False, steps_key: str | No
 
 def _state_into(src: GameState, dst: GameState, rng: bool, memo: dict) -> dict:
     """`src`'s contents copied into `dst`: the containers the generated functions bind (the zones'
-    lists, `where`, `under`, the random source) filled in place, the other fields copied anew
-    (in the order of the fields, after those: a value or number as it is); each container's copy
-    noted in `memo`."""
+    lists, `where`, `under`, the random source) filled in place, the rest copied anew (in
+    declaration order, after those: a value or number as it is); each container's copy noted in
+    `memo`."""
     memo[id(src)] = dst
     _lists_into(src.zones, dst.zones, memo)
     _lists_into(src.under, dst.under, memo)

@@ -1131,7 +1131,7 @@ def _simplify(flat: _Flattener) -> None:
 def _fill_locations(node: ast.AST, default: ast.AST) -> None:
     """Line numbers for the nodes this pass made: their parent's (so errors name the rule).
     Walked with a stack in the order of the recursive walk it replaces (deep trees, and faster;
-    a node reached twice keeps what its first visit gave it), reading each node's attributes and
+    a node reached twice keeps what it was given first), reading each node's attributes and
     fields from its `__dict__`, which holds all that it was given: each function a game first
     calls is lowered then, within its first decisions' time."""
     stack = [(node, default.lineno, default.col_offset)]
