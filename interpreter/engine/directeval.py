@@ -24,7 +24,8 @@ from ..runtime.values import Seat, ZoneRef
 from ..runtime.zones import zone_cards
 from .directexpr import Unsupported
 
-__all__ = ["Bound", "as_list", "bound_name", "compile_expression", "evaluate", "option_kind", "prefer_rules", "rule_value",
+__all__ = ["Bound", "as_list", "bound_name", "compile_expression", "evaluate", "option_kind", "prefer_rule_for", "prefer_rules",
+           "rule_value",
            "Unsupported"]
 
 # a bound name: (name, kind, value): `kind` as directexpr.V's kinds ("player", "card", "int", ...)
@@ -95,7 +96,7 @@ def evaluate(game: Any, node: Node, names: list[Bound], loc: Any = None, tell: b
     leaves the game's counts as they were. A failure is a `RuleError` at `loc` (else the node's);
     with `tell` false, the Python failure itself (engine/blame.py explains it). `Unsupported`
     when direct code cannot compile the expression."""
-    kinds = tuple((name, kind) for name, kind, _ in names)
+    kinds = tuple([(name, kind) for name, kind, _ in names])
     fn, keyfn, kind = _bound_function(game, node, kinds)
     args = [v for _, _, v in names]
     R = game.R
@@ -222,6 +223,24 @@ def prefer_rules(dp: Any) -> tuple[list, list]:
         by_label = sorted(((d.action, d.binder, None, d) for d in prefers if d.action is not None),
                           key=lambda r: -len(r[0]))
         got = dp.__dict__["_prefer_rules"] = (by_prompt, by_label)
+    return got
+
+
+_PROMPTS_KEPT = 4096  # prompts whose rule `prefer_rule_for` remembers (a prompt may name a number)
+
+
+def prefer_rule_for(dp: Any, prompt: str) -> tuple | None:
+    """The `prefer` rule (as `prefer_rules` gives it) for a decision asked with `prompt`: the
+    longest prompt it begins with, else the rule without one; None if none. Remembered per prompt,
+    as a search's playouts ask at every decision, nearly always with a prompt asked before."""
+    known = dp.__dict__.get("_prefer_by_prompt")
+    if known is None:
+        known = dp.__dict__["_prefer_by_prompt"] = {}
+    got = known.get(prompt, known)
+    if got is known:
+        got = next((r for r in prefer_rules(dp)[0] if r[0] is None or prompt.startswith(r[0])), None)
+        if len(known) < _PROMPTS_KEPT:
+            known[prompt] = got
     return got
 
 

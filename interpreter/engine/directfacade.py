@@ -18,7 +18,8 @@ from typing import Any
 from ..content.model import CardData
 from ..runtime.errors import RuleError
 from .actionprefs import action_rules_of
-from .directeval import Unsupported, as_list, bound_name, evaluate, option_kind, prefer_rules, rule_value
+from .directeval import (Unsupported, as_list, bound_name, evaluate, option_kind, prefer_rule_for, prefer_rules,
+                         rule_value)
 from .game import Decision
 from .views import SeatViews
 
@@ -75,11 +76,11 @@ class DirectFacade(SeatViews):
         """`Game.preferences`: each option by the ruleset's `prefer` rule for it (the longest
         prompt the decision's prompt begins with, else the rule without one; an action by the
         `prefer ... for action` rule of its label), `none` counting 0; None when no rule applies."""
-        by_prompt, by_label = prefer_rules(self.dp)
+        dp = self.dp
+        by_prompt, by_label = prefer_rules(dp)
         if not by_prompt and not by_label:  # no `prefer` rule at all (a search's playouts ask at every decision)
             return None
-        prompt = decision.prompt or ""
-        rule = next((r for r in by_prompt if r[0] is None or prompt.startswith(r[0])), None)
+        rule = prefer_rule_for(dp, decision.prompt or "")
         by_action = action_rules_of(by_label, decision.options, decision.labels) \
             if decision.kind == "action" and by_label else None
         if rule is None and by_action is None:
@@ -116,17 +117,19 @@ class DirectFacade(SeatViews):
         rule does not compile for its option's kind (a text among cards, `last(it)` of a single
         value), the option is given as any value of a list of options would be (a card only if
         it is one), then as the list the rules make of a single value."""
-        tries = [names]
+        try:
+            return evaluate(self, decl.expr, names, decl.loc)
+        except Unsupported as why:
+            refused = why
         last = names[-1] if names else None
-        if last is not None and last[0] == "it" and last[1] not in ("mixed", "int"):
-            tries += [names[:-1] + [("it", "item", last[2])], names[:-1] + [("it", "mixed", as_list(last[2]))]]
-        for i, bound in enumerate(tries):
-            try:
-                return evaluate(self, decl.expr, bound, decl.loc)
-            except Unsupported as why:
-                if i == len(tries) - 1:
-                    raise RuleError(f"this rule cannot be evaluated ({why})", decl.loc) from None
-        return None
+        if last is not None and last[0] == "it" and last[1] not in ("mixed", "int"):  # the other ways, made
+            # only now: a search's playouts ask a rule at every decision and nearly always the first compiles
+            for bound in (names[:-1] + [("it", "item", last[2])], names[:-1] + [("it", "mixed", as_list(last[2]))]):
+                try:
+                    return evaluate(self, decl.expr, bound, decl.loc)
+                except Unsupported as why:
+                    refused = why
+        raise RuleError(f"this rule cannot be evaluated ({refused})", decl.loc) from None
 
     def expression_value(self, node: Any, env: dict | None, tell: bool = True, kinds: dict | None = None) -> Any:
         """An expression of the rules (a scenario's `values:`, a failed rule's part) evaluated now

@@ -18,12 +18,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .resumable import copy_value
+from .resumable import _ATOMIC, copy_value
+from .resumablelazy import steps_into
 from ..runtime.state import GameState
 
 __all__ = ["recyclable", "recycle_into", "function_memo", "copied_rows"]
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
+# what a recycled copy copies anew: every field but the containers it refills and the random source
+_COPIED_FIELDS = tuple(n for n in _STATE_FIELDS if n not in ("zones", "under", "row_ids", "where", "rng"))
 # the game's own entries a recycled copy keeps: its runtime, its functions bound to that runtime
 # and to its state, and the rule expressions it bound (directeval._bound_function, by runtime)
 _BOUND = ("covered", "tbit", "settle", "_player_zones", "_plan_bits")  # the runtime's, likewise
@@ -47,16 +50,35 @@ def function_memo(src: Any, dst: Any) -> dict:
     return memo
 
 
-def recycle_into(src: Any, dst: Any, reseeded: bool = False) -> dict:
+def recycle_into(src: Any, dst: Any, reseeded: bool = False, steps_key: str | None = None) -> dict:
     """Make `dst` hold `src`'s state and runtime counters, keeping the containers its functions
     bound; the memo of what each of `src`'s containers and functions became (its frames are
-    copied with it next, `ResumableGame._copy_flow`). `reseeded`: the caller seeds the random
-    source itself, so its state is not copied (a tenth of the cost)."""
+    copied with it next, `ResumableGame._copy_flow`), with `src`'s step functions too when
+    `steps_key` names the entry of its functions' table that holds them. `reseeded`: the caller
+    seeds the random source itself, so its state is not copied (a tenth of the cost).
+
+    What `src`'s functions and steps become in `dst` is the same from one copy to the next while
+    `dst` is made into copies of the same game (a search's playouts from one decision, and on
+    from decision to decision of one game): that map is kept on `dst` and grown by the steps
+    `src` bound since; each copy starts from a copy of it (one C call for hundreds of entries)."""
     kept = {k: dst.__dict__[k] for k in _KEPT if k in dst.__dict__}
     dst.__dict__.clear()
     dst.__dict__.update(src.__dict__)
     dst.__dict__.update(kept)
-    memo = _state_into(src.state, dst.state, not reseeded)
+    cached = kept.get("_function_memo")
+    if cached is None or cached[0] is not src.fns or cached[1][id(src.fns)] is not dst.fns:  # (one game's copies)
+        cached = dst.__dict__["_function_memo"] = (src.fns, function_memo(src, dst), [0])
+    base, known = cached[1], cached[2]
+    if steps_key is not None:
+        old, new = src.fns[steps_key], dst.fns[steps_key]
+        if type(old) is list:  # the whole module lowered at once: every step, once
+            if not known[0]:
+                for a, b in zip(old, new):
+                    base[id(a)] = b
+                known[0] = len(old)
+        elif len(old.bound) > known[0]:
+            known[0] = steps_into(old, new, base, known[0])
+    memo = _state_into(src.state, dst.state, not reseeded, {})
     memo[id(src)] = dst
     R, R2 = src.R, dst.R
     # bound by the generated functions: kept, and refilled (`_player_zones`: the per-player zone
@@ -77,33 +99,30 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False) -> dict:
     bound = kept.get("_bound_exprs")
     if bound is not None and bound[0] is not R2:
         del dst.__dict__["_bound_exprs"]
-    cached = kept.get("_function_memo")
-    if cached is None or cached[0] is not src.fns or cached[1][id(src.fns)] is not dst.fns:  # (one game's copies)
-        cached = dst.__dict__["_function_memo"] = (src.fns, function_memo(src, dst))
-    memo.update(cached[1])
-    return memo
+    out = base.copy()
+    out.update(memo)
+    return out
 
 
-def _state_into(src: GameState, dst: GameState, rng: bool = True) -> dict:
+def _state_into(src: GameState, dst: GameState, rng: bool, memo: dict) -> dict:
     """`src`'s contents copied into `dst`: the containers the generated functions bind (the zones'
-    lists, `where`, `under`, the random source) filled in place, the other fields copied anew."""
-    memo: dict = {id(src): dst}
-    for name in _STATE_FIELDS:
-        v = getattr(src, name)
-        if name == "rng":
-            if rng:
-                dst.rng.setstate(v.getstate())
-        elif name == "where":
-            w = dst.where
-            w.clear()
-            w.update(v)
-            memo[id(v)] = w
-        elif name == "zones" or name == "under":
-            _lists_into(v, getattr(dst, name), memo)
-        elif name == "row_ids":
-            setattr(dst, name, _lists_into(v, {}, memo))
-        else:
-            setattr(dst, name, copy_value(v, memo))
+    lists, `where`, `under`, the random source) filled in place, the rest copied anew (in
+    declaration order, after those: a value or number as it is); each container's copy noted in
+    `memo`."""
+    memo[id(src)] = dst
+    _lists_into(src.zones, dst.zones, memo)
+    _lists_into(src.under, dst.under, memo)
+    dst.row_ids = _lists_into(src.row_ids, {}, memo)
+    v, w = src.where, dst.where
+    w.clear()
+    w.update(v)
+    memo[id(v)] = w
+    old, new = src.__dict__, dst.__dict__
+    for name in _COPIED_FIELDS:
+        v = old[name]
+        new[name] = v if type(v) in _ATOMIC else copy_value(v, memo)
+    if rng:
+        dst.rng.setstate(src.rng.getstate())
     return memo
 
 
@@ -119,8 +138,9 @@ def copied_rows(rows: list, memo: dict) -> list:
 def _lists_into(src: dict, dst: dict, memo: dict) -> dict:
     """`src` (a key → a list of ids, or of rows of ids) copied into `dst`, each of `dst`'s lists
     kept and refilled; every list noted in `memo`."""
-    for k in [k for k in dst if k not in src]:
-        del dst[k]
+    if dst.keys() != src.keys():  # (nearly always the same zones: one comparison in C)
+        for k in [k for k in dst if k not in src]:
+            del dst[k]
     for k, xs in src.items():
         new = copied_rows(xs, memo) if xs and type(xs[0]) is list else xs
         mine = dst.get(k)

@@ -1130,23 +1130,44 @@ def _simplify(flat: _Flattener) -> None:
 
 def _fill_locations(node: ast.AST, default: ast.AST) -> None:
     """Line numbers for the nodes this pass made: their parent's (so errors name the rule).
-    Walked with a stack in the order of the recursive walk it replaces (deep trees, and faster)."""
+    Walked with a stack in the order of the recursive walk it replaces (deep trees, and faster;
+    a node reached twice keeps what it was given first), reading each node's attributes and
+    fields from its `__dict__`, which holds all that it was given: each function a game first
+    calls is lowered then, within its first decisions' time."""
     stack = [(node, default.lineno, default.col_offset)]
     pop, push = stack.pop, stack.append
+    walks, AST = _WALKS, ast.AST
     while stack:
         n, line, col = pop()
-        located, fields = _shape(type(n))
-        if located:
-            if getattr(n, "lineno", None) is None or n.lineno == 0:
-                n.lineno, n.col_offset = line, col
-            if getattr(n, "end_lineno", None) is None or n.end_lineno < n.lineno:
-                n.end_lineno, n.end_col_offset = n.lineno, n.col_offset
-            line, col = n.lineno, n.col_offset
-        kids = _kids(n, fields)
-        for c in reversed(kids):
-            push((c, line, col))
+        t = type(n)
+        walk = walks.get(t)
+        if walk is None:
+            located, fields = _shape(t)
+            walk = walks[t] = (located, fields[::-1])
+        d = n.__dict__
+        if walk[0]:
+            ln = d.get("lineno")
+            if ln is None or ln == 0:
+                n.lineno = line
+                n.col_offset = col
+            else:
+                line = ln
+                col = d["col_offset"]
+            end = d.get("end_lineno")
+            if end is None or end < line:
+                n.end_lineno = line
+                n.end_col_offset = col
+        for f in walk[1]:  # the children pushed last first, so taken in order
+            v = d.get(f)
+            if type(v) is list:
+                for c in reversed(v):
+                    if isinstance(c, AST):
+                        push((c, line, col))
+            elif isinstance(v, AST):
+                push((v, line, col))
 
 
+_WALKS: dict[type, tuple[bool, tuple[str, ...]]] = {}  # (located, fields last first), by node class
 _SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
 
 
@@ -1189,7 +1210,8 @@ def lower_generators(body: list[ast.stmt], in_place: bool = False) -> tuple[list
 
 
 # ---- copying frames ----------------------------------------------------------------------------
-_ATOMIC = frozenset({int, str, bool, float, type(None), bytes, Seat, Position})  # never changed in place
+_ATOMIC = frozenset({int, str, bool, float, type(None), type(...), bytes, Seat, Position})  # never changed in place
+# (`...`: a frame slot not set yet, resumable.UNSET)
 
 
 def copy_value(v: Any, memo: dict) -> Any:

@@ -259,8 +259,8 @@ class ResumableGame(DirectGame):
         game it cannot take is ignored and a new copy made. `reseeded`: the caller seeds the copy's
         random source at once (a search's determinisation), so a recycled copy's is not set."""
         if into is not None and into is not self and recyclable(self, into):
-            memo = recycle_into(self, into, reseeded)
-            return self._copy_flow(into, memo, self.R, into.R)
+            memo = recycle_into(self, into, reseeded, STEPS_KEY)  # (its steps mapped too)
+            return self._copy_flow(into, memo, self.R, into.R, steps_mapped=True)
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         st, memo = copy_state(self.state)
@@ -284,11 +284,15 @@ class ResumableGame(DirectGame):
         memo.update(function_memo(self, new))
         return self._copy_flow(new, memo, R, R2)
 
-    def _copy_flow(self, new: "ResumableGame", memo: dict, R: Any, R2: Any) -> "ResumableGame":
+    def _copy_flow(self, new: "ResumableGame", memo: dict, R: Any, R2: Any,
+                   steps_mapped: bool = False) -> "ResumableGame":
         """The rest of a copy, once its state and runtime are made (`memo`: what each of this
-        game's containers and functions became): the frames, the log and the pending decision."""
+        game's containers and functions became, and its step functions too if `steps_mapped`):
+        the frames, the log and the pending decision."""
         steps = self.fns[STEPS_KEY]
-        if type(steps) is dict:  # lowered on first call: the copy's steps are bound as frames need them
+        if steps_mapped:
+            pass
+        elif type(steps) is not list:  # lowered on first call: the copy's steps are bound as frames need them
             memo = StepMemo(memo, steps, new.fns[STEPS_KEY])
         else:
             for a, b in zip(steps, new.fns[STEPS_KEY]):

@@ -28,7 +28,7 @@ from .directgame import GEN_FILE
 from .resumable import NotLowerable, lower_function
 from ..runtime.errors import RuleError
 
-__all__ = ["STEPS_NAME", "lazy_program", "LazyLowering", "StepMemo"]
+__all__ = ["STEPS_NAME", "lazy_program", "LazyLowering", "StepMemo", "steps_into"]
 
 _GENERATOR = 0x20  # inspect.CO_GENERATOR
 STEPS_NAME = "_Q_steps"  # build's local: this game's stubs by generator name
@@ -69,12 +69,19 @@ class LazyLowering:
         except NotLowerable as why:  # found only now that a game called it: the game stops, saying so
             raise RuleError(f"this game cannot go on in its copyable form ({why}); play it with "
                             "agents that do not copy the game, such as `random`", None) from None
+        # the step and factory have every line number (resumable._fill_locations): only the nodes
+        # made here get theirs, the function's (a walk over the whole tree cost a sixth of this)
+        made = [ast.arg(arg=n) for n in sorted(free)]
+        ret = ast.Return(value=ast.Constant(value=None))
+        made += [ret, ret.value]
         outer = ast.FunctionDef(name="_Q_outer", args=ast.arguments(
-            posonlyargs=[], args=[ast.arg(arg=n) for n in sorted(free)], vararg=None, kwonlyargs=[], kw_defaults=[],
-            kwarg=None, defaults=[]), body=[step, factory, ast.Return(value=ast.Constant(value=None))],
+            posonlyargs=[], args=made[:-2], vararg=None, kwonlyargs=[], kw_defaults=[],
+            kwarg=None, defaults=[]), body=[step, factory, ret],
             decorator_list=[], returns=None, type_comment=None)
-        ast.copy_location(outer, fn)
-        module = ast.fix_missing_locations(ast.Module(body=[outer], type_ignores=[]))
+        made.append(outer)
+        for node in made:
+            ast.copy_location(node, fn)
+        module = ast.Module(body=[outer], type_ignores=[])
         code = compile(module, GEN_FILE, "exec")
         inner = next(c for c in code.co_consts if isinstance(c, CodeType))
         by_name = {c.co_name: c for c in inner.co_consts if isinstance(c, CodeType)}
@@ -82,14 +89,26 @@ class LazyLowering:
         return by_name[step.name], by_name[factory.name]
 
 
+class _Stubs(dict):
+    """One game's stubs by generator name (`build`'s `_Q_steps`), and the names of those bound so
+    far in the order they were bound (`bound`): a copy of the game maps the steps its frames may
+    hold from these, without a look at every stub (`StepMemo`, `steps_into`)."""
+
+    __slots__ = ("bound",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bound: list[str] = []
+
+
 class _Lazy:
     """One game's stub for generator `i`: called, it is the factory (a new frame); the first
     call binds the lowered code to the original function's cells."""
 
-    __slots__ = ("low", "i", "src", "factory", "step")
+    __slots__ = ("low", "i", "src", "factory", "step", "stubs")
 
-    def __init__(self, low: LazyLowering, i: int, src: FunctionType):
-        self.low, self.i, self.src = low, i, src
+    def __init__(self, low: LazyLowering, i: int, src: FunctionType, stubs: _Stubs):
+        self.low, self.i, self.src, self.stubs = low, i, src, stubs
         self.factory: Any = None
         self.step: Any = None
 
@@ -116,13 +135,14 @@ class _Lazy:
         own[step_code.co_name].cell_contents = step
         own[factory_code.co_name].cell_contents = factory
         self.step, self.factory = step, factory
+        self.stubs.bound.append(src.__name__)
         return factory
 
 
 def _stub(low: LazyLowering) -> Any:
     """The `_Q_lazy(g, i, stubs)` of the rewritten module: g's stub, noted in this game's stubs."""
-    def lazy(src: FunctionType, i: int, stubs: dict) -> _Lazy:
-        s = stubs[src.__name__] = _Lazy(low, i, src)
+    def lazy(src: FunctionType, i: int, stubs: _Stubs) -> _Lazy:
+        s = stubs[src.__name__] = _Lazy(low, i, src, stubs)
         return s
     return lazy
 
@@ -131,9 +151,9 @@ class StepMemo(dict):
     """The memo of a game's copy (`copy_value`) that maps a step function of the original game to
     the copy's, binding the copy's stub when a frame first needs it."""
 
-    def __init__(self, memo: dict, old: dict, new: dict):
+    def __init__(self, memo: dict, old: _Stubs, new: _Stubs):
         super().__init__(memo)
-        self.steps = {id(s.step): (name, s.step) for name, s in old.items() if s.step is not None}
+        self.steps = {id(old[n].step): (n, old[n].step) for n in old.bound}  # (the bound ones)
         self.new = new
 
     def get(self, key: int, default: Any = None) -> Any:
@@ -147,6 +167,19 @@ class StepMemo(dict):
                 return got
             return default
         return got
+
+
+def steps_into(old: _Stubs, new: _Stubs, memo: dict, known: int) -> int:
+    """Map in `memo` each step of a game's stubs `old` bound since the first `known` to the step
+    of the same generator in `new` (a copy's stubs, bound now if need be); returns how many of
+    `old`'s are mapped. A search's copy made into the same spare again and again (engine/recycle.py)
+    keeps this map, so a copy finds each step its frames hold in a plain dict."""
+    bound = old.bound
+    for name in bound[known:]:
+        s = new[name]
+        s.bind()
+        memo[id(old[name].step)] = s.step
+    return len(bound)
 
 
 def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLowering | None:
@@ -187,6 +220,7 @@ def lazy_program(dp: DirectProgram, globals_: dict, steps_key: str) -> LazyLower
     meta: dict = {}
     low = LazyLowering(lines, gens, meta, globals_)
     globals_["_Q_lazy"] = _stub(low)
+    globals_["_Q_stubs"] = _Stubs
     globals_["_Q_STEPS_KEY"] = steps_key
     exec(compiled, globals_)  # noqa: S102 - the checked generated module, one line rewritten here
     low.build = globals_["build"]
@@ -274,7 +308,7 @@ def _rebound(lines: list[str], gens: list, at: int) -> list[str]:
     """The module's lines with each generator rebound to its stub after the last definition, and
     the stubs returned with `build`'s table."""
     new = list(lines)
-    rebind = [f"{STEPS_NAME} = {{}}"] + [f"{n} = _Q_lazy({n}, {i}, {STEPS_NAME})" for i, (n, *_) in enumerate(gens)]
+    rebind = [f"{STEPS_NAME} = _Q_stubs()"] + [f"{n} = _Q_lazy({n}, {i}, {STEPS_NAME})" for i, (n, *_) in enumerate(gens)]
     ret = _return_line(lines)
     new[ret] = new[ret].replace("    return {", f"    return {{_Q_STEPS_KEY: {STEPS_NAME}, ", 1)
     new[at] = "    " + "; ".join(rebind) + "; " + new[at][4:]

@@ -166,32 +166,80 @@ def determinize(game: DirectGame, seat: int, rng: random.Random, plan: "DealPlan
 
 class DealPlan:
     """The places of the cards a seat cannot see, by card type, and the cards dealt among them
-    (sorted): what `determinize` deals again in each world made from one game."""
+    (sorted): what `determinize` deals again in each world made from one game.
 
-    __slots__ = ("groups",)
+    A search deals once per world (`mcts`: ten worlds per decision), so what does not change from
+    world to world is worked out here once: each type's places as runs of consecutive slots of one
+    list (a zone, a row, the cards under a card), filled by one slice assignment each, and the
+    keys of `where` in the order of the places, written in one `dict.update`."""
+
+    __slots__ = ("groups", "_runs")
 
     def __init__(self, groups: list[tuple[list[tuple[str, int, int, str]], list[int]]]):
         self.groups = groups  # per type: (places: (where, row or -1, index, where-key), sorted ids)
+        self._runs = [_runs_of(places) for places, _ in groups]
 
     def deal(self, game: DirectGame, rng: random.Random) -> None:
         """Deal each type's cards among its places in `game` (a copy of the planned game)."""
         st = game.state
         where = st.where
         spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
-        for places, sorted_ids in self.groups:
+        for (places, sorted_ids), (runs, keys) in zip(self.groups, self._runs):
             ids = list(sorted_ids)  # forget the actual arrangement before dealing
-            rng.shuffle(ids)
-            rows = [_place_row(st, place) for place in places]
-            slot_spaces = [spaces.get(r[i]) for r, (_, _, i, _) in zip(rows, places)] if spaces else None
-            for r, (_, _, i, key), cid in zip(rows, places, ids):
-                r[i] = cid
-                where[cid] = key
-            if slot_spaces is not None:
-                for r, (_, _, i, _), space in zip(rows, places, slot_spaces):
-                    if space is None:
-                        spaces.pop(r[i], None)
-                    else:
-                        spaces[r[i]] = space
+            _shuffle(rng, ids)
+            if spaces:
+                _deal_spaced(st, places, ids, spaces)
+                continue
+            for place, start, at, n in runs:
+                _place_row(st, place)[start:start + n] = ids[at:at + n]
+            where.update(zip(ids, keys))
+
+
+def _runs_of(places: list[tuple[str, int, int, str]]) -> tuple[list[tuple[tuple, int, int, int]], list[str]]:
+    """A type's places as runs (a place of the run's list, its first slot, the run's first card
+    in the deal's order, its length) of consecutive slots of one list, and each place's key of
+    `where`, in order."""
+    runs: list[list] = []
+    for at, place in enumerate(places):
+        last = runs[-1] if runs else None
+        if (last is not None and last[0][:2] == place[:2] and last[0][3] == place[3]
+                and last[1] + last[3] == place[2]):
+            last[3] += 1
+        else:
+            runs.append([place, place[2], at, 1])
+    return [tuple(r) for r in runs], [place[3] for place in places]  # type: ignore[misc]
+
+
+def _shuffle(rng: random.Random, xs: list) -> None:
+    """`rng.shuffle(xs)`, drawn as `random.Random` draws it (the same bits, the same order), without
+    a call of `_randbelow` per card: a search shuffles every hidden card in every world."""
+    if type(rng) is not random.Random:  # a subclass may draw otherwise
+        rng.shuffle(xs)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(xs) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        xs[i], xs[j] = xs[j], xs[i]
+
+
+def _deal_spaced(st, places: list[tuple[str, int, int, str]], ids: list[int], spaces: dict) -> None:
+    """The deal of `DealPlan.deal` in a game with a grid: the space of each slot stays with the
+    slot (the card dealt there lies on it)."""
+    where = st.where
+    rows = [_place_row(st, place) for place in places]
+    slot_spaces = [spaces.get(r[i]) for r, (_, _, i, _) in zip(rows, places)]
+    for r, (_, _, i, key), cid in zip(rows, places, ids):
+        r[i] = cid
+        where[cid] = key
+    for r, (_, _, i, _), space in zip(rows, places, slot_spaces):
+        if space is None:
+            spaces.pop(r[i], None)
+        else:
+            spaces[r[i]] = space
 
 
 def _place_row(st, place: tuple[str, int, int, str]) -> list:

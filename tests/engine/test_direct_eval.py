@@ -184,3 +184,28 @@ def test_a_shipped_games_rules_rate_rows_cards_and_yes_no():
             g.answer(seats[d.player].choose(g, d))
         assert g.error is None
     assert rated["Take which row?"] - {0.0} and rated["Draw another card?"] <= {0.0, 1.0}
+
+
+def test_the_rule_for_a_prompt_is_the_longest_it_begins_with_however_many_prompts_were_asked(tmp_path):
+    """`prefer_rule_for` remembers each prompt's rule (a search asks at every decision): the
+    longest declared prompt the decision's begins with, else the rule without one — the same
+    answer once its memory of prompts is full."""
+    from interpreter.engine import directeval
+    from interpreter.engine.factory import compiled
+    extra = 'prefer p for "Pick": 0\nprefer p: 1\n'
+    dp = compiled(build(tmp_path, GEMS + extra, CARDS))
+
+    def rule(prompt):
+        got = directeval.prefer_rule_for(dp, prompt)
+        assert got is not None  # (the rule without a prompt rates what no other rule names)
+        return got[0]
+
+    for _ in range(2):  # found, then remembered
+        assert rule("Pick a number") == "Pick a number"
+        assert rule("Pick one") == "Pick"
+        assert rule("Take which gem? (3 left)") == "Take which gem?"
+        assert rule("Something else") is None  # the rule without a prompt
+    for i in range(directeval._PROMPTS_KEPT + 10):  # prompts naming numbers: more than it keeps
+        assert rule(f"Pick {i}") == "Pick"
+        assert rule(f"Roll {i}") is None
+    assert rule("Pick a number, again") == "Pick a number"
