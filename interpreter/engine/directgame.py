@@ -29,7 +29,7 @@ from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
 from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -683,23 +683,31 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         if plan is None:
             plan = self._fire_plan(event)
         cards, rule, whenever = plan  # (a die's `rolled`, each die in turn: looked up once per event)
-        handlers = cards.get(subject, ()) if cards and subject is not None else ()
-        if subject is not None and self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
-            handlers = self.copied_triggers(event, subject, handlers)
-        if rule:
-            handlers = list(handlers) + rule if handlers else rule
-        if not handlers and not whenever:
-            return []
+        if subject is not None:
+            handlers = cards.get(subject, ()) if cards else ()
+            if self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
+                handlers = self.copied_triggers(event, subject, handlers)
+            if rule:
+                handlers = list(handlers) + rule if handlers else rule
+        else:
+            handlers = rule
+        if not handlers:
+            return self.whenever_pending(event, subject) if whenever else []
+        fns = self.game.fns
+        you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
+            Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
-        if handlers:
-            fns = self.game.fns
-            you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
-                Seat(actor) if actor is not None else Seat(self.state.active)
-            for name, cond, binder, node in handlers:
-                args = (you, subject, subject) if binder else (you, subject)
-                if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                    continue
-                pending.append((fns[name], args, node))
+        for name, cond, binder, node in handlers:
+            args = (you, subject, subject) if binder else (you, subject)
+            if cond is not None:  # (`trigger_condition` written out: a die's roll fires once per die)
+                try:
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            pending.append((fns[name], args, node))
         if whenever:  # cards in play answering any card's event (directabilities.py)
             pending += self.whenever_pending(event, subject)
         return pending
