@@ -60,6 +60,7 @@ class DirectProgram:
         self.program, self.build, self.K, self.info, self.lines = program, build, consts, info, lines
         self.labels: list[str] = [c.label() for c in program.rs.cards]
         self.source = ""  # the generated source, for reading (tests, debugging)
+        self.bind_again: tuple | None = None  # `build`'s bindings alone, for a game that reuses functions (`_bind_again_function`)
         self.tables: dict[int, dict] = {}  # player count → lookup tables (directgame._tables)
 
     def expression(self, node: Node, kinds: tuple[tuple[str, str], ...]) -> tuple[Any, list, str]:
@@ -374,6 +375,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         info["expr_kinds"] = (self.card_stats, dict(self.stat_kinds), dict(self.const_kinds))
         out = DirectProgram(p, build, self.K, info, locs)
         out.source = src
+        out.bind_again = self.bind_again
         return out
 
     def assemble(self, exported: list[str]) -> tuple[Any, str, list]:
@@ -413,6 +415,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         ns = {"__builtins__": {}}
         ns.update(_helpers())
         exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
+        self.bind_again = _bind_again_function(head[1 + len(self.K):], self.lines + rec[0], ns)
         return ns["build"], src, locs
 
     # ---- functions ---------------------------------------------------------------------------
@@ -1071,6 +1074,33 @@ def _check_direct_source(src: str) -> None:
     """Refuse any source with a token this module does not write itself (defence in depth: no
     rule text is ever put in the source; names are numbered, values are in `K`)."""
     check_source(src, _KEYWORDS, _OWN_NAME)
+
+
+_BINDING = re.compile(r"    (\w+) = ")
+
+
+def _bind_again_function(binds: list[str], body: list[str], ns: dict) -> tuple | None:
+    """`build`'s bindings of one game's runtime and state without its functions: a finished
+    game's functions are all closures over `build`'s cells, so setting those cells to a new
+    game's values makes them that game's (`DirectGame`'s `reuse`), without making them again
+    (hundreds of closures, a tenth of a short game). Returns (`_bind_again(R, K)`, the names of the
+    values it returns, in order), or None where `build` does more than bind names and define
+    functions (then every game builds its own)."""
+    if any(line.startswith("    ") and not line.startswith("     ") and not line.startswith("    def ")
+           for line in body):
+        return None
+    names = []
+    for line in binds:
+        m = _BINDING.match(line)
+        if m is None:
+            return None
+        names.append(m.group(1))
+    consts = sorted({int(i) for line in binds for i in re.findall(r"\b_k(\d+)\b", line)})
+    src = "\n".join(["def _bind_again(R, K):"] + [f"    _k{i} = K[{i}]" for i in consts] + binds +
+                    ["    return (R, " + "".join(f"{n}, " for n in names) + ")"]) + "\n"
+    _check_direct_source(src)
+    exec(compile(src, GEN_FILE, "exec"), ns)  # noqa: S102 - build's own binding lines (checked)
+    return ns["_bind_again"], ("R",) + tuple(names)
 
 
 def _helpers() -> dict:

@@ -126,13 +126,12 @@ class AbilityRuntime:
     def whenever_pending(self, event: str, subject: Any) -> list:
         """The `whenever` triggers of cards in play answering `event` whose condition holds, as
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
-        out = []
         info = self.info
-        fns, cards = self.game.fns, self.rs.cards
         table = info["whenever"].get(event, ())
         if info["copies"]:  # copying cards answer with the copied card's triggers too
             table = list(table) + self.copied_whenever(event)
-        where, owners, seats = self.state.where, self.tables["key_owners"], self.seats
+        out = []
+        where, owners, seats, fns = self.state.where, self.tables["key_owners"], self.seats, self.game.fns
         live = self.ability_live if info["kept_parts"] else None
         for name, cond, binder, node, cid in table:
             at = where.get(cid)  # `in_play_owner`, its answer per zone key remembered
@@ -145,9 +144,15 @@ class AbilityRuntime:
                 continue
             you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
             args = (you, cid, subject) if binder else (you, cid)
-            if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                continue
-            out.append((fns[name], args, node, cards[cid].name))
+            if cond is not None:  # (`trigger_condition` written out: a die's roll fires once per die)
+                try:
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            out.append((fns[name], args, node, self.rs.cards[cid].name))
         return out
 
     def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:

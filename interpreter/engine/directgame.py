@@ -29,7 +29,7 @@ from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
 from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -683,23 +683,31 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         if plan is None:
             plan = self._fire_plan(event)
         cards, rule, whenever = plan  # (a die's `rolled`, each die in turn: looked up once per event)
-        handlers = cards.get(subject, ()) if cards and subject is not None else ()
-        if subject is not None and self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
-            handlers = self.copied_triggers(event, subject, handlers)
-        if rule:
-            handlers = list(handlers) + rule if handlers else rule
-        if not handlers and not whenever:
-            return []
+        if subject is not None:
+            handlers = cards.get(subject, ()) if cards else ()
+            if self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
+                handlers = self.copied_triggers(event, subject, handlers)
+            if rule:
+                handlers = list(handlers) + rule if handlers else rule
+        else:
+            handlers = rule
+        if not handlers:
+            return self.whenever_pending(event, subject) if whenever else []
+        fns = self.game.fns
+        you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
+            Seat(actor) if actor is not None else Seat(self.state.active)
         pending = []
-        if handlers:
-            fns = self.game.fns
-            you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
-                Seat(actor) if actor is not None else Seat(self.state.active)
-            for name, cond, binder, node in handlers:
-                args = (you, subject, subject) if binder else (you, subject)
-                if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                    continue
-                pending.append((fns[name], args, node))
+        for name, cond, binder, node in handlers:
+            args = (you, subject, subject) if binder else (you, subject)
+            if cond is not None:  # (`trigger_condition` written out: a die's roll fires once per die)
+                try:
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            pending.append((fns[name], args, node))
         if whenever:  # cards in play answering any card's event (directabilities.py)
             pending += self.whenever_pending(event, subject)
         return pending
@@ -735,13 +743,43 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 _NO_TABLE: dict = {}
 
 
+def _cells_of(fns: dict, names: tuple) -> list:
+    """The cells of `build`'s locals `names` that its functions `fns` close over (None for a
+    name no function reads), found through every function they reach: the exported ones, those
+    they call and those in dispatch tables."""
+    found: dict = {}
+    seen: set = set()
+    todo = list(fns.values())
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f.__class__ is not _FUNCTION:
+            continue
+        seen.add(id(f))
+        for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            found.setdefault(name, cell)
+            try:
+                v = cell.cell_contents
+            except ValueError:  # (not bound yet)
+                continue
+            if v.__class__ is _FUNCTION:
+                todo.append(v)
+            elif v.__class__ is dict:
+                todo += [x for x in v.values() if x.__class__ is _FUNCTION]
+    return [found.get(n) for n in names]
+
+
+_FUNCTION = type(_cells_of)
+
+
 class DirectGame(DirectFacade):
     """One game of a direct-compiled ruleset. Drive it with `decision` / `answer` until `over`."""
 
     def __init__(self, dp: Any, players: int, seed: Any = 0, limits: Limits | None = None,
                  after_setup: Any = None, log_moves: bool = False, record_digests: bool = False,
-                 observer: Any = None):
+                 observer: Any = None, reuse: Any = None):
         """`record_digests`: keep the state's digest at each decision (sessions' logs and saves).
+        `reuse`: a finished game of the same program whose generated functions this game takes
+        over (`_functions`); it must not be used again.
         `observer`: told of each turn's start (and, by the observed form of the code, directobserved.py,
         of decisions taken without asking and of shuffles), from the setup on.
         `log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
@@ -780,16 +818,39 @@ class DirectGame(DirectFacade):
             self.record_digests = True
         if observer is not None:
             self.observer = observer
+        if reuse is not None:
+            self._reused = reuse
         self._start()
 
     def _start(self) -> None:
         """Bind the generated functions to this game and run to its first decision (replaced by
         the resumable form, resumablegame.py)."""
         self.R = Runtime(self, self.dp)
-        self.fns = self.dp.build(self.R, self.dp.K)
+        self.fns = self._functions(self.R)
         self.R.settle = self.fns["_settle"]
         self._gen = self._main()
         self._advance(None)
+
+    def _functions(self, R: Any) -> dict:
+        """The generated functions bound to `R` and this game's state: made by `build`, or (with
+        `reuse`) a finished game's own, its closures' cells set to this game's values by
+        `bind_again` (direct.py) — the same functions as `build` would make, without making
+        hundreds of closures for each game of a batch. Only a game that ended without an error,
+        its flow run to the end, gives its functions: no generator of it is left suspended to
+        run a `finally` later, which would now act on this game."""
+        dp, old = self.dp, self.__dict__.pop("_reused", None)
+        again = dp.bind_again
+        if (again is None or old is None or old.__class__ is not DirectGame or self.__class__ is not DirectGame
+                or old.dp is not dp or not old.over or old.error is not None or old._gen.gi_frame is not None
+                or "fns" not in old.__dict__):
+            return dp.build(R, dp.K)
+        fns = old.__dict__.pop("fns")  # (the finished game no longer has them)
+        cells = old.__dict__.pop("_cells", None) or _cells_of(fns, again[1])
+        for cell, v in zip(cells, again[0](R, dp.K)):
+            if cell is not None:
+                cell.cell_contents = v
+        self._cells = cells
+        return fns
 
     @property
     def steps(self) -> int:

@@ -64,6 +64,7 @@ def compile_observed(dp: DirectProgram) -> DirectProgram:
     for own in ("_resumable", "_observed", "build"):  # its own lowered form (resumablegame.compile_resumable)
         out.__dict__.pop(own, None)
     out.source = src
+    out.bind_again = None  # (the plain form's: this form's games build their own functions)
     dp.__dict__["_observed"] = out
     return out
 

@@ -25,7 +25,8 @@ __all__ = ["compiled", "new_game"]
 
 def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[Any] | None = None,
              limits: Limits | None = None, after_setup: Callable | None = None,
-             observer: Any = None, record_digests: bool = False, log_moves: bool = False) -> DirectGame:
+             observer: Any = None, record_digests: bool = False, log_moves: bool = False,
+             reuse: Any = None) -> DirectGame:
     """A game of `program` for `players`, at its first decision.
 
     `seats`: the agents that will answer, when known: generator code if none copies the game
@@ -34,6 +35,8 @@ def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[A
     `after_setup(game)`: called once the rules' setup is done (scenarios arrange the state there).
     `record_digests`: a state digest at each decision (logs, saves, replays).
     `log_moves`: the state notes which cards moved (cardstats.ChangeLog), for card statistics.
+    `reuse`: a finished game that will not be used again, whose generated functions the new game
+    may take over instead of making its own (a batch's games, one after another: DirectGame).
     A ruleset the code generator cannot compile is refused with a ValueError that says why."""
     copies = seats is None or any(getattr(a, "copies_game", True) for a in seats)
     dp = compiled(program, observed=observer is not None, copyable=copies)
@@ -42,9 +45,11 @@ def new_game(program: Program, players: int, seed: Any = 0, *, seats: Sequence[A
         def hook(g: Any, arrange: Callable = after_setup) -> None:
             arrange(g)
             g.arranged()  # the hook may have changed the state directly
-    kind = ResumableGame if copies else DirectGame
-    return kind(dp, players, seed, limits, after_setup=hook, log_moves=log_moves,
-                record_digests=record_digests, observer=observer)
+    if copies:
+        return ResumableGame(dp, players, seed, limits, after_setup=hook, log_moves=log_moves,
+                             record_digests=record_digests, observer=observer)
+    return DirectGame(dp, players, seed, limits, after_setup=hook, log_moves=log_moves,
+                      record_digests=record_digests, observer=observer, reuse=reuse)
 
 
 def compiled(program: Program, observed: bool = False, copyable: bool = False) -> DirectProgram:

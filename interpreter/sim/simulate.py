@@ -53,7 +53,13 @@ def run_chunk(ruleset: str, players: int, master_seed: int, agents: Sequence[str
             setattr(lim, name, value)
     with address_space_limit(memory_mb), alarm_handler() as armed, _heap_frozen():  # one handler per chunk
         return [_play_bounded(program, players, game_seed(master_seed, i), i, agents, lim, card_stats,
-                              seconds, armed) for i in indices]
+                              seconds, armed, _SPARE) for i in indices]
+
+
+# this process's last finished game of a batch: the next game, in this chunk or the next, takes
+# over its generated functions (`DirectGame`'s `reuse`: of the same program only); emptied when
+# `simulate` returns
+_SPARE: list = []
 
 
 @contextmanager
@@ -75,7 +81,7 @@ def lost_row(index: int, seed: int, why: str) -> dict:
 
 
 def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
-                  card_stats: bool, seconds: float, armed: bool) -> dict:
+                  card_stats: bool, seconds: float, armed: bool, spare: list | None = None) -> dict:
     """`_play_one` that always returns a row: a game that overruns its wall clock, breaks the
     interpreter or ends with scores that are not numbers is an error row (seed, answers so far,
     for `--failed-logs`), and the batch goes on."""
@@ -83,7 +89,7 @@ def _play_bounded(program, players: int, seed: int, index: int, agents: Sequence
     try:
         with timer(seconds, armed):  # not armed off the main thread: checked at each decision instead
             row = _play_one(program, players, seed, index, agents, limits, card_stats, games,
-                            None if armed else time.monotonic() + seconds)
+                            None if armed else time.monotonic() + seconds, spare)
     except GameTimeout:
         why = f"the game ran longer than {seconds:g} s (the per-game time limit)"
     except RecursionError:
@@ -135,22 +141,26 @@ def _what(v: Any) -> str:
 
 
 def new_game(program, players: int, seed: int, seats: Sequence[Any], limits: Limits,
-             after_setup: Callable | None = None) -> Any:
+             after_setup: Callable | None = None, reuse: Any = None) -> Any:
     """A batch's game for `seats` (`engine.factory.new_game`, the one place that makes games;
-    card statistics get the state's move log with their `after_setup`)."""
+    card statistics get the state's move log with their `after_setup`). `reuse`: the batch's
+    last finished game, never used again, whose generated functions the new game may take over."""
     return make_game(program, players, seed, seats=seats, limits=limits, after_setup=after_setup,
-                     log_moves=after_setup is not None)
+                     log_moves=after_setup is not None, reuse=reuse)
 
 
 def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str], limits: Limits,
               card_stats: bool = True, games: list | None = None,
-              deadline: float | None = None) -> dict:
+              deadline: float | None = None, spare: list | None = None) -> dict:
     """One game, with its card movements tracked (see `cardstats`) unless `card_stats` is off.
     The game is appended to `games` as soon as it exists (its answers, should it fail); past
-    `deadline` (time.monotonic) it stops with GameTimeout at its next decision."""
+    `deadline` (time.monotonic) it stops with GameTimeout at its next decision. `spare`: the
+    batch's last finished game (taken), and this one once its row is made (the next game takes
+    over its generated functions: `DirectGame`'s `reuse`)."""
     tracker = MoveTracker(program)
     seats = agents_for(agents, players, seed)
-    g = new_game(program, players, seed, seats, limits, tracker.start if card_stats else None)
+    g = new_game(program, players, seed, seats, limits, tracker.start if card_stats else None,
+                 spare.pop() if spare else None)
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
@@ -189,6 +199,8 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
             row["cap"] = True
     if error:  # keep what is needed to replay the failing game
         row["choices"] = list(g.choices)
+    elif spare is not None:
+        spare.append(g)
     return row
 
 
@@ -225,6 +237,7 @@ def simulate(ruleset: str, n: int, players: int, seed: int, agents: Sequence[str
     rows = run_chunks(run_chunk, args, batches, workers, backend, address, progress,
                       lost=lambda i, why: lost_row(i, game_seed(seed, i), why), stats=restarts)
     rows.sort(key=lambda r: r["index"])
+    _SPARE.clear()
     elapsed = time.perf_counter() - start
     report = summarize(rows, players)
     report.update(ruleset=ruleset, players=players, seed=seed, agents=list(agents), games=n)

@@ -1,0 +1,59 @@
+"""A batch's game taking over the generated functions of the game before it (`new_game(reuse=)`,
+`DirectGame._functions`, direct.py's `bind_again`): it plays the game a game with functions of its
+own plays, answer for answer, and the finished game it took them from is not asked again."""
+from __future__ import annotations
+
+import pytest
+
+from golden_games import ROOT
+from interpreter.api import load_program
+from interpreter.engine.factory import new_game
+from interpreter.play.agents import RandomAgent
+
+
+def _played(program, players: int, seed: int, reuse=None):
+    seats = [RandomAgent(seed * 10 + i) for i in range(players)]
+    g = new_game(program, players, seed, seats=seats, reuse=reuse, log_moves=True)
+    g.play_out(seats)
+    return g
+
+
+def _outcome(g) -> tuple:
+    return g.error, g.result, g.state.digest(), g.log, g.choices, g.steps
+
+
+@pytest.mark.parametrize("name,players", [
+    ("stonehenge_wizards", 1),  # adds a dummy player: the zone tables its functions bound grow
+    ("stonehenge_wizards", 4),
+    ("toil_and_troublez", 3),
+    ("magical_treehouse", 3),   # grids, rows, placement rules
+])
+def test_a_game_on_reused_functions_is_the_same_game(name, players):
+    program = load_program(ROOT / "rulesets" / name)
+    builds = []
+    last = _played(program, players, 1)
+    dp = last.dp
+    assert dp.bind_again is not None
+    build = dp.build
+    dp.build = lambda R, K: builds.append(1) or build(R, K)
+    try:
+        for seed in range(2, 7):
+            fresh = _played(program, players, seed)
+            again = _played(program, players, seed, reuse=last)
+            assert _outcome(again) == _outcome(fresh)
+            assert again.fns is not fresh.fns and "fns" not in last.__dict__  # taken over, not made
+            last = again
+    finally:
+        dp.build = build
+    assert len(builds) == 5  # the fresh games only
+
+
+def test_only_a_game_that_ended_cleanly_gives_its_functions():
+    program = load_program(ROOT / "rulesets" / "toil_and_troublez")
+    seats = [RandomAgent(i) for i in range(2)]
+    pending = new_game(program, 2, 1, seats=seats)  # stopped at its first decision: frames suspended
+    g = new_game(program, 2, 2, seats=seats, reuse=pending)
+    assert g.fns is not pending.fns and "fns" in pending.__dict__
+    g.play_out(seats)
+    h = new_game(program, 2, 3, seats=seats, reuse=g)
+    assert h.fns is not None and "fns" not in g.__dict__
