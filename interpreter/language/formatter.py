@@ -89,7 +89,7 @@ def _space(prev: _Tok | None, tok: _Tok) -> str:
         return ""
     a, b = prev.text, tok.text
     if a == ".." and b == "=":
-        return " "  # an open range before its start value: `mana: 0.. = 5`
+        return " "  # an open range before its start value: `x: 0.. = 5`
     if a in _OPEN or b in _CLOSE or b in (",", ":") or a in _TIGHT or b in _TIGHT:
         return ""
     if b in ("(", "[") and (prev.grammar in ("NAME", "STRING") or a in _CLOSE):
