@@ -383,7 +383,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         every function written so far inside it, and returns the `exported` ones by name; checked
         (`check_source`) and compiled. Returns `build`, the source and each line's rule location."""
         head = ["def build(R, K):", "    _LBL = R.label", "    _st = R.state", "    _Z = _st.zones", "    _rng = _st.rng",
-                "    _W = _st.where", "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
+                "    _W = _st.where", "    _Wget = _W.get", "    _Wpop = _W.pop", "    _Wput = _W.setdefault",
+                "    _PLAIN = R.plain_keys", "    _TB = R.tbit",
                 "    _TY = R.types", "    _COV = R.covered", "    _UN = _st.under", "    _MV = R.move_log()"]
         for name, local in self.zones_used.items():
             if self.rs.zones[name].per_player:
@@ -860,7 +861,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             f"_TB[{dest.key}]"
         at, src = self.temp(), self.temp()
         put = f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})"
-        self.emit(d + 1, f"{at} = _W.get({c})", loc)
+        self.emit(d + 1, f"{at} = _Wget({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
         self.emit(d + 2, f"{src} = _Z[{at}]", loc)
         self.emit(d + 2, f"if {src}[-1] == {c}:", loc)  # a draw: the top card, no search
@@ -869,11 +870,14 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"del {src}[{src}.index({c})]", loc)
         # a lone card: its entry taken out and put last (as zones.take_out then put: the narration's
         # order) by dict's own methods, and the move noted once where card statistics follow the
-        # moves (`_MV`, cardstats.ChangeLog: the event its hooks would leave, without their calls)
-        self.emit(d + 2, f"_W.pop({c})", loc)
+        # moves (`_MV`, cardstats.ChangeLog: the event its hooks would leave, without their calls).
+        # The map's methods are bound once per game (`_Wget`, `_Wpop`, `_Wput` in `assemble`): on
+        # the ChangeLog (a dict subclass) `_W.get(c)` and the like cost about 40% more than on a
+        # dict, a bound method the same
+        self.emit(d + 2, f"_Wpop({c})", loc)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
         self.emit(d + 2, put, loc)
-        self.emit(d + 2, f"_W.setdefault({c}, {dest.key})", loc)
+        self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 2, "if _MV is not None:", loc)
         self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
         self.emit(d + 1, "else:", loc)
@@ -884,7 +888,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"_W[{c}] = {dest.key}", loc)
         self.emit(d + 3, f"R.mark_under({c})", loc)
         self.emit(d + 2, "else:", loc)
-        self.emit(d + 3, f"_W.setdefault({c}, {dest.key})", loc)
+        self.emit(d + 3, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 3, "if _MV is not None:", loc)
         self.emit(d + 4, f"_MV.append(({c}, {dest.key}))", loc)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
@@ -118,7 +119,8 @@ class MoveTracker:
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
-        self.keys, self.visibility, self.rows_zones, self._zones, self._moves = _ruleset_facts(program.rs)
+        (self.keys, self.visibility, self.rows_zones, self._zones, self._moves,
+         self._sorted_keys, self._by_key) = _ruleset_facts(program.rs)
         self.game: Any = None
         self.pos: list[str | None] = [None] * len(self.cards)  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
@@ -141,8 +143,9 @@ class MoveTracker:
         self.events = st.where.follow(st.under)  # (the list `marks` gave, where it was asked first)
         self.game = game
         pos = self.pos = [None] * len(self.cards)
-        for cid in st.where:
-            pos[cid] = _resolve(st.where, cid)
+        where = st.where
+        for cid, at in where.items():  # a covered card ("^top") lies where its top card does
+            pos[cid] = _resolve(where, cid) if at[0] == "^" else at
 
     def marks(self, game: Any) -> list:
         """The list a game's `play_out` may append each decision's player to, before it is
@@ -236,8 +239,8 @@ class MoveTracker:
     def _names(self, flags: bytes | None) -> list[str]:
         if flags is None:
             return []
-        keys = self.keys
-        return sorted({keys[c] for c in compress(range(len(flags)), flags)})
+        # the keys in sorted order, each card's flag read in that order: sorted, equal keys together
+        return list(dict.fromkeys(compress(self._sorted_keys, self._by_key(flags))))
 
     def moved_by(self, seats: int) -> list[list[str]]:
         """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
@@ -312,15 +315,21 @@ class MoveTracker:
 _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch plays one ruleset)
 
 
-def _ruleset_facts(rs: Any) -> tuple[list[str], dict[str, str], frozenset[str], dict, dict]:
+def _ruleset_facts(rs: Any) -> tuple:
     """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → (taker,
-    player)) of a ruleset, worked out once rather than per game (the card keys alone took about a
-    tenth of a short game); the last two fill as games meet zones and moves."""
+    player), the keys sorted, and a function giving a card flags' values in that order) of a
+    ruleset, worked out once rather than per game (the card keys alone took about a tenth of a
+    short game); the third and fourth fill as games meet zones and moves. The last two let a
+    report's list of keys be read off in order (`MoveTracker._names`), not sorted per list."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
-    facts = (card_keys(rs.cards), {name: zd.visibility for name, zd in rs.zones.items()},
-             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {})
+    keys = card_keys(rs.cards)
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    by_key = itemgetter(*order) if len(order) > 1 else (lambda flags: tuple(flags[c] for c in order))
+    facts = (keys, {name: zd.visibility for name, zd in rs.zones.items()},
+             frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {},
+             [keys[c] for c in order], by_key)
     _FACTS.insert(0, (rs, facts))
     del _FACTS[4:]
     return facts
