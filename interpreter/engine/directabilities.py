@@ -144,14 +144,8 @@ class AbilityRuntime:
                 continue
             you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
             args = (you, cid, subject) if binder else (you, cid)
-            if cond is not None:  # (`trigger_condition` written out: a die's roll fires once per die)
-                try:
-                    if not fns[cond](*args):
-                        continue
-                except RuleError:
-                    raise
-                except Exception as ex:
-                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            if cond is not None and not self.trigger_condition(fns[cond], args, node):
+                continue
             out.append((fns[name], args, node, self.rs.cards[cid].name))
         return out
 

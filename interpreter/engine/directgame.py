@@ -29,7 +29,7 @@ from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
 from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
-from ..runtime.errors import GameOver, LimitExceeded, RuleError, explain
+from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
 from ..runtime.values import Position, Seat
@@ -699,14 +699,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         pending = []
         for name, cond, binder, node in handlers:
             args = (you, subject, subject) if binder else (you, subject)
-            if cond is not None:  # (`trigger_condition` written out: a die's roll fires once per die)
-                try:
-                    if not fns[cond](*args):
-                        continue
-                except RuleError:
-                    raise
-                except Exception as ex:
-                    raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
+            if cond is not None and not self.trigger_condition(fns[cond], args, node):
+                continue
             pending.append((fns[name], args, node))
         if whenever:  # cards in play answering any card's event (directabilities.py)
             pending += self.whenever_pending(event, subject)
