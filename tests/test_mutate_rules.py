@@ -338,30 +338,9 @@ def test_a_run_in_parts_resumes_where_it_stopped_and_reruns_an_edited_line(tmp_p
 
 
 # ---- a card field's range top, proved equivalent without running ---------------------------------
-RANGED = """
-game "Tally":
-    players 2
-
-card type Token:
-    value: 1..3
-    bonus: 0..5 = 0
-
-zone pool: pile, shared, public
-zone won: pile, per player, public
-player stat pts: 0..99 = 0
-
-setup:
-    move all_cards() to pool
-
-turn:
-    you choose c from pool "Take which"
-    move c to your won              # TT-001
-    pts of you += c.value + c.bonus # TT-002
-    if pool is empty:
-        end game
-
-score p: pts of p
-"""
+# RULES with a second field, `bonus` (line 6), counted in the score
+RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(
+    "pts of you += c.value           # TT-002", "pts of you += c.value + c.bonus # TT-002")
 
 RANGED_CARDS = """
 - {name: One, type: Token, value: 1, bonus: 1}

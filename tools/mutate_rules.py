@@ -608,16 +608,20 @@ class RangeTopProof:
                 return None  # a test reads a declared range, names `T.field`, or writes the field high
             if EVALUATES.search(text) and word.search(text):
                 return None  # a test evaluates rule expressions and names the type: `f(T)` may read it
-        a = self.original
-        try:
-            b = compile_direct(mutant)
-        except Unsupported:
-            return None
-        if (a.source, a.K, a.lines) != (b.source, b.K, b.lines):
+        if not self._same_module(mutant):
             return None  # the generated module differs
         most = f"highest: {high[0]}, card {high[1]}" if high is not None else "no card of the type"
         return f"no card of the ruleset has {t}.{field_name} above {top} ({most}); nothing reads the range"
 
+
+    def _same_module(self, mutant: Program) -> bool:
+        """The mutant's generated module (source, constants, rule locations) is the original's."""
+        a = self.original
+        try:
+            b = compile_direct(mutant)
+        except Unsupported:
+            return False
+        return (a.source, a.K, a.lines) == (b.source, b.K, b.lines)
 
     def prove_default(self, site: Site, code: str, mutant: Program) -> str | None:
         """A card field's default changed (`drain: flag = false` -> `true`) where every card of the
@@ -652,12 +656,7 @@ class RangeTopProof:
             return None
         if any(SHOWS_FIELDS.search(text) for text in self.tests.values()):
             return None  # a test shows cards' fields (the screen leaves out a field at its default)
-        a = self.original
-        try:
-            b = compile_direct(mutant)
-        except Unsupported:
-            return None
-        if (a.source, a.K, a.lines) != (b.source, b.K, b.lines):
+        if not self._same_module(mutant):
             return None
         count = sum(1 for c in rs.cards if c.type == t)
         return f"every card of type {t} ({count}) prints {field_name}: the default is never used"
