@@ -128,7 +128,7 @@ class FastParser:
                 raise Unusual()
             type_ = m.lastgroup
             value = m.group()
-            end = m.end()
+            end = pos + len(value)
             col = pos - line_start + 1
             start_line = line
             if type_ in newlines:
@@ -142,7 +142,9 @@ class FastParser:
             words = callback.get(type_)
             if words is not None:  # a keyword, or a name
                 type_ = words.get(value, type_)
-            tok = _token(type_, value, pos, start_line, col, line, end - line_start + 1, end)
+            tok = _new_str(Token, value)  # `_token`, written out: this runs for every token
+            tok.type, tok.start_pos, tok.value, tok.line, tok.column = type_, pos, value, start_line, col
+            tok.end_line, tok.end_column, tok.end_pos = line, end - line_start + 1, end
             pos = end
             last = tok
             # the Indenter: newlines inside brackets are dropped; a newline may open or close blocks

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import importlib.util
 import marshal
 import os
@@ -97,18 +96,18 @@ def _fast() -> FastParser | None:
     return FastParser(tables, [_reduction(facts) for facts in tables["rules"]])
 
 
-def _tables_key() -> str:
-    """What the cached tables depend on: the grammar's text, Lark's version (its `__init__.py`),
-    the tables' format and Python's version (marshal's format)."""
-    h = hashlib.sha256(GRAMMAR_PATH.read_bytes())
+def _tables_key() -> tuple:
+    """What the cached tables depend on, kept whole in the file and compared (no hash: `hashlib`'s
+    import alone costs more than the comparison): the grammar's text, Lark's version (its
+    `__init__.py`), the tables' format and Python's version (marshal's format)."""
+    lark_init = b""
     spec = importlib.util.find_spec("lark")
     if spec is not None and spec.origin:
         try:
-            h.update(Path(spec.origin).read_bytes())
+            lark_init = Path(spec.origin).read_bytes()
         except OSError:
             pass
-    h.update(f"{TABLES_FORMAT} {sys.version}".encode())
-    return h.hexdigest()
+    return (GRAMMAR_PATH.read_bytes(), lark_init, TABLES_FORMAT, sys.version)
 
 
 def _tables_file() -> Path | None:
@@ -116,7 +115,7 @@ def _tables_file() -> Path | None:
     return Path(cache).with_name("fastparse.marshal") if cache else None
 
 
-def _load_tables(key: str) -> dict | None:
+def _load_tables(key: tuple) -> dict | None:
     """The cached tables for `key`, or None (no cache, another grammar, an unreadable file)."""
     path = _tables_file()
     try:
@@ -128,7 +127,7 @@ def _load_tables(key: str) -> dict | None:
     return tables
 
 
-def _save_tables(key: str, tables: dict) -> None:
+def _save_tables(key: tuple, tables: dict) -> None:
     """Write the tables (a whole file or none: written aside, then renamed); a failure only costs
     the next process the time to build them again."""
     path = _tables_file()
@@ -147,25 +146,30 @@ def _save_tables(key: str, tables: dict) -> None:
 
 class _Tree:
     """A rule that builds no construct (a helper list, a plumbing rule without a method): its name,
-    its children and its positions (`_Meta`), as Lark's `Tree` would hold them."""
+    its children and its positions, as Lark's `Tree` and its `Meta` under `propagate_positions`
+    hold them: `line`..`end_column` span the rule's kept children, `c_*` (Lark's `container_*`)
+    also the tokens and inlined rules around them; `empty` when nothing in it has a position.
+    The positions are on the tree itself (no `Meta` object): one object less per reduction."""
 
-    __slots__ = ("data", "children", "_meta")
+    __slots__ = ("data", "children", "empty", "line", "column", "end_line", "end_column", "c_line", "c_column",
+                 "c_end_line", "c_end_column")
 
-    def __init__(self, data: str, children: list, meta: "_Meta"):
-        self.data, self.children, self._meta = data, children, meta
+    def __init__(self, data: str, children: list):
+        self.data, self.children, self.empty = data, children, True
 
     def __repr__(self) -> str:
         return f"Tree({self.data!r}, {self.children!r})"
 
 
 class _Built(_Tree):
-    """A construct already built when its rule was reduced: a tree with the rule's positions (so
-    the enclosing rules' positions come out as from a full parse tree)."""
+    """A construct already built when its rule was reduced (`value`), with the rule's positions
+    (so the enclosing rules' positions come out as from a full parse tree)."""
 
     __slots__ = ("value",)
+    data, children = "_built", ()  # (class attributes over the slots: nothing to set per construct)
 
-    def __init__(self, value: object, meta: object):
-        self.data, self.children, self._meta, self.value = "_built", [], meta, value
+    def __init__(self) -> None:
+        self.empty = True
 
 
 _PARSING = threading.local()  # the `_Builder` (its `Place`) of the parse under way, and its first error
@@ -187,54 +191,31 @@ def _reduction(facts: tuple) -> Callable | None:
         # container, which they already are; a third of all reductions are these. So does a
         # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
         return None
-    method = _PLUMBING.get(name)
-    if method is None and name in _SELF_BUILT:  # a construct that builds itself (`Node.build`)
-        method = _built_by(_SELF_BUILT[name], name)
-    return _reducer(facts, method)
+    return _reducer(facts, _PLUMBING.get(name), getattr(_SELF_BUILT.get(name), "build", None))
 
 
 # grammar rule -> the construct class that builds itself from the rule's children (`build`)
 _SELF_BUILT = {rule: cls for cls in CONSTRUCTS if "build" in cls.__dict__ for rule in cls.grammar}
 
 
-def _built_by(cls: type, rule: str) -> Callable:
-    """A rule's reduction for a construct that builds itself: its location, then its `build`."""
-    def build(ast: "_Builder", meta: _Meta, kids: list) -> Node:
-        ast.rule = rule
-        return cls.build(ast._loc(meta), kids, ast)
-    return build
-
-
 def _pass_on(children: list) -> object:
     return children[0]
 
 
-class _Meta:
-    """A rule's positions, as Lark's `Meta` holds them under `propagate_positions`: `line`..
-    `end_column` span the rule's kept children, `c_*` (Lark's `container_*`) also the tokens and
-    inlined rules around them; `empty` when nothing in it has a position."""
-
-    __slots__ = ("empty", "line", "column", "end_line", "end_column", "c_line", "c_column", "c_end_line",
-                 "c_end_column")
-
-    def __init__(self) -> None:
-        self.empty = True
-
-
-def _first(children) -> Token | _Meta | None:
+def _first(children) -> Token | _Tree | None:
     """The first child with a position (Lark's `_pp_get_meta`): a token (ours or Lark's: a `str`),
-    or a tree's positions."""
+    or a tree (its positions)."""
     for c in children:
         if isinstance(c, _Tree):
-            if not c._meta.empty:
-                return c._meta
+            if not c.empty:
+                return c
         elif isinstance(c, str):
             return c
     return None
 
 
-def _start(meta: _Meta, first: Token | _Meta, own: bool) -> None:
-    if type(first) is _Meta:
+def _start(meta: _Tree, first: Token | _Tree, own: bool) -> None:
+    if isinstance(first, _Tree):
         line, column = first.c_line, first.c_column
     else:
         line, column = first.line, first.column
@@ -243,8 +224,8 @@ def _start(meta: _Meta, first: Token | _Meta, own: bool) -> None:
     meta.c_line, meta.c_column = line, column
 
 
-def _end(meta: _Meta, last: Token | _Meta, own: bool) -> None:
-    if type(last) is _Meta:
+def _end(meta: _Tree, last: Token | _Tree, own: bool) -> None:
+    if isinstance(last, _Tree):
         line, column = last.c_end_line, last.c_end_column
     else:
         line, column = last.end_line, last.end_column
@@ -253,14 +234,17 @@ def _end(meta: _Meta, last: Token | _Meta, own: bool) -> None:
     meta.c_end_line, meta.c_end_column = line, column
 
 
-def _reducer(facts: tuple, method):
+def _reducer(facts: tuple, method: Callable | None, build: Callable | None = None):
     """One rule's reduction (`facts`: larkside's `rule_facts`): Lark's child filter (`_rule`s inlined, filtered
     tokens dropped, `None` for a missing `[optional]`), `?rule` passing its one child on, positions,
-    then the construct."""
+    then the construct: `build(loc, kids, source)` for a construct that builds itself (`Node.build`),
+    else `method(source, meta, kids)` (a plumbing rule of `_Builder`), else Lark's tree."""
     name, expand1, alias, _, size, first_token, last_token, _, keep, trailing = facts
     expand1 = expand1 and not alias
 
     helper = name.startswith("_")  # Lark's own rules (`__start_star_0` for a `*`): spliced into the parent
+    plain = build is None and method is None  # Lark's tree, no construct
+    tokens_only = first_token and last_token and size <= 2  # no built construct among its children
     # shortcuts, as most rules need no splicing and start (or end) with a token, which has a position
     picked = None if trailing or any(inline or nones for _, inline, nones in keep) else [i for i, _, _ in keep]
     whole = picked == list(range(size))
@@ -284,42 +268,57 @@ def _reducer(facts: tuple, method):
                     kept.append(children[i])
             if trailing:
                 kept += [None] * trailing
-        first = children[0] if first_token else _first(children)
+        first = children[0] if size else None  # most often it: a token, or a rule with a position
+        if not first_token and (first is None or isinstance(first, _Tree) and first.empty):
+            first = _first(children)
         if expand1 and len(kept) == 1:
             res = kept[0]
             if isinstance(res, _Tree) and first is not None:  # it takes this rule's place: its container grows
-                meta = res._meta
-                own = meta.empty
-                _start(meta, first, own)
-                _end(meta, children[-1] if last_token else _first(reversed(children)), own)
+                own = res.empty
+                _start(res, first, own)
+                _end(res, children[-1] if last_token else _first(reversed(children)), own)
             return res
-        meta = _Meta()
-        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
-            if first.__class__ is _Meta:
-                meta.line = meta.c_line = first.c_line
-                meta.column = meta.c_column = first.c_column
-            else:
-                meta.line = meta.c_line = first.line
-                meta.column = meta.c_column = first.column
-            last = children[-1] if last_token else _first(reversed(children))
-            if last.__class__ is _Meta:
-                meta.end_line = meta.c_end_line = last.c_end_line
-                meta.end_column = meta.c_end_column = last.c_end_column
-            else:
-                meta.end_line = meta.c_end_line = last.end_line
-                meta.end_column = meta.c_end_column = last.end_column
-            meta.empty = False
         if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
-            return _Tree(name, kept, meta)
-        kids = [c.value if c.__class__ is _Built else c for c in kept]
+            node = _Tree(name, kept)
+        else:
+            kids = kept if tokens_only else [c.value if c.__class__ is _Built else c for c in kept]
+            node = _Tree(name, kids) if plain else _Built()
+        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
+            if isinstance(first, _Tree):
+                node.line = node.c_line = first.c_line
+                node.column = node.c_column = first.c_column
+            else:
+                node.line = node.c_line = first.line
+                node.column = node.c_column = first.column
+            last = children[-1]
+            if not last_token and (last is None or isinstance(last, _Tree) and last.empty):
+                last = _first(reversed(children))
+            if isinstance(last, _Tree):
+                node.end_line = node.c_end_line = last.c_end_line
+                node.end_column = node.c_end_column = last.c_end_column
+            else:
+                node.end_line = node.c_end_line = last.end_line
+                node.end_column = node.c_end_column = last.end_column
+            node.empty = False
+        if helper or plain:
+            return node
         parsing = _PARSING
-        if method is None or parsing.error is not None:
-            return _Tree(name, kids, meta)
-        try:
-            return _Built(method(parsing.ast, meta, kids), meta)
-        except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
-            _PARSING.error = e
-            return _Tree(name, kids, meta)
+        if parsing.error is None:
+            try:
+                if build is not None:
+                    ast = parsing.ast
+                    ast.rule = name
+                    node.value = build(_meta_loc(ast.place, node), kids, ast)
+                else:
+                    node.value = method(parsing.ast, node, kids)
+                return node
+            except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
+                _PARSING.error = e
+        tree = _Tree(name, kids)  # after an error nothing more is built
+        for attr in _Tree.__slots__[2:]:
+            if hasattr(node, attr):
+                setattr(tree, attr, getattr(node, attr))
+        return tree
     return reduce
 
 
@@ -890,10 +889,15 @@ class _Source:
     _int = number
 
     def _loc(self, meta) -> Loc:
-        if getattr(meta, "empty", True):
-            return self.place.loc(1, 1)
-        end = meta.end_column if meta.end_line == meta.line else None
-        return self.place.loc(meta.line, meta.column, end)
+        return _meta_loc(self.place, meta)
+
+
+def _meta_loc(place: Place, meta) -> Loc:
+    """Where a rule was written, from its positions (ours or Lark's `Meta`): its start, and its
+    end column when it ends on the same line."""
+    if getattr(meta, "empty", True):
+        return place.loc(1, 1)
+    return place.loc(meta.line, meta.column, meta.end_column if meta.end_line == meta.line else None)
 
 
 class _Builder(_Source):
