@@ -10,25 +10,50 @@ every position) and calls the same reductions in the same order.
 It never words an error: on anything unexpected (no terminal matches, no action for a token, a
 bad indentation) it raises `Unusual`, and the caller parses the text again with Lark itself,
 which raises exactly the error it always raised (tests/language/test_fast_parse.py).
+
+It needs no Lark at run time: the tables it reads (larkside.py's `tables_from_lark`) are plain data (dicts,
+tuples, texts of regular expressions) that parser.py keeps in a cache file next to Lark's, so a
+command whose text holds no error never imports Lark (about a tenth of `grimoire validate`).
 """
 from __future__ import annotations
 
-from typing import Callable
+import re
 
-from .larkload import Lark, Shift, Token, UnlessCallback
+import _sre
 
-__all__ = ["Unusual", "FastParser"]
+__all__ = ["Unusual", "FastParser", "Token", "TABLES_FORMAT", "compiled_form"]
+
+TABLES_FORMAT = 2  # the shape of larkside's `tables_from_lark`; a cache of another shape is rebuilt
 
 _new_str = str.__new__
+
+
+class Token(str):
+    """A token as Lark's `Token` holds it: the text, its terminal's name (`type`) and its positions
+    (1-based lines and columns, 0-based offsets). The reductions and the constructs read these
+    attributes only, from this class or from Lark's (a text Lark parses after an error)."""
+
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+
+    def __new__(cls, type_: str, value: str, start_pos: int | None = None, line: int | None = None,
+                column: int | None = None, end_line: int | None = None, end_column: int | None = None,
+                end_pos: int | None = None) -> "Token":
+        return _token(type_, value, start_pos, line, column, end_line, end_column, end_pos)
+
+    def __reduce__(self):
+        return (Token, (self.type, self.value, self.start_pos, self.line, self.column, self.end_line,
+                        self.end_column, self.end_pos))
+
+    def __repr__(self) -> str:
+        return f"Token({self.type!r}, {self.value!r})"
 
 
 class Unusual(Exception):
     """The text is not one this loop parses the way Lark does (it holds an error): ask Lark."""
 
 
-def _token(type_: str, value: str, start: int, line: int, col: int, end_line: int, end_col: int,
-           end: int) -> Token:
-    """`Token(...)` without its keyword handling (the same object, about 3× cheaper)."""
+def _token(type_: str, value: str, start, line, col, end_line, end_col, end) -> Token:
+    """`Token(...)` without a constructor call's overhead (this runs for every token)."""
     t = _new_str(Token, value)
     t.type, t.start_pos, t.value, t.line, t.column = type_, start, value, line, col
     t.end_line, t.end_column, t.end_pos = end_line, end_col, end
@@ -53,36 +78,31 @@ class _Chain(dict):
 
 
 class FastParser:
-    """Lark's tables, taken apart once per grammar into plain dicts and tuples for `parse`."""
+    """larkside's `tables_from_lark`, with each rule's reduction, taken apart into the dicts `parse` reads."""
 
-    def __init__(self, lark: Lark, nl_type: str, open_parens: list[str], close_parens: list[str],
-                 indent_type: str, dedent_type: str, tab_len: int, pass_on: Callable | None = None):
-        parser = lark.parser.parser.parser
-        table = parser.parse_table
-        callbacks = parser.callbacks
-        self.start_states, self.end_states = dict(table.start_states), dict(table.end_states)
+    def __init__(self, tables: dict, reductions: list):
+        """`reductions[i]`: rule i's callback (its children -> its value), or None for a rule that
+        passes its one child on (`?sum: product`), which only moves the top state."""
+        shapes = tables["rule_shapes"]
+        self.start_states, self.end_states = dict(tables["start_states"]), dict(tables["end_states"])
         # per state: terminal -> next state (a shift, an int) or (size, callback, rule name) (a reduce);
         # a rule whose callback passes its one child on is a `_Chain`: only the state changes
         self.actions: dict[int, dict[str, object]] = {}
         self.gotos: dict[int, dict[str, int]] = {}
-        for state, acts in table.states.items():
-            mine: dict[str, object] = {}
-            gotos: dict[str, int] = {}
-            for sym, (action, arg) in acts.items():
-                if action is Shift:
-                    (mine if sym.isupper() or sym == "$END" else gotos)[sym] = arg
-                else:
-                    callback = callbacks[arg]
-                    if callback is pass_on and len(arg.expansion) == 1:
-                        mine[sym] = _Chain(arg.origin.name)
-                    else:
-                        mine[sym] = (len(arg.expansion), callback, arg.origin.name)
+        for state, (shifts, reduces, gotos) in tables["states"].items():
+            mine: dict[str, object] = dict(shifts)
+            for sym, i in reduces.items():
+                origin, size = shapes[i]
+                reduce = reductions[i]
+                mine[sym] = _Chain(origin) if reduce is None else (size, reduce, origin)
             self.actions[state], self.gotos[state] = mine, gotos
         # per state: the contextual lexer's scanner for the terminals that state accepts
-        self.basic = lark.parser.lexer.lexer.lexers
-        self.lexers: dict[int, tuple] = {}  # filled as states are reached: Lark builds each scanner when first used
-        self.nl_type, self.indent_type, self.dedent_type, self.tab_len = nl_type, indent_type, dedent_type, tab_len
-        self.opens, self.closes = frozenset(open_parens), frozenset(close_parens)
+        self.scanners: list = tables["scanners"]
+        self.state_scanner: dict[int, int] = tables["state_scanner"]
+        self.compiled: dict[int, tuple] = {}  # scanners compiled when first used: most files need a few
+        self.lexers: dict[int, tuple] = {}  # per state, filled as states are reached
+        self.nl_type, opens, closes, self.indent_type, self.dedent_type, self.tab_len = tables["indenter"]
+        self.opens, self.closes = frozenset(opens), frozenset(closes)
 
     def parse(self, text: str, start: str, max_nesting: int) -> object:
         """The value of the start rule, as `lark.parse(text, start=start)` returns it; `Unusual` when
@@ -108,7 +128,7 @@ class FastParser:
                 raise Unusual()
             type_ = m.lastgroup
             value = m.group()
-            end = m.end()
+            end = pos + len(value)
             col = pos - line_start + 1
             start_line = line
             if type_ in newlines:
@@ -116,21 +136,16 @@ class FastParser:
                 if count:
                     line += count
                     line_start = pos + value.rindex("\n") + 1
-            ignored = type_ in ignore
-            special = callback.get(type_)
-            if special is not None and special.__class__ is dict:  # a keyword, or a name
-                type_ = special.get(value, type_)
-                special = None
-            if ignored and special is None:
+            if type_ in ignore:
                 pos = end
                 continue
-            tok = _token(type_, value, pos, start_line, col, line, end - line_start + 1, end)
+            words = callback.get(type_)
+            if words is not None:  # a keyword, or a name
+                type_ = words.get(value, type_)
+            tok = _new_str(Token, value)  # `_token`, written out: this runs for every token
+            tok.type, tok.start_pos, tok.value, tok.line, tok.column = type_, pos, value, start_line, col
+            tok.end_line, tok.end_column, tok.end_pos = line, end - line_start + 1, end
             pos = end
-            if special is not None:
-                tok = special(tok)
-                if ignored:
-                    continue
-                type_ = tok.type
             last = tok
             # the Indenter: newlines inside brackets are dropped; a newline may open or close blocks
             if type_ == nl_type:
@@ -211,23 +226,17 @@ class FastParser:
                 return value_stack[-1]
 
     def _lexer(self, state: int) -> tuple:
-        """The contextual lexer's scanner for one state: (match, callbacks, ignored, with newlines).
-        Lark's keyword check on a name (`UnlessCallback`: the name matched whole against each
-        keyword's text) becomes a dict from text to keyword, where every keyword is plain text."""
-        basic = self.basic[state]
-        mres = basic.scanner._mres
-        if len(mres) != 1:  # a scanner split in parts (over 100 terminals): Lark's own loop handles it
-            raise Unusual()
-        callback = dict(basic.callback)
-        for type_, call in basic.callback.items():
-            scanner = getattr(call, "scanner", None)
-            if call.__class__ is UnlessCallback and not scanner.g_regex_flags and not scanner.use_bytes \
-                    and all(t.pattern.type == "str" and not t.pattern.flags for t in scanner.terminals):
-                words: dict[str, str] = {}
-                for t in scanner.terminals:  # the first alternative that matches wins, as in the regex
-                    words.setdefault(t.pattern.value, t.name)
-                callback[type_] = words
-        self.lexers[state] = lexer = (mres[0].match, callback, basic.ignore_types, basic.newline_types)
+        """The contextual lexer's scanner for one state: (match, keywords, ignored, with newlines)."""
+        i = self.state_scanner.get(state)
+        lexer = self.compiled.get(i)
+        if lexer is None:
+            spec = self.scanners[i] if i is not None else None
+            if spec is None:  # a scanner this loop does not run the way Lark does: Lark's own loop handles it
+                raise Unusual()
+            pattern, flags, words, ignore, newlines, form = spec
+            self.compiled[i] = lexer = (_compile(pattern, flags, form).match, words, frozenset(ignore),
+                                        frozenset(newlines))
+        self.lexers[state] = lexer
         return lexer
 
     def _chain(self, act: _Chain, state_stack: list, type_: str) -> int:
@@ -264,11 +273,33 @@ class FastParser:
             state_stack.append(gotos[state_stack[-1]][origin])
 
 
-def fast_parser(lark: Lark, indenter: object, pass_on: Callable | None = None) -> FastParser | None:
-    """The loop for this grammar, or None where Lark's tables take a shape it does not handle."""
+def compiled_form(pattern: str, flags: int) -> tuple | None:
+    """What `re.compile(pattern, flags)` hands to `_sre.compile` at the end (flags, code, groups, group
+    names both ways), to be kept in the tables' cache; None unless it gives an equal pattern.
+
+    Why: compiling the scanners' regular expressions (about a hundred of 3-10 kB each, in Python
+    code: `re._parser` and `re._compiler`) is about 5% of `grimoire validate`; the compiled form is
+    plain data. The cache is keyed by Python's version, and `re.Pattern`'s equality compares the
+    compiled code, so a form that would differ is never kept."""
     try:
-        return FastParser(lark, indenter.NL_type, indenter.OPEN_PAREN_types, indenter.CLOSE_PAREN_types,
-                          indenter.INDENT_type, indenter.DEDENT_type, indenter.tab_len, pass_on)
-    except (AttributeError, ValueError, KeyError):
+        from re import _compiler, _parser
+        p = _parser.parse(pattern, flags)
+        code = _compiler._code(p, flags)
+        groupindex = dict(p.state.groupdict)
+        indexgroup: list = [None] * p.state.groups
+        for k, i in groupindex.items():
+            indexgroup[i] = k
+        form = (flags | p.state.flags, [int(c) for c in code], p.state.groups - 1, groupindex, tuple(indexgroup))
+        return form if _sre.compile(pattern, *form) == re.compile(pattern, flags) else None
+    except Exception:  # another Python's `re`: compile the usual way
         return None
 
+
+def _compile(pattern: str, flags: int, form: tuple | None) -> re.Pattern:
+    """The scanner's pattern from its `compiled_form` if there is one, else compiled."""
+    if form is not None:
+        try:
+            return _sre.compile(pattern, *form)
+        except Exception:  # not this Python's form after all
+            pass
+    return re.compile(pattern, flags)

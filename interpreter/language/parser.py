@@ -8,31 +8,26 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
+import marshal
 import os
 import re
+import sys
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
-
-from .larkload import (ChildFilterLALR, Indenter, Lark, LarkError, Token, Transformer_NonRecursive, Tree,
-                       UnexpectedCharacters, UnexpectedInput, UnexpectedToken, maybe_create_child_filter, v_args)
+from typing import Callable
 
 from .tree import _nodes_in
 from .tree import CONSTRUCTS, Effect, Module, Node
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
-from .fastparse import FastParser, Unusual, fast_parser
+from .fastparse import TABLES_FORMAT, FastParser, Token, Unusual
+from .limits import MAX_AST_DEPTH, MAX_BINDING_NESTING, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
            "MAX_SOURCE_BYTES", "MAX_NESTING", "KEYWORDS", "token_kinds"]
 
 GRAMMAR_PATH = Path(__file__).resolve().parents[2] / "grammar" / "grimoire.lark"
-MAX_SOURCE_BYTES = 1_000_000  # rule files are untrusted: refuse absurd sizes up front
-MAX_NESTING = 60  # blocks inside blocks
-MAX_AST_DEPTH = 200  # brackets, operator chains, blocks: later stages recurse over the tree
-MAX_NUMBER_DIGITS = 18  # a number literal stays below the arithmetic bound (2 ** 63)
-MAX_BINDING_NESTING = 8  # `where`, `for`, `some/every/no` inside each other (the rulesets use 2);
-                         # compiling them costs more than linear in their depth
 _BINDING = frozenset({"where", "comprehension", "quantified"})
 
 DECL_KEYWORDS = ("game", "card", "zone", "player", "stat", "constant", "event", "setup", "turn", "round", "play",
@@ -46,47 +41,27 @@ _MISSPELT_CARD_TYPE = re.compile(r"card\s+[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*:")
 _DECL_NAME = re.compile(r"(card\s+type|zone|player\s+stat|stat|constant|event|procedure|board)\s+([A-Za-z_]\w*)")
 
 
-class IndentationProblem(LarkError):
-    """A line dedents to a column that no enclosing block uses (Lark's DedentError has no position),
-    or (no `levels`) opens a block nested deeper than MAX_NESTING."""
+def _larkside():
+    """language/larkside.py, the part of parsing that needs Lark, imported when first needed: to
+    word a syntax error, for the formatter's token kinds, to build the loop's tables when their
+    cache is missing. A text without errors is parsed without Lark (a tenth of `validate`)."""
+    from . import larkside
+    return larkside
 
-    def __init__(self, line: int, col: int, levels: list[int]):
-        super().__init__(f"bad dedent at line {line}")
-        self.line, self.column, self.levels = line, col, levels
+
+def __getattr__(name: str) -> object:
+    """Lark's side of parsing, imported when first asked for: `_ToAst` (Lark's transformer over a
+    whole parse tree, with `_Builder`'s methods), `_Indenter`, `IndentationProblem`."""
+    if name == "_ToAst":
+        return _to_ast_class()
+    if name in ("_Indenter", "IndentationProblem"):
+        return getattr(_larkside(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _Indenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
-
-    def handle_NL(self, token: Token) -> Iterator[Token]:
-        """As Lark's, but a bad dedent says where it is."""
-        if self.paren_level > 0:
-            return
-        yield token
-        if "\n" not in token:
-            return
-        indent_str = token.rsplit("\n", 1)[1]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        if indent > self.indent_level[-1]:
-            if len(self.indent_level) > MAX_NESTING:
-                raise IndentationProblem((token.line or 1) + token.count("\n"), len(indent_str) + 1, [])
-            self.indent_level.append(indent)
-            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
-            return
-        levels = list(self.indent_level)
-        while indent < self.indent_level[-1]:
-            self.indent_level.pop()
-            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-        if indent != self.indent_level[-1]:
-            below = max(lvl for lvl in levels if lvl < indent)
-            above = min(lvl for lvl in levels if lvl > indent)
-            raise IndentationProblem((token.line or 1) + token.count("\n"), len(indent_str) + 1,
-                                     [below + 1, above + 1])
+@functools.lru_cache(maxsize=None)
+def _to_ast_class() -> type:
+    return _larkside().transformer(_Builder, _PLUMBING, _SELF_BUILT)
 
 
 def _cache_file() -> str | bool:
@@ -100,100 +75,147 @@ def _cache_file() -> str | bool:
 
 
 @functools.lru_cache(maxsize=None)
-def _lark() -> Lark:
-    options = dict(parser="lalr", start=["start", "effect"], postlex=_Indenter(), propagate_positions=True,
-                   maybe_placeholders=True)
-    text = GRAMMAR_PATH.read_text(encoding="utf-8")
-    try:
-        lark = Lark(text, cache=_cache_file(), **options)
-    except (OSError, EOFError, ValueError):  # an unreadable cache must never stop us
-        lark = Lark(text, **options)
-    _build_while_parsing(lark)
-    return lark
+def _lark():
+    """Lark's parser for this grammar, each rule's callback our reduction (`_reduction`)."""
+    return _larkside().lark_parser(GRAMMAR_PATH.read_text(encoding="utf-8"), _cache_file(), _reduction, _pass_on)
 
 
 @functools.lru_cache(maxsize=None)
 def _fast() -> FastParser | None:
-    """The one-loop parser on Lark's tables (fastparse.py), for text without errors."""
-    lark = _lark()
-    return fast_parser(lark, lark.options.postlex, _pass_on)
+    """The one-loop parser (fastparse.py) for text without errors. Its tables come from a cache
+    file next to Lark's (plain data, keyed by the grammar, Lark's version and Python's), built
+    from Lark's own tables when missing; None where Lark's tables take a shape it does not handle."""
+    key = _tables_key()
+    tables = _load_tables(key)
+    if tables is None:
+        try:
+            tables = _larkside().tables_from_lark(_lark())
+        except (AttributeError, ValueError, KeyError):
+            return None
+        _save_tables(key, tables)
+    return FastParser(tables, [_reduction(facts) for facts in tables["rules"]])
 
 
-class _Built(Tree):
-    """A construct `_ToAst` already built when its rule was reduced; to Lark, a tree with the
-    rule's positions (so the enclosing rules' positions come out as from a full parse tree)."""
+def _tables_key() -> tuple:
+    """What the cached tables depend on, kept whole in the file and compared (no hash: `hashlib`'s
+    import alone costs more than the comparison): the grammar's text, Lark's version (its
+    `__init__.py`), the tables' format and Python's version (marshal's format)."""
+    lark_init = b""
+    spec = importlib.util.find_spec("lark")
+    if spec is not None and spec.origin:
+        try:
+            lark_init = Path(spec.origin).read_bytes()
+        except OSError:
+            pass
+    return (GRAMMAR_PATH.read_bytes(), lark_init, TABLES_FORMAT, sys.version)
 
-    def __init__(self, value: object, meta: object):
-        self.data, self.children, self._meta, self.value = "_built", [], meta, value
+
+def _tables_file() -> Path | None:
+    cache = _cache_file()
+    return Path(cache).with_name("fastparse.marshal") if cache else None
 
 
-_PARSING = threading.local()  # the `_ToAst` (its `Place`) of the parse under way, and its first error
+def _load_tables(key: tuple) -> dict | None:
+    """The cached tables for `key`, or None (no cache, another grammar, an unreadable file)."""
+    path = _tables_file()
+    try:
+        found, tables = marshal.loads(path.read_bytes()) if path is not None else (None, None)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if found != key or not isinstance(tables, dict) or tables.get("format") != TABLES_FORMAT:
+        return None
+    return tables
 
 
-def _build_while_parsing(lark: Lark) -> None:
-    """Make each rule's callback build the construct at once (Lark cannot pass positions to an
-    inline transformer): a rule's children are filtered as Lark filters them, its positions
-    computed as Lark's `propagate_positions` computes them, then `_ToAst`'s method turns it into
-    the node, in the order `Transformer_NonRecursive` would have. This spares a second pass over a
-    whole parse tree, and Lark's chain of wrappers per reduction: about half the parsing time."""
-    callbacks = lark.parser.parser.parser.callbacks
-    for rule in list(callbacks):
-        name = rule.alias or rule.options.template_source or rule.origin.name
-        if rule.options.expand1 and not rule.options.empty_indices and len(rule.expansion) == 1 \
-                and not rule.expansion[0].is_term and not rule.expansion[0].name.startswith("_") \
-                and (not rule.alias or getattr(_SELF_BUILT.get(name), "chain", False)):
-            # `?sum: product`: Lark would pass the one child on and mark its positions as its own
-            # container, which they already are; a third of all reductions are these. So does a
-            # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
-            callbacks[rule] = _pass_on
-            continue
-        method = getattr(_ToAst.__dict__.get(name), "base_func", None)
-        if method is None and name in _SELF_BUILT:  # a construct that builds itself (`Node.build`)
-            method = _built_by(_SELF_BUILT[name], name)
-        callbacks[rule] = _reducer(rule, name, method)
+def _save_tables(key: tuple, tables: dict) -> None:
+    """Write the tables (a whole file or none: written aside, then renamed); a failure only costs
+    the next process the time to build them again."""
+    path = _tables_file()
+    if path is None:
+        return
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(marshal.dumps((key, tables)))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+class _Tree:
+    """A rule that builds no construct (a helper list, a plumbing rule without a method): its name,
+    its children and its positions, as Lark's `Tree` and its `Meta` under `propagate_positions`
+    hold them: `line`..`end_column` span the rule's kept children, `c_*` (Lark's `container_*`)
+    also the tokens and inlined rules around them; `empty` when nothing in it has a position.
+    The positions are on the tree itself (no `Meta` object): one object less per reduction."""
+
+    __slots__ = ("data", "children", "empty", "line", "column", "end_line", "end_column", "c_line", "c_column",
+                 "c_end_line", "c_end_column")
+
+    def __init__(self, data: str, children: list):
+        self.data, self.children, self.empty = data, children, True
+
+    def __repr__(self) -> str:
+        return f"Tree({self.data!r}, {self.children!r})"
+
+
+class _Built(_Tree):
+    """A construct already built when its rule was reduced (`value`), with the rule's positions
+    (so the enclosing rules' positions come out as from a full parse tree)."""
+
+    __slots__ = ("value",)
+    data, children = "_built", ()  # (class attributes over the slots: nothing to set per construct)
+
+    def __init__(self) -> None:
+        self.empty = True
+
+
+_PARSING = threading.local()  # the `_Builder` (its `Place`) of the parse under way, and its first error
+
+
+def _reduction(facts: tuple) -> Callable | None:
+    """A rule's reduction (`facts`: larkside's `rule_facts`, see `_reducer`), or None for one that
+    passes its one child on.
+
+    Each rule's callback builds the construct at once (Lark cannot pass positions to an inline
+    transformer): a rule's children are filtered as Lark filters them, its positions computed as
+    Lark's `propagate_positions` computes them, then `_Builder`'s method turns it into the node, in
+    the order `Transformer_NonRecursive` would have. This spares a second pass over a whole parse
+    tree, and Lark's chain of wrappers per reduction: about half the parsing time."""
+    name, expand1, alias, empty, size, _, _, one_rule = facts[:8]
+    if expand1 and not empty and size == 1 and one_rule \
+            and (not alias or getattr(_SELF_BUILT.get(name), "chain", False)):
+        # `?sum: product`: Lark would pass the one child on and mark its positions as its own
+        # container, which they already are; a third of all reductions are these. So does a
+        # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
+        return None
+    return _reducer(facts, _PLUMBING.get(name), getattr(_SELF_BUILT.get(name), "build", None))
 
 
 # grammar rule -> the construct class that builds itself from the rule's children (`build`)
 _SELF_BUILT = {rule: cls for cls in CONSTRUCTS if "build" in cls.__dict__ for rule in cls.grammar}
 
 
-def _built_by(cls: type, rule: str) -> Callable:
-    """A rule's reduction for a construct that builds itself: its location, then its `build`."""
-    def build(ast: "_ToAst", meta: _Meta, kids: list) -> Node:
-        ast.rule = rule
-        return cls.build(ast._loc(meta), kids, ast)
-    return build
-
-
 def _pass_on(children: list) -> object:
     return children[0]
 
 
-class _Meta:
-    """A rule's positions, as Lark's `Meta` holds them under `propagate_positions`: `line`..
-    `end_column` span the rule's kept children, `c_*` (Lark's `container_*`) also the tokens and
-    inlined rules around them; `empty` when nothing in it has a position."""
-
-    __slots__ = ("empty", "line", "column", "end_line", "end_column", "c_line", "c_column", "c_end_line",
-                 "c_end_column")
-
-    def __init__(self) -> None:
-        self.empty = True
-
-
-def _first(children) -> Token | _Meta | None:
-    """The first child with a position (Lark's `_pp_get_meta`): a token, or a tree's positions."""
+def _first(children) -> Token | _Tree | None:
+    """The first child with a position (Lark's `_pp_get_meta`): a token (ours or Lark's: a `str`),
+    or a tree (its positions)."""
     for c in children:
-        if isinstance(c, Tree):
-            if not c._meta.empty:
-                return c._meta
-        elif isinstance(c, Token):
+        if isinstance(c, _Tree):
+            if not c.empty:
+                return c
+        elif isinstance(c, str):
             return c
     return None
 
 
-def _start(meta: _Meta, first: Token | _Meta, own: bool) -> None:
-    if type(first) is _Meta:
+def _start(meta: _Tree, first: Token | _Tree, own: bool) -> None:
+    if isinstance(first, _Tree):
         line, column = first.c_line, first.c_column
     else:
         line, column = first.line, first.column
@@ -202,8 +224,8 @@ def _start(meta: _Meta, first: Token | _Meta, own: bool) -> None:
     meta.c_line, meta.c_column = line, column
 
 
-def _end(meta: _Meta, last: Token | _Meta, own: bool) -> None:
-    if type(last) is _Meta:
+def _end(meta: _Tree, last: Token | _Tree, own: bool) -> None:
+    if isinstance(last, _Tree):
         line, column = last.c_end_line, last.c_end_column
     else:
         line, column = last.end_line, last.end_column
@@ -212,25 +234,20 @@ def _end(meta: _Meta, last: Token | _Meta, own: bool) -> None:
     meta.c_end_line, meta.c_end_column = line, column
 
 
-def _reducer(rule, name: str, method):
-    """One rule's reduction: Lark's child filter (`_rule`s inlined, filtered tokens dropped, `None`
-    for a missing `[optional]`), `?rule` passing its one child on, positions, then the construct."""
-    child_filter = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
-                                             rule.options.empty_indices)
-    if child_filter is None:
-        keep, trailing = [(i, False, 0) for i in range(len(rule.expansion))], 0
-    elif child_filter.func is ChildFilterLALR:
-        keep, trailing = child_filter.args
-    else:
-        keep, trailing = [(i, x, 0) for i, x in child_filter.args[0]], 0
-    expand1 = bool(rule.options.expand1 and not rule.alias)
+def _reducer(facts: tuple, method: Callable | None, build: Callable | None = None):
+    """One rule's reduction (`facts`: larkside's `rule_facts`): Lark's child filter (`_rule`s inlined, filtered
+    tokens dropped, `None` for a missing `[optional]`), `?rule` passing its one child on, positions,
+    then the construct: `build(loc, kids, source)` for a construct that builds itself (`Node.build`),
+    else `method(source, meta, kids)` (a plumbing rule of `_Builder`), else Lark's tree."""
+    name, expand1, alias, _, size, first_token, last_token, _, keep, trailing = facts
+    expand1 = expand1 and not alias
 
     helper = name.startswith("_")  # Lark's own rules (`__start_star_0` for a `*`): spliced into the parent
+    plain = build is None and method is None  # Lark's tree, no construct
+    tokens_only = first_token and last_token and size <= 2  # no built construct among its children
     # shortcuts, as most rules need no splicing and start (or end) with a token, which has a position
     picked = None if trailing or any(inline or nones for _, inline, nones in keep) else [i for i, _, _ in keep]
-    whole = picked == list(range(len(rule.expansion)))
-    first_token = bool(rule.expansion) and rule.expansion[0].is_term
-    last_token = bool(rule.expansion) and rule.expansion[-1].is_term
+    whole = picked == list(range(size))
 
     def reduce(children):
         if whole:
@@ -251,42 +268,57 @@ def _reducer(rule, name: str, method):
                     kept.append(children[i])
             if trailing:
                 kept += [None] * trailing
-        first = children[0] if first_token else _first(children)
+        first = children[0] if size else None  # most often it: a token, or a rule with a position
+        if not first_token and (first is None or isinstance(first, _Tree) and first.empty):
+            first = _first(children)
         if expand1 and len(kept) == 1:
             res = kept[0]
-            if isinstance(res, Tree) and first is not None:  # it takes this rule's place: its container grows
-                meta = res._meta
-                own = meta.empty
-                _start(meta, first, own)
-                _end(meta, children[-1] if last_token else _first(reversed(children)), own)
+            if isinstance(res, _Tree) and first is not None:  # it takes this rule's place: its container grows
+                own = res.empty
+                _start(res, first, own)
+                _end(res, children[-1] if last_token else _first(reversed(children)), own)
             return res
-        meta = _Meta()
-        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
-            if first.__class__ is _Meta:
-                meta.line = meta.c_line = first.c_line
-                meta.column = meta.c_column = first.c_column
-            else:
-                meta.line = meta.c_line = first.line
-                meta.column = meta.c_column = first.column
-            last = children[-1] if last_token else _first(reversed(children))
-            if last.__class__ is _Meta:
-                meta.end_line = meta.c_end_line = last.c_end_line
-                meta.end_column = meta.c_end_column = last.c_end_column
-            else:
-                meta.end_line = meta.c_end_line = last.end_line
-                meta.end_column = meta.c_end_column = last.end_column
-            meta.empty = False
         if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
-            return Tree(name, kept, meta)
-        kids = [c.value if c.__class__ is _Built else c for c in kept]
+            node = _Tree(name, kept)
+        else:
+            kids = kept if tokens_only else [c.value if c.__class__ is _Built else c for c in kept]
+            node = _Tree(name, kids) if plain else _Built()
+        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
+            if isinstance(first, _Tree):
+                node.line = node.c_line = first.c_line
+                node.column = node.c_column = first.c_column
+            else:
+                node.line = node.c_line = first.line
+                node.column = node.c_column = first.column
+            last = children[-1]
+            if not last_token and (last is None or isinstance(last, _Tree) and last.empty):
+                last = _first(reversed(children))
+            if isinstance(last, _Tree):
+                node.end_line = node.c_end_line = last.c_end_line
+                node.end_column = node.c_end_column = last.c_end_column
+            else:
+                node.end_line = node.c_end_line = last.end_line
+                node.end_column = node.c_end_column = last.end_column
+            node.empty = False
+        if helper or plain:
+            return node
         parsing = _PARSING
-        if method is None or parsing.error is not None:
-            return Tree(name, kids, meta)
-        try:
-            return _Built(method(parsing.ast, meta, kids), meta)
-        except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
-            _PARSING.error = e
-            return Tree(name, kids, meta)
+        if parsing.error is None:
+            try:
+                if build is not None:
+                    ast = parsing.ast
+                    ast.rule = name
+                    node.value = build(_meta_loc(ast.place, node), kids, ast)
+                else:
+                    node.value = method(parsing.ast, node, kids)
+                return node
+            except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
+                _PARSING.error = e
+        tree = _Tree(name, kids)  # after an error nothing more is built
+        for attr in _Tree.__slots__[2:]:
+            if hasattr(node, attr):
+                setattr(tree, attr, getattr(node, attr))
+        return tree
     return reduce
 
 
@@ -361,7 +393,8 @@ def _before(text: str, pos: int) -> str:
     return head[-1]
 
 
-def _mistake(err: UnexpectedToken, text: str, accepts: set[str]) -> str | None:
+def _mistake(err: Exception, text: str, accepts: set[str]) -> str | None:
+    """A typical mistake's hint for Lark's `UnexpectedToken` `err`, if it is one (`_MISTAKES`)."""
     if err.token.start_pos is None or err.token.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
         return None
     before = _before(text, err.token.start_pos)
@@ -446,13 +479,14 @@ def _line_end_col(src: str, before: int | None = None) -> int:
 
 def _syntax_diagnostic(err: Exception, text: str, place: Place) -> Diagnostic:
     """Word one syntax error: where it is, what was found, what would fit."""
+    lark = _larkside()
     lines = text.split("\n")
 
     def src(line: int) -> str:
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     hint: str | None = None
-    if isinstance(err, IndentationProblem):
+    if isinstance(err, lark.IndentationProblem):
         line, col = err.line, err.column
         if not err.levels:
             return Diagnostic("error", "limit/depth", "blocks are nested too deeply", place.loc(line, col),
@@ -462,7 +496,7 @@ def _syntax_diagnostic(err: Exception, text: str, place: Place) -> Diagnostic:
                      f"line it up with a block above: start it at column {levels}", col + 1)
     line = getattr(err, "line", 1) or 1
     col = getattr(err, "column", 1) or 1
-    if isinstance(err, UnexpectedToken):
+    if isinstance(err, lark.UnexpectedToken):
         tok = err.token
         accepts = set(err.accepts or err.expected)
         pos = tok.start_pos if tok.type != "$END" and tok.start_pos is not None else len(text)
@@ -513,7 +547,7 @@ def _syntax_diagnostic(err: Exception, text: str, place: Place) -> Diagnostic:
             hint = f"the `{bracket[0]}` at column {place.loc(line, bracket[2]).col} is not closed; {hint}"
         end = col + len(tok) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and len(tok) else None
         return _diag(place, line, col, message, src(line), hint, end)
-    if isinstance(err, UnexpectedCharacters):
+    if isinstance(err, lark.UnexpectedCharacters):
         ch = src(line)[col - 1:col]
         message = f"unexpected character `{ch}`" if ch.strip() else "unexpected character"
         hint = {"'": 'texts are written in double quotes: "like this"', "\t": "indent with spaces",
@@ -569,17 +603,17 @@ def _check_size(text: str, place: Place) -> None:
 
 
 def _raw_parse(text: str, start: str, place: Place) -> Node:
-    """Parse and build the constructs as rules are reduced (see `_build_while_parsing`)."""
-    lark, fast = _lark(), _fast()
-    _PARSING.ast, _PARSING.error = _ToAst(place), None
+    """Parse and build the constructs as rules are reduced (see `_reduction`)."""
+    fast = _fast()
+    _PARSING.ast, _PARSING.error = _Builder(place), None
     try:
         try:
             if fast is None:
                 raise Unusual()
             built = fast.parse(text, start, MAX_NESTING)
         except Unusual:  # an error: Lark's own parse raises it, worded as it always was
-            _PARSING.ast, _PARSING.error = _ToAst(place), None
-            built = lark.parse(text, start=start)
+            _PARSING.ast, _PARSING.error = _Builder(place), None
+            built = _lark().parse(text, start=start)
         if _PARSING.error is not None:  # a limit found while building (a number too long)
             raise _PARSING.error
     finally:
@@ -593,7 +627,7 @@ def token_kinds(text: str) -> dict[tuple[int, int], str]:
     keyword. The lexer is contextual, so a word such as `x` is a keyword in one place and a name in
     another: the formatter asks here rather than guessing."""
     lark = _lark()
-    _PARSING.ast, _PARSING.error = _ToAst(Place("<text>")), None
+    _PARSING.ast, _PARSING.error = _Builder(Place("<text>")), None
     kinds: dict[tuple[int, int], str] = {}
     try:
         for tok in lark.parse_interactive(text, start="start").iter_parse():
@@ -652,11 +686,16 @@ def _parse_one(text: str, start: str, place: Place) -> Node:
     """Parse text that should hold no error; raise ContentError with the first one otherwise."""
     try:
         tree = _raw_parse(text, start, place)
-    except (UnexpectedInput, IndentationProblem) as err:
-        raise ContentError([_syntax_diagnostic(err, text, place)]) from None
-    except (LarkError, AssertionError) as err:  # anything else Lark may raise on odd input
-        raise ContentError([Diagnostic("error", "syntax", f"cannot parse: {str(err).splitlines()[0]}",
-                                       place.loc(1, 1), "check the indentation and brackets")]) from None
+    except ContentError:
+        raise
+    except Exception as err:  # Lark's, raised only after Lark was imported (larkside.py)
+        lark = _larkside()
+        if isinstance(err, (lark.UnexpectedInput, lark.IndentationProblem)):
+            raise ContentError([_syntax_diagnostic(err, text, place)]) from None
+        if isinstance(err, (lark.LarkError, AssertionError)):  # anything else Lark may raise on odd input
+            raise ContentError([Diagnostic("error", "syntax", f"cannot parse: {str(err).splitlines()[0]}",
+                                           place.loc(1, 1), "check the indentation and brackets")]) from None
+        raise
     return _to_ast(tree, place)
 
 
@@ -822,8 +861,9 @@ def _v(tok):
 
 class _Source:
     """What a construct's `build` asks of the parse (`tree.Source`): token locations and decoded
-    literals. A base class of `_ToAst` so that `v_args` leaves these methods unwrapped (Lark wraps
-    every public method of the decorated class, and each access would build a new wrapper)."""
+    literals. A base class of `_Builder` (and so of larkside's `_ToAst`, which `v_args` decorates:
+    Lark wraps every public method of the decorated class itself, and each access would build a
+    new wrapper; inherited ones it leaves alone)."""
 
     place: "Place"
 
@@ -849,30 +889,27 @@ class _Source:
     _int = number
 
     def _loc(self, meta) -> Loc:
-        if getattr(meta, "empty", True):
-            return self.place.loc(1, 1)
-        end = meta.end_column if meta.end_line == meta.line else None
-        return self.place.loc(meta.line, meta.column, end)
+        return _meta_loc(self.place, meta)
 
 
-@v_args(meta=True)
-class _ToAst(_Source, Transformer_NonRecursive):
-    """Grammar rule → construct class (language/tree.py). Method names follow the grammar's rule
-    aliases. It is also the `tree.Source` a construct's `build` asks for token locations and
-    decoded literals."""
+def _meta_loc(place: Place, meta) -> Loc:
+    """Where a rule was written, from its positions (ours or Lark's `Meta`): its start, and its
+    end column when it ends on the same line."""
+    if getattr(meta, "empty", True):
+        return place.loc(1, 1)
+    return place.loc(meta.line, meta.column, meta.end_column if meta.end_line == meta.line else None)
+
+
+class _Builder(_Source):
+    """What the reductions call: the methods of the grammar's plumbing rules (named after the
+    rules' aliases; every construct builds itself, language/tree.py), and the `tree.Source` a
+    construct's `build` asks for token locations and decoded literals. Lark's transformer over a
+    whole parse tree (`_ToAst`, language/larkside.py, for tests) has the same methods."""
 
     def __init__(self, place: Place):
         super().__init__()
         self.place = place
         self.rule = ""  # the grammar rule being built (tree.Source)
-
-    def __default__(self, data, children, meta):
-        """A rule with no method here: a construct that builds itself (`build`), else Lark's tree."""
-        cls = _SELF_BUILT.get(data)
-        if cls is None:
-            return super().__default__(data, children, meta)
-        self.rule = data
-        return cls.build(self._loc(meta), children, self)
 
     # -- declarations' plumbing: parts of a construct, built by its class (language/tree.py)
     def per_player(self, meta, c):
@@ -931,3 +968,7 @@ def _unquote(tok) -> str:
     if not s.startswith('"'):
         return s
     return re.sub(r'\\(.)', lambda m: _ESCAPES.get(m.group(1), m.group(0)), s[1:-1])
+
+
+# grammar rule -> `_Builder`'s method for it (a plumbing rule: no construct of its own)
+_PLUMBING = {name: f for name, f in vars(_Builder).items() if not name.startswith("_") and callable(f)}

@@ -5,11 +5,16 @@ hundred mutants of them (a character dropped, doubled or replaced, a bracket ope
 indented wrongly), against the parser with the loop switched off."""
 from __future__ import annotations
 
+import marshal
 import random
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import interpreter.language.fastparse as fastparse
 import interpreter.language.parser as parser
 from interpreter.language.fastparse import Unusual
 from interpreter.language.parser import parse_effect, parse_rules_partial
@@ -102,3 +107,53 @@ def test_effect_mutants_as_with_lark_alone(monkeypatch):
     for mutant in [text] + _mutants(text, rng, 80):
         fast, plain = _both(monkeypatch, lambda: effect(mutant))
         assert fast == plain, mutant
+
+
+def test_the_tables_come_from_their_cache_without_lark(monkeypatch, tmp_path):
+    """The loop's tables are kept in a cache file (plain data): a fresh process with the file
+    reads them and parses a correct text without importing Lark; one without it builds them
+    from Lark's and writes the file; a file for another grammar or version is not used."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    code = ("import sys; from interpreter.language.parser import parse_rules, parse_effect; "
+            "parse_rules(open(sys.argv[1], encoding='utf-8').read(), 'g.rules'); "
+            "parse_effect('when played:\\n    draw 1 from deck to hand\\n', 'c.yaml', block=True); "
+            "print('lark' in sys.modules)")
+
+    def run() -> str:
+        return subprocess.run([sys.executable, "-c", code, str(RULE_FILES[0])], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    assert run() == "True"  # no cache yet: Lark's tables are read, and kept
+    cache = tmp_path / "grimoire" / "fastparse.marshal"
+    assert cache.is_file()
+    assert run() == "False"  # from the cache: no Lark at all
+    key, tables = marshal.loads(cache.read_bytes())
+    cache.write_bytes(marshal.dumps(("another grammar", tables)))
+    assert run() == "True"  # a key that is not this grammar's: built again from Lark's
+    cache.write_bytes(b"not marshal data")
+    assert run() == "True"
+    assert marshal.loads(cache.read_bytes())[0] == key
+
+
+def test_cached_tables_parse_as_lark_s_own():
+    """The tables as read back from their cache file give the loop the same parse as the tables
+    just read from Lark, and each scanner's kept compiled form is the pattern `re` compiles."""
+    tables = parser._larkside().tables_from_lark(parser._lark())
+    again = marshal.loads(marshal.dumps(tables))
+    assert again == tables
+    for spec in tables["scanners"]:
+        assert spec[5] is not None  # this Python's `re`: every form kept
+        assert fastparse._compile(spec[0], spec[1], spec[5]) == re.compile(spec[0], spec[1])
+    assert fastparse._compile("a|b", 0, (0, [1, 2, 3], 0, {}, (None,))) == re.compile("a|b")  # a bad form: compiled
+    loops = [fastparse.FastParser(t, [parser._reduction(f) for f in t["rules"]]) for t in (tables, again)]
+    for path in RULE_FILES:
+        text = path.read_text(encoding="utf-8")
+        text += "" if text.endswith("\n") else "\n"
+        built = []
+        for loop in loops:
+            parser._PARSING.ast, parser._PARSING.error = parser._Builder(parser.Place(path.name)), None
+            try:
+                built.append(repr(loop.parse(text, "start", parser.MAX_NESTING).value))
+            finally:
+                parser._PARSING.ast = parser._PARSING.error = None
+        assert built[0] == built[1], path
