@@ -79,13 +79,22 @@ def test_a_card_in_two_places_breaks_conservation():
 
 
 def test_a_stat_past_its_bound_is_caught():
-    g = _game("enchanters")
+    g = _game("stonehenge_wizards")
     name, sd = next((n, sd) for n, sd in g.rs.stats.items() if sd.hi is not None)
     if sd.per_player:
         g.state.pstats[0][name] = sd.hi + 1
     else:
         g.state.stats[name] = sd.hi + 1
-    with pytest.raises(campaign.InvariantBroken, match=name):
+    with pytest.raises(campaign.InvariantBroken, match=f"{name} = {sd.hi + 1} outside {sd.lo}..{sd.hi} "):
+        campaign.check_invariants(g)
+
+
+def test_a_stat_below_an_open_range_is_caught():
+    """`crystals: 0..` has no top: a value under its floor is still caught, and said as `0..`."""
+    g = _game("enchanters")
+    name, sd = next((n, sd) for n, sd in g.rs.stats.items() if sd.lo is not None and sd.hi is None)
+    g.state.pstats[0][name] = sd.lo - 1
+    with pytest.raises(campaign.InvariantBroken, match=f"{name} = {sd.lo - 1} outside {sd.lo}\\.\\. at"):
         campaign.check_invariants(g)
 
 

@@ -351,7 +351,8 @@ def check_invariants(g: Any, views: bool = True) -> None:
         values = [p[name] for p in st.pstats] if sd.per_player else [st.stats[name]]
         for v in values:
             if isinstance(v, int) and not isinstance(v, bool) and v != sd.clamp(v):
-                raise InvariantBroken(f"stat {name} = {v} outside {sd.lo}..{sd.hi} at decision {g.decisions_made}")
+                top = "" if sd.hi is None else sd.hi  # `0..`: bounded below only
+                raise InvariantBroken(f"stat {name} = {v} outside {sd.lo}..{top} at decision {g.decisions_made}")
     seats = len(g.seats) if views else 0
     for seat in [*range(seats), None] if views else ():
         view = g.view(seat)
