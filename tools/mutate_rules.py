@@ -49,8 +49,11 @@ import re
 import shutil
 import subprocess
 import sys
+import signal
 import tempfile
+import threading
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -315,13 +318,34 @@ def every_rule_line(rules_dir: Path, prefix: str) -> list[Site]:
     return out + card_sites(find_cards_dir(rules_dir), prefix)
 
 
+_LOAD_SCENARIO = scenario_mod.load_scenario
+_SCENARIOS: dict[tuple[str, bytes], Any] = {}  # (path, the file's bytes) -> the Scenario loaded from them
+
+
+def load_scenario_once(path: str | Path) -> Any:
+    """`load_scenario`, its YAML parsed once per file content: every mutant meets the same scenario
+    files, and parsing them was a third of a scenario's run (docs/testing.md, "A cheaper mutant").
+    Keyed by the file's bytes, so an edited file is read again; each caller gets its own deep copy
+    (nothing it does to the copy reaches the next). A file that cannot be read is left to
+    `load_scenario`, which raises as it always does."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return _LOAD_SCENARIO(path)
+    key = (str(Path(path).resolve()), data)
+    got = _SCENARIOS.get(key)
+    if got is None:
+        got = _SCENARIOS[key] = _LOAD_SCENARIO(path)
+    return got.model_copy(deep=True)
+
+
 def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
     """The scenarios (in `dirs`) that play this very ruleset."""
     out = []
     for d in dirs:
         for f in sorted(d.glob("*.yaml")):
             try:
-                sc = scenario_mod.load_scenario(f)
+                sc = load_scenario_once(f)
             except Exception:  # not a scenario: the scenario tests report it
                 continue
             if (f.parent / sc.ruleset).resolve() == rules_dir.resolve():
@@ -333,7 +357,7 @@ def scenario_index(scen_dir: Path | list[Path], rules_dir: Path) -> dict[str, li
     """Rule ID -> the scenarios of this ruleset whose `covers:` cite it."""
     index: dict[str, list[Path]] = {}
     for f in scenario_files(rules_dir, scen_dir if isinstance(scen_dir, list) else [scen_dir]):
-        for rid in scenario_mod.load_scenario(f).covers:
+        for rid in load_scenario_once(f).covers:
             index.setdefault(rid, []).append(f)
     return index
 
@@ -375,6 +399,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
     the overrides applied, uncached: the cached `load_variant` would hand it the unmutated rules."""
     real_load, real_game = scenario_mod.load_program, scenario_mod.new_game
     real_variant, real_variant_load = scenario_mod.load_variant, variants_mod.load_program
+    real_scenario = scenario_mod.load_scenario
 
     def load(path):
         return program if Path(path).resolve() == rules_dir.resolve() else real_load(path)
@@ -384,6 +409,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
 
     scenario_mod.load_program, scenario_mod.new_game = load, game
     scenario_mod.load_variant, variants_mod.load_program = variants_mod.load_variant.__wrapped__, load
+    scenario_mod.load_scenario = load_scenario_once  # the same files for every mutant: parsed once
     failing: list[str] = []
     try:
         for f in files:
@@ -395,6 +421,7 @@ def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_step
     finally:
         scenario_mod.load_program, scenario_mod.new_game = real_load, real_game
         scenario_mod.load_variant, variants_mod.load_program = real_variant, real_variant_load
+        scenario_mod.load_scenario = real_scenario
 
 
 def own_tests(rules_dir: Path) -> list[Path]:
@@ -428,18 +455,35 @@ def _under_tests(t: Path) -> Path:
         return Path(t.name)
 
 
+def _pytest_env() -> dict[str, str]:
+    """The environment of a pytest run on the copy: this repository's interpreter and tools first."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TOOLS), os.environ.get("PYTHONPATH", "")]))
+
+
+def _pytest_args(dest: Path, tests: list[Path], nodes: list[str] | None) -> list[str]:
+    """pytest's arguments for a run on the copy: stop at the first failure, name the failures."""
+    return (["-x", "-q", "-rf", "-p", "no:cacheprovider", "--rootdir", str(dest.parent)]
+            + (nodes if nodes is not None else [str(dest / _under_tests(t)) for t in tests]))
+
+
+def _failures(out: str, tests: list[Path]) -> list[str]:
+    """The tests a failed pytest run names (`FAILED`/`ERROR` lines), or the test files' names."""
+    failed = [line.split()[1] for line in out.splitlines() if line.startswith(("FAILED ", "ERROR ")) and
+              len(line.split()) > 1]
+    return failed or [t.name for t in tests]
+
+
 def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | None = None,
                cover: Path | None = None) -> list[str]:
     """The pytest tests that fail on the mutant (run from the copy, this interpreter), as pytest
     names them (the test files' names when it names none; empty: all passed); `nodes`: only these
     tests (pytest node IDs); `cover`: record the rule lines each test reaches there
     (tools/rulecover.py's plugin)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TOOLS), os.environ.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-rf", "-p", "no:cacheprovider", "--rootdir", str(dest.parent)]
+    env = _pytest_env()
+    cmd = [sys.executable, "-m", "pytest"] + _pytest_args(dest, tests, nodes)
     if cover is not None:
         env["RULECOVER_OUT"] = str(cover)
-        cmd += ["-p", "rulecover"]
-    cmd += nodes if nodes is not None else [str(dest / _under_tests(t)) for t in tests]
+        cmd[3:3] = ["-p", "rulecover"]
     try:
         r = subprocess.run(cmd, cwd=dest.parent, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -451,9 +495,91 @@ def tests_fail(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | N
     out = r.stdout.decode(errors="replace")
     if cover is not None:  # before any mutation: say why
         print(out[-3000:], file=sys.stderr)
-    failed = [line.split()[1] for line in out.splitlines() if line.startswith(("FAILED ", "ERROR ")) and
-              len(line.split()) > 1]
-    return failed or [t.name for t in tests]
+    return _failures(out, tests)
+
+
+def can_fork() -> bool:
+    """Whether `tests_fail_forked` may run: a POSIX fork of a process with no other thread (a
+    thread's locks would be copied held; a pytest-xdist worker has threads)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def tests_fail_forked(dest: Path, tests: list[Path], timeout: int, nodes: list[str] | None) -> list[str]:
+    """`tests_fail` (its answer, the same pytest arguments, folder and environment) in a child
+    forked from this process instead of a new interpreter, which spent over a CPU second importing
+    the interpreter and pytest before its first test (docs/testing.md, "A cheaper mutant"). The
+    child imports the copy's test helpers afresh and loads the mutant as the new interpreter did
+    (from the copy, its files named from the copy's folder: nothing of this process's compiled
+    mutant is reused, whose rule locations name the files otherwise); it exits without running
+    this process's exit handlers."""
+    fd, out_name = tempfile.mkstemp(prefix="pytest-", suffix=".out", dir=dest.parent)
+    os.close(fd)
+    out = Path(out_name)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 3
+        try:
+            _forked_pytest_setup(dest, out)
+            import pytest
+            code = int(pytest.main(_pytest_args(dest, tests, nodes)))
+        except BaseException:  # noqa: BLE001 - whatever happens, the child ends here, with a failure
+            traceback.print_exc(file=sys.stdout)
+        finally:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            finally:
+                os._exit(code)
+    try:
+        deadline = time.time() + timeout
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.time() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return [f"{t.name} (over {timeout} s)" for t in tests]  # as `tests_fail`
+            time.sleep(0.02)
+    except BaseException:  # Ctrl-C: leave no child behind
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+        raise
+    try:
+        text = out.read_text(encoding="utf-8", errors="replace")
+    finally:
+        out.unlink(missing_ok=True)
+    return [] if os.waitstatus_to_exitcode(status) == 0 else _failures(text, tests)
+
+
+def _forked_pytest_setup(dest: Path, out: Path) -> None:
+    """In the forked child: what `python -m pytest` from the copy would have: its standard output
+    in `out`, its standard error discarded (as `tests_fail` discards it), the copy as the current
+    folder and first on the path, `_pytest_env`'s environment, and no module imported from a
+    tests/ folder (the copy's own are imported afresh)."""
+    fd = os.open(out, os.O_WRONLY | os.O_TRUNC)
+    os.dup2(fd, 1)
+    os.close(fd)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.close(null)
+    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # not a caller's capture
+    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)
+    os.chdir(dest.parent)
+    env = _pytest_env()
+    os.environ.clear()
+    os.environ.update(env)
+    sys.path.insert(0, str(dest.parent))
+    roots = (ROOT / "tests", dest.resolve())
+    for name, module in list(sys.modules.items()):
+        f = getattr(module, "__file__", None)
+        if name == "conftest" or (f and any(Path(f).resolve().is_relative_to(r) for r in roots)):
+            del sys.modules[name]
 
 
 class Selection:
@@ -554,7 +680,7 @@ class RangeTopProof:
         self.expressions: dict[str, list[str]] = {}  # scenario -> its `values:` expressions
         self.writes: dict[str, list[str]] = {}  # scenario -> the `Card.field` its `set:` overrides
         for f in scenarios:
-            sc = scenario_mod.load_scenario(f)
+            sc = load_scenario_once(f)
             checks = [sc.expect.values] + [c["expect"].get("values") or {} for c in sc.choices
                                            if isinstance(c, dict) and isinstance(c.get("expect"), dict)]
             self.expressions[f.name] = [k for v in checks for k in v]
@@ -690,9 +816,17 @@ def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
                                 first_only=True):
         return "killed-other", failing, met
     met += f" ({time.time() - began:.1f} s of scenarios)"
-    if dest is not None and nodes != [] and (failing := tests_fail(dest, tests, args.test_timeout, nodes)):
+    if dest is not None and nodes != [] and (failing := _tests_fail_mutant(dest, tests, nodes, args)):
         return "killed-tests", failing, met
     return "survived", [], met
+
+
+def _tests_fail_mutant(dest: Path, tests: list[Path], nodes: list[str] | None, args: argparse.Namespace) -> list[str]:
+    """`tests_fail` for a mutant: in a forked child where a fork is safe (`can_fork`), in a new
+    interpreter with `--test-subprocess` or where it is not."""
+    if args.test_subprocess or not can_fork():
+        return tests_fail(dest, tests, args.test_timeout, nodes)
+    return tests_fail_forked(dest, tests, args.test_timeout, nodes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -723,6 +857,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="outcomes of an earlier, unfinished run (its --json): its lines count as done and "
                          "are not run again, unless their code changed since")
     ap.add_argument("--quiet", action="store_true", help="print only survivors and the summary")
+    ap.add_argument("--test-subprocess", action="store_true",
+                    help="run each mutant's pytest files in a new interpreter, as before 2026-11-27 (not in a "
+                         "child forked with the mutant compiled: to check that the fork changes no verdict)")
     ap.add_argument("--no-proofs", action="store_true",
                     help="run every mutant, the ones the static proof finds equivalent too (to check it)")
     args = ap.parse_args(argv)
