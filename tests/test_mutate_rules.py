@@ -7,6 +7,8 @@ seconds (docs/testing.md has the real runs)."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -542,3 +544,97 @@ def test_a_test_file_showing_cards_fields_refuses_the_default_proof(tmp_path, ca
     tests.write_text("from interpreter.play.narrate import card_line\n\ndef test_x():\n    pass\n", encoding="utf-8")
     _tool().main([str(rules), "--scenarios", str(scen), "--tests", str(tests), "--lines", "game.rules:6"])
     assert [line.split()[0] for line in _default_line(capsys.readouterr().out)] != ["EQUIVALENT"]
+
+
+def test_a_scenario_is_parsed_once_per_content_and_each_caller_gets_its_own(tmp_path, monkeypatch):
+    """Every mutant meets the same scenario files: their YAML is parsed once (it was a third of a
+    scenario's run), keyed by the file's bytes, so an edited file is parsed again; each caller gets
+    a deep copy, so what one run does to its scenario never reaches the next."""
+    tool = _tool()
+    parsed = []
+    real = tool._LOAD_SCENARIO
+    monkeypatch.setattr(tool, "_LOAD_SCENARIO", lambda p: parsed.append(p) or real(p))
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001"], "{count: {won of 1: 1}}")
+    first = tool.load_scenario_once(scen / "takes.yaml")
+    first.choices.append("Two")
+    first.setup.zones["pool"] = ["One"]
+    again = tool.load_scenario_once(scen / "takes.yaml")
+    assert len(parsed) == 1 and again.choices == ["One"] and again.setup.zones == {}
+    assert again.setup.model_fields_set == set() and again.model_fields_set == first.model_fields_set
+    _scenario(scen, "takes", ["TT-001"], "{count: {won of 1: 0}}")   # edited: read again
+    assert tool.load_scenario_once(scen / "takes.yaml").expect.count == {"won of 1": 0} and len(parsed) == 2
+
+
+def test_the_tests_run_in_a_forked_child_give_the_new_interpreters_verdicts(tmp_path):
+    """A mutant's pytest files run in a child forked from the tool (the interpreter already
+    imported) unless `--test-subprocess`: the same verdicts and the same failing tests named. The
+    tool runs as a script here (a pytest-xdist worker has threads, where the tool does not fork);
+    the test file notes whether it ran inside the tool's process (the tool's `rulecover` imported)."""
+    home = tmp_path / "rulesets"
+    home.mkdir()
+    rules = ruleset(home, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001"], "{count: {won of 1: 1}}")          # never checks the points
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    marker = tmp_path / "forked.txt"
+    (tests / "test_tally.py").write_text(textwrap.dedent(f"""\
+        import sys
+        from pathlib import Path
+        from interpreter.api import load_program
+        from interpreter.engine.factory import new_game
+
+        def test_points():
+            Path({str(marker)!r}).write_text(str("rulecover" in sys.modules))
+            g = new_game(load_program(Path(__file__).resolve().parent.parent / "rulesets" / "{rules.name}"), 2, 0)
+            g.answer(0)
+            assert g.state.pstats[0]["pts"] > 0
+        """), encoding="utf-8")
+    runs = {}
+    for how in ("forked", "subprocess"):
+        out = tmp_path / f"{how}.json"
+        cmd = [sys.executable, str(TOOL), str(rules), "--scenarios", str(scen), "--prefix", "TT", "--tests",
+               str(tests / "test_tally.py"), "--lines", "game.rules:17", "--lines", "game.rules:21", "--json", str(out)]
+        r = subprocess.run(cmd + (["--test-subprocess"] if how == "subprocess" else []), capture_output=True,
+                           text=True, timeout=600)
+        assert r.returncode in (0, 1), r.stderr[-2000:]
+        runs[how] = [(o["where"], o["mutation"], o["status"], o["killed_by"]) for o in json.loads(out.read_text())]
+        assert marker.read_text() == str(how == "forked")
+    assert runs["forked"] == runs["subprocess"]
+    by_tests = [o for o in runs["forked"] if o[2] == "killed-tests"]   # the points' line, which only the test checks
+    assert len(by_tests) == 2 and all(o[0] == "game.rules:17" and o[3] == ["tests/test_tally.py::test_points"]
+                                      for o in by_tests), runs["forked"]
+    assert any(o[0] == "game.rules:21" and o[2] == "survived" for o in runs["forked"])   # the score line: passes
+
+
+def test_a_forked_test_run_past_its_time_is_a_failure_and_leaves_no_child(tmp_path):
+    """As the new interpreter's: a mutant that makes the tests run away is noticed (the files
+    named, "over N s"), and the child is ended."""
+    dest = tmp_path / "tests"
+    dest.mkdir()
+    (dest / "test_slow.py").write_text("import time\n\ndef test_slow():\n    time.sleep(60)\n", encoding="utf-8")
+    script = textwrap.dedent(f"""\
+        import importlib.util, os, sys, time
+        from pathlib import Path
+        spec = importlib.util.spec_from_file_location("mutate_rules", {str(TOOL)!r})
+        tool = importlib.util.module_from_spec(spec)
+        sys.modules["mutate_rules"] = tool
+        spec.loader.exec_module(tool)
+        assert tool.can_fork()
+        began = time.time()
+        got = tool.tests_fail_forked(Path({str(dest)!r}), [Path({str(dest / "test_slow.py")!r})], 2, None)
+        print(got, round(time.time() - began))
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            print("a child is left")
+        except ChildProcessError:
+            print("no child left")
+        """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    lines = r.stdout.splitlines()
+    assert lines and lines[0].startswith("['test_slow.py (over 2 s)']"), r.stdout + r.stderr
+    assert int(lines[0].split()[-1]) < 30 and lines[1] == "no child left"
