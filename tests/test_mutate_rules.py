@@ -547,9 +547,9 @@ def test_a_test_file_showing_cards_fields_refuses_the_default_proof(tmp_path, ca
 
 
 def test_a_scenario_is_parsed_once_per_content_and_each_caller_gets_its_own(tmp_path, monkeypatch):
-    """Every mutant meets the same scenario files: their YAML is parsed once (it was a third of a
-    scenario's run), keyed by the file's bytes, so an edited file is parsed again; each caller gets
-    a deep copy, so what one run does to its scenario never reaches the next."""
+    """Every mutant meets the same scenario files: their YAML is parsed once (it was more than half
+    of a scenario's run), keyed by the file's bytes, so an edited file is parsed again; each caller
+    gets a deep copy, so what one run does to its scenario never reaches the next."""
     tool = _tool()
     parsed = []
     real = tool._LOAD_SCENARIO

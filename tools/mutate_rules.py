@@ -22,8 +22,9 @@ first failure:
      or in the comment block above it; `--prefix` names the IDs), in-process;
   2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process;
   3. its own pytest files (test_NAME.py, test_NAME_*.py under tests/; `--tests` to choose),
-     copied beside the mutant copy and run in a subprocess, only the test functions that reach
-     the change — not the golden-game hashes.
+     copied beside the mutant copy and run in a child process forked from the tool (a new
+     interpreter with `--test-subprocess`), only the test functions that reach the change — not
+     the golden-game hashes.
 A mutant whose changed code no test executes is NOT-REACHED (a survivor; nothing is run);
 `--all-tests` meets every mutant with every test (to check that the selection changes nothing).
 A mutant that none of them notices SURVIVES, listed with its line. A card type field's range
@@ -324,7 +325,7 @@ _SCENARIOS: dict[tuple[str, bytes], Any] = {}  # (path, the file's bytes) -> the
 
 def load_scenario_once(path: str | Path) -> Any:
     """`load_scenario`, its YAML parsed once per file content: every mutant meets the same scenario
-    files, and parsing them was a third of a scenario's run (docs/testing.md, "A cheaper mutant").
+    files, and parsing them was more than half of a scenario's run (docs/testing.md, "A cheaper mutant").
     Keyed by the file's bytes, so an edited file is read again; each caller gets its own deep copy
     (nothing it does to the copy reaches the next). A file that cannot be read is left to
     `load_scenario`, which raises as it always does."""
