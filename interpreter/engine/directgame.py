@@ -407,16 +407,20 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
                             f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
 
     def plan_bits_of(self, zones: tuple) -> list:
-        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`)."""
-        out = []
-        for s in self.seats:
-            m = 0
-            for z in zones:
-                m |= self.bits[f"{z}#{int(s)}"]
-            out.append(m)
+        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`),
+        and the turn's bit (PERIOD) in every seat's where the rule reads whose turn it is: a
+        new turn runs it for every player (analysis/playerplans.py)."""
+        out = [self.plan_seat_bits(zones, s) for s in self.seats]
         if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
             self.__dict__.setdefault("_plan_bits", []).append((zones, out))
         return out
+
+    def plan_seat_bits(self, zones: tuple, seat: int) -> int:
+        """One seat's bits for a per-player rule reading `zones` (`plan_bits_of`)."""
+        bits, m = self.bits, 0
+        for z in zones:
+            m |= bits[PERIOD] if z == PERIOD else bits[f"{z}#{int(seat)}"]
+        return m
 
     # ---- limits ----------------------------------------------------------------------------
     def runaway(self) -> None:
