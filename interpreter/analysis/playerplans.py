@@ -40,7 +40,7 @@ from ..library import PURE_BUILTINS
 from ..library.names import SPECIAL_NAMES
 from .effects import PERIOD
 
-__all__ = ["player_plan"]
+__all__ = ["player_plan", "SEAT_TURN"]
 
 _EXPR_KINDS = frozenset({"lit", "list", "range", "name", "of", "attr", "index", "call", "arith", "neg",
                          "compare", "in", "not", "and", "or", "if_expr", "where", "quantified",
@@ -49,6 +49,9 @@ _STMT_KINDS = frozenset({"let", "if", "for", "move", "pass", "set", "aug"})
 _CONSTANT_NAMES = frozenset({"true", "false", "none", "it"})
 _TURN_NAMES = frozenset({"you"})  # whose turn it is: noted as changed by a new turn or round (PERIOD)
 _DEPTH = 8  # rule functions looked into through at most this many nested calls
+# read by a body that compares its player with `you` and reads `you` no other way: whether it is
+# that player's turn, which changes for two seats only (the turn's old and new player)
+SEAT_TURN = PERIOD + "#"
 
 
 def player_plan(body: list[Node], rs: "Ruleset") -> tuple[str, ...] | None:
@@ -59,7 +62,11 @@ def player_plan(body: list[Node], rs: "Ruleset") -> tuple[str, ...] | None:
         return None
     loop = body[0]
     zones = _loop_reads(loop.name, loop.body, rs)
-    return tuple(sorted(zones)) if zones and zones != {PERIOD} else None
+    if zones is None:
+        return None
+    if PERIOD in zones:
+        zones.discard(SEAT_TURN)  # (every seat runs on a new turn anyway)
+    return tuple(sorted(zones)) if zones - {PERIOD, SEAT_TURN} else None
 
 
 def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
@@ -103,17 +110,23 @@ def _loop_reads(p: str, stmts: list[Node], rs: "Ruleset") -> set[str] | None:
 
 
 def _expr_reads(exprs: list[Node], own: frozenset[str], rs: "Ruleset", zones: set[str], depth: int) -> bool:
-    """Add to `zones` what `exprs` read of the player whose names are `own` (PERIOD for `you`);
-    False when they read anything else. A rule function's expression is looked into with its
-    parameters given one of `own` standing for that player."""
-    for n in (m for x in exprs for m in walk(x)):
+    """Add to `zones` what `exprs` read of the player whose names are `own` (SEAT_TURN for `you`
+    in `p == you` / `p != you`, PERIOD for any other `you`); False when they read anything else.
+    A rule function's expression is looked into with its parameters given one of `own` standing
+    for that player."""
+    seat_tests: set[int] = set()  # the `you` of `p == you`: only whether it is `p` is read
+    for n in (m for x in exprs for m in walk(x)):  # (a node before its children)
         if n.kind not in _EXPR_KINDS:
             return False
+        if n.kind == "compare" and n.op in ("==", "!="):
+            sides = (n.left, n.right)
+            if all(x.kind == "name" for x in sides) and {x.id in own for x in sides} == {True, False}:
+                seat_tests.update(id(x) for x in sides if x.id in _TURN_NAMES)
         if n.kind == "name":
             if n.id in rs.zones or n.id in rs.stats or n.id in rs.constants:
                 return False
             if n.id in _TURN_NAMES:
-                zones.add(PERIOD)
+                zones.add(SEAT_TURN if id(n) in seat_tests else PERIOD)
             elif n.id in SPECIAL_NAMES and n.id not in _CONSTANT_NAMES:
                 return False
         elif n.kind == "of":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.analysis.effects import PERIOD
+from interpreter.analysis.playerplans import SEAT_TURN
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from interpreter.play.session import agents_for, game_seed
@@ -49,9 +50,16 @@ def plan(tmp_path, body: str):
     ("    for each p in players:\n        set coins of p to min([coins of p, limit(p)])\n", ("coins", "purse")),
     ("    for each p in players:\n        if room(p) < 0:\n            set coins of p to limit(p)\n",
      ("coins", "purse")),
-    # whose turn it is: the turn's pseudo-read, so a new turn runs it for every seat
+    # whose turn it is, read only as `p != you`: only the seats whose turn began or ended run
     ("    for each p in players:\n        if p != you:\n            set coins of p to min([coins of p, limit(p)])\n",
-     (PERIOD, "coins", "purse")),
+     (SEAT_TURN, "coins", "purse")),
+    ("    for each p in players:\n        if you == p and count(purse of p) > 1:\n            coins of p += 1\n",
+     (SEAT_TURN, "coins", "purse")),
+    # `you` read otherwise: a new turn runs it for every seat
+    ("    for each p in players:\n        let q = you\n        if p != q:\n            set coins of p to 0\n",
+     (PERIOD, "coins")),
+    ("    for each p in players:\n        if p != you and count(purse of p) > 1:\n            set low of p to 0\n"
+     "        let q = you\n        if q == p:\n            set coins of p to 0\n", (PERIOD, "coins", "low", "purse")),
 ])
 def test_a_loop_over_the_players_that_keeps_to_its_player_gets_a_plan(tmp_path, body, reads):
     assert plan(tmp_path, body) == reads
@@ -131,19 +139,24 @@ def _program(tmp_path, plans=None):
 
 
 def test_the_caps_rule_gets_its_plan_with_the_turn_in_it(tmp_path):
-    assert _program(tmp_path).always_players == [(PERIOD, "coins", "purse"), ("coins", "lowest")]
+    assert _program(tmp_path).always_players == [(SEAT_TURN, "coins", "purse"), ("coins", "lowest")]
 
 
-def test_a_new_turn_caps_the_player_whose_turn_ended(tmp_path):
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_new_turn_caps_the_player_whose_turn_ended(tmp_path, players):
     """Nothing of the first player changes when the second player's turn begins: only whose turn
     it is. The plan must still run the loop for the first player then (a plan without the turn's
-    bit, shown last, leaves them over their cap)."""
-    for plans, capped in [(None, True), ([None, None], True), ([("coins", "purse"), ("coins", "lowest")], False)]:
-        g = new_game(_program(tmp_path, plans), 2, 3)
-        cap = g.rs.cards[g.state.zones["purse#0"][0]].fields["cap"]
+    bits, shown last, leaves them over their cap)."""
+    for plans, capped in [(None, True), ([None, None], True), ([(PERIOD, "coins", "purse"), ("coins", "lowest")], True),
+                          ([("coins", "purse"), ("coins", "lowest")], False)]:
+        g = new_game(_program(tmp_path, plans), players, 3)
+        caps = [g.rs.cards[g.state.zones[f"purse#{p}"][0]].fields["cap"] for p in range(players)]
         answer(g, 0, "yes")  # the first player ends their turn with 5 coins, over any purse's cap
         assert g.decision.player == 1  # the second player's turn has begun
-        assert g.state.pstats[0]["coins"] == (cap if capped else 5), plans
+        assert g.state.pstats[0]["coins"] == (caps[0] if capped else 5), plans
+        answer(g, 1, "yes")  # and the second player's, the next one's begins
+        assert g.decision.player == 2 % players
+        assert g.state.pstats[1]["coins"] == (caps[1] if capped else 5), plans
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
