@@ -12,7 +12,7 @@ when (checked by `player_plan`, otherwise the whole rule runs as written):
 
 - it reads the state only as `Z of p` for per-player zones `Z` and `S of p` for player stats `S`
   (no shared zones or stats, no constants, no other player's zones, no randomness), and the
-  turn variable `you`;
+  turn variable `you` (no other turn variable: `this`, `active_player`, the turn's counters);
 - its calls are pure builtins (`library.PURE_BUILTINS`) and rule functions whose expression
   passes the same test once the parameters given `p` stand for `p` (looked into up to
   `_DEPTH` calls deep; a parameter given anything else is a plain value there);
@@ -23,10 +23,14 @@ when (checked by `player_plan`, otherwise the whole rule runs as written):
   zones it reads (an untouched, empty zone does nothing).
 
 A stat the body writes counts as read (the whole rule is re-run when it changes, `effects.reads`,
-and may set it back). A body that reads `you` depends on whose turn it is as well: its plan holds
-the pseudo-read `effects.PERIOD`, which a new turn or round notes as changed (the only places the
-active player changes), and which stands in every seat's bits, so that pass runs the loop for
-every player (engine/directgame.py `plan_bits_of`).
+and may set it back). A body that reads `you` depends on whose turn it is as well. The active
+player changes only where a turn begins (engine/directgame.py `Runtime.set_active`, followed by
+the new turn's settling), and there the seats whose turn ended and began are noted as changed
+(the bits `(turn)#k`). A body that reads `you` only as `p == you` or `p != you` (its player
+compared with the active one) reads just whether it is its player's turn: its plan holds
+`SEAT_TURN`, and a new turn runs it for those two seats. A body that reads `you` any other way
+holds the pseudo-read `effects.PERIOD`, which a new turn or round notes as changed and which
+stands in every seat's bits, so that pass runs the loop for every player (`plan_seat_bits`).
 
 The loop then runs over the selected seats, in seat order, as the same compiled statements: the
 same moves and stat changes in the same order as the full run, minus the runs that change nothing
