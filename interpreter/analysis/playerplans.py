@@ -158,7 +158,7 @@ def _expr_reads(exprs: list[Node], own: frozenset[str], rs: "Ruleset", zones: se
 
 def _function_reads(call: Node, own: frozenset[str], rs: "Ruleset", zones: set[str], depth: int) -> bool:
     """A call of a rule function: its expression read with the parameters given a name of the
-    player (`wizard(p)`) standing for that player (the arguments are read where they are)."""
+    player (`f(p)`) standing for that player (the arguments are read where they are)."""
     fn = rs.functions[call.func]
     if depth >= _DEPTH or len(call.args) != len(fn.params):
         return False
