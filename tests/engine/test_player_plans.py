@@ -27,6 +27,7 @@ function room(x) = limit(x) - coins of x
 function shared_limit(x) = count(pool) + coins of x
 function mine() = coins of you
 function two(x, y) = coins of x + coins of y
+function down(x, n) = 0 if n <= 0 else count(purse of x) + down(x, n - 1)
 turn:
     pass
 """
@@ -76,6 +77,8 @@ def test_a_loop_over_the_players_that_keeps_to_its_player_gets_a_plan(tmp_path, 
     "    for each p in players:\n        set coins of p to mine()\n",
     "    for each p in players:\n        set coins of p to min([coins of p, ceiling])\n",
     "    for each p in players:\n        set coins of p to two(p, you)\n",
+    # a function calling itself: looked into only so deep (`_DEPTH`), then refused
+    "    for each p in players:\n        set coins of p to down(p, 2)\n",
     # whose turn it is, but no per-player state: nothing to select seats by
     "    for each p in players:\n        if p == you:\n            set pot to 1\n",
 ])
