@@ -266,7 +266,7 @@ class CoverRuntime:
         `turn_end`; `end game after this turn` ends the game here."""
         st, fns, info = self.state, self.game.fns, self.info
         p = int(player)
-        st.active = p
+        self.set_active(p)
         st.turn_number += 1
         if st.turn_number > self.limits.max_turns:
             raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", self.flow_loc())

@@ -183,10 +183,7 @@ class FormsRuntime:
                 v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
                 st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
         for zones, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
-            m = 0
-            for z in zones:
-                m |= self.bits[f"{z}#{int(seat)}"]
-            bits.append(m)
+            bits.append(self.plan_seat_bits(zones, seat))
         self.touched = -1  # anything may have changed
         return seat
 

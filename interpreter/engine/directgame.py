@@ -28,6 +28,7 @@ from .directstmts import StmtsRuntime
 from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
+from ..analysis.playerplans import SEAT_TURN
 from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
@@ -261,7 +262,7 @@ def _bits(rs: Any, st: GameState) -> dict[str, int]:
     """One bit per name (`name_bits`), then per player's zone and stat instance (`pile#2`)."""
     out = name_bits(rs)
     names = list(st.zones) + [f"{name}#{p}" for name, sd in rs.stats.items() if sd.per_player
-                              for p in range(st.players)]
+                              for p in range(st.players)] + [f"{PERIOD}#{p}" for p in range(st.players)]
     for name in names:
         if name not in out:
             out[name] = 1 << len(out)
@@ -281,6 +282,8 @@ def _tables(dp: Any, st: GameState) -> dict:
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
+            # what a seat's becoming or ceasing to be the active player notes (`set_active`)
+            "turn_bits": [bits[PERIOD] | bits[f"{PERIOD}#{p}"] for p in range(st.players)],
             "plain_keys": frozenset(k for k, name in key_name.items() if name not in rows_zones and
                                     rs.zones[name].kind != "board" and  # a board's cards lie on spaces
                                     name not in dp.program.grids),  # a card leaving a grid leaves its space
@@ -407,16 +410,34 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
                             f"{self.limits.max_settle_passes} passes (endless loop?)", node.loc)
 
     def plan_bits_of(self, zones: tuple) -> list:
-        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`)."""
-        out = []
-        for s in self.seats:
-            m = 0
-            for z in zones:
-                m |= self.bits[f"{z}#{int(s)}"]
-            out.append(m)
+        """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`),
+        and the turn's bit (PERIOD) in every seat's where the rule reads whose turn it is: a
+        new turn runs it for every player (analysis/playerplans.py)."""
+        out = [self.plan_seat_bits(zones, s) for s in self.seats]
         if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
             self.__dict__.setdefault("_plan_bits", []).append((zones, out))
         return out
+
+    def plan_seat_bits(self, zones: tuple, seat: int) -> int:
+        """One seat's bits for a per-player rule reading `zones` (`plan_bits_of`); where it reads
+        only whether it is that seat's turn (`playerplans.SEAT_TURN`), the bit `set_active`
+        notes for the seat (none for a dummy player, who is never active)."""
+        bits, m = self.bits, 0
+        for z in zones:
+            m |= bits[PERIOD] if z == PERIOD else bits.get(f"{PERIOD}#{int(seat)}", 0) if z == SEAT_TURN \
+                else bits[f"{z}#{int(seat)}"]
+        return m
+
+    def set_active(self, p: int) -> None:
+        """The active player becomes seat `p`: for settling, whose turn it is changed for the
+        seat that was active and for `p` (a per-player rule comparing its player with `you`
+        runs for those two only, analysis/playerplans.py)."""
+        st = self.state
+        old = st.active
+        st.active = p
+        if old != p:
+            turn = self.tables["turn_bits"]
+            self.touched |= turn[p] | (turn[old] if 0 <= old < len(turn) else ANYTHING)
 
     # ---- limits ----------------------------------------------------------------------------
     def runaway(self) -> None:
@@ -1041,7 +1062,7 @@ class DirectGame(DirectFacade):
                 while k < st.players:
                     p = Seat((st.start_player + k) % st.players)
                     k += 1
-                    st.active = p
+                    R.set_active(p)
                     st.turn_number += 1
                     if st.turn_number > self.limits.max_turns:
                         raise LimitExceeded(f"the game did not end within {self.limits.max_turns} turns", R.flow_loc())
