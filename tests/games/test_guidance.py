@@ -207,3 +207,36 @@ def test_overlords_challenges_only_when_the_attack_defeats_the_overlord():
     g.state.pstats[0]["bonus_defense"] = 1                                # a wound fewer
     assert g.preferences(d)[i] == won + 1
 
+
+
+def test_magical_treehouse_places_a_familiar_when_it_may():
+    """MT-170..MT-172: a Familiar in the Magic Forest gathers an Ingredient (Potions, Objectives),
+    so a bot places one whenever the rules let it: "yes" is rated above "no"."""
+    g = _game("magical_treehouse", 3)
+    yes, no = _rates(g, "Place a Familiar in the Magic Forest?", [True, False])
+    assert yes > no
+
+
+def test_overlords_challenge_won_at_exactly_its_health_and_unharmed_behind_its_strength():
+    """EN-121: an attack equal to the Overlord's health defeats it, so that Challenge is rated as
+    won; a defense of at least its strength takes no wound of its first strike (EN-417, EN-112):
+    rated 10, the most. The hero's starting cards are taken away, so his attack and defense are
+    his bonuses."""
+    g = _first_action_decision("enchanters_overlords")
+    for zone in ("items#0", "enchantments#0"):
+        for c in list(g.state.zones.get(zone, [])):
+            _give(g, c, "box")
+    g.arranged()
+    d = g.decision
+    [i] = [i for i, k in enumerate(d.labels) if k.startswith("Challenge")]
+    lord = d.options[i][4]
+    health, strength = lord.fields["health"], lord.fields["strength"]
+    assert strength > 0
+    g.state.pstats[0]["bonus_attack"] = health - 1
+    assert g.preferences(d)[i] == -10                                     # one short: lost
+    g.state.pstats[0]["bonus_attack"] = health
+    assert g.preferences(d)[i] == 10 - strength                           # won, the whole strike taken
+    g.state.pstats[0]["bonus_defense"] = strength
+    assert g.preferences(d)[i] == 10
+    g.state.pstats[0]["bonus_defense"] = strength + 3
+    assert g.preferences(d)[i] == 10

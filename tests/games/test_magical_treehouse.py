@@ -93,10 +93,10 @@ def test_player_counts(program):
 
 
 def test_structured_rules_by_default(program):
-    """MT-049, MT-244: the Structured Rules are the default (`free_for_all` starts at 0); the
+    """MT-049, MT-244: the Structured Rules are the default (the variant `free_for_all` is 0); the
     free-for-all variant changes only how many players act per beat of the Planning Step."""
     g = new_game(program, 3, 0)
-    assert g.state.stats["free_for_all"] == 0
+    assert g.constants_value("free_for_all") == 0
     source = (RULESET / "game.rules").read_text(encoding="utf-8")
     assert source.count("free_for_all") == 2  # its declaration and the one line choosing movers
 
