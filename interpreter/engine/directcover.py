@@ -391,7 +391,8 @@ class CoverRuntime:
         """`lo..hi` (`Compiler.x_range`): bounded, and counted against the work limit."""
         if hi - lo >= _MAX_ITEMS:
             raise RuleError(f"the range {lo}..{hi} is too long (at most {_MAX_ITEMS} numbers)", None)
-        self.work += hi - lo + 1
+        if hi >= lo:  # an empty range (HI below LO) costs nothing, and never gives work back
+            self.work += hi - lo + 1
         if self.work > self.max_work:
             self.too_much_work()
         return list(range(lo, hi + 1))

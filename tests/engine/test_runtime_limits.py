@@ -73,6 +73,22 @@ def test_membership_in_a_long_list_is_charged_too(tmp_path):
     assert isinstance(err, LimitExceeded)
 
 
+def test_an_empty_range_gives_no_work_back(tmp_path):
+    """`1..HI` with HI below 1 is empty and costs nothing: a rule cannot earn back work with one
+    (it once counted HI - LO + 1 items, a negative number, and so undid the charge of a sum)."""
+    p = build(tmp_path, """
+        stat n = 0
+        turn:
+            let big = [x for each x in 1..100000]
+            repeat 200 times:
+                set n to sum(big)
+                set n to count(1..(0 - 200000))
+            end game
+        """)
+    err = _stops(p, 20, Limits(max_work=5_000_000))
+    assert isinstance(err, LimitExceeded) and "5000000 items" in err.message
+
+
 def test_a_function_that_calls_itself_twice_is_charged_per_call(tmp_path):
     p = build(tmp_path, """
         function f(k) = 0 if k == 0 else f(k - 1) + f(k - 1)
