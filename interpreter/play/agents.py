@@ -360,6 +360,15 @@ def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
     return keys
 
 
+def _settled(visits: list[int], left: int) -> bool:
+    """Whether the most visited root move is chosen whatever the `left` iterations still to run
+    do: it leads every other by more than `left` visits. A search stops there (the move it
+    returns is the one the full search returns, at less cost; only its random stream is left
+    further back)."""
+    top = max(visits)
+    return sum(1 for v in visits if v + left >= top) == 1
+
+
 class MCTSAgent:
     """Monte Carlo tree search over determinised clones (single-observer information-set MCTS).
 
@@ -378,7 +387,9 @@ class MCTSAgent:
     — a seat valued 0 where the rules can end with no winner —, the others in proportion: see
     `_value_shares`), else as if the game ended there; a playout whose game fails
     scores 0 for all.
-    The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
+    The most visited root option is chosen; the search stops early once no other option can catch
+    up with it in the iterations left (`_settled`). Everything is driven by the agent's own seeded
+    RNG.
     """
 
     # its playouts read `DirectGame.preferences`: a ruleset with `prefer` rules is played on the engine
@@ -428,8 +439,12 @@ class MCTSAgent:
     def _tree_search(self, game: DirectGame, decision: Decision) -> int:
         root = _Node(decision.player)
         root_keys = _move_keys(decision.labels)
-        for _ in range(max(self.iterations, 1)):
+        total = max(self.iterations, 1)
+        children = root.children
+        for it in range(total):
             self._iterate(game, decision.player, root)
+            if it and _settled([c.visits if (c := children.get(k)) else 0 for k in root_keys], total - it - 1):
+                break
         best_i, best = [], (-1, -1.0)
         for i, k in enumerate(root_keys):
             child = root.children.get(k)
@@ -535,6 +550,8 @@ class MCTSAgent:
                         + self.exploration * math.sqrt(log_t / visits[k]))
             visits[i] += 1
             totals[i] += self._playout(game, seat, i)
+            if it >= n and _settled(visits, self.iterations - it - 1):
+                break
         most = max(v for v in visits)
         tied = [k for k in range(n) if visits[k] == most]
         best = max(totals[k] / visits[k] for k in tied)
