@@ -415,19 +415,23 @@ class MCTSAgent:
         self.prior = prior
         self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
         self._plan: DealPlan | None = None
+        self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
         d = g.decision
-        if self.guided_playouts:
+        if self._guided:
             return guided_choice(g, d, self.rng)
-        return self.rng.randrange(len(d.options))
+        return draw_below(self.rng, len(d.options))  # (`randrange`'s answer and draws)
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
         n = len(decision.options)
         if n <= 1:
             return 0
         self._plan = None  # where the hidden cards lie in this game: found at the first playout
+        # the playouts ask the `prefer` rules only where the ruleset has some (without, the guided
+        # policy draws uniformly: `guided_choice`), so a playout step is one draw
+        self._guided = self.guided_playouts and bool(game.rs.prefers)
         try:
             if self.tree:
                 return self._tree_search(game, decision)
@@ -475,10 +479,11 @@ class MCTSAgent:
             rng = self.rng
             R, cap = g.R, self.max_playout_work
             cap = math.inf if cap is None else R.work + cap
-            while not g.over and steps < self.max_playout and R.work < cap:
+            limit, answer, guided = self.max_playout, g.answer, self._guided
+            while not g.over and steps < limit and R.work < cap:
                 d = g.decision
                 if expanded:
-                    g.answer(self._playout_choice(g))
+                    answer(guided_choice(g, d, rng) if guided else draw_below(rng, len(d.options)))
                 else:
                     keys = _move_keys(d.labels)
                     preferred = self._preferred(g, d, keys)
@@ -496,7 +501,7 @@ class MCTSAgent:
                         child = node.children[keys[i]]
                     path.append(child)
                     node = child
-                    g.answer(i)
+                    answer(i)
                 steps += 1
             if g.over:
                 if g.error is None:
