@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from typing import Protocol
 
 from ..engine.directgame import DirectGame
@@ -339,7 +340,7 @@ class GreedyAgent:
 class _Node:
     """A node of the information-set tree: reached by a move (an option label) of `player`."""
 
-    __slots__ = ("player", "children", "visits", "total", "avail")
+    __slots__ = ("player", "children", "visits", "total", "avail", "seen")
 
     def __init__(self, player: int):
         self.player = player
@@ -347,6 +348,59 @@ class _Node:
         self.visits = 0
         self.total = 0.0  # summed outcomes for `player`
         self.avail = 0  # iterations in which this move was legal
+        # (a move of the searching seat, `keep_tree`) what the seat saw after it, the same in every
+        # world that made it (`_seen`), else `_MIXED`: the node can root the seat's next search
+        self.seen: object = None
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None)})  # a stat's value that `view` shows as it is
+_MIXED = object()  # worlds that differed in what the searching seat saw after a move
+
+
+def _sight(game: DirectGame, seat: int) -> tuple[list[tuple[str, bool, bool]], set[str]]:
+    """Each zone's key, whether it is a rows zone and whether `seat` sees its cards (else only
+    their number), and the keys of the zones it sees (as `deal_plan` and `view` draw the line)."""
+    out = []
+    for name, zd in game.rs.zones.items():
+        for o in (range(len(game.seats)) if zd.per_player else [None]):
+            out.append((ZoneRef(name, o).key, zd.kind == "rows",
+                        zd.visibility == "public" or (zd.visibility == "owner" and o == seat)))
+    return out, {key for key, _, visible in out if visible}
+
+
+def _seen(game: DirectGame, seat: int, sight: tuple[list[tuple[str, bool, bool]], set[str]]) -> tuple:
+    """What `seat` sees of `game` now, as a value to compare: the cards of the zones it sees (the
+    number of the others'), the faces, spaces and covered cards of the cards it sees, the stats as
+    its view shows them (`view`: a card it may not see is `?`), the turn and the decision asked.
+    Nothing hidden enters it, so comparing it tells a search only what the seat knows."""
+    st = game.state
+    zones, where = st.zones, st.where
+    shown: list = []
+    for key, rows, visible in sight[0]:
+        raw = zones.get(key) or []
+        if rows:
+            shown.append([r[:] for r in raw] if visible else [len(r) for r in raw])
+        else:
+            shown.append(raw[:] if visible else len(raw))
+    keys = sight[1]
+    plain = game._plain
+    d = game.decision
+    return (shown, {c: f for c, f in st.faces.items() if where.get(c) in keys},
+            {c: x for c, x in st.spaces.items() if where.get(c) in keys},
+            {c: len(u) for c, u in st.under.items() if where.get(c) in keys},
+            {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in st.stats.items()},
+            [{k: v if type(v) in _PLAIN else plain(v, seat) for k, v in ps.items()} for ps in st.pstats],
+            dict(st.uses),
+            st.active, st.turn_number, st.round_number, st.ending,
+            None if d is None else (d.player, d.prompt, list(d.labels)))
+
+
+def _note_seen(node: _Node, seen: object) -> None:
+    """Record what the seat saw after `node`'s move in this world (before the visit is counted)."""
+    if node.visits == 0:
+        node.seen = seen
+    elif node.seen is not _MIXED and node.seen != seen:
+        node.seen = _MIXED
 
 
 def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
@@ -398,7 +452,7 @@ class MCTSAgent:
 
     def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
                  exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0,
-                 max_playout_work: int | None = None):
+                 max_playout_work: int | None = None, keep_tree: bool = False):
         self.rng = random.Random(str(seed))
         self.iterations = iterations
         self.max_playout = max_playout
@@ -413,6 +467,11 @@ class MCTSAgent:
         # prior / (its visits + 1) in the tree's UCB1 and is expanded first, so a small budget
         # follows the designer's rule unless its playouts clearly say otherwise (0: off)
         self.prior = prior
+        # the seat's next search, when it asks again right after its own move with nothing new
+        # in sight, starts from the node of that move (`_kept_root`)
+        self.keep_tree = keep_tree
+        self._kept: tuple | None = None
+        self._sight: tuple | None = None
         self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
         self._plan: DealPlan | None = None
         self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
@@ -441,13 +500,23 @@ class MCTSAgent:
 
     # ---- tree search ---------------------------------------------------------------------
     def _tree_search(self, game: DirectGame, decision: Decision) -> int:
-        root = _Node(decision.player)
+        seat = decision.player
         root_keys = _move_keys(decision.labels)
-        total = max(self.iterations, 1)
+        root = None
+        if self.keep_tree:
+            self._plan = deal_plan(game, seat)
+            if self._sight is None or self._sight[0] is not game.rs or self._sight[1] != seat:
+                self._sight = (game.rs, seat, _sight(game, seat))
+            root = self._kept_root(game, decision)
+        root = root or _Node(seat)
         children = root.children
-        for it in range(total):
-            self._iterate(game, decision.player, root)
-            if it and _settled([c.visits if (c := children.get(k)) else 0 for k in root_keys], total - it - 1):
+        total = max(self.iterations, 1)
+        # the iterations the kept node's moves already hold count towards the budget
+        kept = sum(c.visits for k in root_keys if (c := children.get(k)))
+        todo = total - min(kept, total - 1)
+        for it in range(todo):
+            self._iterate(game, seat, root)
+            if _settled([c.visits if (c := children.get(k)) else 0 for k in root_keys], todo - it - 1):
                 break
         best_i, best = [], (-1, -1.0)
         for i, k in enumerate(root_keys):
@@ -457,7 +526,28 @@ class MCTSAgent:
                 best_i, best = [i], stat
             elif stat == best:
                 best_i.append(i)
-        return self.rng.choice(best_i)
+        pick = self.rng.choice(best_i)
+        if self.keep_tree:
+            self._kept = (weakref.ref(game), game.decisions_made, pick, seat, self._plan.groups,
+                          children.get(root_keys[pick]))
+        return pick
+
+    def _kept_root(self, game: DirectGame, decision: Decision) -> _Node | None:
+        """The node of the seat's last move, to root this search, where the seat asks again right
+        after answering its last search with that move and sees what every world that made the
+        move showed it (`_seen`), the cards it cannot see lying in the same places: the playouts
+        below the node are then samples of this decision's worlds too."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        ref, made, pick, seat, groups, node = kept
+        if (node is None or ref() is not game or game.decisions_made != made + 1 or decision.player != seat
+                or (getattr(game, "choices", None) or [None])[-1] != pick or type(node.seen) is not tuple
+                or self._plan.groups != groups):
+            return None
+        if node.seen != _seen(game, seat, self._sight[2]):
+            return None
+        return node
 
     def _world(self, game: DirectGame, seat: int) -> DirectGame:
         """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
@@ -480,6 +570,8 @@ class MCTSAgent:
             R, cap = g.R, self.max_playout_work
             cap = math.inf if cap is None else R.work + cap
             limit, answer, guided = self.max_playout, g.answer, self._guided
+            keep = self.keep_tree
+            sight = self._sight[2] if keep else None
             while not g.over and steps < limit and R.work < cap:
                 d = g.decision
                 if expanded:
@@ -502,6 +594,8 @@ class MCTSAgent:
                     path.append(child)
                     node = child
                     answer(i)
+                    if keep and d.player == seat:
+                        _note_seen(child, _seen(g, seat, sight) if not g.over and g.decision.player == seat else _MIXED)
                 steps += 1
             if g.over:
                 if g.error is None:
@@ -510,6 +604,8 @@ class MCTSAgent:
                 values = _cut_values(g)
         except Exception:  # noqa: BLE001 - a playout that breaks counts as a loss for everyone
             values = None
+            for n in path[1:]:
+                n.seen = _MIXED  # (what the seat saw may not have been noted)
         for n in path:
             n.visits += 1
             if values is not None and n is not root and n.player < len(values):
@@ -588,7 +684,8 @@ class MCTSAgent:
 # A playout also stops after 50,000 items of rule work: more than 30 decisions took in every
 # shipped ruleset but the largest, where half the playouts took three times that and one search
 # cost 2.5 times what it costs with the cap (docs/performance.md, "Search agents").
-MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000}
+MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000,
+                       "keep_tree": True}
 
 
 def default_mcts(seed: object = 0) -> MCTSAgent:
