@@ -252,7 +252,7 @@ def _place_row(st, place: tuple[str, int, int, str]) -> list:
 def deal_plan(game: DirectGame, seat: int) -> DealPlan:
     """Where the cards `seat` cannot see lie in `game` now (see `determinize`)."""
     st = game.state
-    slots: dict[str, list[tuple[str, int, int, str]]] = {}  # card type → places
+    slots: dict[str, tuple[list[tuple[str, int, int, str]], list[int]]] = {}  # card type → places, ids
     players = len(game.seats)
     cards = game.cards
     under = st.under
@@ -260,7 +260,11 @@ def deal_plan(game: DirectGame, seat: int) -> DealPlan:
     def add(row: list, name: str, r: int, key: str) -> None:
         for i, cid in enumerate(row):
             if cid not in under:  # a card with cards under it stays: its stack keeps its shape
-                slots.setdefault(cards[cid].type, []).append((name, r, i, key))
+                got = slots.get(t := cards[cid].type)
+                if got is None:
+                    got = slots[t] = ([], [])
+                got[0].append((name, r, i, key))
+                got[1].append(cid)
 
     for name, zd in game.rs.zones.items():
         owners = range(players) if zd.per_player else [None]
@@ -277,15 +281,7 @@ def deal_plan(game: DirectGame, seat: int) -> DealPlan:
                 add(raw, key, -1, key)
     for top in sorted(under):  # cards lying under others (whatever the zone of the top card)
         add(under[top], "", -2, f"^{top}")
-    groups = []
-    for places in slots.values():
-        if len(places) < 2:
-            continue
-        ids = []
-        for place in places:
-            ids.append(_place_row(st, place)[place[2]])
-        groups.append((places, sorted(ids)))
-    return DealPlan(groups)
+    return DealPlan([(places, sorted(ids)) for places, ids in slots.values() if len(places) >= 2])
 
 
 class GreedyAgent:
@@ -354,45 +350,53 @@ class _Node:
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})  # a stat's value that `view` shows as it is
-_MIXED = object()  # worlds that differed in what the searching seat saw after a move
+_MIXED = object()
+_NONE: tuple = ()  # a zone the state does not hold yet  # worlds that differed in what the searching seat saw after a move
 
 
-def _sight(game: DirectGame, seat: int) -> tuple[list[tuple[str, bool, bool]], set[str]]:
+def _sight(game: DirectGame, seat: int) -> tuple[list[tuple[str, bool, bool]], set[str], tuple[list[str], ...]]:
     """Each zone's key, whether it is a rows zone and whether `seat` sees its cards (else only
-    their number), and the keys of the zones it sees (as `deal_plan` and `view` draw the line)."""
+    their number) (as `deal_plan` and `view` draw the line); the keys of the zones it sees; and
+    the keys by kind: seen lists, seen rows zones, unseen lists, unseen rows zones."""
     out = []
     for name, zd in game.rs.zones.items():
         for o in (range(len(game.seats)) if zd.per_player else [None]):
             out.append((ZoneRef(name, o).key, zd.kind == "rows",
                         zd.visibility == "public" or (zd.visibility == "owner" and o == seat)))
-    return out, {key for key, _, visible in out if visible}
+    kinds = tuple([key for key, rows, visible in out if rows is r and visible is v]
+                  for v in (True, False) for r in (False, True))
+    return out, {key for key, _, visible in out if visible}, kinds
 
 
-def _seen(game: DirectGame, seat: int, sight: tuple[list[tuple[str, bool, bool]], set[str]]) -> tuple:
+def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
     """What `seat` sees of `game` now, as a value to compare: the cards of the zones it sees (the
     number of the others'), the faces, spaces and covered cards of the cards it sees, the stats as
     its view shows them (`view`: a card it may not see is `?`), the turn and the decision asked.
     Nothing hidden enters it, so comparing it tells a search only what the seat knows."""
     st = game.state
     zones, where = st.zones, st.where
-    shown: list = []
-    for key, rows, visible in sight[0]:
-        raw = zones.get(key) or []
-        if rows:
-            shown.append([r[:] for r in raw] if visible else [len(r) for r in raw])
-        else:
-            shown.append(raw[:] if visible else len(raw))
+    get = zones.get
+    lists, rows, unseen, unseen_rows = sight[2]
+    shown = ([get(k, _NONE)[:] for k in lists], [[r[:] for r in get(k, _NONE)] for k in rows],
+             [len(get(k, _NONE)) for k in unseen], [[len(r) for r in get(k, _NONE)] for k in unseen_rows])
     keys = sight[1]
     plain = game._plain
     d = game.decision
     return (shown, {c: f for c, f in st.faces.items() if where.get(c) in keys},
             {c: x for c, x in st.spaces.items() if where.get(c) in keys},
             {c: len(u) for c, u in st.under.items() if where.get(c) in keys},
-            {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in st.stats.items()},
-            [{k: v if type(v) in _PLAIN else plain(v, seat) for k, v in ps.items()} for ps in st.pstats],
+            _plain_stats(st.stats, plain, seat), [_plain_stats(ps, plain, seat) for ps in st.pstats],
             dict(st.uses),
             st.active, st.turn_number, st.round_number, st.ending,
             None if d is None else (d.player, d.prompt, list(d.labels)))
+
+
+def _plain_stats(stats: dict, plain, seat: int) -> dict:
+    """Stats as `view` shows them to `seat` (`plain`: the game's `_plain`), copied; stats of plain
+    numbers and texts (nearly all) by one copy of the dict."""
+    if set(map(type, stats.values())) <= _PLAIN:
+        return stats.copy()
+    return {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in stats.items()}
 
 
 def _note_seen(node: _Node, seen: object) -> None:
@@ -471,7 +475,8 @@ class MCTSAgent:
         # in sight, starts from the node of that move (`_kept_root`)
         self.keep_tree = keep_tree
         self._kept: tuple | None = None
-        self._sight: tuple | None = None
+        self._sight: tuple | None = None  # (ruleset, seat, `_sight`)
+        self._last_plan: tuple | None = None  # (cards, seat, hidden zones' and covered cards' contents, plan)
         self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
         self._plan: DealPlan | None = None
         self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
@@ -503,10 +508,10 @@ class MCTSAgent:
         seat = decision.player
         root_keys = _move_keys(decision.labels)
         root = None
+        if self._sight is None or self._sight[0] is not game.rs or self._sight[1] != seat:
+            self._sight = (game.rs, seat, _sight(game, seat))
+        self._plan = self._plan_for(game, seat)
         if self.keep_tree:
-            self._plan = deal_plan(game, seat)
-            if self._sight is None or self._sight[0] is not game.rs or self._sight[1] != seat:
-                self._sight = (game.rs, seat, _sight(game, seat))
             root = self._kept_root(game, decision)
         root = root or _Node(seat)
         children = root.children
@@ -531,6 +536,25 @@ class MCTSAgent:
             self._kept = (weakref.ref(game), game.decisions_made, pick, seat, self._plan.groups,
                           children.get(root_keys[pick]))
         return pick
+
+    def _plan_for(self, game: DirectGame, seat: int) -> DealPlan:
+        """`deal_plan(game, seat)`, or the last search's plan where the zones the seat cannot see
+        and the covered cards hold what they held then (the same plan: a seat that decides about
+        one die after another deals the same hidden cards each time)."""
+        st = game.state
+        zones = st.zones
+        held = []
+        for key, rows, visible in self._sight[2][0]:
+            if not visible:
+                raw = zones.get(key) or []
+                held.append([r[:] for r in raw] if rows else raw[:])
+        covered = {top: below[:] for top, below in st.under.items()}
+        last = self._last_plan
+        if last is not None and last[0] is game.cards and last[1] == seat and last[2] == held and last[3] == covered:
+            return last[4]
+        plan = deal_plan(game, seat)
+        self._last_plan = (game.cards, seat, held, covered, plan)
+        return plan
 
     def _kept_root(self, game: DirectGame, decision: Decision) -> _Node | None:
         """The node of the seat's last move, to root this search, where the seat asks again right
