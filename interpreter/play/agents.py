@@ -446,8 +446,11 @@ class MCTSAgent:
     `_value_shares`), else as if the game ended there; a playout whose game fails
     scores 0 for all.
     The most visited root option is chosen; the search stops early once no other option can catch
-    up with it in the iterations left (`_settled`). Everything is driven by the agent's own seeded
-    RNG.
+    up with it in the iterations left (`_settled`). With `keep_tree` (on in `--agents mcts`) a
+    search that follows the seat's own last move — the seat asks again at once, sees what every
+    world of its last search showed it after that move (`_seen`), and the cards it cannot see lie
+    in the same places — starts from that move's node, whose playouts count towards `iterations`.
+    Everything is driven by the agent's own seeded RNG.
     """
 
     # its playouts read `DirectGame.preferences`: a ruleset with `prefer` rules is played on the engine
