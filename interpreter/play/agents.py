@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from typing import Protocol
 
 from ..engine.directgame import DirectGame
@@ -251,7 +252,7 @@ def _place_row(st, place: tuple[str, int, int, str]) -> list:
 def deal_plan(game: DirectGame, seat: int) -> DealPlan:
     """Where the cards `seat` cannot see lie in `game` now (see `determinize`)."""
     st = game.state
-    slots: dict[str, list[tuple[str, int, int, str]]] = {}  # card type → places
+    slots: dict[str, tuple[list[tuple[str, int, int, str]], list[int]]] = {}  # card type → places, ids
     players = len(game.seats)
     cards = game.cards
     under = st.under
@@ -259,7 +260,11 @@ def deal_plan(game: DirectGame, seat: int) -> DealPlan:
     def add(row: list, name: str, r: int, key: str) -> None:
         for i, cid in enumerate(row):
             if cid not in under:  # a card with cards under it stays: its stack keeps its shape
-                slots.setdefault(cards[cid].type, []).append((name, r, i, key))
+                got = slots.get(t := cards[cid].type)
+                if got is None:
+                    got = slots[t] = ([], [])
+                got[0].append((name, r, i, key))
+                got[1].append(cid)
 
     for name, zd in game.rs.zones.items():
         owners = range(players) if zd.per_player else [None]
@@ -276,15 +281,7 @@ def deal_plan(game: DirectGame, seat: int) -> DealPlan:
                 add(raw, key, -1, key)
     for top in sorted(under):  # cards lying under others (whatever the zone of the top card)
         add(under[top], "", -2, f"^{top}")
-    groups = []
-    for places in slots.values():
-        if len(places) < 2:
-            continue
-        ids = []
-        for place in places:
-            ids.append(_place_row(st, place)[place[2]])
-        groups.append((places, sorted(ids)))
-    return DealPlan(groups)
+    return DealPlan([(places, sorted(ids)) for places, ids in slots.values() if len(places) >= 2])
 
 
 class GreedyAgent:
@@ -339,7 +336,7 @@ class GreedyAgent:
 class _Node:
     """A node of the information-set tree: reached by a move (an option label) of `player`."""
 
-    __slots__ = ("player", "children", "visits", "total", "avail")
+    __slots__ = ("player", "children", "visits", "total", "avail", "seen")
 
     def __init__(self, player: int):
         self.player = player
@@ -347,6 +344,67 @@ class _Node:
         self.visits = 0
         self.total = 0.0  # summed outcomes for `player`
         self.avail = 0  # iterations in which this move was legal
+        # (a move of the searching seat, `keep_tree`) what the seat saw after it, the same in every
+        # world that made it (`_seen`), else `_MIXED`: the node can root the seat's next search
+        self.seen: object = None
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None)})  # a stat's value that `view` shows as it is
+_MIXED = object()
+_NONE: tuple = ()  # a zone the state does not hold yet  # worlds that differed in what the searching seat saw after a move
+
+
+def _sight(game: DirectGame, seat: int) -> tuple[list[tuple[str, bool, bool]], set[str], tuple[list[str], ...]]:
+    """Each zone's key, whether it is a rows zone and whether `seat` sees its cards (else only
+    their number) (as `deal_plan` and `view` draw the line); the keys of the zones it sees; and
+    the keys by kind: seen lists, seen rows zones, unseen lists, unseen rows zones."""
+    out = []
+    for name, zd in game.rs.zones.items():
+        for o in (range(len(game.seats)) if zd.per_player else [None]):
+            out.append((ZoneRef(name, o).key, zd.kind == "rows",
+                        zd.visibility == "public" or (zd.visibility == "owner" and o == seat)))
+    kinds = tuple([key for key, rows, visible in out if rows is r and visible is v]
+                  for v in (True, False) for r in (False, True))
+    return out, {key for key, _, visible in out if visible}, kinds
+
+
+def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
+    """What `seat` sees of `game` now, as a value to compare: the cards of the zones it sees (the
+    number of the others'), the faces, spaces and covered cards of the cards it sees, the stats as
+    its view shows them (`view`: a card it may not see is `?`), the turn and the decision asked.
+    Nothing hidden enters it, so comparing it tells a search only what the seat knows."""
+    st = game.state
+    zones, where = st.zones, st.where
+    get = zones.get
+    lists, rows, unseen, unseen_rows = sight[2]
+    shown = ([get(k, _NONE)[:] for k in lists], [[r[:] for r in get(k, _NONE)] for k in rows],
+             [len(get(k, _NONE)) for k in unseen], [[len(r) for r in get(k, _NONE)] for k in unseen_rows])
+    keys = sight[1]
+    plain = game._plain
+    d = game.decision
+    return (shown, {c: f for c, f in st.faces.items() if where.get(c) in keys},
+            {c: x for c, x in st.spaces.items() if where.get(c) in keys},
+            {c: len(u) for c, u in st.under.items() if where.get(c) in keys},
+            _plain_stats(st.stats, plain, seat), [_plain_stats(ps, plain, seat) for ps in st.pstats],
+            dict(st.uses),
+            st.active, st.turn_number, st.round_number, st.ending,
+            None if d is None else (d.player, d.prompt, list(d.labels)))
+
+
+def _plain_stats(stats: dict, plain, seat: int) -> dict:
+    """Stats as `view` shows them to `seat` (`plain`: the game's `_plain`), copied; stats of plain
+    numbers and texts (nearly all) by one copy of the dict."""
+    if set(map(type, stats.values())) <= _PLAIN:
+        return stats.copy()
+    return {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in stats.items()}
+
+
+def _note_seen(node: _Node, seen: object) -> None:
+    """Record what the seat saw after `node`'s move in this world (before the visit is counted)."""
+    if node.visits == 0:
+        node.seen = seen
+    elif node.seen is not _MIXED and node.seen != seen:
+        node.seen = _MIXED
 
 
 def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
@@ -358,6 +416,15 @@ def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
         seen[lab] = seen.get(lab, 0) + 1
         keys.append((lab, seen[lab]))
     return keys
+
+
+def _settled(visits: list[int], left: int) -> bool:
+    """Whether the most visited root move is chosen whatever the `left` iterations still to run
+    do: it leads every other by more than `left` visits. A search stops there (the move it
+    returns is the one the full search returns, at less cost; only its random stream is left
+    further back)."""
+    top = max(visits)
+    return sum(1 for v in visits if v + left >= top) == 1
 
 
 class MCTSAgent:
@@ -378,7 +445,12 @@ class MCTSAgent:
     — a seat valued 0 where the rules can end with no winner —, the others in proportion: see
     `_value_shares`), else as if the game ended there; a playout whose game fails
     scores 0 for all.
-    The most visited root option is chosen. Everything is driven by the agent's own seeded RNG.
+    The most visited root option is chosen; the search stops early once no other option can catch
+    up with it in the iterations left (`_settled`). With `keep_tree` (on in `--agents mcts`) a
+    search that follows the seat's own last move — the seat asks again at once, sees what every
+    world of its last search showed it after that move (`_seen`), and the cards it cannot see lie
+    in the same places — starts from that move's node, whose playouts count towards `iterations`.
+    Everything is driven by the agent's own seeded RNG.
     """
 
     # its playouts read `DirectGame.preferences`: a ruleset with `prefer` rules is played on the engine
@@ -387,7 +459,7 @@ class MCTSAgent:
 
     def __init__(self, seed: object = 0, iterations: int = 200, max_playout: int = 2000,
                  exploration: float = 0.7, tree: bool = True, guided_playouts: bool = True, prior: float = 0.0,
-                 max_playout_work: int | None = None):
+                 max_playout_work: int | None = None, keep_tree: bool = False):
         self.rng = random.Random(str(seed))
         self.iterations = iterations
         self.max_playout = max_playout
@@ -402,21 +474,31 @@ class MCTSAgent:
         # prior / (its visits + 1) in the tree's UCB1 and is expanded first, so a small budget
         # follows the designer's rule unless its playouts clearly say otherwise (0: off)
         self.prior = prior
+        # the seat's next search, when it asks again right after its own move with nothing new
+        # in sight, starts from the node of that move (`_kept_root`)
+        self.keep_tree = keep_tree
+        self._kept: tuple | None = None
+        self._sight: tuple | None = None  # (ruleset, seat, `_sight`)
+        self._last_plan: tuple | None = None  # (cards, seat, hidden zones' and covered cards' contents, plan)
         self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
         self._plan: DealPlan | None = None
+        self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
         d = g.decision
-        if self.guided_playouts:
+        if self._guided:
             return guided_choice(g, d, self.rng)
-        return self.rng.randrange(len(d.options))
+        return draw_below(self.rng, len(d.options))  # (`randrange`'s answer and draws)
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
         n = len(decision.options)
         if n <= 1:
             return 0
         self._plan = None  # where the hidden cards lie in this game: found at the first playout
+        # the playouts ask the `prefer` rules only where the ruleset has some (without, the guided
+        # policy draws uniformly: `guided_choice`), so a playout step is one draw
+        self._guided = self.guided_playouts and bool(game.rs.prefers)
         try:
             if self.tree:
                 return self._tree_search(game, decision)
@@ -426,10 +508,24 @@ class MCTSAgent:
 
     # ---- tree search ---------------------------------------------------------------------
     def _tree_search(self, game: DirectGame, decision: Decision) -> int:
-        root = _Node(decision.player)
+        seat = decision.player
         root_keys = _move_keys(decision.labels)
-        for _ in range(max(self.iterations, 1)):
-            self._iterate(game, decision.player, root)
+        root = None
+        if self._sight is None or self._sight[0] is not game.rs or self._sight[1] != seat:
+            self._sight = (game.rs, seat, _sight(game, seat))
+        self._plan = self._plan_for(game, seat)
+        if self.keep_tree:
+            root = self._kept_root(game, decision)
+        root = root or _Node(seat)
+        children = root.children
+        total = max(self.iterations, 1)
+        # the iterations the kept node's moves already hold count towards the budget
+        kept = sum(c.visits for k in root_keys if (c := children.get(k)))
+        todo = total - min(kept, total - 1)
+        for it in range(todo):
+            self._iterate(game, seat, root)
+            if _settled([c.visits if (c := children.get(k)) else 0 for k in root_keys], todo - it - 1):
+                break
         best_i, best = [], (-1, -1.0)
         for i, k in enumerate(root_keys):
             child = root.children.get(k)
@@ -438,7 +534,47 @@ class MCTSAgent:
                 best_i, best = [i], stat
             elif stat == best:
                 best_i.append(i)
-        return self.rng.choice(best_i)
+        pick = self.rng.choice(best_i)
+        if self.keep_tree:
+            self._kept = (weakref.ref(game), game.decisions_made, pick, seat, self._plan.groups,
+                          children.get(root_keys[pick]))
+        return pick
+
+    def _plan_for(self, game: DirectGame, seat: int) -> DealPlan:
+        """`deal_plan(game, seat)`, or the last search's plan where the zones the seat cannot see
+        and the covered cards hold what they held then (the same plan: a seat that decides about
+        one die after another deals the same hidden cards each time)."""
+        st = game.state
+        zones = st.zones
+        held = []
+        for key, rows, visible in self._sight[2][0]:
+            if not visible:
+                raw = zones.get(key) or []
+                held.append([r[:] for r in raw] if rows else raw[:])
+        covered = {top: below[:] for top, below in st.under.items()}
+        last = self._last_plan
+        if last is not None and last[0] is game.cards and last[1] == seat and last[2] == held and last[3] == covered:
+            return last[4]
+        plan = deal_plan(game, seat)
+        self._last_plan = (game.cards, seat, held, covered, plan)
+        return plan
+
+    def _kept_root(self, game: DirectGame, decision: Decision) -> _Node | None:
+        """The node of the seat's last move, to root this search, where the seat asks again right
+        after answering its last search with that move and sees what every world that made the
+        move showed it (`_seen`), the cards it cannot see lying in the same places: the playouts
+        below the node are then samples of this decision's worlds too."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        ref, made, pick, seat, groups, node = kept
+        if (node is None or ref() is not game or game.decisions_made != made + 1 or decision.player != seat
+                or (getattr(game, "choices", None) or [None])[-1] != pick or type(node.seen) is not tuple
+                or self._plan.groups != groups):
+            return None
+        if node.seen != _seen(game, seat, self._sight[2]):
+            return None
+        return node
 
     def _world(self, game: DirectGame, seat: int) -> DirectGame:
         """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
@@ -460,10 +596,13 @@ class MCTSAgent:
             rng = self.rng
             R, cap = g.R, self.max_playout_work
             cap = math.inf if cap is None else R.work + cap
-            while not g.over and steps < self.max_playout and R.work < cap:
+            limit, answer, guided = self.max_playout, g.answer, self._guided
+            keep = self.keep_tree
+            sight = self._sight[2] if keep else None
+            while not g.over and steps < limit and R.work < cap:
                 d = g.decision
                 if expanded:
-                    g.answer(self._playout_choice(g))
+                    answer(guided_choice(g, d, rng) if guided else draw_below(rng, len(d.options)))
                 else:
                     keys = _move_keys(d.labels)
                     preferred = self._preferred(g, d, keys)
@@ -481,7 +620,9 @@ class MCTSAgent:
                         child = node.children[keys[i]]
                     path.append(child)
                     node = child
-                    g.answer(i)
+                    answer(i)
+                    if keep and d.player == seat:
+                        _note_seen(child, _seen(g, seat, sight) if not g.over and g.decision.player == seat else _MIXED)
                 steps += 1
             if g.over:
                 if g.error is None:
@@ -490,6 +631,8 @@ class MCTSAgent:
                 values = _cut_values(g)
         except Exception:  # noqa: BLE001 - a playout that breaks counts as a loss for everyone
             values = None
+            for n in path[1:]:
+                n.seen = _MIXED  # (what the seat saw may not have been noted)
         for n in path:
             n.visits += 1
             if values is not None and n is not root and n.player < len(values):
@@ -535,6 +678,8 @@ class MCTSAgent:
                         + self.exploration * math.sqrt(log_t / visits[k]))
             visits[i] += 1
             totals[i] += self._playout(game, seat, i)
+            if it >= n and _settled(visits, self.iterations - it - 1):
+                break
         most = max(v for v in visits)
         tied = [k for k in range(n) if visits[k] == most]
         best = max(totals[k] / visits[k] for k in tied)
@@ -566,7 +711,8 @@ class MCTSAgent:
 # A playout also stops after 50,000 items of rule work: more than 30 decisions took in every
 # shipped ruleset but the largest, where half the playouts took three times that and one search
 # cost 2.5 times what it costs with the cap (docs/performance.md, "Search agents").
-MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000}
+MCTS_DEFAULT_BUDGET = {"iterations": 10, "max_playout": 30, "prior": 1.0, "max_playout_work": 50_000,
+                       "keep_tree": True}
 
 
 def default_mcts(seed: object = 0) -> MCTSAgent:
