@@ -25,11 +25,11 @@ _FORMAT = 1  # the shape of the cache file; another shape is written again
 def cache_dir() -> Path | None:
     """`$XDG_CACHE_HOME/grimoire` (`~/.cache/grimoire`), made when missing; None if it cannot be.
     It holds what is built from the program, never from content (grammar tables, compiled code)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "grimoire"
     try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grimoire"
         base.mkdir(parents=True, exist_ok=True)
         return base
-    except OSError:
+    except (OSError, RuntimeError):  # no home folder (RuntimeError), a read-only one
         return None
 
 
