@@ -3,6 +3,7 @@ authoring commands (lsp, schema, new, fmt)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -373,7 +374,9 @@ def _validate(args) -> int:
     from .analysis.validate import check_path  # not `api`: validating needs no compiler
     all_diags = []
     stdin_file = None
-    with tempfile.TemporaryDirectory(prefix="grimoire-stdin-") as tmp:
+    # a folder for standard input's text only when it is asked for (making and removing one costs)
+    stdin_dir = tempfile.TemporaryDirectory(prefix="grimoire-stdin-") if "-" in args.paths else contextlib.nullcontext()
+    with stdin_dir as tmp:
         for path in args.paths:
             if path == "-":  # an editor's buffer on standard input: one rule file, shown as <stdin>
                 stdin_file = str(Path(tmp) / "stdin.rules")

@@ -7,7 +7,6 @@ the closest label as a hint.
 """
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from ..language.tree import walk
@@ -45,6 +44,7 @@ def check_action_prefers(rs: Ruleset) -> None:
     for d in rules:
         if any(label.startswith(d.action) for label in labels):
             continue
+        import difflib  # only for a label no option has (see diagnostics.did_you_mean)
         close = difflib.get_close_matches(d.action, sorted(labels), n=1, cutoff=0.5)
         hint = f'did you mean "{close[0]}"?' if close else \
             "name an action as its `action \"LABEL\"` declares it, or the text that ends `take actions`"

@@ -10,6 +10,7 @@ import contextvars
 import dataclasses
 import functools
 import re
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -282,10 +283,11 @@ def _bases_of(mods: list[Path]) -> dict[str, Path]:
         path = todo.pop()
         quiet = Content(path=path)
         for f in sorted(path.glob("*.rules")):
-            text = _read(quiet, f, [path.resolve()])
+            name = _display(f)
+            text = _read(quiet, f, [path.resolve()], name)
             if text is None:
                 continue
-            module, _ = _parse_rules(text, _display(f))
+            module, _ = _parse_rules(text, name)
             for item in _extends_items([module]):
                 v = item.value
                 if v.kind != "lit" or not isinstance(v.value, str) or not v.value or v.value in found \
@@ -398,10 +400,10 @@ def _parse_rules(text: str, name: str) -> tuple[Node, list[Diagnostic]]:
     return module, list(diagnostics)
 
 
-def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
+def _read(content: Content, f: Path, roots: list[Path], name: str) -> str | None:
     """A content file's text (a byte-order mark dropped: columns ignore it), or None with a
-    diagnostic: too big, not UTF-8, not a regular file, or a link leaving `roots`."""
-    name = _display(f)
+    diagnostic: too big, not UTF-8, not a regular file, or a link leaving `roots`. `name`: the
+    file's `_display` (its callers need it too; resolving a path is not free)."""
     edited = _OVERLAY.get().get(f.resolve()) if _OVERLAY.get() else None
     if edited is not None and len(edited) <= MAX_SOURCE_BYTES and inside(f.resolve(), roots):  # else refused below
         content.sources[name] = edited.removeprefix("\ufeff")
@@ -417,10 +419,11 @@ def _read(content: Content, f: Path, roots: list[Path]) -> str | None:
 
 
 def _load_rules(content: Content, f: Path, roots: list[Path]) -> None:
-    text = _read(content, f, roots)
+    name = _display(f)
+    text = _read(content, f, roots, name)
     if text is None:
         return
-    module, diagnostics = _parse_rules(text, _display(f))
+    module, diagnostics = _parse_rules(text, name)
     content.modules.append(module)
     content.add(diagnostics)
 
@@ -490,9 +493,22 @@ def _loading_yaml() -> YAML:
 
 
 def _direct_load(text: str) -> Any:
-    """libyaml's events straight to ruamel's values (content/yamldirect.py); `_NotDirect` otherwise."""
-    y = _loading_yaml()
-    return direct_load(text, _CParser, _c_events, y.resolver, y.constructor, y.max_depth)
+    """libyaml's events straight to ruamel's values (content/yamldirect.py); `_NotDirect` otherwise.
+    One configured YAML per thread serves every file: making one per file (each looks for ruamel's
+    plug-ins on disk) was about 1% of `validate`. The files it takes have no `%YAML` directive, so
+    its resolver's version is the same for all; its constructor, which builds the odd scalar,
+    forgets them after each file, as ruamel's `construct_document` does after each document."""
+    y = getattr(_DIRECT, "yaml", None)
+    if y is None:
+        y = _DIRECT.yaml = _loading_yaml()
+    c = y.constructor
+    try:
+        return direct_load(text, _CParser, _c_events, y.resolver, c, y.max_depth)
+    finally:
+        c.constructed_objects, c.recursive_objects, c.state_generators, c.deep_construct = {}, {}, [], False
+
+
+_DIRECT = threading.local()  # the YAML `_direct_load` uses, per thread (an editor's server may load in several)
 
 
 class _Composer:
@@ -595,15 +611,18 @@ def _card_data(text: str, name: str) -> tuple[Any, tuple | None]:
         data = _fast_load(text)
         if data is _SLOW:
             data = _yaml().load(text)
-    return data, _not_plain_data(data, name)
+    # a text value is made of the file's characters and its escapes: without a lone surrogate in
+    # the file, nor a `\u` or `\U` escape (the only ones that can write one), no value holds one
+    clean = "\\u" not in text and "\\U" not in text and bad_unicode(text) is None
+    return data, _not_plain_data(data, name, clean)
 
 
 def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
     """Parse YAML now; field validation waits for the card types (see `validate_cards`)."""
-    text = _read(content, f, roots)
+    name = _display(f)
+    text = _read(content, f, roots, name)
     if text is None:
         return
-    name = _display(f)
     try:
         data, problem = _memo(("yaml", name, text), lambda: _card_data(text, name))
     except MarkedYAMLError as e:
@@ -629,17 +648,18 @@ def _load_cards_raw(content: Content, f: Path, roots: list[Path]) -> None:
         if not isinstance(entry, CommentedMap):
             content.error("cards/shape", "each card is a mapping of fields", loc, "write `- name: ...` then `type: ...`")
             continue
+        # `dict(entry)`, from the underlying dict's items (CommentedMap's own iterate in Python)
         content.cards.append(CardSpec(_text(entry.get("name", f"card {i + 1}")), _text(entry.get("type", "")),
-                                      dict(entry), 1, None, loc))
+                                      dict(dict.items(entry)), 1, None, loc))
         content.cards[-1].fields["__node__"] = entry
 
 
 def _load_cards_csv(content: Content, f: Path, roots: list[Path]) -> None:
     """A spreadsheet of cards (content/cardcsv.py): each row becomes the mapping a YAML card gives."""
-    text = _read(content, f, roots)
+    name = _display(f)
+    text = _read(content, f, roots, name)
     if text is None:
         return
-    name = _display(f)
     try:
         rows = csv_cards(text, name)
     except CsvProblem as e:
@@ -661,18 +681,21 @@ def _pos(container: Any, key: Any, value: bool = True) -> tuple[int, int]:
         return 0, 0
 
 
-def _not_plain_data(root: Any, name: str) -> tuple | None:
+def _not_plain_data(root: Any, name: str, texts_clean: bool = False) -> tuple | None:
     """Card files hold plain values only. Refuse language tags (`!!python/...`), other tagged or
     exotic values, self-referencing aliases, and alias expansion beyond MAX_YAML_VALUES. Sizes are
-    memoised per shared node, so a "billion laughs" file is measured in linear time."""
+    memoised per shared node, so a "billion laughs" file is measured in linear time.
+    `texts_clean`: no text in the file can hold a lone surrogate (see `_card_data`), so a plain
+    number, text, truth value or null can hold no problem and is not looked at on its own."""
     sizes: dict[int, int] = {}
     entered: set[int] = set()
     stack: list[tuple[Any, Any, Any, bool]] = [(root, None, None, False)]
+    quiet = _QUIET_SCALARS if texts_clean else _QUIET_NON_TEXT
     while stack:
         node, parent, key, done = stack.pop()
         if isinstance(node, (CommentedMap, CommentedSeq)):
             if done:
-                items = node.values() if isinstance(node, CommentedMap) else node
+                items = dict.values(node) if isinstance(node, CommentedMap) else node  # (see below)
                 size = 1 + sum(sizes.get(id(v), 1) for v in items)
                 sizes[id(node)] = size
                 entered.discard(id(node))
@@ -684,20 +707,24 @@ def _not_plain_data(root: Any, name: str) -> tuple | None:
                 continue
             if id(node) in entered:
                 return "yaml/alias", "a value contains itself (through an alias)", _item_loc(name, parent, key), "remove the alias"
-            tag = getattr(getattr(node, "tag", None), "value", None)
+            # ruamel's `.tag` makes (and keeps) an empty tag on first reading: read what is there
+            tag = getattr(getattr(node, _TAG_ATTRIB, None), "value", None)
             if tag and not tag.startswith("tag:yaml.org,2002:") or tag and "python" in tag:
                 return _tag_problem(tag, _item_loc(name, parent, key))
             entered.add(id(node))
             stack.append((node, parent, key, True))
             if isinstance(node, CommentedMap):
-                for k in node:
+                # the underlying dict's own items: CommentedMap's iterate and index in Python (for
+                # merge keys, whose values it also holds in that dict)
+                for k, v in dict.items(node):
                     if not isinstance(k, _PLAIN_SCALARS):
                         return "yaml/key", "a key must be a plain text or number", _item_loc(name, parent, key), None
-                    if isinstance(k, str) and bad_unicode(k) is not None:
+                    if isinstance(k, str) and not texts_clean and bad_unicode(k) is not None:
                         return _surrogate(_item_loc(name, parent, key))
-                    stack.append((node[k], node, k, False))
+                    if v.__class__ not in quiet:
+                        stack.append((v, node, k, False))
             else:
-                stack.extend((v, node, i, False) for i, v in enumerate(node))
+                stack.extend((v, node, i, False) for i, v in enumerate(node) if v.__class__ not in quiet)
         elif isinstance(node, str) and bad_unicode(node) is not None:
             return _surrogate(_item_loc(name, parent, key))
         elif not isinstance(node, _PLAIN_SCALARS) or isinstance(node, str) and type(node).__module__ != "builtins" \
@@ -708,6 +735,13 @@ def _not_plain_data(root: Any, name: str) -> tuple | None:
             return ("yaml/value", f"a {type(node).__name__} value is not allowed in a card file", _item_loc(name, parent, key),
                     "use text, numbers, true/false, lists and mappings only")
     return None
+
+
+# values `_not_plain_data` need not look at: no problem can be found in them (a text's only possible
+# problem is a lone surrogate)
+_QUIET_NON_TEXT = frozenset({int, float, bool, type(None)})
+_QUIET_SCALARS = _QUIET_NON_TEXT | {str}
+_TAG_ATTRIB = "_yaml_tag"  # where ruamel keeps a value's tag (ruamel.yaml.tag.Tag.attrib)
 
 
 def _surrogate(where: Loc) -> tuple:
@@ -766,7 +800,7 @@ def validate_cards(content: Content, card_types: dict[str, Node], unparsed: Iter
                 continue
             _unknown_type(content, spec, entry, tname, card_types)
             continue
-        plain = {k: _plain(v) for k, v in entry.items()}
+        plain = {k: v if v.__class__ in _AS_PLAIN else _plain(v) for k, v in dict.items(entry)}
         card = checked_card(shapes[tname], plain)
         if card is None:
             checker = model(tname)
@@ -911,6 +945,10 @@ def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) ->
 def _enum_values(type_node: Node, field_name: str) -> list[str]:
     decl = _field_decl(type_node, field_name)
     return list(decl.type.values) if decl is not None and decl.type.kind == "enum_type" else []
+
+
+# what `_plain` gives back as it is (the fast path of `validate_cards`, once per card field)
+_AS_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _plain(v: Any) -> Any:

@@ -6,7 +6,6 @@ tools and tests can rely on; messages and hints are prose for the author.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
@@ -112,6 +111,7 @@ def report_order(d: Diagnostic) -> tuple:
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known name, if one is close enough."""
+    import difflib  # here: content without a misspelt name never needs it (part of every command's start)
     match = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`?" if match else None
 

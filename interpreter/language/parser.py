@@ -22,6 +22,7 @@ from .tree import _nodes_in
 from .tree import CONSTRUCTS, Effect, Module, Node
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import TABLES_FORMAT, FastParser, Token, Unusual
+from .nodeinit import cache_dir
 from .limits import MAX_AST_DEPTH, MAX_BINDING_NESTING, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
@@ -66,12 +67,8 @@ def _to_ast_class() -> type:
 
 def _cache_file() -> str | bool:
     """Lark caches the built parser (keyed by grammar hash) in a user cache dir, not in /tmp."""
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "grimoire"
-    try:
-        base.mkdir(parents=True, exist_ok=True)
-        return str(base / "parser.lark-cache")
-    except OSError:
-        return False
+    base = cache_dir()
+    return str(base / "parser.lark-cache") if base is not None else False
 
 
 @functools.lru_cache(maxsize=None)

@@ -10,15 +10,25 @@ node after it is built (the classes have slots). The parser (`language/parser.py
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field as _default, fields, replace as _replace
+from dataclasses import dataclass as _dataclass, field as _default, fields, replace as _replace
 from typing import Any, ClassVar, Iterator, Protocol
 
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .kinds import BOOL, NUMBER, TEXT, ZONE
+from .nodeinit import install as _install_inits
 
 __all__ = ["Node", "Decl", "Ability", "walk", "CONSTRUCTS", "Checks", "Generates", "Source", "CARDS", "STATS", "RULES", "TURN", "DICE", "SEATS", "END", "Module", "Effect", "CopiesDecl", "GameDecl", "GameItem", "CardType", "FieldDecl", "RangeType", "BasicType", "EnumType", "DieType", "ZoneDecl", "ZoneProp", "StatDecl", "ConstDecl", "EventDecl", "PhaseDecl", "ProcDecl", "FunctionDecl", "Trigger", "ShortTrigger", "ActionDecl", "Watcher", "AlwaysDecl", "PlacementDecl", "ScoreDecl", "TiebreakDecl", "ValueDecl", "PreferDecl", "HookDecl", "BoardDecl", "BoardItem", "LetStmt", "SetStmt", "AugStmt", "MoveStmt", "DrawStmt", "PlaceStmt", "CoverStmt", "ShuffleStmt", "FireStmt", "ChooseStmt", "SimulChooseStmt", "BreakStmt", "ContinueStmt", "PassStmt", "EndStmt", "PlayTurnStmt", "PlayRoundStmt", "LogStmt", "CallStmt", "IfStmt", "MayCond", "ForStmt", "RepeatStmt", "RollStmt", "GainStmt", "LoseStmt", "AddDummyStmt", "ActionsStmt", "WhereExpr", "IfExpr", "Quantified", "OrExpr", "AndExpr", "NotExpr", "Compare", "InExpr", "IsExpr", "CanPlaceExpr", "RangeLit", "Arith", "Neg", "OfExpr", "Attr", "Index", "Call", "Lit", "Name", "ListLit", "Comprehension", "MapLit", "Count"]
 
-_node = dataclass(eq=False, repr=False, kw_only=True, slots=True)
+_constructs: list[type] = []  # every class made by `_node`, given its `__init__` at the end of the module
+
+
+def _node(cls: type) -> type:
+    """A construct class: a slotted dataclass of keyword-only fields, compared by identity. Its
+    `__init__` is written with every other construct's at the end of this module (nodeinit.py:
+    one compilation, kept, instead of one per class)."""
+    cls = _dataclass(eq=False, repr=False, kw_only=True, slots=True, init=False)(cls)
+    _constructs.append(cls)
+    return cls
 
 
 class Generates(Protocol):
@@ -399,7 +409,23 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(list(n.children())))
+        names = _FIELDS.get(n.__class__)
+        if names is None:
+            names = _field_names(n.__class__)
+        kids: list[Node] = []  # `n.children()`, without a generator per node and per list
+        for f in names:
+            v = getattr(n, f)
+            if isinstance(v, Node):
+                kids.append(v)
+            elif isinstance(v, (list, tuple)):
+                for c in v:
+                    if isinstance(c, Node):
+                        kids.append(c)
+                    elif isinstance(c, (list, tuple)):
+                        kids.extend(_nodes_in(c))
+        if kids:
+            kids.reverse()
+            stack += kids
 
 
 # ---- module --------------------------------------------------------------------------------------
@@ -3655,3 +3681,5 @@ def _count(count: Node | None) -> str:
 
 CONSTRUCTS: tuple[type[Node], ...] = (Module, Effect, CopiesDecl, GameDecl, GameItem, CardType, FieldDecl, RangeType, BasicType, EnumType, DieType, ZoneDecl, ZoneProp, StatDecl, ConstDecl, EventDecl, PhaseDecl, ProcDecl, FunctionDecl, Trigger, ShortTrigger, ActionDecl, Watcher, AlwaysDecl, PlacementDecl, ScoreDecl, TiebreakDecl, ValueDecl, PreferDecl, HookDecl, ExtendDecl, EnumExtension, BoardDecl, BoardItem, LetStmt, SetStmt, AugStmt, MoveStmt, DrawStmt, PlaceStmt, CoverStmt, ShuffleStmt, FireStmt, ChooseStmt, SimulChooseStmt, BreakStmt, ContinueStmt, PassStmt, EndStmt, PlayTurnStmt, PlayRoundStmt, LogStmt, CallStmt, IfStmt, MayCond, ForStmt, RepeatStmt, RollStmt, GainStmt, LoseStmt, AddDummyStmt, ActionsStmt, WhereExpr, IfExpr, Quantified, OrExpr, AndExpr, NotExpr, Compare, InExpr, IsExpr, CanPlaceExpr, RangeLit, Arith, Neg, OfExpr, Attr, Index, Call, Lit, Name, ListLit, Comprehension, MapLit, Count)
 """Every construct class, for checks and docs that must cover them all."""
+
+_install_inits(_constructs)

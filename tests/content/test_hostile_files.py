@@ -212,6 +212,19 @@ def test_lone_surrogate_escape_in_a_card_is_a_diagnostic_at_load(tmp_path):
     errs[0].format().encode("utf-8")  # the diagnostic itself can be printed
 
 
+@pytest.mark.parametrize("cards", [
+    '- {name: "Bad\\U0000d800", type: Thing}\n',  # the long escape
+    '- {name: Coin, type: Thing, "x\\udfff": 1}\n',  # in a key
+    '- {name: Coin, type: Thing, "x\\U0000dfff": 1}\n',  # in a key, the long escape
+    '- name: Coin\n  type: Thing\n  text: [1, 2, {a: "\\ud800"}]\n',  # deep in a value
+])
+def test_every_lone_surrogate_escape_in_a_card_file_is_found(tmp_path, cards):
+    """The plain-data check looks at texts only in a file that could hold a lone surrogate (one in
+    its text, or a `\\u`/`\\U` escape): each of these must still be caught, wherever it is."""
+    errs = _diags(_tree(tmp_path, cards=cards))
+    assert [e.code for e in errs] == ["load/encoding"]
+
+
 def test_validate_dot_inside_a_ruleset_folder_checks_its_cards(tmp_path):
     folder = _tree(tmp_path, cards="- {name: Coin, type: Thingy}\n")
     r = subprocess.run([sys.executable, "-m", "interpreter", "validate", "."], cwd=folder, capture_output=True,

@@ -1,0 +1,104 @@
+"""The constructs' `__init__`s (language/tree.py), written once for all of them and kept compiled.
+
+Why: every construct is a slotted, keyword-only dataclass, and `dataclass` writes and compiles
+each class's `__init__` on its own (an `exec` of a few lines per class): about 90 compilations,
+2% of a `grimoire validate` from a cold start, only to import the syntax tree. Here `dataclass`
+still does everything else (fields, defaults, slots: `fields()` and `replace()` work as before),
+with `init=False`; `install` then writes the same `__init__`s (each field a keyword-only
+parameter, a default's value or its factory's, one assignment per field) as one source text,
+compiles it once and keeps the code (no values: the defaults are looked up by name) in the user's
+cache folder, keyed by that text and Python's version, so a later process only reads it.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from dataclasses import MISSING, fields
+from pathlib import Path
+
+__all__ = ["install", "cache_dir"]
+
+_FORMAT = 1  # the shape of the cache file; another shape is written again
+
+
+def cache_dir() -> Path | None:
+    """`$XDG_CACHE_HOME/grimoire` (`~/.cache/grimoire`), made when missing; None if it cannot be.
+    It holds what is built from the program, never from content (grammar tables, compiled code)."""
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grimoire"
+        base.mkdir(parents=True, exist_ok=True)
+        return base
+    except (OSError, RuntimeError):  # no home folder (RuntimeError), a read-only one
+        return None
+
+
+class _Factory:
+    """The default of a parameter whose field has a `default_factory` (as dataclass's own marker)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def _source(i: int, cls: type, names: dict) -> str:
+    """Class `i`'s `__init__` as dataclass writes it for `kw_only=True` (no `__post_init__`, no
+    frozen fields); its defaults go into `names` under the names the text uses."""
+    params, body = [], []
+    for f in fields(cls):
+        if not f.init:
+            raise ValueError(f"{cls.__name__}.{f.name}: a field outside __init__")
+        if f.default is not MISSING:
+            names[f"_d{i}_{f.name}"] = f.default
+            params.append(f"{f.name}=_d{i}_{f.name}")
+            body.append(f"    self.{f.name} = {f.name}")
+        elif f.default_factory is not MISSING:
+            names[f"_f{i}_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_FACTORY")
+            body.append(f"    self.{f.name} = _f{i}_{f.name}() if {f.name} is _FACTORY else {f.name}")
+        else:
+            params.append(f.name)
+            body.append(f"    self.{f.name} = {f.name}")
+    head = f"def _init{i}(self, *, {', '.join(params)}):" if params else f"def _init{i}(self):"
+    return "\n".join([head] + (body or ["    pass"])) + "\n"
+
+
+def install(classes: list[type]) -> None:
+    """Give each class (a dataclass made with `init=False`, `kw_only=True`) its `__init__`."""
+    if any(hasattr(cls, "__post_init__") for cls in classes):
+        raise ValueError("a construct with __post_init__: let dataclass write its __init__")
+    names: dict = {"_FACTORY": _FACTORY}
+    text = "".join(_source(i, cls, names) for i, cls in enumerate(classes))
+    exec(_code(text), names)
+    for i, cls in enumerate(classes):
+        init = names[f"_init{i}"]
+        init.__name__, init.__qualname__, init.__module__ = "__init__", f"{cls.__qualname__}.__init__", cls.__module__
+        cls.__init__ = init
+
+
+def _code(text: str):
+    """`compile(text)`, read from the cache when an earlier process kept it for this text."""
+    key = (_FORMAT, sys.version, text)
+    folder = cache_dir()
+    path = folder / "node-inits.marshal" if folder is not None else None
+    if path is not None:
+        try:
+            found, code = marshal.loads(path.read_bytes())
+            if found == key:
+                return code
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    code = compile(text, "<construct __init__s>", "exec")
+    if path is not None:  # a whole file or none: written aside, then renamed
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_bytes(marshal.dumps((key, code)))
+            os.replace(tmp, path)
+        except (OSError, ValueError):
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    return code
