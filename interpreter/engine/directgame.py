@@ -68,7 +68,15 @@ def _ascending_nn(xs: list) -> bool:
 
 
 def _distinct_values(xs: list) -> list:
-    """The values in first-seen order, none left out (as builtins._distinct_values)."""
+    """The values in first-seen order, none left out (as builtins._distinct_values). A short
+    list is compared in a loop: making a map for it costs more (a Trove's kinds: about 5,200
+    instructions against 6,600 for 8 values, 2,900 against 5,000 for 3)."""
+    if len(xs) < 12:
+        out = []
+        for x in xs:
+            if x not in out and x is not None:  # (`in` compares as the map's keys do)
+                out.append(x)
+        return out
     try:
         out = list(dict.fromkeys(xs))
     except TypeError:  # a value that is a list
@@ -489,9 +497,14 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         raise RuleError("only cards can be moved, not none", None)
 
     def take_any(self, c: int) -> None:
-        """Take a card out of wherever it lies, noting its zone as changed."""
-        if c in self.state.where:
-            self._touch_card(c)
+        """Take a card out of wherever it lies, noting its zone as changed. (`_touch_card` written
+        out for a card on top, the common case: a card off a row, about 200 a game in a tableau.)"""
+        at = self.state.where.get(c)
+        if at is not None:
+            if at[0] == "^":
+                self._touch_card(c)
+            else:
+                self.touched |= self.tbit[at]
             self._take(c, True)  # (put back by the generated code: `emit_move_one`)
 
     def mark_under(self, c: int) -> None:
@@ -511,8 +524,9 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         st = self.state
         where = st.where
         at = where.get(c)
+        tbit = self.tbit
         if at in self.plain_keys and c not in st.under:  # a lone card off a plain list
-            self.touch(at)
+            self.touched |= tbit[at]  # (`touch` written out here and below: a move into a row)
             src = st.zones[at]
             del src[src.index(c)]
             where.pop(c)  # as zones.take_out: its entry goes last (the narration's order)
@@ -540,7 +554,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             where.setdefault(c, key)  # (direct.py, `emit_move_one`: no ChangeLog hook)
             if type(where) is not dict:
                 where.events.append((c, key))
-        self.touch(key)
+        self.touched |= tbit[key]
 
     def cover(self, c: Any, target: Any) -> None:
         st = self.state

@@ -88,6 +88,9 @@ class Generates(Protocol):
     def kind_kept(self, v: Any) -> str:
         """The kind of `v` as kept in a variable."""
 
+    def emit_kept(self, d: int, py: str, src: str, loc: Loc | None) -> None:
+        """Write `py = src` (`src` from `kept`)."""
+
     def bind(self, scope: dict, name: str, kind: str) -> str:
         """The local that rule variable `name` of `kind` is written to (made when new)."""
 
@@ -1217,7 +1220,7 @@ class LetStmt(Stmt):
         if self.name in gen.rs.stats or self.name in gen.rs.zones or self.name in gen.rs.constants:
             gen.unsupported("let shadowing a stat, zone or constant")
         py = gen.bind(scope, self.name, gen.kind_kept(v))
-        gen.emit(d, f"{py} = {gen.kept(v)}", self.loc)
+        gen.emit_kept(d, py, gen.kept(v), self.loc)
         if self.expr.kind == "list" and not self.expr.items:
             gen.empty_lists.add(py)
 
