@@ -11,26 +11,14 @@ cache folder, keyed by that text and Python's version, so a later process only r
 """
 from __future__ import annotations
 
-import marshal
-import os
 import sys
 from dataclasses import MISSING, fields
-from pathlib import Path
 
-__all__ = ["install", "cache_dir"]
+from .usercache import cache_dir, read_cached, write_cached
+
+__all__ = ["install"]
 
 _FORMAT = 1  # the shape of the cache file; another shape is written again
-
-
-def cache_dir() -> Path | None:
-    """`$XDG_CACHE_HOME/grimoire` (`~/.cache/grimoire`), made when missing; None if it cannot be.
-    It holds what is built from the program, never from content (grammar tables, compiled code)."""
-    try:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grimoire"
-        base.mkdir(parents=True, exist_ok=True)
-        return base
-    except (OSError, RuntimeError):  # no home folder (RuntimeError), a read-only one
-        return None
 
 
 class _Factory:
@@ -83,22 +71,8 @@ def _code(text: str):
     key = (_FORMAT, sys.version, text)
     folder = cache_dir()
     path = folder / "node-inits.marshal" if folder is not None else None
-    if path is not None:
-        try:
-            found, code = marshal.loads(path.read_bytes())
-            if found == key:
-                return code
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-    code = compile(text, "<construct __init__s>", "exec")
-    if path is not None:  # a whole file or none: written aside, then renamed
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_bytes(marshal.dumps((key, code)))
-            os.replace(tmp, path)
-        except (OSError, ValueError):
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+    code = read_cached(path, key)
+    if code is None:
+        code = compile(text, "<construct __init__s>", "exec")
+        write_cached(path, key, code)
     return code

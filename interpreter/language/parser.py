@@ -9,8 +9,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib.util
-import marshal
-import os
 import re
 import sys
 import threading
@@ -22,7 +20,7 @@ from .tree import _nodes_in
 from .tree import CONSTRUCTS, Effect, Module, Node
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import TABLES_FORMAT, FastParser, Token, Unusual
-from .nodeinit import cache_dir
+from .usercache import cache_dir, read_cached, write_cached
 from .limits import MAX_AST_DEPTH, MAX_BINDING_NESTING, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SOURCE_BYTES
 
 __all__ = ["parse_rules", "parse_rules_partial", "parse_rules_by_declaration", "parse_effect", "GRAMMAR_PATH",
@@ -114,31 +112,15 @@ def _tables_file() -> Path | None:
 
 def _load_tables(key: tuple) -> dict | None:
     """The cached tables for `key`, or None (no cache, another grammar, an unreadable file)."""
-    path = _tables_file()
-    try:
-        found, tables = marshal.loads(path.read_bytes()) if path is not None else (None, None)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if found != key or not isinstance(tables, dict) or tables.get("format") != TABLES_FORMAT:
+    tables = read_cached(_tables_file(), key)
+    if not isinstance(tables, dict) or tables.get("format") != TABLES_FORMAT:
         return None
     return tables
 
 
 def _save_tables(key: tuple, tables: dict) -> None:
-    """Write the tables (a whole file or none: written aside, then renamed); a failure only costs
-    the next process the time to build them again."""
-    path = _tables_file()
-    if path is None:
-        return
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(marshal.dumps((key, tables)))
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    """Keep the tables; a failure only costs the next process the time to build them again."""
+    write_cached(_tables_file(), key, tables)
 
 
 class _Tree:
