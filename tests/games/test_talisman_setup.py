@@ -102,3 +102,23 @@ def test_starting_objects_come_from_the_purchase_deck():
     plain = new_game(load_program(TALISMAN), 3, 4, seats=[])
     assert all(plain.state.zones[f"objects#{p}"] == [] for p in range(3))
     assert _names(plain, "purchase_deck").count("Sword") == 2
+
+
+def test_the_round_cap_ends_the_game_after_round_150(program):
+    """The round cap (game.rules `max_rounds`: a safety cap for simulations, not a rule of the
+    rulebook; docs/simulation.md measures how rarely guided bots reach it) ends a game that is
+    still going once its 150th round is over: round 150 is played, round 151 is not (found by
+    tools/mutate_rules.py: `max_rounds = 150` made 149 passed every test). The game is put at
+    the end of round 149, then played on by random seats."""
+    from interpreter.play.agents import RandomAgent
+    g = new_game(program, 2, 1, seats=[])
+    seats = [RandomAgent(f"cap/{i}") for i in range(2)]
+    assert g.state.round_number == 1 and not g.over
+    g.state.round_number = 149
+    while not g.over and g.state.round_number == 149:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert not g.over and g.state.round_number == 150 and g.state.stats["capped"] == 0  # round 150 is played
+    while not g.over:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert g.error is None and g.result["reason"] == "turn cap", g.result
+    assert g.state.round_number == 151 and g.state.stats["capped"] == 1
