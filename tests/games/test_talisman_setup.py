@@ -51,6 +51,17 @@ def test_board_has_three_regions(program):
     assert regions == {"outer": 24, "middle": 16, "inner": 9}
 
 
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_the_board_lies_open_on_the_table(program, seat):
+    """TA-005: the board and its 49 spaces lie on the table, open to every seat (zone `land`,
+    public): each seat's view lists every space, the City first and the Crown of Command last
+    (found by tools/mutate_rules.py: dropping setup's `move all_cards() where it is BoardSpace to
+    land` left the spaces outside every zone, where no seat sees them, and passed every test)."""
+    g = new_game(program, 2, 0, seats=[])
+    seen = [c.split(" (")[0] for c in g.view(seat)["land"]]
+    assert len(seen) == 49 and seen[0] == "City" and seen[-1] == "Crown of Command"
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_decks_at_setup(program, seed):
     """TA-006, TA-022, TA-023, TA-024: the Adventure deck holds the creatures, Events and items
