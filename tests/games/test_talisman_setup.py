@@ -120,8 +120,10 @@ def test_the_round_cap_ends_the_game_after_round_150(program):
     rulebook; docs/simulation.md measures how rarely guided bots reach it) ends a game that is
     still going once its 150th round is over: round 150 is played, round 151 is not (found by
     tools/mutate_rules.py: `max_rounds = 150` made 149 passed every test). The game is put at
-    the end of round 149, then played on by random seats."""
+    the end of round 149, then played on by random seats. The log says so, and each character
+    scores Strength + Craft + lives (game.rules `score`: the cap's winner; none is on the Crown)."""
     from interpreter.play.agents import RandomAgent
+    from interpreter.play.scenario import _check_values  # a scenario's `values:`
     g = new_game(program, 2, 1, seats=[])
     seats = [RandomAgent(f"cap/{i}") for i in range(2)]
     assert g.state.round_number == 1 and not g.over
@@ -133,3 +135,8 @@ def test_the_round_cap_ends_the_game_after_round_150(program):
         g.answer(seats[g.decision.player].choose(g, g.decision))
     assert g.error is None and g.result["reason"] == "turn cap", g.result
     assert g.state.round_number == 151 and g.state.stats["capped"] == 1
+    assert any("turn cap reached" in str(line) for line in g.log)
+    assert _check_values(g, {f"player {i + 1}: strength(you) + craft(you) + lives of you "
+                                f"if out of you == 0 and count(hero of you) > 0 else 0": score
+                             for i, score in enumerate(g.result["scores"])}) == []
+    assert sum(g.result["scores"]) > 0
