@@ -51,6 +51,17 @@ def test_board_has_three_regions(program):
     assert regions == {"outer": 24, "middle": 16, "inner": 9}
 
 
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_the_board_lies_open_on_the_table(program, seat):
+    """TA-005: the board and its 49 spaces lie on the table, open to every seat (zone `land`,
+    public): each seat's view lists every space, the City first and the Crown of Command last
+    (found by tools/mutate_rules.py: dropping setup's `move all_cards() where it is BoardSpace to
+    land` left the spaces outside every zone, where no seat sees them, and passed every test)."""
+    g = new_game(program, 2, 0, seats=[])
+    seen = [c.split(" (")[0] for c in g.view(seat)["land"]]
+    assert len(seen) == 49 and seen[0] == "City" and seen[-1] == "Crown of Command"
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_decks_at_setup(program, seed):
     """TA-006, TA-022, TA-023, TA-024: the Adventure deck holds the creatures, Events and items
@@ -102,3 +113,30 @@ def test_starting_objects_come_from_the_purchase_deck():
     plain = new_game(load_program(TALISMAN), 3, 4, seats=[])
     assert all(plain.state.zones[f"objects#{p}"] == [] for p in range(3))
     assert _names(plain, "purchase_deck").count("Sword") == 2
+
+
+def test_the_round_cap_ends_the_game_after_round_150(program):
+    """The round cap (game.rules `max_rounds`: a safety cap for simulations, not a rule of the
+    rulebook; docs/simulation.md measures how rarely guided bots reach it) ends a game that is
+    still going once its 150th round is over: round 150 is played, round 151 is not (found by
+    tools/mutate_rules.py: `max_rounds = 150` made 149 passed every test). The game is put at
+    the end of round 149, then played on by random seats. The log says so, and each character
+    scores Strength + Craft + lives (game.rules `score`: the cap's winner; none is on the Crown)."""
+    from interpreter.play.agents import RandomAgent
+    from interpreter.play.scenario import _check_values  # a scenario's `values:`
+    g = new_game(program, 2, 1, seats=[])
+    seats = [RandomAgent(f"cap/{i}") for i in range(2)]
+    assert g.state.round_number == 1 and not g.over
+    g.state.round_number = 149
+    while not g.over and g.state.round_number == 149:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert not g.over and g.state.round_number == 150 and g.state.stats["capped"] == 0  # round 150 is played
+    while not g.over:
+        g.answer(seats[g.decision.player].choose(g, g.decision))
+    assert g.error is None and g.result["reason"] == "turn cap", g.result
+    assert g.state.round_number == 151 and g.state.stats["capped"] == 1
+    assert any("turn cap reached" in str(line) for line in g.log)
+    assert _check_values(g, {f"player {i + 1}: strength(you) + craft(you) + lives of you "
+                                f"if out of you == 0 and count(hero of you) > 0 else 0": score
+                             for i, score in enumerate(g.result["scores"])}) == []
+    assert sum(g.result["scores"]) > 0

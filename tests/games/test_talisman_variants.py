@@ -135,8 +135,10 @@ def test_deal_three_characters_pick_one(players, dealt):
 
 def test_the_decks_lie_face_down_and_the_discards_and_possessions_open():
     """TA-016, TA-022 and TA-023: the character cards not dealt, the Adventure deck and the Spell
-    deck lie facedown, so every seat sees only how many cards they hold (found by
-    tools/mutate_rules.py: `hidden` made `public` on game.rules:96, :98 and :100 passed every
+    deck lie facedown, and so does the deck of Quest Reward cards, whose top card a character draws
+    (TA-288: "he either draws the top Quest Reward card or takes a Talisman"; TA-290: the card drawn
+    is put faceup), so every seat sees only how many cards they hold (found by
+    tools/mutate_rules.py: `hidden` made `public` on game.rules:96, :98, :100 and :110 passed every
     test); the discard piles and what a character owns (his character card, Objects, Followers,
     trophies) lie open: every seat sees the cards. (TA-024's Talisman and Purchase cards are open
     here: every Talisman card is alike, and a Purchase card is bought by name.)"""
@@ -144,7 +146,7 @@ def test_the_decks_lie_face_down_and_the_discards_and_possessions_open():
     g = new_game(program, 3, 0, seats=[])
     for seat in (0, 1, None):
         seen = g.view(seat)
-        for zone in ("heroes", "adventure_deck", "spell_deck"):
+        for zone in ("heroes", "adventure_deck", "spell_deck", "boon_deck"):
             assert isinstance(seen[zone], int) and seen[zone] == len(names(g, zone)) > 0, (seat, zone)
         for zone in ("adventure_discard", "spell_discard", "hero of player 1", "objects of player 1",
                      "followers of player 1", "trophies of player 1"):
