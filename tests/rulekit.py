@@ -3,6 +3,7 @@ writing tiny rulesets to a tmp_path, building and playing them, answering decisi
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import textwrap
 from pathlib import Path
@@ -296,3 +297,53 @@ def base_test_files(base: str) -> list[Path]:
     return sorted(f for f in tests.rglob(f"test_{base}*.py")
                   if not f.name.endswith("_coverage.py")
                   and not any(f.name.startswith(f"test_{base}_{m}") for m in mods))
+
+
+# ---- a game that differs only in what a seat cannot see (the agents' fairness tests) ----
+def _slot(game: Any, cid: int) -> tuple[list, int]:
+    """The list holding card `cid` and its index there (a zone, a row of a rows zone, or the cards
+    under another card)."""
+    st = game.state
+    at = st.where[cid]
+    if at.startswith("^"):
+        lst = st.under[int(at[1:])]
+        return lst, lst.index(cid)
+    raw = st.zones[at]
+    for row in (raw if raw and isinstance(raw[0], list) else [raw]):
+        if cid in row:
+            return row, row.index(cid)
+    raise AssertionError(f"card {cid} is not where `where` says")
+
+
+def _swap(game: Any, a: int, b: int) -> None:
+    """Exchange the places of two cards (their grid spaces too)."""
+    st = game.state
+    (la, ia), (lb, ib) = _slot(game, a), _slot(game, b)
+    la[ia], lb[ib] = b, a
+    st.where[a], st.where[b] = st.where[b], st.where[a]
+    sa, sb = st.spaces.pop(a, None), st.spaces.pop(b, None)
+    if sb is not None:
+        st.spaces[a] = sb
+    if sa is not None:
+        st.spaces[b] = sa
+
+
+def hidden_twin(game: Any, seat: int) -> Any | None:
+    """A copy of `game` that differs in the cards `seat` cannot see and in its random generator,
+    or None when no two hidden cards of the same type (the same back) differ in name."""
+    twin = game.clone()
+    by_type: dict[str, list[int]] = {}
+    for cid in sorted(twin.state.where):
+        if not twin._sees(cid, seat) and cid not in twin.state.under:
+            by_type.setdefault(twin.cards[cid].type, []).append(cid)
+    swapped = False
+    for ids in by_type.values():  # reverse each group's places: a different arrangement
+        for a, b in zip(ids, reversed(ids[len(ids) // 2:])):
+            if a != b and twin.cards[a].name != twin.cards[b].name:
+                _swap(twin, a, b)
+                swapped = True
+    if not swapped:
+        return None
+    twin.state.rng.seed(random.Random(repr(game.state.rng.getstate())).getrandbits(64) ^ 0x5EED)
+    twin.touched = None
+    return twin

@@ -400,7 +400,7 @@ def _plain_stats(stats: dict, plain, seat: int) -> dict:
 
 
 def _note_seen(node: _Node, seen: object) -> None:
-    """Record what the seat saw after `node`'s move in this world (before the visit is counted)."""
+    """Record what the seat saw after `node`'s move in this world (before this playout is counted)."""
     if node.visits == 0:
         node.seen = seen
     elif node.seen is not _MIXED and node.seen != seen:

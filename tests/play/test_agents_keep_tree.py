@@ -12,7 +12,7 @@ from pathlib import Path
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from interpreter.play.agents import MCTS_DEFAULT_BUDGET, MCTSAgent, deal_plan, default_mcts
-from test_agents_fairness import hidden_twin
+from rulekit import hidden_twin
 
 ROOT = Path(__file__).resolve().parents[2]
 BUDGET = dict(MCTS_DEFAULT_BUDGET, max_playout=12)
