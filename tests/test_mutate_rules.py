@@ -339,6 +339,35 @@ def test_a_run_in_parts_resumes_where_it_stopped_and_reruns_an_edited_line(tmp_p
         "game.rules:17"}
 
 
+def test_a_resumed_run_keeps_the_outcomes_of_lines_that_only_moved(tmp_path, capsys):
+    """A line added above the finished lines moves each of them down by one: resuming keeps their
+    outcomes at the new places instead of running them again (a fix high in a big ruleset's file
+    once cost a Talisman run 140 outcomes); a line whose code changed is still run again."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    whole, again = tmp_path / "whole.json", tmp_path / "again.json"
+    lines = ["--lines", "game.rules:16", "--lines", "game.rules:17"]
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", *lines, "--json", str(whole)])
+    before = {(o["where"], o["mutation"]): o["status"] for o in json.loads(whole.read_text(encoding="utf-8"))}
+    assert {w for w, _ in before} == {"game.rules:16", "game.rules:17"}
+    path = rules / "game.rules"
+    path.write_text("# a note above everything\n" + path.read_text(encoding="utf-8").replace(
+        "pts of you += c.value", "pts of you += c.value + 0"), encoding="utf-8")
+    capsys.readouterr()
+    moved = ["--lines", "game.rules:17", "--lines", "game.rules:18"]
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", *moved, "--resume", str(whole),
+                  "--json", str(again)])
+    out = capsys.readouterr().out
+    ran = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
+    assert ran == {"game.rules:18"}  # the edited line; the moved one (16 -> 17) kept its outcomes
+    after = {(o["where"], o["mutation"]): o["status"] for o in json.loads(again.read_text(encoding="utf-8"))}
+    assert {m: st for (w, m), st in after.items() if w == "game.rules:17"} == \
+        {m: st for (w, m), st in before.items() if w == "game.rules:16"}
+
+
 # ---- a card field's range top, proved equivalent without running ---------------------------------
 # RULES with a second field, `bonus` (line 6), counted in the score
 RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(

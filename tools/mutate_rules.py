@@ -37,7 +37,8 @@ stops after M minutes (both for the big rulesets on a shared machine; see docs/t
 A run longer than one sitting goes in parts: `--json FILE` is rewritten after every line, so a
 run stopped at any moment (Ctrl-C, `--minutes`, the machine going away) keeps what it found, and
 `--resume FILE` takes those outcomes as done and runs only the lines missing from it (a line
-whose code changed since is run again), writing the whole to `--json`.
+whose code changed since is run again; one that only moved, the same code on one line of its file
+then and now, keeps its outcomes at its new place), writing the whole to `--json`.
 Exit status 1 when a mutant survived, 2 when the tests fail before any mutation.
 """
 from __future__ import annotations
@@ -1027,11 +1028,41 @@ def _resumed(path: Path, sites: list[Site]) -> list[Outcome]:
         sys.exit(f"--resume {path}: not the --json of an earlier run ({err})")
     texts = {f: f.read_text(encoding="utf-8").splitlines() for f in {s.file for s in sites}}
     code = {f"{s.file.name}:{s.first + 1}": split_comment(texts[s.file][s.first])[0].strip() for s in sites}
-    kept = [o for o in earlier if code.get(o.where) == o.line]
-    print(f"resumed: {len({o.where for o in kept})} lines done earlier ({len(kept)} outcomes)"
+    moved = _moved_lines(earlier, code)
+    kept = []
+    for o in earlier:
+        if code.get(o.where) != o.line and (o.where, o.line) in moved:
+            o.where = moved[o.where, o.line]  # the same code, moved up or down by edits above it
+        if code.get(o.where) == o.line:
+            kept.append(o)
+    print(f"resumed: {len({o.where for o in kept})} lines done earlier ({len(kept)} outcomes"
+          + (f", {len({w for w, _ in moved})} lines found moved" if moved else "") + ")"
           + (f"; {len(earlier) - len(kept)} outcomes of changed or other lines dropped" if len(kept) < len(earlier)
              else ""), file=sys.stderr)
     return kept
+
+
+def _moved_lines(earlier: list[Outcome], code: dict[str, str]) -> dict[tuple[str, str], str]:
+    """(old place, code) -> new place, for an earlier outcome's line whose place now holds other
+    code while the same code stands on exactly one line of the same file now, and on exactly one
+    line of that file in the earlier run: a line that only moved keeps its outcomes (a fix higher
+    up in a file moves every line below it). A line whose code is written twice is run again."""
+    def file_of(where: str) -> str:
+        return where.rsplit(":", 1)[0]
+    now: dict[tuple[str, str], list[str]] = {}
+    for where, text in code.items():
+        now.setdefault((file_of(where), text), []).append(where)
+    before: dict[tuple[str, str], set[str]] = {}
+    for o in earlier:
+        before.setdefault((file_of(o.where), o.line), set()).add(o.where)
+    out: dict[tuple[str, str], str] = {}
+    for o in earlier:
+        if code.get(o.where) == o.line:
+            continue
+        key = (file_of(o.where), o.line)
+        if len(now.get(key, ())) == 1 and len(before[key]) == 1:
+            out[o.where, o.line] = now[key][0]
+    return out
 
 
 if __name__ == "__main__":
