@@ -29,21 +29,10 @@ def count(rules_dir: Path, wanted: set[str], per_line: int = 3) -> dict[str, lis
     with tempfile.TemporaryDirectory() as tmp:
         work = mr.work_copy(rules_dir, Path(tmp))
         for site in sites:
-            lines = site.file.read_text(encoding="utf-8").splitlines()
             target = mr.in_copy(site.file, rules_dir, work)
             original = target.read_text(encoding="utf-8")
-            got: list[str] = []
-            for desc, repl in mr.mutations(lines, site, zones):
-                if desc.startswith("first line of the body"):
-                    continue  # as a run over every line: that line's own mutants are made there
-                if len(got) >= per_line:
-                    break
-                mutant = lines[:site.first] + repl + lines[site.first + len(repl):]
-                target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
-                if mr.compile_mutant(work) is not None:
-                    got.append(desc)
-            target.write_text(original, encoding="utf-8")
-            out[f"{site.file.name}:{site.first + 1}"] = got
+            out[f"{site.file.name}:{site.first + 1}"] = [
+                desc for desc, _, _ in mr.valid_mutants(site, original, zones, target, work, per_line)]
     return out
 
 

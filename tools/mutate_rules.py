@@ -957,29 +957,22 @@ def main(argv: list[str] | None = None) -> int:
             lines = original.splitlines()
             target = in_copy(site.file, rules_dir, work)
             tried = 0
-            for desc, repl in mutations(lines, site, zones):
-                if desc.startswith("first line of the body") and not args.cited_only:
-                    continue  # every line is a site of its own: that line's mutants are run there
-                if (per_line is not None and tried >= per_line) or (args.limit is not None and ran >= args.limit):
-                    break
-                mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
-                target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
-                began = time.time()
-                program = compile_mutant(work)
-                if program is None:
-                    continue
+            found = valid_mutants(site, original, zones, target, work, per_line, args.cited_only)
+            for desc, program, began in found:
                 tried += 1
                 ran += 1
                 if proof is not None and (why := proof.prove(site, desc, program)):
                     report(Outcome(where, site.ids, desc, [f.name for f in citing], "equivalent", [],
                                    split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2),
                                    "nothing (proved)", why))
-                    continue
-                status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
-                                        dest, tests, args)
-                report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
-                               split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2), met))
-            target.write_text(original, encoding="utf-8")
+                else:
+                    status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
+                                                 dest, tests, args)
+                    report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
+                                   split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2), met))
+                if args.limit is not None and ran >= args.limit:
+                    break
+            found.close()  # the copy's file reads the original again
             if not tried:
                 report(Outcome(where, site.ids, "", [f.name for f in citing], "invalid", [],
                                split_comment(lines[site.first])[0].strip()))
@@ -1010,6 +1003,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         _write_json(args.json, outcomes)
     return 1 if survived else 0
+
+
+def valid_mutants(site: Site, original: str, zones: tuple, target: Path, work: Path, per_line: int | None,
+                  cited_only: bool = False):
+    """The mutations of `site` (whose file reads `original`) that the checker accepts and that
+    compile, each written into the work copy's file `target` while the caller runs it: (description,
+    program, the time its compile began); at most `per_line` (None: all). Unless `cited_only`, a
+    block's "first line of the body" mutants are left to that line, a site of its own. The copy's
+    file reads `original` again once the caller has finished or stopped."""
+    lines = original.splitlines()
+    tried = 0
+    try:
+        for desc, repl in mutations(lines, site, zones):
+            if desc.startswith("first line of the body") and not cited_only:
+                continue
+            if per_line is not None and tried >= per_line:
+                return
+            mutant = lines[:site.first] + repl + lines[site.first + len(repl):]  # same length
+            target.write_text("\n".join(mutant) + "\n", encoding="utf-8")
+            began = time.time()
+            program = compile_mutant(work)
+            if program is None:
+                continue
+            tried += 1
+            yield desc, program, began
+    finally:
+        target.write_text(original, encoding="utf-8")
 
 
 def _write_json(path: Path, outcomes: list[Outcome]) -> None:
