@@ -667,3 +667,36 @@ def test_a_forked_test_run_past_its_time_is_a_failure_and_leaves_no_child(tmp_pa
     lines = r.stdout.splitlines()
     assert lines and lines[0].startswith("['test_slow.py (over 2 s)']"), r.stdout + r.stderr
     assert int(lines[0].split()[-1]) < 30 and lines[1] == "no child left"
+
+
+# ---- tools/count_mutants.py: a line's mutants counted without running tests ---------------------
+# (so a full run's count can be brought up to date after an edit: a deleted line's mutants go, a
+# line whose mutations the checker refuses counts none)
+def _counter():
+    sys.path.insert(0, str(TOOL.parent))
+    spec = importlib.util.spec_from_file_location("count_mutants", TOOL.parent / "count_mutants.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_counts_each_lines_first_three_valid_mutations(tmp_path):
+    rules = ruleset(tmp_path, RULES, CARDS)
+    found = _counter().count(rules, {"game.rules:16", "game.rules:17", "game.rules:18"})
+    assert found["game.rules:16"] == ["statement -> pass"]                   # move c to your won
+    assert found["game.rules:17"] == ["statement -> pass", "`+=` -> `-=`"]   # pts of you += c.value
+    assert found["game.rules:18"] == ["negate `if` condition", "`is empty` -> `is not empty`",
+                                      "block body -> pass"]                  # if pool is empty:
+    assert set(found) == {"game.rules:16", "game.rules:17", "game.rules:18"}
+
+
+def test_a_line_no_mutation_of_which_the_checker_accepts_counts_none(tmp_path):
+    rules = ruleset(tmp_path, RULES, CARDS)
+    found = _counter().count(rules, {"game.rules:15"})      # you choose c from pool "Take which"
+    assert found == {"game.rules:15": []}
+
+
+def test_at_most_per_line_mutants_a_line(tmp_path):
+    rules = ruleset(tmp_path, RULES, CARDS)
+    assert _counter().count(rules, {"game.rules:18"}, per_line=2)["game.rules:18"] == [
+        "negate `if` condition", "`is empty` -> `is not empty`"]
