@@ -368,6 +368,32 @@ def test_a_resumed_run_keeps_the_outcomes_of_lines_that_only_moved(tmp_path, cap
         {m: st for (w, m), st in before.items() if w == "game.rules:16"}
 
 
+def test_a_resumed_run_with_lines_does_not_take_a_finished_twin_line_for_a_moved_one(tmp_path, capsys):
+    """`--resume` with `--lines`: a finished line outside the lines to visit that holds the same
+    code as one of them (here `if pool is empty:` in setup and in the turn) did not move; the line
+    to visit is run, not given the twin's outcomes (a Talisman run split by `--lines` once took
+    four lines' outcomes from their twins hundreds of lines above)."""
+    import json
+    twin = RULES.replace("    move all_cards() to pool\n",
+                         "    move all_cards() to pool\n    if pool is empty:\n        end game\n")
+    rules = ruleset(tmp_path, twin, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    code = (rules / "game.rules").read_text(encoding="utf-8").splitlines()
+    first, second = [f"game.rules:{i + 1}" for i, line in enumerate(code) if line.strip() == "if pool is empty:"]
+    whole, again = tmp_path / "whole.json", tmp_path / "again.json"
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", first, "--json", str(whole)])
+    assert {o["where"] for o in json.loads(whole.read_text(encoding="utf-8"))} == {first}
+    capsys.readouterr()
+    _tool().main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", second, "--resume", str(whole),
+                  "--json", str(again)])
+    out = capsys.readouterr().out
+    ran = {line.split()[1] for line in out.splitlines() if line.split(" ", 1)[0] in ("KILLED", "SURVIVED")}
+    assert ran == {second}
+    assert {o["where"] for o in json.loads(again.read_text(encoding="utf-8"))} == {second}
+
+
 # ---- a card field's range top, proved equivalent without running ---------------------------------
 # RULES with a second field, `bonus` (line 6), counted in the score
 RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(

@@ -901,7 +901,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None or args.minutes is not None:
         random.Random(args.seed).shuffle(sites)
     per_line = None if args.every else args.per_line
-    outcomes: list[Outcome] = _resumed(args.resume, sites) if args.resume else []
+    outcomes: list[Outcome] = _resumed(args.resume, sites, every_rule_line(rules_dir, args.prefix)) \
+        if args.resume else []
     done = {o.where for o in outcomes}
     start = time.time()
 
@@ -1039,21 +1040,24 @@ def _write_json(path: Path, outcomes: list[Outcome]) -> None:
     os.replace(part, path)
 
 
-def _resumed(path: Path, sites: list[Site]) -> list[Outcome]:
-    """The outcomes an earlier run wrote, for the lines still to visit whose code is unchanged
-    (a line edited since, or no longer a rule line, is run again)."""
+def _resumed(path: Path, sites: list[Site], every: list[Site]) -> list[Outcome]:
+    """The outcomes an earlier run wrote, for the lines still to visit (`sites`) whose code is
+    unchanged (a line edited since, or no longer a rule line, is run again). Whether a line moved
+    is judged on every rule line (`every`), not only those to visit: with `--lines`, a finished
+    line outside them that holds the same code as one inside is not a move."""
     try:
         earlier = [Outcome(**o) for o in json.loads(path.read_text(encoding="utf-8"))]
     except (OSError, ValueError, TypeError) as err:
         sys.exit(f"--resume {path}: not the --json of an earlier run ({err})")
-    texts = {f: f.read_text(encoding="utf-8").splitlines() for f in {s.file for s in sites}}
-    code = {f"{s.file.name}:{s.first + 1}": split_comment(texts[s.file][s.first])[0].strip() for s in sites}
+    texts = {f: f.read_text(encoding="utf-8").splitlines() for f in {s.file for s in every}}
+    code = {f"{s.file.name}:{s.first + 1}": split_comment(texts[s.file][s.first])[0].strip() for s in every}
+    visit = {f"{s.file.name}:{s.first + 1}" for s in sites}
     moved = _moved_lines(earlier, code)
     kept = []
     for o in earlier:
         if code.get(o.where) != o.line and (o.where, o.line) in moved:
             o.where = moved[o.where, o.line]  # the same code, moved up or down by edits above it
-        if code.get(o.where) == o.line:
+        if o.where in visit and code.get(o.where) == o.line:
             kept.append(o)
     print(f"resumed: {len({o.where for o in kept})} lines done earlier ({len(kept)} outcomes"
           + (f", {len({w for w, _ in moved})} lines found moved" if moved else "") + ")"
