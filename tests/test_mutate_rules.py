@@ -394,6 +394,41 @@ def test_a_resumed_run_with_lines_does_not_take_a_finished_twin_line_for_a_moved
     assert {o["where"] for o in json.loads(again.read_text(encoding="utf-8"))} == {second}
 
 
+def test_a_mods_lines_are_met_by_the_scenarios_that_stack_it_with_with(tmp_path, capsys):
+    """A mod's scenarios play it stacked on its base (`ruleset: base`, `with: [mod]`): the tool
+    counts them as the mod's and runs them on the stack compiled from the mutant's copy, so a
+    mutant of the mod's line is caught (before, a mod had no scenario at all, and a stack would
+    have been loaded unmutated)."""
+    home = tmp_path / "rulesets"
+    (home / "base" / "cards").mkdir(parents=True)
+    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
+    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    mod = home / "bonus"
+    (mod / "scenarios").mkdir(parents=True)
+    (mod / "game.rules").write_text(textwrap.dedent("""\
+        game "Bonus":
+            extends "base"
+            players 2
+
+        player stat luck: 0..9 = 4      # TT-003
+        """), encoding="utf-8")
+    (mod / "scenarios" / "lucky.yaml").write_text(textwrap.dedent("""\
+        name: lucky
+        covers: [TT-003]
+        ruleset: ../../base
+        with: [..]
+        players: 2
+        choices: [One]
+        expect: {stats: {luck of 1: 4, pts of 1: 1}}
+        """), encoding="utf-8")
+    _tool().main([str(mod), "--prefix", "TT", "--no-tests", "--every", "--lines", "game.rules:5"])
+    out = capsys.readouterr()
+    assert "1 scenarios" in out.err
+    killed = _lines(out.out, "KILLED")
+    assert killed and all(line.endswith("<- lucky.yaml") for line in killed)
+    assert not _lines(out.out, "SURVIVED") or all("bound" in line for line in _lines(out.out, "SURVIVED"))
+
+
 # ---- a card field's range top, proved equivalent without running ---------------------------------
 # RULES with a second field, `bonus` (line 6), counted in the score
 RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(

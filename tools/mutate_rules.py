@@ -20,7 +20,9 @@ data changes, declarations and shared code meet every test), cheapest first, sto
 first failure:
   1. the scenarios whose `covers:` cite a rule ID of the line (`# TT-047` at the end of the line
      or in the comment block above it; `--prefix` names the IDs), in-process;
-  2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process;
+  2. the ruleset's other scenarios (tests/scenarios/NAME/ and NAME/scenarios/), in-process (a
+     mod's scenarios stack it on its base with `with:`: that stack is compiled again from the
+     mutant's copy, once a mutant);
   3. its own pytest files (test_NAME.py, test_NAME_*.py under tests/; `--tests` to choose),
      copied beside the mutant copy and run in a child process forked from the tool (a new
      interpreter with `--test-subprocess`), only the test functions that reach the change — not
@@ -71,6 +73,8 @@ from interpreter.api import check_path  # noqa: E402
 from interpreter.engine.game import Limits, Program  # noqa: E402
 from interpreter.runtime.errors import RuleError  # noqa: E402
 from interpreter.content.loader import find_cards_dir  # noqa: E402
+from interpreter.content.stack import split_stack, stack_path  # noqa: E402
+from interpreter.language.diagnostics import ContentError, Diagnostic  # noqa: E402
 from interpreter.engine.direct import DirectProgram, compile_direct  # noqa: E402
 from interpreter.language.tree import walk  # noqa: E402
 from interpreter.engine.directexpr import Unsupported  # noqa: E402
@@ -342,7 +346,8 @@ def load_scenario_once(path: str | Path) -> Any:
 
 
 def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
-    """The scenarios (in `dirs`) that play this very ruleset."""
+    """The scenarios (in `dirs`) that play this very ruleset: as their `ruleset:`, or as one of
+    the mods their `with:` stacks on it (a mod's scenarios play it so)."""
     out = []
     for d in dirs:
         for f in sorted(d.glob("*.yaml")):
@@ -350,7 +355,7 @@ def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
                 sc = load_scenario_once(f)
             except Exception:  # not a scenario: the scenario tests report it
                 continue
-            if (f.parent / sc.ruleset).resolve() == rules_dir.resolve():
+            if rules_dir.resolve() in [(f.parent / r).resolve() for r in (sc.ruleset, *sc.mods)]:
                 out.append(f)
     return out
 
@@ -370,7 +375,7 @@ def work_copy(rules_dir: Path, tmp: Path) -> Path:
     home = rules_dir.resolve().parent
     shutil.copytree(home, tmp / "rulesets", ignore=shutil.ignore_patterns("__pycache__"))
     cards = home.parent / "cards"
-    if find_cards_dir(rules_dir).resolve().parent == cards.resolve():
+    if cards.is_dir() and find_cards_dir(rules_dir).resolve().parent == cards.resolve():
         shutil.copytree(cards, tmp / "cards")
     return tmp / "rulesets" / rules_dir.name
 
@@ -384,7 +389,9 @@ def in_copy(path: Path, rules_dir: Path, work: Path) -> Path:
     return work.parent.parent / "cards" / path.relative_to(home.parent / "cards")
 
 
-def compile_mutant(work: Path) -> Program | None:
+def compile_mutant(work: Path | str) -> Program | None:
+    """The ruleset (or `BASE --with MOD,...` stack) at `work`, checked and compiled; None if it
+    does not validate or compile."""
     rs, content = check_path(work)
     if rs is None or not content.ok:
         return None
@@ -395,16 +402,31 @@ def compile_mutant(work: Path) -> Program | None:
 
 
 def run_scenarios(program: Program, rules_dir: Path, files: list[Path], max_steps: int,
-                  first_only: bool = False) -> list[str]:
+                  first_only: bool = False, work: Path | None = None,
+                  stacks: dict[str, Program | None] | None = None) -> list[str]:
     """Names of the scenarios that fail on `program` (run in-process, the program loaded once);
     with `first_only`, stop at the first. A scenario with `set:` (a variant) gets the mutant with
-    the overrides applied, uncached: the cached `load_variant` would hand it the unmutated rules."""
+    the overrides applied, uncached: the cached `load_variant` would hand it the unmutated rules.
+    A scenario stacking mods (`with:`) one of which is the ruleset gets that stack compiled from
+    the mutant's copy `work` (once per stack, kept in `stacks`); without `work`, the real one."""
     real_load, real_game = scenario_mod.load_program, scenario_mod.new_game
     real_variant, real_variant_load = scenario_mod.load_variant, variants_mod.load_program
     real_scenario = scenario_mod.load_scenario
+    stacks = {} if stacks is None else stacks
 
     def load(path):
-        return program if Path(path).resolve() == rules_dir.resolve() else real_load(path)
+        base, mods = split_stack(str(path))
+        layers = [Path(x).resolve() for x in (base, *mods)]
+        if not mods:
+            return program if layers[0] == rules_dir.resolve() else real_load(path)
+        if work is None or rules_dir.resolve() not in layers:
+            return real_load(path)
+        if str(path) not in stacks:
+            copies = [str(in_copy(x, rules_dir, work)) for x in layers]
+            stacks[str(path)] = compile_mutant(stack_path(copies[0], copies[1:]))
+        if stacks[str(path)] is None:  # the mutant breaks the stack: the scenario fails, as a player's check would
+            raise ContentError([Diagnostic("error", "mutant", f"the mutant does not compile in the stack {path}")])
+        return stacks[str(path)]
 
     def game(prog, players, seed=0, **kw):  # a mutant may loop: tighter limits end it quickly
         return real_game(prog, players, seed, limits=Limits(max_steps=max_steps, max_turns=500), **kw)
@@ -800,7 +822,7 @@ def _direct_of(work: Path) -> DirectProgram:
 
 def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
                citing: list[Path], others: list[Path], by_name: dict[str, Path], dest: Path | None,
-               tests: list[Path], args: argparse.Namespace) -> tuple[str, list[str], str]:
+               tests: list[Path], args: argparse.Namespace, work: Path) -> tuple[str, list[str], str]:
     """(status, what caught it, what it was met by) of one compiled mutant: only the scenarios and
     tests that reach the code it changes (all of them with `--all-tests`), cheapest first."""
     if args.all_tests:
@@ -811,11 +833,12 @@ def run_mutant(program: Program, rules_dir: Path, select: Selection, site: Site,
     if not picked and (dest is None or nodes == []):
         return "not-reached", [], met
     began = time.time()
+    stacks: dict[str, Program | None] = {}  # the mutant's stacks, compiled once for both kinds of scenario
     if failing := run_scenarios(program, rules_dir, [f for f in citing if f.name in picked], args.max_steps,
-                                first_only=True):
+                                first_only=True, work=work, stacks=stacks):
         return "killed", failing, met
     if failing := run_scenarios(program, rules_dir, [f for f in others if f.name in picked], args.max_steps,
-                                first_only=True):
+                                first_only=True, work=work, stacks=stacks):
         return "killed-other", failing, met
     met += f" ({time.time() - began:.1f} s of scenarios)"
     if dest is not None and nodes != [] and (failing := _tests_fail_mutant(dest, tests, nodes, args)):
@@ -968,7 +991,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "nothing (proved)", why))
                 else:
                     status, by, met = run_mutant(program, rules_dir, select, site, citing, others, by_name,
-                                                 dest, tests, args)
+                                                 dest, tests, args, work)
                     report(Outcome(where, site.ids, desc, [f.name for f in citing], status, by,
                                    split_comment(lines[site.first])[0].strip(), round(time.time() - began, 2), met))
                 if args.limit is not None and ran >= args.limit:
