@@ -2,7 +2,11 @@
 authoring commands (lsp, schema, new, fmt)."""
 from __future__ import annotations
 
-import argparse
+from .language import reforms  # first: the regular expressions that the imports below compile, kept compiled
+
+_WARMED = reforms.warm()
+
+import argparse  # noqa: E402 - after `reforms.warm` (and so below)
 import contextlib
 import gc
 import json
@@ -372,6 +376,7 @@ def _validate(args) -> int:
     # garbage: the cyclic collector would only walk over them, about a tenth of the time
     gc.disable()
     from .analysis.validate import check_path  # not `api`: validating needs no compiler
+    reforms.keep(_WARMED)  # what this command's imports compiled, for the next run (language/reforms.py)
     all_diags = []
     stdin_file = None
     # a folder for standard input's text only when it is asked for (making and removing one costs)

@@ -3,9 +3,11 @@
 Why: `validate` spends most of its time in Lark's LALR parse, and most of that in the layers
 around the tables (a generator per stage, a line counter object, a `Rule` hashed per reduction,
 `Token`'s keyword-argument constructor). This loop does what Lark's contextual lexer, the
-`Indenter` post-lexer and the LALR parser do together, in one function over the same compiled
-regular expressions, parse table and callbacks, so it builds the same tokens (type, text and
-every position) and calls the same reductions in the same order.
+`Indenter` post-lexer and the LALR parser do together, in one function over the same regular
+expressions, parse table and callbacks, so it builds the same tokens (type, text and every
+position) and calls the same reductions in the same order. Each scanner's alternation is tried
+only in the branches that can start with the token's first character (larkside's
+`first_char_dispatch`): the same branch wins, after trying one or two branches instead of dozens.
 
 It never words an error: on anything unexpected (no terminal matches, no action for a token, a
 bad indentation) it raises `Unusual`, and the caller parses the text again with Lark itself,
@@ -17,13 +19,15 @@ command whose text holds no error never imports Lark (about a tenth of `grimoire
 """
 from __future__ import annotations
 
+import marshal
 import re
+from typing import Callable
 
 import _sre
 
 __all__ = ["Unusual", "FastParser", "Token", "TABLES_FORMAT", "compiled_form"]
 
-TABLES_FORMAT = 2  # the shape of larkside's `tables_from_lark`; a cache of another shape is rebuilt
+TABLES_FORMAT = 3  # the shape of larkside's `tables_from_lark`; a cache of another shape is rebuilt
 
 _new_str = str.__new__
 
@@ -99,7 +103,9 @@ class FastParser:
         # per state: the contextual lexer's scanner for the terminals that state accepts
         self.scanners: list = tables["scanners"]
         self.state_scanner: dict[int, int] = tables["state_scanner"]
-        self.compiled: dict[int, tuple] = {}  # scanners compiled when first used: most files need a few
+        self.compiled: dict[int, tuple] = {}  # scanners made when first used: most files need a few
+        self.subsets: dict[tuple, Callable] = {}  # (scanner, subset) -> its compiled `match`
+        self.dispatches: dict[int, tuple] = {}  # scanner -> its `first_char_dispatch`, once read
         self.lexers: dict[int, tuple] = {}  # per state, filled as states are reached
         self.nl_type, opens, closes, self.indent_type, self.dedent_type, self.tab_len = tables["indenter"]
         self.opens, self.closes = frozenset(opens), frozenset(closes)
@@ -122,7 +128,11 @@ class FastParser:
             lexer = lexers.get(state_stack[-1])
             if lexer is None:
                 lexer = self._lexer(state_stack[-1])
-            match, callback, ignore, newlines = lexer
+            first, callback, ignore, newlines, i = lexer
+            char = text[pos]
+            match = first.get(char)
+            if match is None:
+                match = first[char] = self._first(i, char)
             m = match(text, pos)
             if m is None:
                 raise Unusual()
@@ -226,18 +236,46 @@ class FastParser:
                 return value_stack[-1]
 
     def _lexer(self, state: int) -> tuple:
-        """The contextual lexer's scanner for one state: (match, keywords, ignored, with newlines)."""
+        """The contextual lexer's scanner for one state: (first character -> its `match`, filled by
+        `_first` as characters come; keywords; ignored; with newlines; the scanner's index)."""
         i = self.state_scanner.get(state)
         lexer = self.compiled.get(i)
         if lexer is None:
             spec = self.scanners[i] if i is not None else None
             if spec is None:  # a scanner this loop does not run the way Lark does: Lark's own loop handles it
                 raise Unusual()
-            pattern, flags, words, ignore, newlines, form = spec
-            self.compiled[i] = lexer = (_compile(pattern, flags, form).match, words, frozenset(ignore),
-                                        frozenset(newlines))
+            self.compiled[i] = lexer = ({}, spec[2], frozenset(spec[3]), frozenset(spec[4]), i)
         self.lexers[state] = lexer
         return lexer
+
+    def _first(self, i: int, char: str) -> Callable:
+        """Scanner i's `match` for a token starting with `char`: its `first_char_dispatch` subset's (the
+        branches that can start there, in their order), else the whole alternation's (the loop keeps
+        it in the scanner's dict). Subsets are compiled once per process, when first needed."""
+        pattern, flags, _words, _ignore, _newlines, form, dispatch = self.scanners[i]
+        if dispatch is None:
+            key = (i, None)
+            match = self.subsets.get(key)
+            if match is None:
+                self.subsets[key] = match = _compile(pattern, flags, marshal.loads(form) if form else None).match
+        else:
+            per_char, default, subsets = self._dispatch(i, dispatch)
+            j = per_char.get(char, default)
+            if j < 0:
+                match = _no_match
+            else:
+                match = self.subsets.get((i, j))
+                if match is None:
+                    sub_pattern, sub_form = subsets[j]
+                    self.subsets[(i, j)] = match = _compile(sub_pattern, flags, sub_form).match
+        return match
+
+    def _dispatch(self, i: int, kept: bytes) -> tuple:
+        """Scanner i's `first_char_dispatch`, read from its bytes in the tables once per process."""
+        dispatch = self.dispatches.get(i)
+        if dispatch is None:
+            self.dispatches[i] = dispatch = marshal.loads(kept)
+        return dispatch
 
     def _chain(self, act: _Chain, state_stack: list, type_: str) -> int:
         """Follow a chain of pass-on reductions on `type_` from the top state; keep where it ends."""
@@ -271,6 +309,11 @@ class FastParser:
                 del value_stack[-size:]
             value_stack.append(reduce(children))
             state_stack.append(gotos[state_stack[-1]][origin])
+
+
+def _no_match(text: str, pos: int) -> None:
+    """The `match` of a scanner for a character no terminal of it can start with."""
+    return None
 
 
 def compiled_form(pattern: str, flags: int) -> tuple | None:

@@ -11,6 +11,7 @@ loop's tables when their cache is missing. It re-exports `_ToAst`, `_Indenter` a
 """
 from __future__ import annotations
 
+import marshal
 import re
 from typing import Callable, Iterator
 
@@ -148,8 +149,8 @@ def tables_from_lark(lark: Lark) -> dict:
 
 def _scanner(basic) -> tuple | None:
     """One state's scanner as data: (regular expression, flags, {terminal: {keyword text: keyword}},
-    ignored terminals, terminals that may hold a newline, its `compiled_form`); None if the loop
-    cannot run it."""
+    ignored terminals, terminals that may hold a newline, its `compiled_form`, its
+    `first_char_dispatch`, these two as `_kept` bytes or None); None if the loop cannot run it."""
     mres = basic.scanner._mres  # built on first use: it also fills `basic.callback`
     if len(mres) != 1 or mres[0].__class__ is not re.Pattern:
         return None
@@ -164,8 +165,113 @@ def _scanner(basic) -> tuple | None:
             kw.setdefault(str(t.pattern.value), str(t.name))
         words[str(type_)] = kw
     pattern, flags = mres[0].pattern, mres[0].flags
+    branches = ["(?P<%s>%s)" % (t.name, t.pattern.to_regexp()) for t in basic.scanner.terminals]
     return (pattern, flags, words, tuple(sorted(map(str, basic.ignore_types))),
-            tuple(sorted(map(str, basic.newline_types))), compiled_form(pattern, flags))
+            tuple(sorted(map(str, basic.newline_types))), _kept(compiled_form(pattern, flags)),
+            _kept(first_char_dispatch(branches, flags) if "|".join(branches) == pattern else None))
+
+
+def _kept(data: object) -> bytes | None:
+    """`data` as its own `marshal` bytes inside the tables, read only when the loop first needs it
+    (`fastparse.FastParser._first`): most of a scanner's dispatch is never used by one command, nor
+    the whole alternation's compiled form where there is a dispatch, and unmarshalling them with
+    the tables would cost a tenth of what the dispatch saves."""
+    return marshal.dumps(data) if data is not None else None
+
+
+def first_char_dispatch(branches: list[str], flags: int) -> tuple | None:
+    """For one scanner (`"|".join(branches)`, each branch a terminal as a named group, tried in
+    order): per first character, a pattern of only the branches a match can start with there, in
+    the same order, so the same branch wins. As (character -> subset, the subset for any other
+    character or -1 if none, subsets as (pattern, `compiled_form`)); a branch whose first
+    characters cannot be told (`_first_chars`) is in every subset. None where a subset does not
+    compile to its kept form.
+
+    Why: `sre` enters every named group of an alternation before the one that matches (a saved
+    context, a jump: a group starts with a MARK, so its first character is not checked first); a
+    scanner tries dozens of them for each of a run's ~55,000 tokens, and 8% of `grimoire validate`
+    went to it. A subset is a few branches, often one."""
+    firsts = [_first_chars(b, flags) for b in branches]
+    chars = sorted(set().union(*(f for f in firsts if f is not None)))
+    subsets: list[tuple] = []
+    index: dict[tuple, int] = {}
+
+    def subset(members: tuple) -> int:
+        if not members:
+            return -1
+        if members not in index:
+            pattern = "|".join(branches[i] for i in members)
+            form = compiled_form(pattern, flags)
+            if form is None:
+                raise ValueError(pattern)
+            index[members] = len(subsets)
+            subsets.append((pattern, form))
+        return index[members]
+    try:
+        per_char = {c: subset(tuple(i for i, f in enumerate(firsts) if f is None or c in f)) for c in chars}
+        default = subset(tuple(i for i, f in enumerate(firsts) if f is None))
+    except ValueError:
+        return None
+    return per_char, default, subsets
+
+
+def _first_chars(branch: str, flags: int) -> frozenset[str] | None:
+    """The characters a match of the regular expression `branch` can start with, read from `re`'s
+    parse of it; None where they cannot be told: a negated class or one by category, any
+    character, an assertion, a flag set inside, case-insensitive matching, a start that may match
+    nothing, anything else (the branch is then tried at every character)."""
+    from re import _constants as C, _parser
+
+    def sequence(items: list) -> tuple[set[str] | None, bool]:
+        """(the characters the sequence can start with, or None; whether it may match nothing)."""
+        out: set[str] = set()
+        for op, av in items:
+            chars, empty = item(op, av)
+            if chars is None:
+                return None, True
+            out |= chars
+            if not empty:
+                return out, False
+        return out, True
+
+    def item(op, av) -> tuple[set[str] | None, bool]:
+        if op is C.LITERAL:
+            return {chr(av)}, False
+        if op is C.IN:
+            out: set[str] = set()
+            for o, a in av:
+                if o is C.LITERAL:
+                    out.add(chr(a))
+                elif o is C.RANGE and a[1] - a[0] < 256:
+                    out.update(map(chr, range(a[0], a[1] + 1)))
+                else:
+                    return None, True
+            return out, False
+        if op is C.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            return (None, True) if add_flags or del_flags else sequence(sub.data)
+        if op is C.ATOMIC_GROUP:
+            return sequence(av.data)
+        if op is C.BRANCH:
+            out, empty = set(), False
+            for alternative in av[1]:
+                chars, maybe = sequence(alternative.data)
+                if chars is None:
+                    return None, True
+                out, empty = out | chars, empty or maybe
+            return out, empty
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            low, _high, sub = av
+            chars, empty = sequence(sub.data)
+            return chars, empty or low == 0
+        return None, True
+    if flags & re.IGNORECASE:
+        return None
+    try:
+        chars, empty = sequence(_parser.parse(branch, flags).data)
+    except Exception:  # a branch that is no expression on its own (a back reference): tried everywhere
+        return None
+    return None if chars is None or empty else frozenset(chars)
 
 
 def transformer(builder: type, plumbing: dict[str, Callable], self_built: dict[str, type]) -> type:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+import interpreter.content.loader as loader
 import interpreter.language.fastparse as fastparse
+from interpreter.analysis.validate import check_path
 import interpreter.language.parser as parser
 from interpreter.language.fastparse import Unusual
 from interpreter.language.parser import parse_effect, parse_rules_partial
@@ -142,8 +144,12 @@ def test_cached_tables_parse_as_lark_s_own():
     again = marshal.loads(marshal.dumps(tables))
     assert again == tables
     for spec in tables["scanners"]:
-        assert spec[5] is not None  # this Python's `re`: every form kept
-        assert fastparse._compile(spec[0], spec[1], spec[5]) == re.compile(spec[0], spec[1])
+        form = marshal.loads(spec[5])
+        assert form is not None  # this Python's `re`: every form kept
+        assert fastparse._compile(spec[0], spec[1], form) == re.compile(spec[0], spec[1])
+        per_char, default, subsets = marshal.loads(spec[6])  # every scanner has its dispatch
+        for pattern, form in subsets:
+            assert form is not None and fastparse._compile(pattern, spec[1], form) == re.compile(pattern, spec[1])
     assert fastparse._compile("a|b", 0, (0, [1, 2, 3], 0, {}, (None,))) == re.compile("a|b")  # a bad form: compiled
     loops = [fastparse.FastParser(t, [parser._reduction(f) for f in t["rules"]]) for t in (tables, again)]
     for path in RULE_FILES:
@@ -157,3 +163,64 @@ def test_cached_tables_parse_as_lark_s_own():
             finally:
                 parser._PARSING.ast = parser._PARSING.error = None
         assert built[0] == built[1], path
+
+
+def _whole(spec: tuple):
+    """A scanner's whole alternation, as Lark's contextual lexer runs it."""
+    return re.compile(spec[0], spec[1]).match
+
+
+def _same(m1, m2) -> bool:
+    return (m1 is None and m2 is None) or (m1 is not None and m2 is not None and
+                                            (m1.group(), m1.lastgroup) == (m2.group(), m2.lastgroup))
+
+
+def test_every_token_of_every_shipped_text_is_the_whole_scanner_s(monkeypatch):
+    """The loop picks a scanner's branches by the token's first character (larkside's
+    `first_char_dispatch`): every match it makes lexing every shipped rule file and card effect
+    is the one the whole alternation makes at that place (same text, same terminal)."""
+    fast = parser._fast()
+    checked, wrong = [], []
+
+    def first(self, i, char):
+        dispatched, whole = original(self, i, char), _whole(self.scanners[i])
+
+        def match(text, pos):
+            m = dispatched(text, pos)
+            if not _same(m, whole(text, pos)):  # kept, not raised: the parser words any exception
+                wrong.append((i, text[pos:pos + 30]))
+            checked.append(m is not None)
+            return m
+        return match
+    original = fastparse.FastParser._first
+    monkeypatch.setattr(fastparse.FastParser, "_first", first)
+    monkeypatch.setattr(fast, "lexers", {})
+    monkeypatch.setattr(fast, "compiled", {})
+    saved = dict(loader._PROCESS_CACHE)
+    loader._PROCESS_CACHE.clear()  # nothing parsed before: every file and effect parsed here
+    try:
+        for folder in sorted({p.parent for p in RULE_FILES}):
+            check_path(folder)  # its rule files and every card's effect, through the wrapped scanners
+    finally:
+        loader._PROCESS_CACHE.clear()
+        loader._PROCESS_CACHE.update(saved)
+    assert not wrong
+    assert len(checked) > 50_000 and all(checked)
+
+
+def test_the_dispatch_keeps_the_branch_the_whole_scanner_picks():
+    """Every scanner at the start of texts beginning with every character its terminals can start
+    with, and others (a space, a quote, a digit, a letter no keyword starts with, a character no
+    terminal takes, a text that ends there): the dispatched match is the whole alternation's."""
+    fast = parser._fast()
+    chars = set(map(chr, range(1, 256))) | {"\u2014", "\u00e9", "\U0001F600"}
+    for i, spec in enumerate(fast.scanners):
+        chars |= set(marshal.loads(spec[6])[0])
+    tails = ["", "a", "x1", "_b", "1", "12 times", " ", "\n", "\n    x", "\"s\"", "# c\n", "=", "way", " way",
+             "top", "n", "nd", "ter", "\u2014"]
+    for i, spec in enumerate(fast.scanners):
+        whole = _whole(spec)
+        for c in sorted(chars):
+            for tail in tails:
+                text = "x" + c + tail
+                assert _same(fast._first(i, c)(text, 1), whole(text, 1)), (i, text)
