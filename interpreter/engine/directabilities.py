@@ -27,14 +27,6 @@ def _action_entry(key: str, fn: str, cond: Any, node: Any, c: Any) -> tuple:
     return (key, fn, cond, node, c), (f"{node.period}:{key}" if node.limit is not None else None)
 
 
-def condition_error(ex: Exception, node: Any) -> Exception:
-    """What a trigger's condition that raised `ex` fails with: a rule error as it is, a content bug
-    (a Python error) as a rule error naming the trigger's rule."""
-    if isinstance(ex, RuleError):
-        return ex
-    return RuleError(f"in this trigger's condition: {explain(ex)}", node.loc)
-
-
 def _key_owner(at: str) -> int:
     """`in_play_owner` of a card at zone key `at`, -1 for none."""
     if at[0] == "^" or "#" not in at:
@@ -175,8 +167,10 @@ class AbilityRuntime:
         """A trigger's condition, `when` or `whenever` (a content bug in it names the trigger's rule)."""
         try:
             return bool(f(*args))
+        except RuleError:
+            raise
         except Exception as ex:
-            raise condition_error(ex, node) from None
+            raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
 
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in

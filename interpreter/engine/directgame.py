@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
 from .blame import rule_terms
-from .directabilities import AbilityRuntime, condition_error
+from .directabilities import AbilityRuntime
 from .directcopies import CopyRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
@@ -769,24 +769,21 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             Seat(actor) if actor is not None else Seat(self.state.active)
         rule = [(fns[name], None if cond is None else fns[cond], binder, node)
                 for name, cond, binder, node in rule] if rule else ()
-        some, node = False, None
+        some = False
         for s in subjects:
             pending = []
-            try:  # (each condition as `trigger_condition` tests it, one `try` for them all)
+            try:
                 for fn, cond, binder, node in rule:
                     args = (you, s, s) if binder else (you, s)
-                    if cond is not None and not cond(*args):
+                    if cond is not None and not self.trigger_condition(cond, args, node):
                         continue
                     pending.append((fn, args, node))
                 if live:
-                    node = None  # (`whenever_answers` names its own trigger)
                     pending += self.whenever_answers(live, s)
-            except Exception as ex:
+            except Exception:
                 if partial:
                     return out
-                if node is None:
-                    raise
-                raise condition_error(ex, node) from None
+                raise
             if pending:
                 some = True
             out.append(pending)

@@ -128,38 +128,3 @@ def test_a_condition_that_fails_on_a_later_die_fails_after_the_earlier_dice_answ
         assert g.state.pstats[0]["marks"] == 1
     assert (a.error.message, a.error.loc.line) == (b.error.message, b.error.loc.line)
     assert a.state.digest() == b.state.digest()
-
-
-DRAWS = """
-game "Draws":
-    players 2..3
-card type Chip:
-    value: 1..3
-zone deck: pile, shared, hidden
-zone hand: set, per player, owner
-player stat marks: 0..20 = 0
-setup:
-    move all_cards() to deck
-turn:
-    draw 2 from deck to your hand
-    end game
-when drawn(c) if c.value + "x" > 0:
-    your marks += 1
-score p: marks of p
-"""
-
-CHIPS = """
-cards:
-  - {name: Chip, type: Chip, value: 1, copies: 4}
-"""
-
-
-def test_a_drawn_condition_that_fails_names_its_trigger(tmp_path):
-    """`draw`'s `drawn` is found in one call for all the cards drawn (`fired_all`): a condition
-    that cannot be worked out stops the game at the trigger's line, in the condition's words,
-    as one card at a time (`trigger_condition`) does."""
-    path = ruleset(tmp_path, DRAWS, CHIPS)
-    g = DirectGame(compile_direct(load_program(path)), 2, 1)
-    assert g.error is not None and g.error.message == "in this trigger's condition: cannot compare a text with a number (`>`)"
-    lines = (path / "game.rules").read_text().splitlines()
-    assert lines[g.error.loc.line - 1].startswith("when drawn")
