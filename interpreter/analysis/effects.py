@@ -17,11 +17,10 @@ import dataclasses
 from typing import Any, Iterable, Iterator
 
 from ..content.model import Ruleset
-from ..language.tree import CARDS, CONSTRUCTS, DICE, RULES, SEATS, STATS, TURN, EndStmt, Node, Stmt, walk
+from ..language.tree import CARDS, CONSTRUCTS, RULES, EndStmt, Node, Stmt, walk
 from ..library import ANYWHERE_BUILTINS, PURE_BUILTINS
 
-__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of", "is_sync", "SYNC_KINDS", "can_end_with_no_winner",
-           "answers_in_one_pass"]
+__all__ = ["PERIOD", "reads", "can_wait", "changes_state", "writes_of", "is_sync", "SYNC_KINDS", "can_end_with_no_winner"]
 
 # read by rules that depend on whose turn it is: `you`, a per-player zone or stat without `of`,
 # functions that default to the active player. A new turn or round notes it as changed.
@@ -138,134 +137,3 @@ def _trees(rs: Ruleset) -> Iterator[Node]:
                     yield x
                 elif getattr(x, "effect", None) is not None and isinstance(x.effect, Node):
                     yield x.effect
-
-
-# ---- an event fired on each card of a list, in one pass --------------------------------------
-# `roll` fires `rolled` on each die in turn: a die's answering triggers are found (their
-# conditions tested) after the earlier dice's have run. Finding them for every die first (one
-# call for the roll, engine/directgame.py `fired_all`) gives the same answers when nothing those
-# triggers may change (their bodies, the procedures and triggers these start, and the settling
-# after a change: `always` rules and watchers) is read in deciding which triggers answer: the
-# conditions, and for a card's `whenever` where that card lies.
-
-_PLAIN_OPS = frozenset({"and", "or", "not", "compare", "arith", "neg", "lit", "if_expr"})
-_EVERYTHING = frozenset({CARDS, STATS, TURN, DICE, SEATS})
-
-
-def answers_in_one_pass(rs: Ruleset, event: str) -> bool:
-    """Whether the triggers answering `event` on each card of a list may be found for all the
-    cards before any of them runs, with the same answers as finding each card's just before it
-    runs (see above). False whenever unsure: a condition reading what this does not follow, a
-    trigger that may start a turn or any rule, copying cards."""
-    triggers = [t for t in _all_triggers(rs) if t.event == event]
-    if not triggers:
-        return True
-    if any(c.effect is not None and getattr(c.effect, "copies", None) for c in rs.cards):
-        return False  # a copying card answers with what it copies: where it lies decides
-    read: set[str] = {DICE, CARDS}  # a die's face, which a covered die does not show
-    if any(t.whenever for t in triggers):
-        read |= {CARDS, SEATS}  # a `whenever` card answers while in play, for its zone's owner
-    for t in triggers:
-        if t.cond is not None:
-            got = _condition_reads(t.cond, rs, {t.binder, "you", "this"})
-            if got is None:
-                return False
-            read |= got
-    written = _writes_closure([s for t in triggers for s in t.body], rs)
-    return written is not None and not (written & read)
-
-
-def _all_triggers(rs: Ruleset) -> list[Node]:
-    """Every `when`/`whenever` trigger of the rules and of the cards' effects."""
-    out = list(rs.triggers)
-    for c in rs.cards:
-        if c.effect is not None:
-            out += [n for n in walk(c.effect) if n.kind == "trigger"]
-    return out
-
-
-def _condition_reads(cond: Node, rs: Ruleset, bound: set) -> set[str] | None:
-    """What a trigger's condition reads (CARDS, STATS, TURN, DICE, SEATS), seeing through
-    constants and rule functions; None for anything else (a builtin, a list, a filter, a name
-    this does not know): the caller then keeps the order of one card after another."""
-    out: set[str] = set()
-    fields = {f for c in rs.cards for f in c.fields}
-    values = {v for v in rs.enum_values()} | set(rs.card_types) | set(rs.die_types)
-    stack, through = [cond], set()
-    while stack:
-        n = stack.pop()
-        k = n.kind
-        if k == "name":
-            i = n.id
-            if i in bound:
-                continue
-            if i in rs.constants:
-                if i not in through:
-                    through.add(i)
-                    stack.append(rs.constants[i].value)
-                continue
-            if i in rs.stats or i in rs.zones:
-                per_player = (rs.stats[i] if i in rs.stats else rs.zones[i]).per_player
-                out |= {STATS if i in rs.stats else CARDS} | ({TURN} if per_player else set())
-            elif i in _TURN_COUNTERS:  # set by a new turn or round (`start_player`: also by `set`)
-                out |= {TURN, STATS} if i == "start_player" else {TURN}
-            elif i not in values:
-                return None
-            continue
-        if k == "attr":
-            if n.name == "face":
-                out |= {DICE, CARDS}
-            elif n.name in rs.stats or n.name in rs.zones or n.name not in fields:
-                return None
-        elif k == "of":
-            if n.name in rs.stats:
-                out.add(STATS)
-            elif n.name in rs.zones:
-                out.add(CARDS)
-            else:
-                return None
-        elif k == "call":
-            f = rs.functions.get(n.func)
-            if f is None or n.func in rs.procedures:
-                return None
-            if n.func not in through:
-                through.add(n.func)
-                bound = bound | set(f.params)
-                stack.append(f.expr)
-        elif k not in _PLAIN_OPS:
-            return None
-        stack += list(n.children())
-    return out
-
-
-def _writes_closure(body: list[Node], rs: Ruleset) -> set[str] | None:
-    """What running `body` may change (CARDS, STATS, ...), with the procedures it calls, the
-    `when short of` rules its losses start, every trigger where it fires any other event, and
-    the `always` rules and watchers that settle after a change; None where it may start a turn
-    or actions (then anything)."""
-    out: set[str] = set()
-    todo = list(body) + [s for a in rs.always for s in a.body] + [s for w in rs.watchers for s in w.body]
-    seen: set[int] = set()
-    every = False
-    while todo:
-        s = todo.pop()
-        for n in walk(s):
-            if n.kind in ("play_turn", "play_round", "actions"):
-                return None
-            w = n.writes
-            out |= w - {RULES}
-            if n.kind == "call_stmt" and not (n.expr.kind == "call" and n.expr.func in rs.procedures):
-                return None  # (the checker allows only procedures here: not one this knows)
-            if n.kind == "call" and n.func in rs.procedures:
-                if id(rs.procedures[n.func]) not in seen:
-                    seen.add(id(rs.procedures[n.func]))
-                    todo += rs.procedures[n.func].body
-            elif RULES in w and n.kind in ("gain", "lose"):
-                for t in rs.short_triggers.get(n.stat, []):
-                    if id(t) not in seen:
-                        seen.add(id(t))
-                        todo += t.body
-            elif RULES in w and n.kind != "call_stmt" and not every:
-                every = True  # another event fired: any trigger may answer
-                todo += [x for t in _all_triggers(rs) for x in t.body]
-    return out

@@ -126,12 +126,6 @@ class AbilityRuntime:
     def whenever_pending(self, event: str, subject: Any) -> list:
         """The `whenever` triggers of cards in play answering `event` whose condition holds, as
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
-        return self.whenever_answers(self.whenever_live(event), subject)
-
-    def whenever_live(self, event: str) -> list:
-        """The `whenever` triggers of cards in play that may answer `event`, before their
-        conditions: (function, condition or None, binder, node, card, its owner's seat, card name)
-        — what `whenever_answers` tests for each subject (`fired_all` finds them once for a list)."""
         info = self.info
         table = info["whenever"].get(event, ())
         if info["copies"]:  # copying cards answer with the copied card's triggers too
@@ -149,18 +143,10 @@ class AbilityRuntime:
             if owner < 0 or (live is not None and not live(cid, node)):
                 continue
             you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
-            out.append((fns[name], None if cond is None else fns[cond], binder, node, cid, you, self.rs.cards[cid].name))
-        return out
-
-    def whenever_answers(self, live: list, subject: Any) -> list:
-        """Of `whenever_live`'s triggers, those whose condition holds for `subject`, as
-        (function, arguments, node, card name)."""
-        out = []
-        for fn, cond, binder, node, cid, you, name in live:
             args = (you, cid, subject) if binder else (you, cid)
-            if cond is not None and not self.trigger_condition(cond, args, node):
+            if cond is not None and not self.trigger_condition(fns[cond], args, node):
                 continue
-            out.append((fn, args, node, name))
+            out.append((fns[name], args, node, self.rs.cards[cid].name))
         return out
 
     def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:

@@ -741,54 +741,6 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             pending += self.whenever_pending(event, subject)
         return pending
 
-    def fired_all(self, event: str, subjects: list, actor: Any, partial: bool = False) -> list | None:
-        """`fired` for each of `subjects`, no trigger running between (`fire_each`): the event's
-        plan, `you` and the `whenever` cards in play found once for the list. None when no trigger
-        answers any subject. `partial`: a condition that fails ends the list at its subject
-        instead of raising (the caller runs the triggers found, then finds the others one by one
-        as they come, and meets the failure there)."""
-        plan = self.tables["fire_plans"].get(event)
-        if plan is None:
-            plan = self._fire_plan(event)
-        cards, rule, whenever = plan
-        out: list = []
-        if cards or self.info["copies"]:  # a subject's own triggers: each as `fired` finds them
-            for s in subjects:
-                try:
-                    out.append(self.fired(event, s, actor))
-                except Exception:
-                    if partial:
-                        return out
-                    raise
-            return out if any(out) else None
-        live = self.whenever_live(event) if whenever else None
-        if not rule and not live:
-            return None
-        fns = self.game.fns
-        you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
-            Seat(actor) if actor is not None else Seat(self.state.active)
-        rule = [(fns[name], None if cond is None else fns[cond], binder, node)
-                for name, cond, binder, node in rule] if rule else ()
-        some = False
-        for s in subjects:
-            pending = []
-            try:
-                for fn, cond, binder, node in rule:
-                    args = (you, s, s) if binder else (you, s)
-                    if cond is not None and not self.trigger_condition(cond, args, node):
-                        continue
-                    pending.append((fn, args, node))
-                if live:
-                    pending += self.whenever_answers(live, s)
-            except Exception:
-                if partial:
-                    return out
-                raise
-            if pending:
-                some = True
-            out.append(pending)
-        return out if some else None
-
     def _fire_plan(self, event: str) -> tuple:
         """An event's (cards' own triggers by card, the rules' triggers, whether `whenever`
         triggers answer it), found once per ruleset (`tables["fire_plans"]`)."""

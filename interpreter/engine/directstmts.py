@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..runtime.errors import RuleError
-from ..analysis.effects import answers_in_one_pass
 from .directexpr import Unsupported
 
 __all__ = ["StmtsGen", "StmtsRuntime", "STMTS_KEYWORDS"]
 
-STMTS_KEYWORDS = frozenset({"fired", "fired_all", "run_fired", "no_card_to_place"})  # Runtime methods the code below calls
+STMTS_KEYWORDS = frozenset({"fired", "run_fired", "no_card_to_place"})  # Runtime methods the code below calls
 
 
 class StmtsRuntime:
@@ -55,30 +54,15 @@ class StmtsGen:
             self.lines, self.line_loc, self.cur_loc = saved
         self.placement_names[zname] = name
 
-    def fire_each(self, d: int, event: str, cards: str, actor: str, loc, in_turn: bool = False) -> None:
-        """`EVENT` fired on each of `cards` (a list local). As `Game.fire_tasks` (`drawn`): the
-        triggers answering each card are found (their conditions tested) for every card first,
-        then run card by card in order. `in_turn` (`roll`'s `rolled`): each card's are found
-        after the earlier cards' have run — written as the same one pass (`R.fired_all`, one call
-        for the list) where no trigger answering the event may change what decides which answer
-        (analysis/effects.py, `answers_in_one_pass`), the cards from a condition that failed on
-        found one by one (so the earlier cards' triggers run first, as in turn); else one by one."""
+    def fire_each(self, d: int, event: str, cards: str, actor: str, loc) -> None:
+        """`EVENT` fired on each of `cards` (a list local), as `Game.fire_tasks`: the triggers
+        answering each card are found (their conditions tested) for every card first, then run
+        card by card in order."""
         if event not in self.events:
             return
         if self.sync:
             raise Unsupported("triggers answering a state-based rule")
-        one_pass = self.__dict__.setdefault("one_pass", {})
-        if in_turn and one_pass.setdefault(event, answers_in_one_pass(self.rs, event)) is False:
-            p = self.temp()
-            self.emit(d, f"for {p} in {cards}:", loc)
-            self.emit_fire(d + 1, event, p, actor, loc)
-            return
         pend, p = self.temp(), self.temp()
-        self.emit(d, f"{pend} = R.fired_all({self.k(event)}, {cards}, {actor}{', True' if in_turn else ''})", loc)
-        self.emit(d, f"if {pend} is not None:")
-        self.emit(d + 1, f"for {p} in {pend}:", loc)
-        self.emit(d + 2, f"if {p}:")
-        self.emit(d + 3, f"yield from R.run_fired({self.k(event)}, {p})", loc)
-        if in_turn:
-            self.emit(d + 1, f"for {p} in {cards}[len({pend}):]:", loc)
-            self.emit_fire(d + 2, event, p, actor, loc)
+        self.emit(d, f"{pend} = [R.fired({self.k(event)}, {p}, {actor}) for {p} in {cards}]", loc)
+        self.emit(d, f"for {p} in {pend}:", loc)
+        self.emit(d + 1, f"yield from R.run_fired({self.k(event)}, {p})", loc)

@@ -128,9 +128,8 @@ class Generates(Protocol):
     def emit_fire(self, d: int, event: str, subject: str, actor: str, loc: Any) -> None:
         """Write `fire EVENT on SUBJECT by ACTOR` (nothing when no rule answers the event)."""
 
-    def fire_each(self, d: int, event: str, cards: str, actor: str, loc: Any, in_turn: bool = False) -> None:
-        """Write `EVENT` fired on each card of the list local `cards` (`in_turn`: each card's
-        triggers found after the earlier cards' have run, as `roll` fires `rolled`)."""
+    def fire_each(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
+        """Write `EVENT` fired on each card of the list local `cards`."""
 
     def free_placement(self, zname: str, loc: Any) -> None:
         """Make the placement function of zone `zname`, which has no placement rule."""
@@ -2368,8 +2367,10 @@ class RollStmt(Stmt):
         items = gen.temp()
         gen.emit(d, f"{items} = {gen.cards_src(dice)}", self.loc)
         gen.emit(d, f"R.roll({items})", self.loc)
-        if "rolled" in gen.events:  # each die in turn (in one pass where that answers the same)
-            gen.fire_each(d, "rolled", items, gen.you(scope), self.loc, in_turn=True)
+        if "rolled" in gen.events:
+            c = gen.temp()
+            gen.emit(d, f"for {c} in {items}:", self.loc)
+            gen.emit_fire(d + 1, "rolled", c, gen.you(scope), self.loc)
         gen.changed = True
 
 
