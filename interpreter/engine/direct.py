@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import ast
 
 from ..language.tree import Node, walk
 from ..analysis.effects import is_sync
@@ -583,13 +582,13 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if zd.kind == "grid":
             return self.grid_placement_function(name, zname, pl)
         scope = {"card": ("_a0", "topcard"), pl.binder: ("_a1", "topcards")}
-        conds = [self.expr(c, scope) for c in pl.conds]
         # a per-player zone's rule is given the owner's instance (`placement_call`)
         zone = V("_zl", "zone", zone=zname, rows=zd.kind == "rows") if zd.per_player else self.zone(zname, None)
         extra = ", _zl" if zd.per_player else ""
         self.cur_loc = pl.loc
         self.emit(1, f"def {name}_ok(_a0, _a1):", pl.loc)  # the rule on the row as it would be
-        for c, n in zip(conds, pl.conds):
+        for n in pl.conds:  # each condition tested in turn (its lists written first: `expr_first`)
+            c = self.expr_first(n, scope, 2, n.loc)
             self.emit(2, f"if not ({c.src}):", n.loc)
             self.emit(3, "return False")
         self.emit(2, "return True")
@@ -782,24 +781,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if v.kind == "row":
             return v.src  # a row is kept as a reference to the row itself
         return f"list({v.src})" if v.live else v.src
-
-    def emit_kept(self, d: int, py: str, src: str, loc) -> None:
-        """`py = src`, a kept value. A plain filter (`[x for x in ITEMS if COND]`, what `let v =
-        xs where c` makes) is written as a loop into a new list: in CPython 3.11 a comprehension
-        makes a function and a frame each time, about 1,300 instructions more than the loop for a
-        list of 8 (a Trove filtered per kind, hundreds of times a game). The list is built apart
-        and bound at the end, as the comprehension's value is (`let xs = xs where ...`)."""
-        parts = _filter_parts(src)
-        if parts is None:
-            self.emit(d, f"{py} = {src}", loc)
-            return
-        x, items, cond = parts
-        out = self.temp()
-        self.emit(d, f"{out} = []", loc)
-        self.emit(d, f"for {x} in {items}:", loc)
-        self.emit(d + 1, f"if ({cond}):", loc)
-        self.emit(d + 2, f"{out}.append({x})", loc)
-        self.emit(d, f"{py} = {out}", loc)
 
     def kind_kept(self, v: V) -> str:
         return "cards" if v.kind == "zone" else v.kind
@@ -1130,21 +1111,3 @@ def _bind_again_function(binds: list[str], body: list[str], ns: dict) -> tuple |
 
 def _helpers() -> dict:
     return GENERATED_GLOBALS
-
-
-def _filter_parts(src: str) -> tuple[str, str, str] | None:
-    """(item, items, condition) of a generated `[x for x in ITEMS if COND]`, their text as written
-    (read with `ast`, so nested comprehensions are not mistaken for it); None for anything else."""
-    if not src.startswith("[_i"):
-        return None
-    node = ast.parse(src, mode="eval").body
-    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
-        return None
-    g = node.generators[0]
-    if g.is_async or len(g.ifs) != 1 or not isinstance(g.target, ast.Name) or \
-            not isinstance(node.elt, ast.Name) or node.elt.id != g.target.id:
-        return None
-    items, cond = ast.get_source_segment(src, g.iter), ast.get_source_segment(src, g.ifs[0])
-    if items is None or cond is None:
-        return None
-    return g.target.id, items, cond

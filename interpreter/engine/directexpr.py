@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..language.tree import Node
@@ -68,6 +68,25 @@ class V:
     empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
 
 
+@dataclass
+class _Hoist:
+    """Where a statement lets the lists its expression filters or maps first be written as loops
+    (`Expressions.listed`): at depth `d`, before the statement's own lines, for the rule at `loc`.
+    `open` until a part of the expression does something else (what follows it stays after it);
+    `done`: each construct's list written, by the construct's id (a part compiled twice is the same
+    local)."""
+
+    d: int
+    loc: Any
+    open: bool = True
+    done: dict = field(default_factory=dict)
+
+
+# builtins whose call evaluates its arguments first, each once and in order, and then its own work
+# (`f_NAME` of each writes `f(args)`): a list made in an argument may be written before the statement
+_EAGER_BUILTINS = frozenset({"count", "distinct", "ascending", "distinct_values", "first", "rest", "cards_under"})
+
+
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
 _CARDISH = ("card", "cards", "zone", "row")
 _LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
@@ -111,6 +130,9 @@ class Expressions:
 
     expr_depth = 0  # expressions being compiled, the outermost one first (0: a whole expression next)
 
+    hoist: _Hoist | None = None  # where the expression being compiled may write lists first (`expr_first`)
+    hoist_at: _Hoist | None = None  # the same, for the construct being compiled itself (`listed`)
+
     def expr(self, n: Node, scope: dict) -> V:
         """An expression's code: every construct writes its own (`generate`, language/tree.py),
         using what `tree.Generates` names of this generator. A whole expression (not a part of
@@ -118,6 +140,17 @@ class Expressions:
         own = getattr(n, "generate", None)
         if own is None:
             raise Unsupported(f"expression {n.kind}")
+        if self.hoist is not None:
+            return self._expr_hoisting(n, scope, own, self.hoist)
+        if self.hoist_at is not None:  # a part of a construct `expr_first` may write first: not itself
+            at, self.hoist_at = self.hoist_at, None
+            try:
+                return self._compiled(own, scope)
+            finally:
+                self.hoist_at = at
+        return self._compiled(own, scope)
+
+    def _compiled(self, own: Any, scope: dict) -> V:
         if self.expr_depth:
             return own(self, scope)
         self.expr_depth, self.whole_binding = 1, self.binding_depth
@@ -127,6 +160,84 @@ class Expressions:
             self.expr_depth, calls = 0, self.whole_calls
             self.whole_calls = {}
         return self.memo_calls(v) if calls else v
+
+    # ---- lists written as loops before their statement -------------------------------------
+    # In CPython 3.11 a comprehension makes a function object and a frame at each evaluation: a
+    # filter of 8 items costs about 1,300 instructions more than a loop appending to a list. A
+    # statement that evaluates an expression before anything else it does (`expr_first`) lets the
+    # lists at the expression's head be written as such loops, into locals, just before it: the
+    # list of `xs where c` and `(xs).f`, alone or as the first thing a builtin's argument or an
+    # operator's side evaluates (and the next such, while nothing else came between). Each is then
+    # evaluated exactly where the comprehension was (nothing with an effect or an error ran
+    # before it), once. A construct's other parts (a `where`'s condition, an `and`'s right side,
+    # an `if`'s branches, a rule function's body) keep their comprehensions.
+    def expr_first(self, n: Node, scope: dict, d: int, loc: Any) -> V:
+        """`n`, which its statement (written at depth `d`) evaluates before anything else it does:
+        the lists at its head written as loops before the statement (`listed`)."""
+        outer = self.hoist
+        self.hoist = _Hoist(d, loc)
+        try:
+            return self.expr(n, scope)
+        finally:
+            self.hoist = outer
+
+    def _expr_hoisting(self, n: Node, scope: dict, own: Any, h: _Hoist) -> V:
+        """`expr` inside `expr_first`: the construct may write its list first if nothing came
+        before it; its parts may too where it evaluates them first, in order: a builtin of
+        `_EAGER_BUILTINS` (its arguments compiled once each, in order) and `+`, `-`... (each of its
+        forms evaluates its left side first; it may compile its sides more than once, as it tries
+        their kinds: a list written once is the same local each time)."""
+        at = self.hoist_at
+        self.hoist_at = h
+        if not (n.kind == "arith" or (n.kind == "call" and n.func in _EAGER_BUILTINS and n.func not in self.rs.functions)):
+            self.hoist = None
+        try:
+            v = self._compiled(own, scope)
+        finally:
+            self.hoist, self.hoist_at = h, at
+        if id(n) not in h.done and n.kind != "lit":
+            h.open = False  # it did something: what follows stays after it
+        return v
+
+    def listed(self, n: Node, elem: str, x: str, items: str, cond: str | None, kind: str, **known: Any) -> V:
+        """The list `[elem for x in items if cond]` (`cond` None: every item) that construct `n`
+        makes: a loop into a local before the statement where `expr_first` allows, else the
+        comprehension."""
+        text = f"[{elem} for {x} in {items}{'' if cond is None else f' if {cond}'}]"
+
+        def loop(t: str, d: int) -> list[tuple[int, str]]:
+            keep = [(d + 1, f"if {cond}:")] if cond is not None else []
+            return [(d, f"{t} = []"), (d, f"for {x} in {items}:")] + keep + \
+                [(d + 1 + len(keep), f"{t}.append({elem})")]
+        return self._first(n, text, loop, kind, **known)
+
+    def tested(self, n: Node, quantifier: str, cond: str, target: str, items: str) -> V:
+        """`every|some|no TARGET in ITEMS has COND` that construct `n` tests: a loop that stops at
+        the first item that decides, before the statement where `expr_first` allows, else `all`
+        or `any` of a generator (a function, a frame and a resumption per item)."""
+        gen = f"{cond} for {target} in {items}"
+        text = {"every": f"all({gen})", "some": f"any({gen})", "no": f"(not any({gen}))"}[quantifier]
+        start, stop = ("True", f"not ({cond})") if quantifier == "every" else \
+            ("False" if quantifier == "some" else "True", cond)
+
+        def loop(t: str, d: int) -> list[tuple[int, str]]:
+            return [(d, f"{t} = {start}"), (d, f"for {target} in {items}:"), (d + 1, f"if {stop}:"),
+                    (d + 2, f"{t} = {start == 'False'}"), (d + 2, "break")]
+        return self._first(n, text, loop, "bool")
+
+    def _first(self, n: Node, text: str, loop: Any, kind: str, **known: Any) -> V:
+        """Construct `n`'s value: `loop(local, depth)`'s lines written before the statement where
+        `expr_first` allows (the value then in that local), else `text`. (A rule function call's
+        slot, `_mk`, is filled inside the expression: a value that holds one stays in it.)"""
+        h = self.hoist_at
+        if h is not None and id(n) in h.done:  # compiled again (`+` tries its sides' kinds first)
+            return replace(h.done[id(n)])
+        if h is None or not h.open or self.binding_depth or "_mk" in text:
+            return V(text, kind, **known)
+        got = h.done[id(n)] = V(self.temp(), kind, **known)
+        for d, line in loop(got.src, h.d):
+            self.emit(d, line, h.loc)
+        return replace(got)
 
     def value(self, src: str, kind: str, **known: Any) -> V:
         """A value of generated source `src` and kind `kind`, for a construct's own `generate`;

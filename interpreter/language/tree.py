@@ -88,8 +88,17 @@ class Generates(Protocol):
     def kind_kept(self, v: Any) -> str:
         """The kind of `v` as kept in a variable."""
 
-    def emit_kept(self, d: int, py: str, src: str, loc: Loc | None) -> None:
-        """Write `py = src` (`src` from `kept`)."""
+    def expr_first(self, n: "Node", scope: dict, d: int, loc: Loc | None) -> Any:
+        """`expr` of what a statement at depth `d` evaluates before anything else it does (the
+        lists at its head may be written as loops before it)."""
+
+    def listed(self, n: "Node", elem: str, x: str, items: str, cond: str | None, kind: str, **known: Any) -> Any:
+        """The list `[elem for x in items if cond]` construct `n` makes (as a loop before the
+        statement where `expr_first` allows)."""
+
+    def tested(self, n: "Node", quantifier: str, cond: str, target: str, items: str) -> Any:
+        """`every|some|no TARGET in ITEMS has COND` that construct `n` tests (as a loop before the
+        statement where `expr_first` allows)."""
 
     def bind(self, scope: dict, name: str, kind: str) -> str:
         """The local that rule variable `name` of `kind` is written to (made when new)."""
@@ -1216,11 +1225,11 @@ class LetStmt(Stmt):
         return cls(loc=loc, name=str(parts[0]), expr=parts[1], name_loc=src.token_loc(parts[0]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
-        v = gen.expr(self.expr, scope)
+        v = gen.expr_first(self.expr, scope, d, self.loc)
         if self.name in gen.rs.stats or self.name in gen.rs.zones or self.name in gen.rs.constants:
             gen.unsupported("let shadowing a stat, zone or constant")
         py = gen.bind(scope, self.name, gen.kind_kept(v))
-        gen.emit_kept(d, py, gen.kept(v), self.loc)
+        gen.emit(d, f"{py} = {gen.kept(v)}", self.loc)
         if self.expr.kind == "list" and not self.expr.items:
             gen.empty_lists.add(py)
 
@@ -1375,7 +1384,7 @@ class MoveStmt(Stmt):
             return self._emit_onto(gen, d, scope)  # onto a board space
         if self._emit_to_row(gen, d, scope):
             return
-        what = gen.expr(self.what, scope)
+        what = gen.expr_first(self.what, scope, d, self.loc)  # (the destination is a zone's name)
         if what.kind == "item":  # a mixed list's item, moved: a card
             what = gen.value(f"R.card_item({what.src})", "card")
         dest = gen.dest(self.dest, scope)
@@ -2178,8 +2187,8 @@ class IfStmt(Stmt):
                 w = gen.expr(cond.what, scope).src
                 c = f"{w} is not None and bool({t} := {gen.placement_names[cond.zone.id]}({w}))"
                 gen.known_positions[id(body[0])] = t
-            else:
-                v = gen.expr(cond, scope)
+            else:  # (an `elif`'s condition is evaluated after the conditions before it)
+                v = gen.expr_first(cond, scope, d, cond.loc) if first else gen.expr(cond, scope)
                 c = v.src
             gen.emit(d, f"{'if' if first else 'elif'} {c}:", cond.loc)
             first = False
@@ -2264,7 +2273,7 @@ class ForStmt(Stmt):
         return cls(loc=loc, name=str(name), iter=items, body=body, name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
-        it = gen.expr(self.iter, scope)
+        it = gen.expr_first(self.iter, scope, d, self.loc)
         item = gen.item_kind(it.kind)
         if item is None:
             gen.unsupported(f"for each over {it.kind}")
@@ -2591,7 +2600,7 @@ class WhereExpr(Expr):
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         items, x, cond, _ = gen.where_parts(self, scope)
-        return gen.value(f"[{x} for {x} in {items.src} if {cond}]", items.kind, top=items.top, nn=items.nn)
+        return gen.listed(self, x, x, items.src, cond, items.kind, top=items.top, nn=items.nn)
 
 
 @_node
@@ -2705,13 +2714,7 @@ class Quantified(Expr):
         with gen.binding():
             cond = gen.expr(self.cond, inner)
         target = ", ".join(pys) if len(pys) > 1 else pys[0]
-        if self.quantifier == "every":
-            src = f"all({cond.src} for {target} in {it.src})"
-        elif self.quantifier == "some":
-            src = f"any({cond.src} for {target} in {it.src})"
-        else:
-            src = f"(not any({cond.src} for {target} in {it.src}))"
-        return gen.value(src, "bool")
+        return gen.tested(self, self.quantifier, cond.src, target, it.src)
 
 
 @_node
@@ -3292,17 +3295,18 @@ class Attr(Expr):
         if self.obj.kind == "where" and obj.kind == "cards":  # `(xs where c).f`: one comprehension
             items, x, cond, types = gen.where_parts(self.obj, scope)
             elem = rd(f, x) if items.top else f"(None if _COV[{x}] else {rd(f, x)})"
-            return gen.value(f"[{elem} for {x} in {items.src} if {cond}]", "list",
-                             nn=items.top and types is not None and gen.field_never_none(name, types))
+            return gen.listed(self, elem, x, items.src, cond, "list",
+                              nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
             return gen.value(rd(f, obj.src), "any")
         if obj.kind == "card":
             return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
         if obj.kind in ("cards", "zone", "row"):
             src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            x = gen.temp("_i")
             if obj.top or obj.kind in ("zone", "row"):
-                return gen.value(f"[{rd(f, '_x')} for _x in {src}]", "list")
-            return gen.value(f"[None if _COV[_x] else {rd(f, '_x')} for _x in {src}]", "list")
+                return gen.listed(self, rd(f, x), x, src, None, "list")
+            return gen.listed(self, f"None if _COV[{x}] else {rd(f, x)}", x, src, None, "list")
         return gen.field_of_value(obj, name)  # a number's or text's field: an error
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 from itertools import compress
-from operator import itemgetter
 from typing import Any
 
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
@@ -113,20 +112,22 @@ class MoveTracker:
     """Collects, per seat, the cards it took, played and moved during one game, and the cards that
     moved at all (by `card_keys` identity).
 
-    Why flags per card id (a bytearray per seat and figure) and a table of zone-to-zone moves: the
-    replay runs for every move of every card, so a move costs a few stores, not the zone facts
-    worked out again; the ids become `keys` only for the report."""
+    Why flags per card key (a bytearray per seat and figure, indexed by the key's place among the
+    ruleset's keys sorted, `_key_of`) and a table of zone-to-zone moves: the replay runs for every
+    move of every card, so a move costs a few stores, not the zone facts worked out again; and a
+    report's list is the flagged keys read off in order (`_names`), with no card's flag read per
+    card nor copies merged."""
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
         (self.keys, self.visibility, self.rows_zones, self._zones, self._moves,
-         self._sorted_keys, self._by_key) = _ruleset_facts(program.rs)
+         self._sorted_keys, self._key_of) = _ruleset_facts(program.rs)
         self.game: Any = None
         self.pos: list[str | None] = [None] * len(self.cards)  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
         self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
-        # flags per card id: per seat (`movers`: per decider, None the moves before any decision)
+        # flags per card key (`_key_of`): per seat (`movers`: per decider, None the moves before any decision)
         self.taken: dict[int, bytearray] = {}
         self.played: dict[int, bytearray] = {}
         self.movers: dict[int | None, bytearray] = {}
@@ -177,14 +178,14 @@ class MoveTracker:
     def _flags(self, table: dict, who: Any) -> bytearray:
         got = table.get(who)
         if got is None:
-            got = table[who] = bytearray(len(self.cards))
+            got = table[who] = bytearray(len(self._sorted_keys))
         return got
 
     def _replay(self) -> None:
         """Follow the moves noted since the last look, in order (see `ChangeLog`), and the looks
         noted among them (decisions, see `marks`); `_moved` written out, as this runs for every
         move of every card."""
-        pending, pos, trans, all_movers = self.pending, self.pos, self._trans, self.movers
+        pending, pos, trans, all_movers, key_of = self.pending, self.pos, self._trans, self.movers, self._key_of
         movers = self._flags(all_movers, self.decider)
         for ev in self.events:
             if type(ev) is not tuple:  # a decision asked of player `ev`: who moves what moves next
@@ -209,12 +210,13 @@ class MoveTracker:
             if was == to:
                 continue
             pos[cid] = to
-            movers[cid] = 1
+            k = key_of[cid]
+            movers[k] = 1
             flags = trans.get((was, to))
             if flags is None:
                 flags = self._transition(was, to)
             for f in flags:
-                f[cid] = 1
+                f[k] = 1
         self.events.clear()
 
     def _settle(self) -> None:
@@ -239,8 +241,7 @@ class MoveTracker:
     def _names(self, flags: bytes | None) -> list[str]:
         if flags is None:
             return []
-        # the keys in sorted order, each card's flag read in that order: sorted, equal keys together
-        return list(dict.fromkeys(compress(self._sorted_keys, self._by_key(flags))))
+        return list(compress(self._sorted_keys, flags))  # (flags by key, in the keys' order)
 
     def moved_by(self, seats: int) -> list[list[str]]:
         """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
@@ -251,7 +252,7 @@ class MoveTracker:
         moved = 0
         for flags in self.movers.values():
             moved |= int.from_bytes(flags, "little")
-        return self._names(moved.to_bytes(len(self.cards), "little"))
+        return self._names(moved.to_bytes(len(self._sorted_keys), "little"))
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
@@ -275,9 +276,10 @@ class MoveTracker:
 
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:
         """One card's move (as `_replay` counts it)."""
-        self._flags(self.movers, self.decider)[cid] = 1
+        k = self._key_of[cid]
+        self._flags(self.movers, self.decider)[k] = 1
         for f in self._trans.get((was, to)) or self._transition(was, to):
-            f[cid] = 1
+            f[k] = 1
 
     def _transition(self, was: str | None, to: str | None) -> tuple[bytearray, ...]:
         """The flags a move from zone key `was` to `to` sets (None: out of play): taken by the
@@ -317,19 +319,20 @@ _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch pl
 
 def _ruleset_facts(rs: Any) -> tuple:
     """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → (taker,
-    player), the keys sorted, and a function giving a card flags' values in that order) of a
-    ruleset, worked out once rather than per game (the card keys alone took about a tenth of a
-    short game); the third and fourth fill as games meet zones and moves. The last two let a
-    report's list of keys be read off in order (`MoveTracker._names`), not sorted per list."""
+    player), the distinct keys sorted, and per card id its key's place among them) of a ruleset,
+    worked out once rather than per game (the card keys alone took about a tenth of a short game);
+    the fourth and fifth fill as games meet zones and moves. The last two let the tracker flag keys
+    rather than cards, so a report's list is read off in order (`MoveTracker._names`), not sorted
+    nor merged per list."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
     keys = card_keys(rs.cards)
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    by_key = itemgetter(*order) if len(order) > 1 else (lambda flags: tuple(flags[c] for c in order))
+    names = sorted(set(keys))
+    place = {k: i for i, k in enumerate(names)}
     facts = (keys, {name: zd.visibility for name, zd in rs.zones.items()},
              frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {},
-             [keys[c] for c in order], by_key)
+             names, [place[k] for k in keys])
     _FACTS.insert(0, (rs, facts))
     del _FACTS[4:]
     return facts

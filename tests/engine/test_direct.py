@@ -301,3 +301,24 @@ def test_a_placement_rule_that_reads_more_than_the_row(tmp_path):
         a, b = new_game(program, 4, seed), DirectGame(dp, 4, seed)
         assert _play(a, agents_for(["random"], 4, seed)) == _play(b, agents_for(["random"], 4, seed))
         assert a.result == b.result and a.state.digest() == b.state.digest()
+
+
+
+def test_lists_a_statement_evaluates_first_keep_their_meaning(tmp_path):
+    """Lists and quantifiers a statement evaluates before anything else are written as loops before
+    it (`Expressions.expr_first`): `let xs = xs where ...` filters the old list; a quantifier at a
+    head gives its answer; a list behind an `and` is made only when the left side holds (its
+    condition would divide by zero)."""
+    program = _tiny(tmp_path, """\
+        let xs = all_cards()
+        let xs = xs where it.value == 1
+        set x to count(xs)
+        if every c in xs has c.value == 1:
+            set x to x + 10
+        if x == 0 and count(xs where it.value == 1 / (x - x)) > 0:
+            set x to 100
+        end game
+        """)
+    assert "all(" not in compile_direct(program).source  # (the `every` is a loop)
+    g = DirectGame(compile_direct(program), 2, 1)
+    assert g.over and g.error is None and g.state.stats["x"] == 16
