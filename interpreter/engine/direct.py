@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
 from ..language.tree import Node, walk
 from ..analysis.effects import is_sync
 from .directabilities import AbilityGen, GENERATED_KEYWORDS
