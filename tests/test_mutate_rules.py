@@ -429,6 +429,32 @@ def test_a_mods_lines_are_met_by_the_scenarios_that_stack_it_with_with(tmp_path,
     assert not _lines(out.out, "SURVIVED") or all("bound" in line for line in _lines(out.out, "SURVIVED"))
 
 
+def test_an_edit_to_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
+    """A run mutates its copy of the rules as they were when it began: a fix written into the
+    real file while it runs (a Talisman run once took a Raft fix in half-way) changes neither the
+    lines it reports nor their mutants."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    tool = _tool()
+    real_run = tool.run_mutant
+
+    def edit_then_run(*args, **kw):  # the first mutant's run: someone edits the real file
+        path = rules / "game.rules"
+        path.write_text(path.read_text(encoding="utf-8").replace("pts of you += c.value", "pts of you += c.value * 1"),
+                        encoding="utf-8")
+        return real_run(*args, **kw)
+    tool.run_mutant = edit_then_run
+    out = tmp_path / "out.json"
+    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:16",
+               "--lines", "game.rules:17", "--json", str(out)])
+    lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+    assert lines["game.rules:17"] == "pts of you += c.value"
+    assert "c.value * 1" not in capsys.readouterr().out
+
+
 # ---- a card field's range top, proved equivalent without running ---------------------------------
 # RULES with a second field, `bonus` (line 6), counted in the score
 RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(

@@ -977,9 +977,10 @@ def main(argv: list[str] | None = None) -> int:
             # a line citing no rule ID is every scenario's business; one citing IDs, its citers' first
             citing = sorted({f for rid in site.ids for f in index.get(rid, [])}) if site.ids else all_scenarios
             others = [f for f in all_scenarios if f not in citing]
-            original = site.file.read_text(encoding="utf-8")
-            lines = original.splitlines()
             target = in_copy(site.file, rules_dir, work)
+            # the copy's text, as the run began: an edit to the real file meanwhile stays out of this run
+            original = target.read_text(encoding="utf-8")
+            lines = original.splitlines()
             tried = 0
             found = valid_mutants(site, original, zones, target, work, per_line, args.cited_only)
             for desc, program, began in found:
