@@ -51,10 +51,13 @@ def test_staying_alive_comes_before_going_deeper():
     assert _value_with(game, 49, 1) >= 1000
 
 
-def test_the_valley_of_fire_is_the_last_step_before_the_crown():
+def test_each_step_of_either_way_through_the_inner_region_counts_more():
     game = new_game(load_program(RULESET), 4, 3)
-    # both ways through the Inner Region (41-44 and 45-47) lead to the Valley of Fire (48): a
-    # search must see a step onto it as a step nearer the Crown from either way
+    # the two ways from the Plain of Peril to the Valley of Fire (game.rules' map): a search must
+    # see every step along either as a step nearer the Crown, the Valley last of all
+    for way in ([41, 42, 43, 44, 48], [41, 45, 46, 47, 48]):
+        values = [_value_at(game, n) for n in way]
+        assert values == sorted(values) and len(set(values)) == len(values), way
     valley = _value_at(game, 48)
     assert all(_value_at(game, n) < valley for n in range(41, 48))
 
