@@ -49,3 +49,39 @@ def test_staying_alive_comes_before_going_deeper():
     # how far in he is counts in full from 3 lives only; the Crown whatever his lives
     assert _value_with(game, 41, 3) - _value_with(game, 41, 1) > _value_with(game, 5, 3) - _value_with(game, 5, 1)
     assert _value_with(game, 49, 1) >= 1000
+
+
+def test_each_step_of_either_way_through_the_inner_region_counts_more():
+    game = new_game(load_program(RULESET), 4, 3)
+    # the two ways from the Plain of Peril to the Valley of Fire (game.rules' map): a search must
+    # see every step along either as a step nearer the Crown, the Valley last of all
+    for way in ([41, 42, 43, 44, 48], [41, 45, 46, 47, 48]):
+        values = [_value_at(game, n) for n in way]
+        assert values == sorted(values) and len(set(values)) == len(values), way
+    valley = _value_at(game, 48)
+    assert all(_value_at(game, n) < valley for n in range(41, 48))
+
+
+def test_how_far_in_counts_in_full_from_three_lives_and_no_more_above():
+    game = new_game(load_program(RULESET), 4, 3)
+    # on space 5 he is 12 steps from the Sentinel: his progress counts nothing, only his lives do
+    outer = {k: _value_with(game, 5, k) for k in (2, 3, 4)}
+    inner = {k: _value_with(game, 41, k) for k in (2, 3, 4)}
+    # the third life brings the Inner Region's progress in full (a third of it per life below) ...
+    assert inner[3] - inner[2] > outer[3] - outer[2]
+    # ... and a fourth life adds only what a life is worth anywhere
+    assert inner[4] - inner[3] == outer[4] - outer[3]
+
+
+def test_a_talisman_adds_to_the_value():
+    game = new_game(load_program(RULESET), 4, 3)
+    before = _value_at(game, 25)
+    g = game.clone()
+    g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == 25)
+    st = g.state
+    talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
+                    and st.where.get(c.id, "").startswith("talisman_deck"))
+    st.zones[st.where[talisman]].remove(talisman)  # handed a Talisman (the Valley of Fire needs one)
+    st.zones["objects#0"].append(talisman)
+    st.where[talisman] = "objects#0"
+    assert g.values()[0] > before
