@@ -89,3 +89,68 @@ def test_guided_players_reach_the_crown():
     assert g.error is None
     assert g.result["reason"] == "Crown of Command" and "cap" not in g.result
     assert g.result["rounds"] < 100 and g.state.stats["crown_reached"] == 1
+
+
+def _give_talisman(g: Any) -> None:
+    """Seat 1 is handed a Talisman from the Talisman deck."""
+    st = g.state
+    talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
+                    and st.where.get(c.id, "").startswith("talisman_deck"))
+    st.zones[st.where[talisman]].remove(talisman)
+    st.zones["objects#0"].append(talisman)
+    st.where[talisman] = "objects#0"
+
+
+def _crosses(g: Any) -> bool:
+    """Seat 1, on an Outer space with a Raft, would rather cross the Storm River than not."""
+    yes, no = _rates(g, "Cross the Storm River on your Raft?", [True, False])
+    return yes > no
+
+
+def test_ready_for_the_middle_region_at_strength_6_and_3_lives():
+    """The bar to leave the Outer Region (`ready_middle`): a battle Strength of 6 or more and 3
+    lives or more; every 15 rounds lower both by one. Seat 1 is the Elf (Strength 3, 4 lives, no
+    Weapon) on the Fields; Strength counters bring him to the bar or one short."""
+    g = _standing(8, strength_counters=3, lives=3)  # battle Strength 6, 3 lives: ready
+    assert _crosses(g)
+    g.state.pstats[0].update(strength_counters=2)  # 5: not yet
+    assert not _crosses(g)
+    g.state.pstats[0].update(strength_counters=3, lives=2)  # 6 but 2 lives: not yet
+    assert not _crosses(g)
+    g.state.pstats[0].update(strength_counters=2, lives=3)
+    g.state.round_number = 14  # 5, in round 14: not yet
+    assert not _crosses(g)
+    g.state.round_number = 15  # 5 + 1 in round 15: bold enough
+    assert _crosses(g)
+    g.state.pstats[0].update(strength_counters=1, lives=2)  # 4 + 1 and 2 + 1 in round 15: not yet
+    assert not _crosses(g)
+
+
+def _enters(g: Any) -> bool:
+    """Seat 1, at the Castle (32), would rather walk through the Portal of Power (33) onto the
+    Plain of Peril (41) than stay in the Middle Region (31)."""
+    walk_in, stay_out = _rates(g, "Move where?", [[_space(g, 33), _space(g, 41)], [_space(g, 31)]])
+    return walk_in > stay_out
+
+
+def test_ready_for_the_inner_region_with_a_talisman_at_7_and_2_lives():
+    """The bar for the Portal of Power (`ready_inner`): a Talisman, Strength or Craft 7 or more and
+    2 lives or more; every 15 rounds lower both by one. Seat 1 is the Elf (Strength 3, Craft 4,
+    4 lives)."""
+    g = _standing(32, craft_counters=3)  # Craft 7, no Talisman: not ready
+    assert not _enters(g)
+    _give_talisman(g)
+    assert _enters(g)  # Craft 7 with a Talisman: ready
+    g.state.pstats[0].update(craft_counters=2)  # Craft 6: not yet
+    assert not _enters(g)
+    g.state.pstats[0].update(craft_counters=0, strength_counters=4)  # Strength 7: ready
+    assert _enters(g)
+    g.state.pstats[0].update(lives=1)  # 1 life: not yet
+    assert not _enters(g)
+    g.state.pstats[0].update(lives=2, strength_counters=3)  # Strength 6, round 14: not yet
+    g.state.round_number = 14
+    assert not _enters(g)
+    g.state.round_number = 15  # 6 + 1 in round 15: bold enough
+    assert _enters(g)
+    g.state.pstats[0].update(lives=0)  # 0 + 1 lives in round 15: not yet
+    assert not _enters(g)
