@@ -7,11 +7,14 @@ from __future__ import annotations
 from typing import Any
 from pathlib import Path
 
+import pytest
+
 from interpreter.api import load_program
 from interpreter.content.model import CardData
 from interpreter.engine.game import Decision
 from interpreter.play.agents import GuidedAgent
 from interpreter.engine.factory import new_game
+from interpreter.runtime.values import Seat
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
@@ -46,6 +49,9 @@ def test_on_through_the_inner_region_never_back():
     back, stay, onward = _rates(g, "Move to which space?", [_space(g, 42), _space(g, 43), _space(g, 44)])
     assert back < stay < onward
     assert _rates(g, "Move to which space?", [_space(g, 49)])[0] > onward  # the Crown above all
+    g = _standing(48)  # the Valley of Fire: on to the Crown rather than stay
+    stay, crown = _rates(g, "Move to which space?", [_space(g, 48), _space(g, 49)])
+    assert stay < crown
 
 
 def test_the_portal_only_when_ready_and_free_of_a_quest():
@@ -154,3 +160,61 @@ def test_ready_for_the_inner_region_with_a_talisman_at_7_and_2_lives():
     assert _enters(g)
     g.state.pstats[0].update(lives=0)  # 0 + 1 lives in round 15: not yet
     assert not _enters(g)
+
+
+@pytest.mark.parametrize("prompt, answer", [
+    ("Take the Talisman?", True), ("Take it?", True), ("Take the gold lying here?", True),
+    ("Trade your Strength trophies?", True), ("Trade your Craft trophies?", True),
+    ("Ditch an Object or Follower on your space?", False),
+    ("Ditch an Object or Follower here before drawing?", False),
+    ("Pay the healer 1 gold to heal 1 life?", True), ("Pay the doctor 1 gold more to heal 1 life?", True),
+    ("Have the court heal up to 2 lives free?", True), ("Drink the Elixir (heal 2 lives)?", True)])
+def test_the_plans_answer_to_a_yes_or_no_question(prompt, answer):
+    """Where the plan has an answer, a guided bot prefers it: take what is offered, heal, trade
+    trophies, never ditch."""
+    yes, no = _rates(_standing(8), prompt, [True, False])
+    assert (yes > no) if answer else (yes < no)
+
+
+def test_a_warlock_quest_only_without_a_talisman():
+    """A quest is accepted for its reward, a Talisman: not by a character who holds one."""
+    g = _standing(25)
+    yes, no = _rates(g, "Accept a Warlock quest?", [True, False])
+    assert yes > no
+    talisman, reward = _rates(g, "Take which reward?", ["a Talisman", "a Quest Reward"])
+    assert talisman > reward
+    _give_talisman(g)
+    yes, no = _rates(g, "Accept a Warlock quest?", [True, False])
+    assert yes < no
+    talisman, reward = _rates(g, "Take which reward?", ["a Talisman", "a Quest Reward"])
+    assert not talisman > reward
+
+
+def test_the_quest_to_visit_a_place_first_then_a_tribute():
+    """Of the Warlock's quests a place to visit is chosen first, then a tribute, then a kill."""
+    g = _standing(25)
+    quests = {str(c.fields["goal"]): c for c in g.cards if c.type == "Quest"}
+    visit, tribute, slay = _rates(g, "Which quest?", [quests["Visit"], quests["Tribute"], quests["Slay"]])
+    assert visit > tribute > slay
+
+
+def test_psychic_combat_only_when_craft_is_the_greater():
+    """The Elf (Strength 3, Craft 4) would rather fight by Craft; with a Strength counter the two
+    are even, and he fights by battle."""
+    g = _standing(8)
+    yes, no = _rates(g, "Fight by psychic combat (no: by battle)?", [True, False])
+    assert yes > no
+    g.state.pstats[0].update(strength_counters=1)
+    yes, no = _rates(g, "Fight by psychic combat (no: by battle)?", [True, False])
+    assert yes < no
+
+
+def test_no_answer_where_the_plan_has_none():
+    """On the Fields, not yet ready for the Middle Region, the plan rates every Outer space alike
+    (0): whether to encounter the space or the character standing there is left to chance, and
+    so is any question of cards."""
+    g = _standing(8)
+    space, rival = _rates(g, "Encounter the space or a character?", [_space(g, 8), Seat(1)])
+    assert space == rival
+    cards = [c for c in g.cards if c.type == "Adventure"][:3]
+    assert len(set(_rates(g, "Take which Object?", cards))) == 1
