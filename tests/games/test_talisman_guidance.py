@@ -218,3 +218,20 @@ def test_no_answer_where_the_plan_has_none():
     assert space == rival
     cards = [c for c in g.cards if c.type == "Adventure"][:3]
     assert len(set(_rates(g, "Take which Object?", cards))) == 1
+
+
+def test_a_quest_to_kill_looks_for_an_enemy():
+    """With a Warlock quest to slay an Enemy, a guided bot heads for a space where an Enemy
+    stands, rather than one with another card or none."""
+    g = _standing(8)
+    st = g.state
+    quest = next(c for c in g.cards if c.type == "Quest" and str(c.fields["goal"]) == "Slay")
+    st.zones[st.where[quest.id]].remove(quest.id)
+    st.zones["quest#0"].append(quest.id)
+    st.where[quest.id] = "quest#0"
+    enemy = next(c for c in g.cards if c.type == "Adventure" and str(c.fields.get("kind")) == "Enemy")
+    other = next(c for c in g.cards if c.type == "Adventure" and str(c.fields.get("kind")) == "ObjectCard")
+    g.R.move_onto([enemy.id], _space(g, 9).id)
+    g.R.move_onto([other.id], _space(g, 7).id)
+    to_enemy, to_other, to_none = _rates(g, "Move where?", [[_space(g, 9)], [_space(g, 7)], [_space(g, 10)]])
+    assert to_enemy > to_other == to_none
