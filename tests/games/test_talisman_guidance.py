@@ -235,3 +235,11 @@ def test_a_quest_to_kill_looks_for_an_enemy():
     g.R.move_onto([other.id], _space(g, 7).id)
     to_enemy, to_other, to_none = _rates(g, "Move where?", [[_space(g, 9)], [_space(g, 7)], [_space(g, 10)]])
     assert to_enemy > to_other == to_none
+
+
+def test_ready_for_the_middle_region_he_makes_for_the_sentinel():
+    """Ready for the Middle Region, a guided bot in the Outer Region heads for the Sentinel's
+    space (17), whose bridge crosses the Storm River, and rather into the Middle Region at once."""
+    g = _standing(14, strength_counters=3, lives=3)
+    before, sentinel, middle = _rates(g, "Move where?", [[_space(g, 16)], [_space(g, 17)], [_space(g, 30)]])
+    assert before < sentinel < middle
