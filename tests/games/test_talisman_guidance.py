@@ -243,3 +243,16 @@ def test_ready_for_the_middle_region_he_makes_for_the_sentinel():
     g = _standing(14, strength_counters=3, lives=3)
     before, sentinel, middle = _rates(g, "Move where?", [[_space(g, 16)], [_space(g, 17)], [_space(g, 30)]])
     assert before < sentinel < middle
+
+
+def test_in_the_middle_region_he_makes_for_the_portal_when_ready_else_the_warlock():
+    """In the Middle Region a guided bot ready for the Inner Region heads for the Portal of Power
+    (33), the nearer space first, and stays in the Middle Region; not ready and without a
+    Talisman he heads for the Warlock's Cave (25), whose quests pay one."""
+    g = _standing(30, craft_counters=3)  # Craft 7
+    _give_talisman(g)
+    nearer, farther, outer = _rates(g, "Move where?", [[_space(g, 31)], [_space(g, 29)], [_space(g, 8)]])
+    assert nearer > farther > outer
+    g = _standing(27)  # not ready, no Talisman
+    nearer, farther, outer = _rates(g, "Move where?", [[_space(g, 26)], [_space(g, 28)], [_space(g, 8)]])
+    assert nearer > farther > outer
