@@ -103,3 +103,24 @@ def test_no_spell_is_left_uncast() -> None:
     """Every Spell card now has a window in which the rules offer it."""
     text = (RULESET.parent.parent / "cards" / "talisman" / "spells.yaml").read_text(encoding="utf-8")
     assert "window: Uncast" not in text
+
+
+def test_a_character_killed_on_landing_after_a_move_is_killed_once(monkeypatch) -> None:
+    """TA-129 with TA-116: the Imp moves a character of 1 life onto a Desert holding a Hex, which
+    kills him on landing; his encounter of the Desert does not begin, so its thirst does not
+    "kill" the dead character a second time (`m_hex_kills_on_arrival.yaml`; the log shows it: a
+    second kill logs "none is killed")."""
+    import interpreter.play.scenario as scenario
+
+    logged: list[str] = []
+    check = scenario._check
+
+    def keep_log(game, ex, res, observer=None):  # the game's log at the scenario's final check
+        logged[:] = [str(line) for line in game.log]
+        return check(game, ex, res, observer)
+
+    monkeypatch.setattr(scenario, "_check", keep_log)
+    res = run_scenario(RULESET.parents[1] / "tests" / "scenarios" / "talisman" / "m_hex_kills_on_arrival.yaml")
+    assert res.passed, res.failures
+    assert [line for line in logged if "is killed" in line and "Warrior" in line] and \
+        sum("is killed" in line for line in logged) == 1, logged
