@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..language.tree import Node
+from ..library import BUILTINS
 from ..library.names import SPECIAL_NAMES
 from ..runtime.values import ZoneRef
 
@@ -83,8 +84,8 @@ class _Hoist:
 
 
 # builtins whose call evaluates its arguments first, each once and in order, and then its own work
-# (`f_NAME` of each writes `f(args)`): a list made in an argument may be written before the statement
-_EAGER_BUILTINS = frozenset({"count", "distinct", "ascending", "distinct_values", "first", "rest", "cards_under"})
+# (`Builtin.args_first`): a list made in an argument may be written before the statement
+_EAGER_BUILTINS = frozenset(name for name, b in BUILTINS.items() if b.args_first)
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice

@@ -22,14 +22,17 @@ class Builtin:
     """A function rules may call, with between `lo` and `hi` arguments, its doc;
     the kind of value it gives when always the same (`result`, see language/kinds.py), whether
     its first argument must be a collection (a zone, row or list) — what the checker reads — and
-    what its value depends on (`reads`: ARGS, TURN or ANYWHERE; `pure` when ARGS)."""
+    what its value depends on (`reads`: ARGS, TURN or ANYWHERE; `pure` when ARGS); `args_first`:
+    its generated call evaluates its arguments first, each once and in order, then does its own
+    work (so the code generator may write a list made in an argument just before the statement)."""
 
-    __slots__ = ("lo", "hi", "doc", "result", "collection", "reads")
+    __slots__ = ("lo", "hi", "doc", "result", "collection", "reads", "args_first")
 
     def __init__(self, lo: int, hi: int, doc: str, *, result: str | None = None,
-                 collection: bool = False, reads: str = TURN):
+                 collection: bool = False, reads: str = TURN, args_first: bool = False):
         self.lo, self.hi, self.doc = lo, hi, doc
         self.result, self.collection, self.reads = result, collection, reads
+        self.args_first = args_first
 
     @property
     def pure(self) -> bool:
@@ -41,19 +44,19 @@ class Builtin:
 
 CORE_BUILTINS: dict[str, Builtin] = {
     "count": Builtin(1, 1, "how many items (cards in a zone, elements of a list)",
-                       result=NUMBER, collection=True, reads=ARGS),
+                       result=NUMBER, collection=True, reads=ARGS, args_first=True),
     "distinct": Builtin(1, 1, "true when no two known values are equal (unknowns are skipped)",
-                          result=BOOL, collection=True, reads=ARGS),
+                          result=BOOL, collection=True, reads=ARGS, args_first=True),
     "distinct_values": Builtin(1, 1, "the different known values, in first-seen order",
-                                 collection=True, reads=ARGS),
+                                 collection=True, reads=ARGS, args_first=True),
     "ascending": Builtin(1, 1, "true when the known values rise strictly",
-                           result=BOOL, collection=True, reads=ARGS),
+                           result=BOOL, collection=True, reads=ARGS, args_first=True),
     "first": Builtin(1, 2, "the first item, or the first n items",
-                       collection=True, reads=ARGS),
+                       collection=True, reads=ARGS, args_first=True),
     "last": Builtin(1, 2, "the last item, or the last n items",
                       collection=True, reads=ARGS),
     "rest": Builtin(1, 1, "all items but the first",
-                      collection=True, reads=ARGS),
+                      collection=True, reads=ARGS, args_first=True),
     "sum": Builtin(1, 1, "the sum of the known values",
                      result=NUMBER, collection=True, reads=ARGS),
     "max": Builtin(1, 1, "the largest known value (0 when none)",
@@ -74,7 +77,8 @@ CORE_BUILTINS: dict[str, Builtin] = {
                           collection=True, reads=ARGS),
     "cards_in": Builtin(1, 1, "the cards of a zone or row (top cards only)",
                           collection=True, reads=ARGS),
-    "cards_under": Builtin(1, 1, "the cards lying under a card (or under each card of a list)", reads=ANYWHERE),
+    "cards_under": Builtin(1, 1, "the cards lying under a card (or under each card of a list)", reads=ANYWHERE,
+                           args_first=True),
     "all_cards": Builtin(0, 0, "every card of the game", reads=ANYWHERE),
     "other_players": Builtin(0, 0, "the other players, clockwise from you, then dummy players"),
     "turn_order": Builtin(0, 0, "all players, clockwise from the start player"),
