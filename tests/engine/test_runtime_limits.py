@@ -46,16 +46,23 @@ def test_subtraction_is_bounded_as_addition_is(tmp_path):
     assert "too large" in err.message and "-" in err.message
 
 
-def test_a_builtin_over_a_long_list_inside_a_loop_is_charged_by_its_items(tmp_path):
-    p = build(tmp_path, """
+def _summing(tmp_path, times: int, also: str = "") -> Exception:
+    """The error of a turn that sums a 100,000-item list `times` times (each time also doing
+    `also`, a statement), under a work limit of 5,000,000 items."""
+    p = build(tmp_path, f"""
         stat n = 0
         turn:
             let big = [x for each x in 1..100000]
-            repeat 1000000 times:
+            repeat {times} times:
                 set n to sum(big)
+                {also}
             end game
         """)
-    err = _stops(p, 20, Limits(max_work=5_000_000))
+    return _stops(p, 20, Limits(max_work=5_000_000))
+
+
+def test_a_builtin_over_a_long_list_inside_a_loop_is_charged_by_its_items(tmp_path):
+    err = _summing(tmp_path, 1000000)
     assert isinstance(err, LimitExceeded) and "5000000 items" in err.message
 
 
@@ -76,16 +83,7 @@ def test_membership_in_a_long_list_is_charged_too(tmp_path):
 def test_an_empty_range_gives_no_work_back(tmp_path):
     """`1..HI` with HI below 1 is empty and costs nothing: a rule cannot earn back work with one
     (it once counted HI - LO + 1 items, a negative number, and so undid the charge of a sum)."""
-    p = build(tmp_path, """
-        stat n = 0
-        turn:
-            let big = [x for each x in 1..100000]
-            repeat 200 times:
-                set n to sum(big)
-                set n to count(1..(0 - 200000))
-            end game
-        """)
-    err = _stops(p, 20, Limits(max_work=5_000_000))
+    err = _summing(tmp_path, 200, "set n to count(1..(0 - 200000))")
     assert isinstance(err, LimitExceeded) and "5000000 items" in err.message
 
 
