@@ -148,6 +148,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.kidx: dict = {}
         self.lines: list[str] = []
         self.line_loc: list = []  # generated line number (1-based) - 1 → the rule's Loc
+        self.learnt_calls: dict = {}  # the learning pass's rule function calls (`RuleFunctions.rule_call`)
         self.n = 0
         self.enum_values = self.rs.enum_values()
         self.fields: dict[str, str] = {}  # card field → generated table name

@@ -68,6 +68,13 @@ class V:
     held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
     empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
 
+    def copy(self, **changes: Any) -> "V":
+        """A copy with `changes` (`dataclasses.replace` without its per-call field walk: the
+        compiler copies values tens of thousands of times per ruleset)."""
+        new = object.__new__(V)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
 
 @dataclass
 class _Hoist:
@@ -232,13 +239,13 @@ class Expressions:
         slot, `_mk`, is filled inside the expression: a value that holds one stays in it.)"""
         h = self.hoist_at
         if h is not None and id(n) in h.done:  # compiled again (`+` tries its sides' kinds first)
-            return replace(h.done[id(n)])
+            return h.done[id(n)].copy()
         if h is None or not h.open or self.binding_depth or "_mk" in text:
             return V(text, kind, **known)
         got = h.done[id(n)] = V(self.temp(), kind, **known)
         for d, line in loop(got.src, h.d):
             self.emit(d, line, h.loc)
-        return replace(got)
+        return got.copy()
 
     def value(self, src: str, kind: str, **known: Any) -> V:
         """A value of generated source `src` and kind `kind`, for a construct's own `generate`;
@@ -273,7 +280,7 @@ class Expressions:
         """The value of `name` where `scope` binds it (a rule variable, a rule function's
         parameter), else None."""
         if isinstance(scope.get(name), _Bound):  # a rule function's parameter (`rule_call`)
-            return replace(scope[name].v)
+            return scope[name].v.copy()
         if name in scope and name not in ("true", "false", "none"):
             py, kind = scope[name]
             if kind == "topcard":  # an item of a list of uncovered cards: never none, never covered
@@ -538,6 +545,13 @@ class _Bound(tuple):
         return out
 
 
+def _fields(x: Any) -> Any:
+    """A scope entry or value as plain data, to key `RuleFunctions.learnt_calls` by."""
+    if isinstance(x, _Bound):
+        x = x.v
+    return tuple(x.__dict__.items()) if isinstance(x, V) else x
+
+
 class RuleFunctions:
     """Rule functions (`function f(x) = EXPR`), mixed into `direct._Gen`: each call is the
     function's expression compiled where it is called, typed by its arguments (so a zone or a
@@ -555,6 +569,23 @@ class RuleFunctions:
         if len(n.args) != len(fd.params):
             raise Unsupported("argument count")
         args = [self.expr(a, scope) for a in n.args]
+        if not self.learning:
+            return self._inlined(n, fd, args, scope)
+        # the learning pass (`direct._learn_stats`) keeps only the kinds it learns: a call
+        # compiled before in the same context gives the same value and learns nothing new
+        key = (n.func, self.fn_stack, self.fn_real, tuple(_fields(a) for a in args),
+               tuple((k, _fields(scope[k])) for k in ("you", "this") if k in scope),
+               self.card_stats, frozenset(self.stat_kinds.items()), self.expr_depth, self.binding_depth)
+        got = self.learnt_calls.get(key)
+        if got is not None:
+            return got.copy()
+        got = self._inlined(n, fd, args, scope)
+        if self.card_stats == key[5] and self.stat_kinds.items() == key[6]:
+            self.learnt_calls[key] = got.copy()
+        return got
+
+    def _inlined(self, n: Node, fd: Any, args: list[V], scope: dict) -> V:
+        """The call `n` of rule function `fd` written out where it is called, on `args`."""
         inner = {k: scope[k] for k in ("you", "this") if k in scope}
         names, values = [], []
         for param, a in zip(fd.params, args):
@@ -564,7 +595,7 @@ class RuleFunctions:
                 py = self.temp("_v")
                 names.append(py)
                 values.append(a.src)
-                inner[param] = _Bound(replace(a, src=py))
+                inner[param] = _Bound(a.copy(src=py))
         depth = len(self.fn_stack) + 1
         self.fn_stack = self.fn_stack + (n.func,)
         try:
@@ -581,8 +612,8 @@ class RuleFunctions:
         if self.expr_depth and _COSTLY.search(body.src) and self.same_value_whole(n.func, fixed):
             src = self.memo_call((n.func, depth, *fixed), src)
         if body.kind == "list" and body.src == "[]":  # `function f() = []`: known empty, whatever `in` asks of it
-            return replace(body, src=src, live=body.live, empty=True)
-        return replace(body, src=src, live=body.live)
+            return body.copy(src=src, empty=True)
+        return body.copy(src=src)
 
     # ---- a call repeated in one expression, evaluated once -----------------------------------
     # Written out at each call, a function that other functions call is evaluated again and again

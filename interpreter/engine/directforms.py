@@ -7,7 +7,6 @@ the same games. `FormsRuntime` is the part of `directgame.Runtime` they call.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..runtime.memory import MAX_ITEMS
@@ -98,7 +97,7 @@ class FormsGen:
         """A zone passed to an inlined procedure (`ZoneArg`) is that zone, named and keyed."""
         got = scope.get(name)
         if isinstance(got, ZoneArg):
-            return replace(got.v)
+            return got.v.copy()
         return super().scoped(name, scope)
 
     def items(self, v: V) -> V:

@@ -71,3 +71,36 @@ def test_copyable_observed_form_never_compiles_its_own_build():
     twin = game.clone()
     assert (twin.decision.prompt, twin.decision.labels) == (game.decision.prompt, game.decision.labels)
     assert observed.build is not dp.build and "_build" in observed.__dict__  # compiled when asked
+
+
+def _learnt(program_dir, monkeypatch, reuse: bool) -> tuple:
+    """What the learning pass learns of `program_dir`'s stats, and how many rule function calls it
+    wrote out; `reuse=False`: no call's value is reused (every key differs)."""
+    from interpreter.engine import direct, directexpr
+    with monkeypatch.context() as m:
+        if not reuse:
+            m.setattr(directexpr, "_fields", lambda x: object())
+        written = []
+        inlined = directexpr.RuleFunctions._inlined
+        m.setattr(directexpr.RuleFunctions, "_inlined", lambda self, *a: written.append(1) or inlined(self, *a))
+        return direct._learn_stats(load_program(program_dir)), len(written)
+
+
+def test_the_learning_pass_reuses_a_call_only_while_the_stats_kinds_stand(tmp_path, monkeypatch):
+    """`h()` is compiled before and after `held` is learnt to hold a card: the second call must be
+    compiled again (reused, `other` would never be learnt to hold a card)."""
+    from rulekit import HEADER, ruleset
+    rules = HEADER + "card type Gem:\n    v: 1..3\nzone deck: pile, shared, hidden\nstat held = 0\nstat other = 0\n" \
+        "function h() = held\nsetup:\n    move all_cards() to deck\nturn:\n    set other to h()\n" \
+        "    set held to top(deck)\n    set other to h()\n    end game\n"
+    folder = ruleset(tmp_path, rules, "- {name: Ruby, type: Gem, v: 1}\n")
+    assert _learnt(folder, monkeypatch, reuse=True)[0] == (frozenset(), {"held": "card", "other": "card"})
+
+
+def test_the_learning_pass_learns_the_same_reusing_calls(monkeypatch):
+    """Talisman's learning pass (most of its rule function calls written out again in the same
+    context) learns the same kinds with the calls reused as without, writing far fewer out."""
+    reused, fewer = _learnt(ROOT / "rulesets" / "talisman", monkeypatch, reuse=True)
+    fresh, every = _learnt(ROOT / "rulesets" / "talisman", monkeypatch, reuse=False)
+    assert reused == fresh and fresh[1]
+    assert fewer * 2 < every
