@@ -1,0 +1,59 @@
+"""tools/merge_runs.py: a mutation run's outcomes, numbered as the rule files stood when it began,
+merged into a ruleset's record at today's numbering (issue 24: Talisman's run is done in parts
+while fixes move its lines)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+sys.path.insert(0, str(TOOLS))
+import merge_runs  # noqa: E402
+
+
+def _o(where: str, line: str, status: str = "killed", mutation: str = "m") -> dict:
+    return {"where": where, "ids": [], "mutation": mutation, "scenarios": ["a.yaml"], "status": status, "line": line}
+
+
+def test_an_outcome_follows_its_line_and_a_changed_line_is_dropped():
+    old = {"game.rules": ["a = 1", "b = 2", "c = 3  # TA-001", "d = 4"]}
+    new = {"game.rules": ["a = 1", "c = 3  # TA-001", "x = 9", "d = 5"]}
+    kept, dropped = merge_runs.renumber(
+        [_o("game.rules:2", "b = 2"), _o("game.rules:3", "c = 3"), _o("game.rules:4", "d = 4"),
+         _o("cards.yaml:7", "gain 1")], old, new)
+    assert [o["where"] for o in kept] == ["game.rules:2", "cards.yaml:7"]  # c moved up; card effects as they are
+    assert dropped == 2  # b deleted, d edited: run again by the next --resume
+
+
+def test_a_later_run_replaces_the_lines_it_visited_and_the_record_keeps_the_rest():
+    record = [_o("g.rules:10", "x", "survived"), _o("g.rules:10", "x", "killed", "m2"), _o("g.rules:2", "y", "survived")]
+    first = [_o("g.rules:10", "x", "survived")]
+    second = [_o("g.rules:10", "x", "killed"), _o("g.rules:11", "z")]
+    out = merge_runs.merge(record, [first, second])
+    assert [(o["where"], o["status"]) for o in out] == [("g.rules:2", "survived"), ("g.rules:10", "killed"),
+                                                         ("g.rules:11", "killed")]
+    assert all(o["scenarios"] == [] for o in out)
+
+
+def test_a_run_made_at_an_older_commit_lands_on_todays_lines(tmp_path):
+    rules = tmp_path / "rulesets" / "tally"
+    rules.mkdir(parents=True)
+    (rules / "game.rules").write_text("one\ntwo\nthree\n")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1", "--allow-empty")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1")
+    old = git("rev-parse", "HEAD").strip()
+    (rules / "game.rules").write_text("zero\none\ntwo\nthree\n")  # a line inserted above: all move down
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps([_o("game.rules:1", "one", "survived")]))
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps([_o("game.rules:1", "one"), _o("game.rules:3", "three", "survived")]))
+    assert merge_runs.main([str(record), f"{run}@{old}", "--ruleset", str(rules), "--record-at", old]) == 0
+    out = json.loads(record.read_text())
+    assert [(o["where"], o["status"]) for o in out] == [("game.rules:2", "killed"), ("game.rules:4", "survived")]
