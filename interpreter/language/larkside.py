@@ -68,10 +68,11 @@ class _Indenter(Indenter):
                                      [below + 1, above + 1])
 
 
-def lark_parser(grammar: str, cache: str | bool, reduction: Callable[[tuple], Callable | None],
+def lark_parser(grammar: str, cache: str | bool, reductions: Callable[[list], list],
                 pass_on: Callable) -> Lark:
     """Lark's LALR parser for `grammar` (its tables cached in the file `cache`), each rule's
-    callback replaced by `reduction(rule_facts(rule))`, or `pass_on` where that is None."""
+    callback replaced by its reduction (`reductions` of every rule's `rule_facts`, in order), or
+    `pass_on` where that is None."""
     options = dict(parser="lalr", start=["start", "effect"], postlex=_Indenter(), propagate_positions=True,
                    maybe_placeholders=True)
     try:
@@ -79,8 +80,8 @@ def lark_parser(grammar: str, cache: str | bool, reduction: Callable[[tuple], Ca
     except (OSError, EOFError, ValueError):  # an unreadable cache must never stop us
         lark = Lark(grammar, **options)
     callbacks = lark.parser.parser.parser.callbacks
-    for rule in list(callbacks):
-        reduce = reduction(rule_facts(rule))
+    rules = list(callbacks)
+    for rule, reduce in zip(rules, reductions([rule_facts(rule) for rule in rules])):
         callbacks[rule] = pass_on if reduce is None else reduce
     return lark
 
