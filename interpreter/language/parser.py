@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from .tree import _nodes_in
-from .tree import CONSTRUCTS, Effect, Module, Node
+from .tree import CONSTRUCTS, Effect, Module, Node, node_fields
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import TABLES_FORMAT, FastParser, Token, Unusual
 from .usercache import cache_dir, read_cached, write_cached
@@ -765,10 +765,12 @@ def _to_ast(node: Node, place: Place) -> Node:
 
 def _too_deep(root: Node) -> tuple[Node, bool] | None:
     """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
-    the first binding expression inside MAX_BINDING_NESTING others (True)."""
-    fields: dict[type, tuple[str, ...]] = {}  # each construct's fields, looked up once per parse
+    the first binding expression inside MAX_BINDING_NESTING others (True). Only the fields that
+    may hold nodes are read (`node_fields`), and a leaf (a construct that holds none, such as a
+    name) is not visited where it cannot be too deep."""
     stack = [(root, 0, 0)]
     push = stack.append
+    none: frozenset = frozenset()
     while stack:
         n, d, b = stack.pop()
         if d > MAX_AST_DEPTH:
@@ -777,21 +779,35 @@ def _too_deep(root: Node) -> tuple[Node, bool] | None:
             b += 1
             if b > MAX_BINDING_NESTING:
                 return n, True
-        names = fields.get(n.__class__)
+        names = _NODE_FIELDS.get(n.__class__)
         if names is None:
-            names = fields[n.__class__] = n.field_names
+            names = _node_fields(n.__class__)
         d += 1
+        leaves = _LEAVES if d <= MAX_AST_DEPTH else none
         for f in names:  # `n.children()` in the same order, without a generator per node
             v = getattr(n, f)
             if isinstance(v, Node):
-                push((v, d, b))
+                if v.__class__ not in leaves:
+                    push((v, d, b))
             elif isinstance(v, (list, tuple)):
                 for c in v:  # `_nodes_in(v)`, in the same order, a generator only for a list in a list
                     if isinstance(c, Node):
-                        push((c, d, b))
+                        if c.__class__ not in leaves:
+                            push((c, d, b))
                     elif isinstance(c, (list, tuple)):
                         stack.extend((x, d, b) for x in _nodes_in(c))
     return None
+
+
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # construct class -> its `node_fields`, as classes are met
+_LEAVES: set[type] = set()  # the classes met that hold no node and bind nothing
+
+
+def _node_fields(cls: type) -> tuple[str, ...]:
+    names = _NODE_FIELDS[cls] = node_fields(cls)
+    if not names and cls.kind not in _BINDING:
+        _LEAVES.add(cls)
+    return names
 
 
 def _parse_one(text: str, start: str, place: Place) -> Node:
