@@ -765,8 +765,8 @@ def _to_ast(node: Node, place: Place) -> Node:
 
 def _too_deep(root: Node) -> tuple[Node, bool] | None:
     """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
-    the first binding expression inside MAX_BINDING_NESTING others (True). Only the fields that
-    may hold nodes are read (`node_fields`), and a leaf (a construct that holds none, such as a
+    the first binding expression inside MAX_BINDING_NESTING others (True). Only a construct's
+    `node_fields` are read (those that may hold nodes), and a leaf (a construct that holds none, such as a
     name) is not visited where it cannot be too deep."""
     stack = [(root, 0, 0)]
     push = stack.append

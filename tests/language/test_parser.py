@@ -185,7 +185,7 @@ def _too_deep_by_full_walk(root: Node):
 
 @pytest.mark.parametrize("depth", [150, 190, 196, 197, 198, 199, 200, 201, 202, 260])
 def test_the_depth_check_finds_the_node_a_full_walk_finds(depth: int) -> None:
-    """The depth check reads only the fields that may hold nodes and skips leaves that cannot be
+    """The depth check reads only each construct's `node_fields` and skips leaves that cannot be
     too deep (a name, a number): the node it reports is the one a walk over every field and node
     reports, whether the deepest is a leaf, a bracket or a binding, at each depth around the limit."""
     from interpreter.language import parser
