@@ -27,7 +27,7 @@ import _sre
 
 __all__ = ["Unusual", "FastParser", "Token", "TABLES_FORMAT", "compiled_form"]
 
-TABLES_FORMAT = 3  # the shape of larkside's `tables_from_lark`; a cache of another shape is rebuilt
+TABLES_FORMAT = 4  # the shape of larkside's `tables_from_lark`; a cache of another shape is rebuilt
 
 _new_str = str.__new__
 
@@ -108,6 +108,8 @@ class FastParser:
         self.dispatches: dict[int, tuple] = {}  # scanner -> its `first_char_dispatch`, once read
         self.lexers: dict[int, tuple] = {}  # per state, filled as states are reached
         self.nl_type, opens, closes, self.indent_type, self.dedent_type, self.tab_len = tables["indenter"]
+        # a lone space after a token is skipped without a match (larkside's `_lone_space`)
+        self.lone_space: bool = tables["space"]
         self.opens, self.closes = frozenset(opens), frozenset(closes)
 
     def parse(self, text: str, start: str, max_nesting: int) -> object:
@@ -115,7 +117,7 @@ class FastParser:
         the text holds anything Lark would report (or a block nested deeper than `max_nesting`)."""
         actions, gotos, lexers = self.actions, self.gotos, self.lexers
         nl_type, indent_type, dedent_type, tab_len = self.nl_type, self.indent_type, self.dedent_type, self.tab_len
-        opens, closes = self.opens, self.closes
+        opens, closes, lone_space = self.opens, self.closes, self.lone_space
         end_state = self.end_states[start]
         state_stack = [self.start_states[start]]
         value_stack: list = []
@@ -156,6 +158,8 @@ class FastParser:
             tok.type, tok.start_pos, tok.value, tok.line, tok.column = type_, pos, value, start_line, col
             tok.end_line, tok.end_column, tok.end_pos = line, end - line_start + 1, end
             pos = end
+            if lone_space and pos < n and text[pos] == " " and text[pos + 1:pos + 2] not in " \t\f":
+                pos += 1  # one space, then no other: what the ignored `[\t \f]+` would match
             last = tok
             # the Indenter: newlines inside brackets are dropped; a newline may open or close blocks
             if type_ == nl_type:

@@ -68,10 +68,11 @@ class _Indenter(Indenter):
                                      [below + 1, above + 1])
 
 
-def lark_parser(grammar: str, cache: str | bool, reduction: Callable[[tuple], Callable | None],
+def lark_parser(grammar: str, cache: str | bool, reductions: Callable[[list], list],
                 pass_on: Callable) -> Lark:
     """Lark's LALR parser for `grammar` (its tables cached in the file `cache`), each rule's
-    callback replaced by `reduction(rule_facts(rule))`, or `pass_on` where that is None."""
+    callback replaced by its reduction (`reductions` of every rule's `rule_facts`, in order), or
+    `pass_on` where that is None."""
     options = dict(parser="lalr", start=["start", "effect"], postlex=_Indenter(), propagate_positions=True,
                    maybe_placeholders=True)
     try:
@@ -79,8 +80,8 @@ def lark_parser(grammar: str, cache: str | bool, reduction: Callable[[tuple], Ca
     except (OSError, EOFError, ValueError):  # an unreadable cache must never stop us
         lark = Lark(grammar, **options)
     callbacks = lark.parser.parser.parser.callbacks
-    for rule in list(callbacks):
-        reduce = reduction(rule_facts(rule))
+    rules = list(callbacks)
+    for rule, reduce in zip(rules, reductions([rule_facts(rule) for rule in rules])):
         callbacks[rule] = pass_on if reduce is None else reduce
     return lark
 
@@ -139,7 +140,8 @@ def tables_from_lark(lark: Lark) -> dict:
             scanners.append(_scanner(basic))
         state_scanner[state] = seen[id(basic)]
     ind = lark.options.postlex
-    return {"format": TABLES_FORMAT, "start_states": {str(k): v for k, v in table.start_states.items()},
+    return {"format": TABLES_FORMAT, "space": _lone_space(scanners),
+            "start_states": {str(k): v for k, v in table.start_states.items()},
             "end_states": {str(k): v for k, v in table.end_states.items()},
             "states": states, "rule_shapes": [(str(r.origin.name), len(r.expansion)) for r in rules],
             "rules": [rule_facts(r) for r in rules], "scanners": scanners, "state_scanner": state_scanner,
@@ -169,6 +171,20 @@ def _scanner(basic) -> tuple | None:
     return (pattern, flags, words, tuple(sorted(map(str, basic.ignore_types))),
             tuple(sorted(map(str, basic.newline_types))), _kept(compiled_form(pattern, flags)),
             _kept(first_char_dispatch(branches, flags) if "|".join(branches) == pattern else None))
+
+
+def _lone_space(scanners: list) -> bool:
+    """Whether, in every scanner, a space can start only an ignored terminal `[\t \f]+`: then a
+    single space before anything else is skipped by the loop without a match (a third of a rule
+    file's matches are spaces between tokens)."""
+    for spec in scanners:
+        if spec is None or spec[6] is None:
+            return False
+        per_char, default, subsets = marshal.loads(spec[6])
+        j = per_char.get(" ", default)
+        if j < 0 or not any(subsets[j][0] == f"(?P<{name}>[\t \f]+)" for name in spec[3]):
+            return False
+    return bool(scanners)
 
 
 def _kept(data: object) -> bytes | None:

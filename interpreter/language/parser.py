@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from .tree import _nodes_in
-from .tree import CONSTRUCTS, Effect, Module, Node
+from .tree import CONSTRUCTS, Effect, Module, Node, node_fields
 from .diagnostics import ContentError, Diagnostic, Loc, did_you_mean
 from .fastparse import TABLES_FORMAT, FastParser, Token, Unusual
 from .usercache import cache_dir, read_cached, write_cached
@@ -71,8 +71,8 @@ def _cache_file() -> str | bool:
 
 @functools.lru_cache(maxsize=None)
 def _lark():
-    """Lark's parser for this grammar, each rule's callback our reduction (`_reduction`)."""
-    return _larkside().lark_parser(GRAMMAR_PATH.read_text(encoding="utf-8"), _cache_file(), _reduction, _pass_on)
+    """Lark's parser for this grammar, each rule's callback our reduction (`_reductions`)."""
+    return _larkside().lark_parser(GRAMMAR_PATH.read_text(encoding="utf-8"), _cache_file(), _reductions, _pass_on)
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,7 +88,7 @@ def _fast() -> FastParser | None:
         except (AttributeError, ValueError, KeyError):
             return None
         _save_tables(key, tables)
-    return FastParser(tables, [_reduction(facts) for facts in tables["rules"]])
+    return FastParser(tables, _reductions(tables["rules"]))
 
 
 def _tables_key() -> tuple:
@@ -154,23 +154,80 @@ class _Built(_Tree):
 _PARSING = threading.local()  # the `_Builder` (its `Place`) of the parse under way, and its first error
 
 
+def _passes_on(facts: tuple) -> bool:
+    """Whether a rule passes its one child on and only moves the parser's top state (its
+    reduction is None)."""
+    name, expand1, alias, empty, size, _, _, one_rule = facts[:8]
+    # `?sum: product`: Lark would pass the one child on and mark its positions as its own
+    # container, which they already are; a third of all reductions are these. So does a
+    # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
+    return bool(expand1 and not empty and size == 1 and one_rule
+                and (not alias or getattr(_SELF_BUILT.get(name), "chain", False)))
+
+
 def _reduction(facts: tuple) -> Callable | None:
-    """A rule's reduction (`facts`: larkside's `rule_facts`, see `_reducer`), or None for one that
-    passes its one child on.
+    """One rule's reduction (`facts`: larkside's `rule_facts`), or None for one that passes its one
+    child on: `_reductions` of that rule alone (compiled here, not kept)."""
+    return _reductions([facts], keep=False)[0]
+
+
+def _reductions(all_facts: list[tuple], keep: bool = True) -> list[Callable | None]:
+    """Each rule's reduction (`all_facts[i]`: larkside's `rule_facts` of rule i), None for a rule
+    that passes its one child on (`_passes_on`).
 
     Each rule's callback builds the construct at once (Lark cannot pass positions to an inline
     transformer): a rule's children are filtered as Lark filters them, its positions computed as
     Lark's `propagate_positions` computes them, then `_Builder`'s method turns it into the node, in
     the order `Transformer_NonRecursive` would have. This spares a second pass over a whole parse
-    tree, and Lark's chain of wrappers per reduction: about half the parsing time."""
-    name, expand1, alias, empty, size, _, _, one_rule = facts[:8]
-    if expand1 and not empty and size == 1 and one_rule \
-            and (not alias or getattr(_SELF_BUILT.get(name), "chain", False)):
-        # `?sum: product`: Lark would pass the one child on and mark its positions as its own
-        # container, which they already are; a third of all reductions are these. So does a
-        # chain construct of one part (`?sum: product (ADDOP product)* -> arith`, nothing added)
-        return None
-    return _reducer(facts, _PLUMBING.get(name), getattr(_SELF_BUILT.get(name), "build", None))
+    tree, and Lark's chain of wrappers per reduction: about half the parsing time.
+
+    Each reduction is written for its rule's shape (`_shape`, `_reducer_source`): which children
+    are kept, whether the first and last are tokens, a construct's `build` or a plumbing method are
+    settled in the text, not tested on each of a run's ~26,000 reductions. Rules of one shape share
+    its code, each reduction made with its rule's name, `build` and kept children's places; all
+    shapes are compiled as one text. With `keep` the code is kept in the user's cache
+    (`reductions.marshal`), keyed by the shapes, Python's version and the code of
+    `_reducer_source` itself (a changed generator writes it again): a later process neither
+    writes nor compiles the text."""
+    shapes: dict[tuple, int] = {}
+    made: list = []
+    for facts in all_facts:
+        if _passes_on(facts):
+            made.append(None)
+            continue
+        name = facts[0]
+        build = getattr(_SELF_BUILT.get(name), "build", None)
+        method = _PLUMBING.get(name) if build is None else None
+        shape, places = _shape(facts, "build" if build is not None else "method" if method is not None else None)
+        made.append((shapes.setdefault(shape, len(shapes)), name, build if build is not None else method, places))
+    names: dict = {"_Tree": _Tree, "_Built": _Built, "_new": object.__new__, "_first": _first, "_start": _start,
+                   "_end": _end, "_meta_loc": _meta_loc, "_PARSING": _PARSING, "ContentError": ContentError,
+                   "_failed": _failed}
+    exec(_reductions_code(list(shapes), keep), names)
+    return [None if m is None else names[f"_shape{m[0]}"](m[1], m[2], m[3]) for m in made]
+
+
+def _reductions_code(shapes: list[tuple], keep: bool):
+    """The compiled `_reducer_source` of each shape, read from the cache when an earlier process
+    kept it for the same shapes, Python and generator."""
+    key = (1, sys.version, tuple(shapes), _reducer_source.__code__)
+    folder = cache_dir() if keep else None
+    path = folder / "reductions.marshal" if folder is not None else None
+    code = read_cached(path, key)
+    if code is None:
+        code = compile("".join(_reducer_source(j, shape) for j, shape in enumerate(shapes)), "<reductions>", "exec")
+        write_cached(path, key, code)
+    return code
+
+
+def _failed(name: str, kids: list, node: _Tree) -> _Tree:
+    """Lark's tree for a rule reduced after a limit was found (nothing more is built), with the
+    positions its reduction gave `node`."""
+    tree = _Tree(name, kids)
+    for attr in _Tree.__slots__[2:]:
+        if hasattr(node, attr):
+            setattr(tree, attr, getattr(node, attr))
+    return tree
 
 
 # grammar rule -> the construct class that builds itself from the rule's children (`build`)
@@ -213,92 +270,168 @@ def _end(meta: _Tree, last: Token | _Tree, own: bool) -> None:
     meta.c_end_line, meta.c_end_column = line, column
 
 
-def _reducer(facts: tuple, method: Callable | None, build: Callable | None = None):
-    """One rule's reduction (`facts`: larkside's `rule_facts`): Lark's child filter (`_rule`s inlined, filtered
-    tokens dropped, `None` for a missing `[optional]`), `?rule` passing its one child on, positions,
-    then the construct: `build(loc, kids, source)` for a construct that builds itself (`Node.build`),
-    else `method(source, meta, kids)` (a plumbing rule of `_Builder`), else Lark's tree."""
+def _shape(facts: tuple, makes: str | None) -> tuple[tuple, tuple]:
+    """What a rule's reduction depends on besides its name and its `build`: (its shape, the places
+    of its kept children when they need no splicing and are not all its children; else ()).
+    `makes` is "build" for a construct that builds itself, "method" for a plumbing rule of
+    `_Builder`, None for Lark's tree."""
     name, expand1, alias, _, size, first_token, last_token, _, keep, trailing = facts
-    expand1 = expand1 and not alias
+    tokens_only = bool(first_token and last_token and size <= 2)  # no built construct among its children
+    head = (bool(expand1 and not alias), name.startswith("_"), makes, size > 0, tokens_only, bool(first_token),
+            bool(last_token))
+    if trailing or any(inline or nones for _, inline, nones in keep):
+        return head + (tuple(keep), trailing), ()
+    picked = tuple(k for k, _, _ in keep)
+    whole = picked == tuple(range(size))
+    return head + (len(picked), whole), () if whole else picked
 
-    helper = name.startswith("_")  # Lark's own rules (`__start_star_0` for a `*`): spliced into the parent
-    plain = build is None and method is None  # Lark's tree, no construct
-    tokens_only = first_token and last_token and size <= 2  # no built construct among its children
-    # shortcuts, as most rules need no splicing and start (or end) with a token, which has a position
-    picked = None if trailing or any(inline or nones for _, inline, nones in keep) else [i for i, _, _ in keep]
-    whole = picked == list(range(size))
 
-    def reduce(children):
-        if whole:
-            kept = children
-        elif picked is not None:
-            kept = [children[i] for i in picked]
+def _reducer_source(j: int, shape: tuple) -> str:
+    """The text of `_shape{j}(_name, _b, _at)`, which makes the reduction `reduce(children)` of a
+    rule of shape `shape` (`_shape`) named `_name`: Lark's child filter (`_rule`s inlined, filtered
+    tokens dropped, `None` for a missing `[optional]`; `_at` the places of the kept children when
+    the shape says how many), `?rule` passing its one child on, positions, then the construct:
+    `_b(loc, kids, source)` for a construct that builds itself (`makes` "build", `Node.build`),
+    `_b(source, meta, kids)` for a plumbing rule of `_Builder` ("method"), else (None) Lark's tree."""
+    expand1, helper, makes, sized, tokens_only, first_token, last_token = shape[:7]
+    plain = makes is None  # Lark's tree, no construct
+    lines = [f"def _shape{j}(_name, _b, _at):"]
+    end = "    return reduce\n"
+
+    def w(depth: int, line: str) -> None:
+        lines.append("    " * (depth + 1) + line)
+
+    # the kept children: `kept` (a list), or one local per kept child (`n_kept` of them) when each is known
+    if len(shape) == 9 and isinstance(shape[7], int):
+        n_kept, whole = shape[7], shape[8]
+        at = [str(k) for k in range(n_kept)] if whole else [f"_at{k}" for k in range(n_kept)]
+        if not whole and n_kept:
+            w(0, f"{', '.join(at)}, = _at")
+        w(0, "def reduce(children):")
+        if not (helper or tokens_only or expand1 and n_kept == 1):
+            pass  # no list: the construct's children are read one by one (below)
+        elif whole:
+            w(1, "kept = children")
         else:
-            kept = []
-            for i, inline, nones in keep:
-                if nones:
-                    kept += [None] * nones
-                if inline:
-                    if kept:
-                        kept += children[i].children
-                    else:  # a left-recursive list grows in place (as Lark's filter does): linear, not quadratic
-                        kept = children[i].children
+            w(1, f"kept = [{', '.join(f'children[{k}]' for k in at)}]")
+    else:
+        n_kept, whole, at = None, False, []
+        keep, trailing = shape[7], shape[8]
+        w(0, "def reduce(children):")
+        state = "empty"  # what is known of `kept` so far: "empty" (not made yet), "some", "unknown"
+        for k, inline, nones in keep + ((None, False, trailing),) if trailing else keep:
+            if nones:
+                w(1, f"kept {'=' if state == 'empty' else '+='} [{', '.join(['None'] * nones)}]")
+                state = "some"
+            if k is None:
+                continue
+            if inline:  # a left-recursive list grows in place (as Lark's filter does): linear, not quadratic
+                if state == "empty":
+                    w(1, f"kept = children[{k}].children")
+                elif state == "some":
+                    w(1, f"kept += children[{k}].children")
                 else:
-                    kept.append(children[i])
-            if trailing:
-                kept += [None] * trailing
-        first = children[0] if size else None  # most often it: a token, or a rule with a position
-        if not first_token and (first is None or isinstance(first, _Tree) and first.empty):
-            first = _first(children)
-        if expand1 and len(kept) == 1:
-            res = kept[0]
-            if isinstance(res, _Tree) and first is not None:  # it takes this rule's place: its container grows
-                own = res.empty
-                _start(res, first, own)
-                _end(res, children[-1] if last_token else _first(reversed(children)), own)
-            return res
-        if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
-            node = _Tree(name, kept)
+                    w(1, "if kept:")
+                    w(2, f"kept += children[{k}].children")
+                    w(1, "else:")
+                    w(2, f"kept = children[{k}].children")
+                state = "some" if state == "some" else "unknown"
+            else:
+                w(1, f"kept = [children[{k}]]" if state == "empty" else f"kept.append(children[{k}])")
+                state = "some"
+        if state == "empty":
+            w(1, "kept = []")
+    # the first child with a position: most often the first child, a token or a rule with a position
+    if not sized:
+        w(1, "first = None")
+    else:
+        w(1, "first = children[0]")
+        if not first_token:
+            w(1, "if first is None or isinstance(first, _Tree) and first.empty:")
+            w(2, "first = _first(children)")
+    if expand1 and n_kept != 0 and (n_kept is None or n_kept == 1):
+        depth = 1
+        if n_kept is None:
+            w(1, "if len(kept) == 1:")
+            depth = 2
+        w(depth, "res = kept[0]")
+        w(depth, "if isinstance(res, _Tree) and first is not None:  # it takes this rule's place: its container grows")
+        w(depth + 1, "own = res.empty")
+        w(depth + 1, "_start(res, first, own)")
+        w(depth + 1, f"_end(res, {'children[-1]' if last_token else '_first(reversed(children))'}, own)")
+        w(depth, "return res")
+        if n_kept == 1:
+            return "\n".join(lines) + "\n" + end
+    if helper:  # its parent unwraps the built nodes once (copying here would be quadratic)
+        w(1, "node = _new(_Tree)")
+        w(1, "node.data, node.children = _name, kept")
+    else:
+        if tokens_only:
+            w(1, "kids = kept")
+        elif n_kept is not None:
+            for k, place in enumerate(at):
+                w(1, f"c{k} = children[{place}]")
+            w(1, f"kids = [{', '.join(f'c{k}.value if c{k}.__class__ is _Built else c{k}' for k in range(n_kept))}]")
         else:
-            kids = kept if tokens_only else [c.value if c.__class__ is _Built else c for c in kept]
-            node = _Tree(name, kids) if plain else _Built()
-        if first is not None:  # `_start` and `_end`, written out: this runs for every construct
-            if isinstance(first, _Tree):
-                node.line = node.c_line = first.c_line
-                node.column = node.c_column = first.c_column
-            else:
-                node.line = node.c_line = first.line
-                node.column = node.c_column = first.column
-            last = children[-1]
-            if not last_token and (last is None or isinstance(last, _Tree) and last.empty):
-                last = _first(reversed(children))
-            if isinstance(last, _Tree):
-                node.end_line = node.c_end_line = last.c_end_line
-                node.end_column = node.c_end_column = last.c_end_column
-            else:
-                node.end_line = node.c_end_line = last.end_line
-                node.end_column = node.c_end_column = last.end_column
-            node.empty = False
-        if helper or plain:
-            return node
-        parsing = _PARSING
-        if parsing.error is None:
-            try:
-                if build is not None:
-                    ast = parsing.ast
-                    ast.rule = name
-                    node.value = build(_meta_loc(ast.place, node), kids, ast)
-                else:
-                    node.value = method(parsing.ast, node, kids)
-                return node
-            except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)
-                _PARSING.error = e
-        tree = _Tree(name, kids)  # after an error nothing more is built
-        for attr in _Tree.__slots__[2:]:
-            if hasattr(node, attr):
-                setattr(tree, attr, getattr(node, attr))
-        return tree
-    return reduce
+            w(1, "kids = [c.value if c.__class__ is _Built else c for c in kept]")
+        if plain:
+            w(1, "node = _new(_Tree)")
+            w(1, "node.data, node.children = _name, kids")
+        else:
+            w(1, "node = _new(_Built)")
+    # the positions (Lark's `propagate_positions`): the first and last children with one
+    depth = 1
+    if not first_token:
+        w(1, "if first is not None:")
+        depth = 2
+    if first_token:
+        w(depth, "node.line = node.c_line = line = first.line")
+        w(depth, "node.column = node.c_column = first.column")
+    else:
+        w(depth, "if isinstance(first, _Tree):")
+        w(depth + 1, "node.line = node.c_line = first.c_line")
+        w(depth + 1, "node.column = node.c_column = first.c_column")
+        w(depth, "else:")
+        w(depth + 1, "node.line = node.c_line = first.line")
+        w(depth + 1, "node.column = node.c_column = first.column")
+    w(depth, "last = children[-1]")
+    if last_token:
+        w(depth, "node.end_line = node.c_end_line = end_line = last.end_line")
+        w(depth, "node.end_column = node.c_end_column = end_column = last.end_column")
+    else:
+        w(depth, "if last is None or isinstance(last, _Tree) and last.empty:")
+        w(depth + 1, "last = _first(reversed(children))")
+        w(depth, "if isinstance(last, _Tree):")
+        w(depth + 1, "node.end_line = node.c_end_line = last.c_end_line")
+        w(depth + 1, "node.end_column = node.c_end_column = last.c_end_column")
+        w(depth, "else:")
+        w(depth + 1, "node.end_line = node.c_end_line = last.end_line")
+        w(depth + 1, "node.end_column = node.c_end_column = last.end_column")
+    w(depth, "node.empty = False")
+    if not first_token:
+        w(1, "else:")
+        w(2, "node.empty = True")
+    if helper or plain:
+        w(1, "return node")
+        return "\n".join(lines) + "\n" + end
+    w(1, "parsing = _PARSING")
+    w(1, "if parsing.error is None:")
+    w(2, "try:")
+    if makes == "build":
+        w(3, "ast = parsing.ast")
+        w(3, "ast.rule = _name")
+        if first_token and last_token:  # `_meta_loc`, written out: the rule starts and ends with a token
+            w(3, "loc = ast.place.loc(line, node.column, end_column if end_line == line else None)")
+        else:
+            w(3, "loc = _meta_loc(ast.place, node)")
+        w(3, "node.value = _b(loc, kids, ast)")
+    else:
+        w(3, "node.value = _b(parsing.ast, node, kids)")
+    w(3, "return node")
+    w(2, "except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)")
+    w(3, "_PARSING.error = e")
+    w(1, "return _failed(_name, kids, node)  # after an error nothing more is built")
+    return "\n".join(lines) + "\n" + end
 
 
 # ---- where a piece of text sits in its file --------------------------------------------------
@@ -632,10 +765,12 @@ def _to_ast(node: Node, place: Place) -> Node:
 
 def _too_deep(root: Node) -> tuple[Node, bool] | None:
     """The first node nested deeper than MAX_AST_DEPTH (later stages recurse over the tree), or
-    the first binding expression inside MAX_BINDING_NESTING others (True)."""
-    fields: dict[type, tuple[str, ...]] = {}  # each construct's fields, looked up once per parse
+    the first binding expression inside MAX_BINDING_NESTING others (True). Only a construct's
+    `node_fields` are read (those that may hold nodes), and a leaf (a construct that holds none, such as a
+    name) is not visited where it cannot be too deep."""
     stack = [(root, 0, 0)]
     push = stack.append
+    none: frozenset = frozenset()
     while stack:
         n, d, b = stack.pop()
         if d > MAX_AST_DEPTH:
@@ -644,21 +779,35 @@ def _too_deep(root: Node) -> tuple[Node, bool] | None:
             b += 1
             if b > MAX_BINDING_NESTING:
                 return n, True
-        names = fields.get(n.__class__)
+        names = _NODE_FIELDS.get(n.__class__)
         if names is None:
-            names = fields[n.__class__] = n.field_names
+            names = _node_fields(n.__class__)
         d += 1
+        leaves = _LEAVES if d <= MAX_AST_DEPTH else none
         for f in names:  # `n.children()` in the same order, without a generator per node
             v = getattr(n, f)
             if isinstance(v, Node):
-                push((v, d, b))
+                if v.__class__ not in leaves:
+                    push((v, d, b))
             elif isinstance(v, (list, tuple)):
                 for c in v:  # `_nodes_in(v)`, in the same order, a generator only for a list in a list
                     if isinstance(c, Node):
-                        push((c, d, b))
+                        if c.__class__ not in leaves:
+                            push((c, d, b))
                     elif isinstance(c, (list, tuple)):
                         stack.extend((x, d, b) for x in _nodes_in(c))
     return None
+
+
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}  # construct class -> its `node_fields`, as classes are met
+_LEAVES: set[type] = set()  # the classes met that hold no node and bind nothing
+
+
+def _node_fields(cls: type) -> tuple[str, ...]:
+    names = _NODE_FIELDS[cls] = node_fields(cls)
+    if not names and cls.kind not in _BINDING:
+        _LEAVES.add(cls)
+    return names
 
 
 def _parse_one(text: str, start: str, place: Place) -> Node:

@@ -407,6 +407,24 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+# field annotations that say a field never holds a construct (nor a list of them)
+_NOT_NODES = frozenset({"str", "str | None", "int", "int | None", "bool", "Loc", "Loc | None", "list[str]",
+                        "list[str] | None"})
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def node_fields(cls: type) -> tuple[str, ...]:
+    """The construct's own fields that may hold constructs, in declaration order: `_field_names`
+    less those whose annotation is a text, number, truth value or location (or a list of texts).
+    Why: a walk over every node of a parse (the depth check, `walk`) need not read the others;
+    tests/language/test_tree.py checks that no shipped ruleset's construct holds one there."""
+    names = _NODE_FIELDS.get(cls)
+    if names is None:
+        types = {f.name: f.type for f in fields(cls)}
+        names = _NODE_FIELDS[cls] = tuple(f for f in _field_names(cls) if types[f] not in _NOT_NODES)
+    return names
+
+
 def _nodes_in(value: Any) -> Iterator[Node]:
     if isinstance(value, Node):
         yield value
@@ -421,9 +439,9 @@ def walk(node: Node) -> Iterator[Node]:
     while stack:
         n = stack.pop()
         yield n
-        names = _FIELDS.get(n.__class__)
+        names = _NODE_FIELDS.get(n.__class__)
         if names is None:
-            names = _field_names(n.__class__)
+            names = node_fields(n.__class__)
         kids: list[Node] = []  # `n.children()`, without a generator per node and per list
         for f in names:
             v = getattr(n, f)

@@ -224,3 +224,34 @@ def test_the_dispatch_keeps_the_branch_the_whole_scanner_picks():
             for tail in tails:
                 text = "x" + c + tail
                 assert _same(fast._first(i, c)(text, 1), whole(text, 1)), (i, text)
+
+
+def _with_locs(node) -> list:
+    """Every construct of a tree with its location (a construct's repr leaves its location out)."""
+    from interpreter.language.tree import walk
+    return [(n.kind, n.loc) for n in walk(node)]
+
+
+def test_a_lone_space_is_skipped_as_the_ignored_terminal_would_be(monkeypatch):
+    """The loop skips one space after a token without a match (`lone_space`, which holds for this
+    grammar: in every scanner a space starts only the ignored `[\\t \\f]+`); runs of spaces, tabs,
+    form feeds, a space before a line's end or the text's end go through the scanner. The
+    constructs and their locations are those of Lark alone."""
+    assert parser._fast().lone_space is True
+    text = ('game "T":\n    players 2\n\nzone deck: pile, shared, hidden\n\n'
+            "turn: \n    let a = 1 +  2 *\t3 \n    let b =\x0c a  -  (a)\n"
+            "    if a  >  b :\n        log \"x  y\" \n    set a to [ 1 , 2 ] \n"
+            "score p: a + b ")
+    fast = parser.parse_rules(text, "t.rules")
+    with monkeypatch.context() as m:
+        m.setattr(parser, "_fast", lambda: None)
+        plain = parser.parse_rules(text, "t.rules")
+    assert repr(fast) == repr(plain) and _with_locs(fast) == _with_locs(plain)
+    loop = parser._fast()
+    assert "lone_space" in loop.__dict__ and not parser._larkside()._lone_space([])
+    spec = loop.scanners[0]
+    per_char, default, subsets = marshal.loads(spec[6])
+    other = [(s if i != per_char.get(" ", default) else ("(?P<X>[ ]+)|" + s[0], s[1])) for i, s in enumerate(subsets)]
+    changed = spec[:6] + (marshal.dumps((per_char, default, other)),) + spec[7:]
+    assert parser._larkside()._lone_space([changed]) is False  # a space may start another terminal
+    assert parser._larkside()._lone_space([spec]) is True

@@ -1,5 +1,5 @@
 """The parser builds each construct as Lark reduces its rule, with its own child filter and position
-bookkeeping in place of Lark's (`parser._reducer`): the trees must be exactly those of the plain way,
+bookkeeping in place of Lark's (`parser._reductions`): the trees must be exactly those of the plain way,
 Lark's own parse tree with `propagate_positions` then `_ToAst` over it, on every shipped rule file
 and card effect."""
 from __future__ import annotations

@@ -165,3 +165,37 @@ def test_deep_blocks_are_refused() -> None:
 def test_huge_file_is_refused() -> None:
     d = _one_error("# " + "x" * MAX_SOURCE_BYTES + "\n")
     assert d.code == "limit/size"
+
+
+def _too_deep_by_full_walk(root: Node):
+    """parser._too_deep as it was written first: every field of every node, every node visited."""
+    from interpreter.language.limits import MAX_AST_DEPTH, MAX_BINDING_NESTING
+    stack = [(root, 0, 0)]
+    while stack:
+        n, d, b = stack.pop()
+        if d > MAX_AST_DEPTH:
+            return n, False
+        if n.kind in ("where", "comprehension", "quantified"):
+            b += 1
+            if b > MAX_BINDING_NESTING:
+                return n, True
+        stack += [(c, d + 1, b) for c in n.children()]
+    return None
+
+
+@pytest.mark.parametrize("depth", [150, 190, 196, 197, 198, 199, 200, 201, 202, 260])
+def test_the_depth_check_finds_the_node_a_full_walk_finds(depth: int) -> None:
+    """The depth check reads only each construct's `node_fields` and skips leaves that cannot be
+    too deep (a name, a number): the node it reports is the one a walk over every field and node
+    reports, whether the deepest is a leaf, a bracket or a binding, at each depth around the limit."""
+    from interpreter.language import parser
+    texts = ["score p: " + "-(" * depth + "x" + ")" * depth + "\n",
+             "score p: " + "not " * depth + "y\n",
+             "score p: " + "count(" * depth + "[1, z]" + ")" * depth + "\n",
+             "score p: count(" + "[q for each q in " * (depth // 40) + "[1]" + " where q > 0]" * (depth // 40) + ")\n"]
+    for text in texts:
+        tree = parser._raw_parse(HEADER + text, "start", parser.Place("t.rules"))
+        found, expected = parser._too_deep(tree), _too_deep_by_full_walk(tree)
+        assert (found is None) == (expected is None), text[:40]
+        if found is not None:
+            assert found[0] is expected[0] and found[1] == expected[1], text[:40]

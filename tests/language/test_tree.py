@@ -9,7 +9,8 @@ import pytest
 
 from interpreter.content.loader import load
 from interpreter.language.parser import parse_effect, parse_rules
-from interpreter.language.tree import CONSTRUCTS, Node, walk
+from interpreter.language import tree
+from interpreter.language.tree import CONSTRUCTS, Node, _field_names, node_fields, walk
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if list(p.glob("*.rules")))
@@ -61,3 +62,34 @@ def test_every_shipped_rule_and_card_describes_itself(ruleset: Path):
     for n in nodes:
         text = n.describe()
         assert text and "<" not in text and "Node" not in text, (type(n).__name__, text)
+
+
+def _shipped_trees() -> list[Node]:
+    from ruamel.yaml import YAML
+    trees: list[Node] = [parse_rules(p.read_text(encoding="utf-8"), p.name) for p in sorted(ROOT.glob("rulesets/*/*.rules"))]
+    for f in sorted(ROOT.glob("cards/*/*.yaml")):
+        data = YAML().load(f.read_text(encoding="utf-8"))
+        cards = data.get("cards", []) if isinstance(data, dict) else data or []
+        trees += [parse_effect(str(c["effect"]), f.name) for c in cards
+                  if isinstance(c, dict) and isinstance(c.get("effect"), str)]
+    return trees
+
+
+def test_only_the_node_fields_hold_constructs():
+    """`node_fields` leaves out a field by its annotation (a text, a number, a location...): no
+    construct of a shipped rule file or card effect holds a construct (or a list with one) there,
+    so the walks that read only those fields (`walk`, the parser's depth check) miss nothing."""
+    def holds_node(v) -> bool:
+        return isinstance(v, Node) or isinstance(v, (list, tuple)) and any(holds_node(x) for x in v)
+
+    seen: set[type] = set()
+    trees = _shipped_trees()
+    assert len(trees) > 300
+    for t in trees:
+        for n in walk(t):
+            seen.add(type(n))
+            skipped = set(_field_names(type(n))) - set(node_fields(type(n)))
+            assert not [f for f in skipped if holds_node(getattr(n, f))], (type(n).__name__, n.loc)
+            assert [f for f in _field_names(type(n)) if f in node_fields(type(n))] == list(node_fields(type(n)))
+    assert len(seen) > 60
+    assert not node_fields(tree.Name) and node_fields(tree.Arith)  # a leaf; a construct of parts
