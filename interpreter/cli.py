@@ -6,10 +6,6 @@ from .language import reforms  # first: the regular expressions that the imports
 
 _WARMED = reforms.warm()
 
-from .language import dataclasscode  # noqa: E402 - then the methods their dataclasses compile, kept compiled
-
-_WARMED_CODE = dataclasscode.warm()
-
 import argparse  # noqa: E402 - after `reforms.warm` (and so below)
 import contextlib
 import gc
@@ -381,7 +377,6 @@ def _validate(args) -> int:
     gc.disable()
     from .analysis.validate import check_path  # not `api`: validating needs no compiler
     reforms.keep(_WARMED)  # what this command's imports compiled, for the next run (language/reforms.py)
-    dataclasscode.keep(_WARMED_CODE)  # and the methods their dataclasses compiled (language/dataclasscode.py)
     all_diags = []
     stdin_file = None
     # a folder for standard input's text only when it is asked for (making and removing one costs)
