@@ -38,7 +38,7 @@ from typing import Any
 from . import resumable
 from .direct import DirectProgram, Unsupported
 from .directgame import GEN_FILE
-from .resumable import NotLowerable, lower_function
+from .resumable import STEP_SUFFIX, NotLowerable, lower_function
 from ..language.usercache import cache_dir, read_cached, write_cached
 from ..runtime.errors import RuleError
 
@@ -170,7 +170,7 @@ class LazyLowering:
 
 
 _FORMAT = 1  # the shape of a lowered-code file's entries
-MAX_LOWERED_FILES = 32  # kept lowered-code files (one per generated source); the oldest go first
+MAX_LOWERED_FILES = 16  # kept lowered-code files (one per generated source); the oldest go first
 
 
 @functools.lru_cache(maxsize=1)
@@ -189,7 +189,7 @@ def _well_formed(spans: list, i: Any, v: Any) -> bool:
     """Whether a kept entry is a lowering of generator `i` of this source (else it is made again)."""
     return (type(i) is int and 0 <= i < len(spans) and type(v) is tuple and len(v) == 3
             and type(v[0]) is CodeType and type(v[1]) is CodeType and type(v[2]) is tuple
-            and v[0].co_name.startswith(spans[i][0]))
+            and v[0].co_name == spans[i][0] + STEP_SUFFIX and v[1].co_name == spans[i][0])
 
 
 _UNSAVED: "weakref.WeakSet[LazyLowering]" = weakref.WeakSet()  # programs with lowerings not yet written

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import marshal
+import os
 import random
 
 import pytest
@@ -82,3 +83,16 @@ def test_another_source_has_its_own_file(cache):
     for name in ("stonehenge_wizards", "toil_and_troublez"):
         ResumableGame(_fresh(name), 2, 1).rp.lowering.save()
     assert len(list(cache.glob("lowered-*.marshal"))) == 2
+
+
+def test_the_oldest_files_go_when_a_new_source_is_kept(cache):
+    """At most `MAX_LOWERED_FILES` files stay (one per generated source): the oldest goes first."""
+    old = []
+    for k in range(resumablelazy.MAX_LOWERED_FILES):
+        f = cache / f"lowered-old{k:02d}.marshal"
+        f.write_bytes(b"")
+        os.utime(f, (1000 + k, 1000 + k))
+        old.append(f)
+    ResumableGame(_fresh("toil_and_troublez"), 2, 1).rp.lowering.save()
+    kept = set(cache.glob("lowered-*.marshal"))
+    assert len(kept) == resumablelazy.MAX_LOWERED_FILES and old[0] not in kept and old[1] in kept
