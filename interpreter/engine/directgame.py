@@ -899,8 +899,9 @@ class DirectGame(DirectFacade):
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
         given, until it returns True: it has nothing more to do): `answer` in a loop, without a
         call per decision. `marks`: a list that each decision's player is appended to before it
-        is answered (card statistics put the moves in the same list, so a move's decider is read
-        at the end, not by a call per decision)."""
+        is answered, unless the list ends with that player already (card statistics put the moves
+        in the same list, so a move's decider is read at the end, not by a call per decision; a
+        mark right after the same mark changes nothing there)."""
         if self.decision is None:
             return
         self._advance(None, seats, look, marks)
@@ -925,7 +926,7 @@ class DirectGame(DirectFacade):
                     self._too_many_decisions()
                 if look is not None and look(self):
                     look = None
-                if marks is not None:
+                if marks is not None and (not marks or marks[-1] != d.player):  # (a repeat says nothing new)
                     marks.append(d.player)
                 i = choose[d.player](self, d)
                 if not 0 <= i < len(d.options):
