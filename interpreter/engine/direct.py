@@ -912,6 +912,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             who = "_st.active"
         elif _SIMPLE.match(player) and not self.uses_dummies:
             who = f"({player} if {player} is not None else _st.active)"
+        elif _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)
+            who = f"(_st.active if {player} is None or {player} >= _st.players else {player})"
         else:
             who = f"R.player_or_active({player})"
         where = self.k(loc) if loc is not None else "None"

@@ -96,6 +96,15 @@ _EAGER_BUILTINS = frozenset(name for name, b in BUILTINS.items() if b.args_first
 
 
 _SIMPLE = re.compile(r"_[A-Za-z0-9]+\Z")  # a local name: may be evaluated twice
+_PLAIN_READ = re.compile(r"_[A-Za-z0-9]+(\[_[A-Za-z0-9]+\])?\Z")  # a local, or a local indexed by one (a seat's zone)
+
+
+def _end_of(xs: str, i: str, helper: str) -> str:
+    """`first`/`top` of a list: a plain read indexed in place (two subscripts cost less than the
+    call, and such a read changes nothing, so reading it twice is the same), else the helper."""
+    return f"({xs}[{i}] if {xs} else None)" if _PLAIN_READ.match(xs) else f"{helper}({xs})"
+
+
 _CARDISH = ("card", "cards", "zone", "row")
 _LIST_OF = {"card": "cards", "row": "rows", "rowpair": "rowpairs", "player": "players", "space": "spaces"}
 _ITEM_KIND = {"cards": "card", "zone": "card", "row": "card", "rows": "row", "players": "player",
@@ -450,7 +459,7 @@ class Expressions:
         x = self.items(a[0])
         item = _ITEM_KIND.get(x.kind, "any")
         if len(a) == 1:
-            return V(f"_first({x.src})", item)
+            return V(_end_of(x.src, "0", "_first"), item)
         if a[1].kind != "int":
             raise Unsupported("first(n)")
         return V(f"_first_n({x.src}, {a[1].src})", x.kind, top=x.top)
@@ -736,11 +745,11 @@ class RuleFunctions:
 
     def f_top(self, n, a, scope):
         xs = self.items(a[0])
-        return V(f"_last({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+        return V(_end_of(xs.src, "-1", "_last"), _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
 
     def f_bottom(self, n, a, scope):
         xs = self.items(a[0])
-        return V(f"_first({xs.src})", _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
+        return V(_end_of(xs.src, "0", "_first"), _ITEM_KIND.get(xs.kind, "any"), top=xs.top)
 
     def f_turn_order(self, n, a, scope):
         return V("R.turn_order()", "players", nn=True)

@@ -897,9 +897,11 @@ class DirectGame(DirectFacade):
 
     def play_out(self, seats: list, look: Any = None, marks: list | None = None) -> None:
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
-        given): `answer` in a loop, without a call per decision. `marks`: a list that each
-        decision's player is appended to before it is answered (card statistics put the moves
-        in the same list, so a move's decider is read at the end, not by a call per decision)."""
+        given, until it returns True: it has nothing more to do): `answer` in a loop, without a
+        call per decision. `marks`: a list that each decision's player is appended to before it
+        is answered, unless the list ends with that player already (card statistics put the moves
+        in the same list, so a move's decider is read at the end, not by a call per decision; a
+        mark right after the same mark changes nothing there)."""
         if self.decision is None:
             return
         self._advance(None, seats, look, marks)
@@ -917,20 +919,22 @@ class DirectGame(DirectFacade):
                 return
             d = self.decision
             limit = self.limits.max_decisions
+            choose = [seat.choose for seat in seats]  # (each seat's method found once, not per decision)
+            send = gen.send
             while True:
                 if self.decisions_made >= limit:
                     self._too_many_decisions()
-                if look is not None:
-                    look(self)
-                if marks is not None:
+                if look is not None and look(self):
+                    look = None
+                if marks is not None and (not marks or marks[-1] != d.player):  # (a repeat says nothing new)
                     marks.append(d.player)
-                i = seats[d.player].choose(self, d)
+                i = choose[d.player](self, d)
                 if not 0 <= i < len(d.options):
                     raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")
                 choices.append(i)
                 self.decisions_made += 1
                 self.decision = None
-                d = self.decision = gen.send(i)
+                d = self.decision = send(i)
         except StopIteration:
             self.over = True
             self.decision = None

@@ -14,18 +14,32 @@ binds the same compiled code to its own `build` call's cells, on demand (`StepMe
 Each function is lowered exactly as the whole-module pass lowers it (`lower_function`), so the
 game is the same bit for bit (tests/engine/test_resumable_lazy.py compares the two); a layout
 this does not recognise is lowered whole instead (`lazy_program` returns None).
+
+What a lowering gives depends only on the generated source and the lowering code, so the
+lowerings a process made are kept in the user cache when it exits (`LazyLowering.save`, one file
+per generated source) and a later process takes them from there instead of lowering again: a
+search's first decisions in a process no longer wait for the generators its playouts first meet
+(tests/engine/test_lowered_kept.py).
 """
 from __future__ import annotations
 
 import ast
+import atexit
+import functools
 import gc
+import hashlib
 import re
+import sys
+import weakref
+from pathlib import Path
 from types import CellType, CodeType, FunctionType
 from typing import Any
 
+from . import resumable
 from .direct import DirectProgram, Unsupported
 from .directgame import GEN_FILE
-from .resumable import NotLowerable, lower_function
+from .resumable import STEP_SUFFIX, NotLowerable, lower_function
+from ..language.usercache import cache_dir, read_cached, write_cached
 from ..runtime.errors import RuleError
 
 __all__ = ["STEPS_NAME", "lazy_program", "LazyLowering", "StepMemo", "steps_into"]
@@ -44,11 +58,22 @@ class LazyLowering:
         self.lines, self.spans, self.meta, self.globals = lines, spans, meta, globals_
         self.code: dict[int, tuple[CodeType, CodeType]] = {}  # generator → its compiled lowering
         self.build: Any = None  # the rewritten module's `build`
+        self.kept: dict | None = None  # the user cache's lowerings of this source (`_kept`), read on first need
+        self.path: Path | None = None  # its file
+        self.dirty = False  # lowered here since the file was last written (`save`)
 
     def compiled(self, i: int) -> tuple[CodeType, CodeType]:
-        """(step code, factory code) of generator `i`, lowered and compiled on first use."""
+        """(step code, factory code) of generator `i`: lowered and compiled on first use in a
+        process, or taken from the user cache, where an earlier process of the same generated
+        source and the same lowering code kept it (`_kept`)."""
         got = self.code.get(i)
         if got is not None:
+            return got
+        kept = self._kept().get(i)
+        if kept is not None:
+            step, factory, meta = kept
+            self.meta[step.co_name] = meta
+            got = self.code[i] = (step, factory)
             return got
         paused = gc.isenabled()
         gc.disable()  # as for the whole pass (resumablegame._lower_program): many nodes, no cycles
@@ -57,7 +82,62 @@ class LazyLowering:
         finally:
             if paused:
                 gc.enable()
+        self._keep(i, got)
         return got
+
+    # ---- lowered code kept between processes --------------------------------------------------
+    # A search's first decisions in a process lower each generator its playouts meet for the first
+    # time (milliseconds each: parse, lower, compile). What that gives depends only on the generated
+    # source and the lowering code, so it is kept in the user cache (language/usercache.py, as the
+    # parser keeps its tables): one file per generated source, keyed by the Python version and a
+    # digest of the lowering modules' own code; another key, or an entry of another shape, is
+    # lowered again.
+    def _file(self) -> Path | None:
+        base = cache_dir()
+        if base is None:
+            return None
+        digest = hashlib.sha256("\n".join(self.lines).encode()).hexdigest()[:24]
+        return base / f"lowered-{digest}.marshal"
+
+    def _kept(self) -> dict:
+        """Generator index → (step code, factory code, suspension table) kept for this source."""
+        if self.kept is None:
+            self.path = self._file()
+            found = read_cached(self.path, _lowering_key())
+            self.kept = {i: v for i, v in found.items() if _well_formed(self.spans, i, v)} \
+                if isinstance(found, dict) else {}
+        return self.kept
+
+    def _keep(self, i: int, got: tuple[CodeType, CodeType]) -> None:
+        """Note generator `i`'s lowering, to be written by `save` (at the latest when the process
+        exits: one write of the file, not one per generator lowered)."""
+        step, factory = got
+        self._kept()[i] = (step, factory, self.meta[step.co_name])
+        if not self.dirty:
+            self.dirty = True
+            _UNSAVED.add(self)
+            if not _UNSAVED_HOOK:
+                _UNSAVED_HOOK.append(atexit.register(_save_all))
+
+    def save(self) -> None:
+        """Write the lowerings made in this process to the cache file, with those another process
+        wrote there meanwhile."""
+        self.dirty = False
+        _UNSAVED.discard(self)
+        path, kept = self.path, self.kept
+        if path is None or not kept:
+            return
+        found = read_cached(path, _lowering_key())
+        if isinstance(found, dict):
+            for j, v in found.items():
+                if j not in kept and _well_formed(self.spans, j, v):
+                    kept[j] = v
+        elif not path.exists():
+            _prune(path.parent)
+        try:
+            write_cached(path, _lowering_key(), kept)
+        except Exception:  # (a value marshal cannot write: not kept, lowered again next time)
+            pass
 
     def _compile(self, i: int) -> tuple[CodeType, CodeType]:
         name, start, end, free = self.spans[i]
@@ -87,6 +167,48 @@ class LazyLowering:
         by_name = {c.co_name: c for c in inner.co_consts if isinstance(c, CodeType)}
         self.meta[step.name] = step._q_meta  # type: ignore[attr-defined]
         return by_name[step.name], by_name[factory.name]
+
+
+_FORMAT = 1  # the shape of a lowered-code file's entries
+MAX_LOWERED_FILES = 16  # kept lowered-code files (one per generated source); the oldest go first
+
+
+@functools.lru_cache(maxsize=1)
+def _lowering_key() -> tuple:
+    """What a kept lowering depends on besides the source: this Python and the lowering's code."""
+    h = hashlib.sha256()
+    for module in (resumable, sys.modules[__name__]):
+        try:
+            h.update(Path(module.__file__ or "").read_bytes())
+        except OSError:
+            h.update(repr(id(module)).encode())  # (no file to read: a key no other process has)
+    return (_FORMAT, sys.version, h.hexdigest())
+
+
+def _well_formed(spans: list, i: Any, v: Any) -> bool:
+    """Whether a kept entry is a lowering of generator `i` of this source (else it is made again)."""
+    return (type(i) is int and 0 <= i < len(spans) and type(v) is tuple and len(v) == 3
+            and type(v[0]) is CodeType and type(v[1]) is CodeType and type(v[2]) is tuple
+            and v[0].co_name == spans[i][0] + STEP_SUFFIX and v[1].co_name == spans[i][0])
+
+
+_UNSAVED: "weakref.WeakSet[LazyLowering]" = weakref.WeakSet()  # programs with lowerings not yet written
+_UNSAVED_HOOK: list = []  # the `atexit` hook, once registered
+
+
+def _save_all() -> None:
+    for low in list(_UNSAVED):
+        low.save()
+
+
+def _prune(folder: Path) -> None:
+    """Before a new lowered-code file is written: the oldest go, so at most `MAX_LOWERED_FILES` stay."""
+    try:
+        files = sorted(folder.glob("lowered-*.marshal"), key=lambda f: f.stat().st_mtime)
+        for f in files[:max(0, len(files) + 1 - MAX_LOWERED_FILES)]:
+            f.unlink()
+    except OSError:
+        pass
 
 
 class _Stubs(dict):

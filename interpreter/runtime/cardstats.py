@@ -157,11 +157,13 @@ class MoveTracker:
         where = game.state.where
         return where.events if isinstance(where, ChangeLog) else self.events
 
-    def first_look(self, game: Any) -> None:
+    def first_look(self, game: Any) -> bool:
         """A look before a decision while the moves go to `marks`: only the first, in a setup
-        that asks a decision before the tracker started, has work to do (start there)."""
+        that asks a decision before the tracker started, has work to do (start there). True once
+        the tracker follows the game: `play_out` then stops calling it."""
         if self.game is None:
             self.update(game)
+        return self.game is not None
 
     def update(self, game: Any) -> None:
         """A look before a decision (or at the end): settle cards that left play, and note whose

@@ -17,6 +17,13 @@ from interpreter.engine.directgame import DirectGame
 from interpreter.engine.resumablegame import STEPS_KEY, ResumableGame, compile_resumable, lower_whole
 
 
+@pytest.fixture(autouse=True)
+def _lower_here(monkeypatch):
+    """These tests are about the lowering itself: no lowering kept by an earlier process is used
+    (test_lowered_kept.py tests that)."""
+    monkeypatch.setattr(resumablelazy, "cache_dir", lambda: None)
+
+
 def _dp(name: str):
     return compile_direct(load_program(ROOT / "rulesets" / name))
 
