@@ -58,7 +58,9 @@ def test_the_wound_deck_is_face_down_and_the_wound_stacks_are_open():
     """EN-211, EN-215: the Wound cards drawn are random, so the Wound deck is face down: every seat
     (and a spectator) sees how many cards it holds (all 25 after setup), not which. A player's Wound
     cards are kept "in the same manner as Item or Enchantment Cards", open on the table: every seat
-    sees them as cards. Found by tools/mutate_rules.py: the deck made public passed every test."""
+    sees them as cards. Reading: the Wound cards discarded lie open, as the base game's graveyard
+    does (EN-155). Found by tools/mutate_rules.py: the deck made public, the discard hidden, passed
+    every test."""
     g = new_game(load_program(_stack(WOUNDS)), 2, 1)
     for answer in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins"]:  # the base game's setup
         g.answer(g.decision.labels.index(answer))
@@ -68,6 +70,7 @@ def test_the_wound_deck_is_face_down_and_the_wound_stacks_are_open():
         assert seen["wound_deck"] == 25, seat
         assert isinstance(seen["wound_cards of player 1"], list), seat
         assert isinstance(seen["wound_cards of player 2"], list), seat
+        assert isinstance(seen["wound_discard"], list), seat
 
 
 def test_golem_monsters_are_the_most_durable():
