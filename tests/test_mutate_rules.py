@@ -455,6 +455,33 @@ def test_an_edit_to_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys
     assert "c.value * 1" not in capsys.readouterr().out
 
 
+def test_an_edit_that_shortens_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
+    """The same when the edit moves lines (a line deleted above them, as a fix of a mod did while its
+    run went on): the lines still to run are read as the run found them. The static proof, built
+    here for the card field's line :5, read each line from the real file: the run reported the
+    wrong code or stopped with an IndexError at the file's last line."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    tool = _tool()
+    real_run = tool.run_mutant
+
+    def edit_then_run(*args, **kw):  # the first mutant's run: a blank line above every rule is deleted
+        path = rules / "game.rules"
+        path.write_text(path.read_text(encoding="utf-8").replace("    players 2\n\n", "    players 2\n"),
+                        encoding="utf-8")
+        return real_run(*args, **kw)
+    tool.run_mutant = edit_then_run
+    out = tmp_path / "out.json"
+    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:5",
+               "--lines", "game.rules:17", "--lines", "game.rules:21", "--json", str(out)])
+    lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+    assert lines == {"game.rules:5": "value: 1..3", "game.rules:17": "pts of you += c.value",
+                     "game.rules:21": "score p: pts of p"}
+
+
 # ---- a card field's range top, proved equivalent without running ---------------------------------
 # RULES with a second field, `bonus` (line 6), counted in the score
 RANGED = RULES.replace("    value: 1..3\n", "    value: 1..3\n    bonus: 0..5 = 0\n").replace(

@@ -102,9 +102,14 @@ class Site:
     first: int  # 0-based index of the first physical line
     last: int  # index of the last physical line (continuations end in `\`)
     ids: list[str]
+    found: str | None = None  # the first line as the run found it (the copy is made from the same text)
 
     @property
     def text(self) -> str:
+        """The first line's text as the run found it: the real file may be edited while the run goes
+        on (lines moved by a fix above them), and the run mutates its copy of the text it began with."""
+        if self.found is not None:
+            return self.found
         return self.file.read_text(encoding="utf-8").splitlines()[self.first]
 
 
@@ -163,7 +168,7 @@ def find_sites(rules_dir: Path, prefix: str) -> list[Site]:
                 j += 1
             ids = above + [r for k in range(i, j + 1) for r in ids_in(split_comment(lines[k])[1], prefix)]
             if ids:
-                sites.append(Site(f, i, j, list(dict.fromkeys(ids))))
+                sites.append(Site(f, i, j, list(dict.fromkeys(ids)), lines[i]))
             above = []
             i = j + 1
     return sites
@@ -300,7 +305,7 @@ def card_sites(cards_dir: Path, prefix: str) -> list[Site]:
         for i in rule_lines(f) or []:
             code, comment = split_comment(lines[i])
             if code.strip() and not code.rstrip().endswith("\\"):
-                sites.append(Site(f, i, i, ids_in(comment, prefix) if prefix else []))
+                sites.append(Site(f, i, i, ids_in(comment, prefix) if prefix else [], lines[i]))
     return sites
 
 
@@ -319,7 +324,7 @@ def every_rule_line(rules_dir: Path, prefix: str) -> list[Site]:
             j = i
             while split_comment(lines[j])[0].rstrip().endswith("\\") and j + 1 < len(lines):
                 j += 1
-            out.append(cited.get((f, i)) or Site(f, i, j, []))
+            out.append(cited.get((f, i)) or Site(f, i, j, [], lines[i]))
             i = j + 1
     return out + card_sites(find_cards_dir(rules_dir), prefix)
 
