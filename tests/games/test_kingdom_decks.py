@@ -59,7 +59,7 @@ def test_the_wound_deck_is_face_down_and_the_wound_stacks_are_open():
     (and a spectator) sees how many cards it holds (all 25 after setup), not which. A player's Wound
     cards are kept "in the same manner as Item or Enchantment Cards", open on the table: every seat
     sees them as cards. Reading: the Wound cards discarded lie open, as the base game's graveyard
-    does (EN-155). Found by tools/mutate_rules.py: the deck made public, the discard hidden, passed
+    does. Found by tools/mutate_rules.py: the deck made public, the discard hidden, passed
     every test."""
     g = new_game(load_program(_stack(WOUNDS)), 2, 1)
     for answer in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins"]:  # the base game's setup
