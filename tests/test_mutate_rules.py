@@ -429,6 +429,50 @@ def test_a_mods_lines_are_met_by_the_scenarios_that_stack_it_with_with(tmp_path,
     assert not _lines(out.out, "SURVIVED") or all("bound" in line for line in _lines(out.out, "SURVIVED"))
 
 
+def test_a_mods_scenarios_kept_in_another_folder_are_met_too(tmp_path, capsys):
+    """A scenario that stacks a mod can live in another mod's folder (the Coop mod's scenarios stack
+    the Kingdom decks): without `--scenarios`, the tool finds it there too, and it catches the mod's
+    mutant. Before, only the mod's own folders were read: the mod had no scenario, its line none
+    that reached it."""
+    home = tmp_path / "rulesets"
+    (home / "base" / "cards").mkdir(parents=True)
+    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
+    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    mod = home / "bonus"
+    mod.mkdir()
+    (mod / "game.rules").write_text(textwrap.dedent("""\
+        game "Bonus":
+            extends "base"
+            players 2
+
+        player stat luck: 0..9 = 4      # TT-003
+        """), encoding="utf-8")
+    other = home / "other" / "scenarios"
+    other.mkdir(parents=True)
+    (other / "lucky.yaml").write_text(textwrap.dedent("""\
+        name: lucky
+        covers: [TT-003]
+        ruleset: ../../base
+        with: [../../bonus]
+        players: 2
+        choices: [One]
+        expect: {stats: {luck of 1: 4, pts of 1: 1}}
+        """), encoding="utf-8")
+    (other / "plain.yaml").write_text(textwrap.dedent("""\
+        name: plain, the base alone (it names no mod: not the mod's)
+        covers: [TT-001]
+        ruleset: ../../base
+        players: 2
+        choices: [One]
+        expect: {stats: {pts of 1: 1}}
+        """), encoding="utf-8")
+    _tool().main([str(mod), "--prefix", "TT", "--no-tests", "--every", "--lines", "game.rules:5"])
+    out = capsys.readouterr()
+    assert "1 scenarios" in out.err
+    killed = _lines(out.out, "KILLED")
+    assert killed and all(line.endswith("<- lucky.yaml") for line in killed)
+
+
 def test_an_edit_to_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
     """A run mutates its copy of the rules as they were when it began: a fix written into the
     real file while it runs (a Talisman run once took a Raft fix in half-way) changes neither the
@@ -453,6 +497,33 @@ def test_an_edit_to_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys
     lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
     assert lines["game.rules:17"] == "pts of you += c.value"
     assert "c.value * 1" not in capsys.readouterr().out
+
+
+def test_an_edit_that_shortens_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
+    """The same when the edit moves lines (a line deleted above them, as a fix of a mod did while its
+    run went on): the lines still to run are read as the run found them. The static proof, built
+    here for the card field's line :5, read each line from the real file: the run reported the
+    wrong code or stopped with an IndexError at the file's last line."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    tool = _tool()
+    real_run = tool.run_mutant
+
+    def edit_then_run(*args, **kw):  # the first mutant's run: a blank line above every rule is deleted
+        path = rules / "game.rules"
+        path.write_text(path.read_text(encoding="utf-8").replace("    players 2\n\n", "    players 2\n"),
+                        encoding="utf-8")
+        return real_run(*args, **kw)
+    tool.run_mutant = edit_then_run
+    out = tmp_path / "out.json"
+    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:5",
+               "--lines", "game.rules:17", "--lines", "game.rules:21", "--json", str(out)])
+    lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+    assert lines == {"game.rules:5": "value: 1..3", "game.rules:17": "pts of you += c.value",
+                     "game.rules:21": "score p: pts of p"}
 
 
 # ---- a card field's range top, proved equivalent without running ---------------------------------

@@ -102,9 +102,14 @@ class Site:
     first: int  # 0-based index of the first physical line
     last: int  # index of the last physical line (continuations end in `\`)
     ids: list[str]
+    found: str | None = None  # the first line as the run found it (the copy is made from the same text)
 
     @property
     def text(self) -> str:
+        """The first line's text as the run found it: the real file may be edited while the run goes
+        on (lines moved by a fix above them), and the run mutates its copy of the text it began with."""
+        if self.found is not None:
+            return self.found
         return self.file.read_text(encoding="utf-8").splitlines()[self.first]
 
 
@@ -163,7 +168,7 @@ def find_sites(rules_dir: Path, prefix: str) -> list[Site]:
                 j += 1
             ids = above + [r for k in range(i, j + 1) for r in ids_in(split_comment(lines[k])[1], prefix)]
             if ids:
-                sites.append(Site(f, i, j, list(dict.fromkeys(ids))))
+                sites.append(Site(f, i, j, list(dict.fromkeys(ids)), lines[i]))
             above = []
             i = j + 1
     return sites
@@ -300,7 +305,7 @@ def card_sites(cards_dir: Path, prefix: str) -> list[Site]:
         for i in rule_lines(f) or []:
             code, comment = split_comment(lines[i])
             if code.strip() and not code.rstrip().endswith("\\"):
-                sites.append(Site(f, i, i, ids_in(comment, prefix) if prefix else []))
+                sites.append(Site(f, i, i, ids_in(comment, prefix) if prefix else [], lines[i]))
     return sites
 
 
@@ -319,7 +324,7 @@ def every_rule_line(rules_dir: Path, prefix: str) -> list[Site]:
             j = i
             while split_comment(lines[j])[0].rstrip().endswith("\\") and j + 1 < len(lines):
                 j += 1
-            out.append(cited.get((f, i)) or Site(f, i, j, []))
+            out.append(cited.get((f, i)) or Site(f, i, j, [], lines[i]))
             i = j + 1
     return out + card_sites(find_cards_dir(rules_dir), prefix)
 
@@ -360,10 +365,35 @@ def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
     return out
 
 
-def scenario_index(scen_dir: Path | list[Path], rules_dir: Path) -> dict[str, list[Path]]:
-    """Rule ID -> the scenarios of this ruleset whose `covers:` cite it."""
+def stacked_elsewhere(rules_dir: Path, dirs: list[Path]) -> list[Path]:
+    """The scenarios outside `dirs` that stack this ruleset as a mod (`with:`): a scenario kept with
+    one mod that stacks another (the Coop mod's, stacking the Kingdom decks) plays both, and a
+    mutant of either must meet it. Searched in every default scenario folder (tests/scenarios/*/,
+    and the scenarios/ folder of each ruleset beside this one); a file is parsed only when its text
+    names the ruleset's folder."""
+    seen = {d.resolve() for d in dirs}
+    home = rules_dir.resolve().parent
+    out = []
+    for d in sorted((ROOT / "tests" / "scenarios").glob("*")) + sorted(home.glob("*/scenarios")):
+        if not d.is_dir() or d.resolve() in seen:
+            continue
+        seen.add(d.resolve())
+        for f in sorted(d.glob("*.yaml")):
+            try:
+                if rules_dir.name not in f.read_text(encoding="utf-8"):
+                    continue
+                sc = load_scenario_once(f)
+            except Exception:  # not a scenario: the scenario tests report it
+                continue
+            if rules_dir.resolve() in [(f.parent / r).resolve() for r in sc.mods]:
+                out.append(f)
+    return out
+
+
+def scenario_index(scen_dir: Path | list[Path], rules_dir: Path, files: list[Path] | None = None) -> dict[str, list[Path]]:
+    """Rule ID -> the scenarios of this ruleset whose `covers:` cite it (of `files`, when given)."""
     index: dict[str, list[Path]] = {}
-    for f in scenario_files(rules_dir, scen_dir if isinstance(scen_dir, list) else [scen_dir]):
+    for f in files if files is not None else scenario_files(rules_dir, scen_dir if isinstance(scen_dir, list) else [scen_dir]):
         for rid in load_scenario_once(f).covers:
             index.setdefault(rid, []).append(f)
     return index
@@ -860,7 +890,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("legacy", nargs="*", help=argparse.SUPPRESS)  # old form: SCENARIOS PREFIX
     ap.add_argument("--prefix", default="", help="rule-ID prefix of the ruleset, e.g. TT")
     ap.add_argument("--scenarios", type=Path, action="append",
-                    help="scenario folder (default: tests/scenarios/NAME and NAME/scenarios)")
+                    help="scenario folder (default: tests/scenarios/NAME and NAME/scenarios, and the scenarios "
+                         "of other folders that stack the ruleset with `with:`)")
     ap.add_argument("--tests", type=Path, action="append", help="pytest file (default: test_NAME*.py under tests/)")
     ap.add_argument("--no-tests", action="store_true", help="run the scenarios only")
     ap.add_argument("--cited-only", action="store_true", help="only the lines that cite rule IDs")
@@ -895,7 +926,9 @@ def main(argv: list[str] | None = None) -> int:
     dirs = args.scenarios or [d for d in (ROOT / "tests" / "scenarios" / rules_dir.name, rules_dir / "scenarios")
                               if d.is_dir()]
     all_scenarios = scenario_files(rules_dir, dirs)
-    index = scenario_index(dirs, rules_dir)
+    if not args.scenarios:  # a mod's scenarios kept in another mod's folder stack it too
+        all_scenarios += stacked_elsewhere(rules_dir, dirs)
+    index = scenario_index(dirs, rules_dir, all_scenarios)
     tests = [] if args.no_tests else [t.resolve() for t in (args.tests or own_tests(rules_dir))]
     tracer = rulecover.Tracer()
     tracer.install()  # before the first compile: the modules of scenarios' values are told apart

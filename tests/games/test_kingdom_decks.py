@@ -11,6 +11,7 @@ from statistics import mean
 import pytest
 
 from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
@@ -51,6 +52,25 @@ def test_the_wound_deck_has_25_cards():
     """EN-215: Wound cards form their own stack: the Wound deck, 25 cards, dealt to no Kingdom."""
     wounds = [c for c in _cards(WOUNDS) if c.type == "Wound"]
     assert len(wounds) == 25
+
+
+def test_the_wound_deck_is_face_down_and_the_wound_stacks_are_open():
+    """EN-211, EN-215: the Wound cards drawn are random, so the Wound deck is face down: every seat
+    (and a spectator) sees how many cards it holds (all 25 after setup), not which. A player's Wound
+    cards are kept "in the same manner as Item or Enchantment Cards", open on the table: every seat
+    sees them as cards. Reading: the Wound cards discarded lie open, as the base game's graveyard
+    does. Found by tools/mutate_rules.py: the deck made public, the discard hidden, passed
+    every test."""
+    g = new_game(load_program(_stack(WOUNDS)), 2, 1)
+    for answer in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins"]:  # the base game's setup
+        g.answer(g.decision.labels.index(answer))
+    assert g.error is None and g.state.turn_number > 0
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        assert seen["wound_deck"] == 25, seat
+        assert isinstance(seen["wound_cards of player 1"], list), seat
+        assert isinstance(seen["wound_cards of player 2"], list), seat
+        assert isinstance(seen["wound_discard"], list), seat
 
 
 def test_golem_monsters_are_the_most_durable():
