@@ -57,3 +57,14 @@ def test_a_run_made_at_an_older_commit_lands_on_todays_lines(tmp_path):
     assert merge_runs.main([str(record), f"{run}@{old}", "--ruleset", str(rules), "--record-at", old]) == 0
     out = json.loads(record.read_text())
     assert [(o["where"], o["status"]) for o in out] == [("game.rules:2", "killed"), ("game.rules:4", "survived")]
+
+
+def test_an_outcome_numbered_at_another_commit_goes_where_its_code_stands_once():
+    """A record whose parts were numbered at different commits: an outcome whose old place holds
+    other code goes to the one line holding its code now; code on two lines is run again."""
+    old = {"g.rules": ["x = 0", "a = 1", "b = 2"]}
+    once = {"g.rules": ["a = 1", "b = 2"]}
+    twice = {"g.rules": ["a = 1", "a = 1", "b = 2"]}
+    stale = [_o("g.rules:1", "a = 1")]  # written when `a = 1` was the first line
+    assert [o["where"] for o in merge_runs.renumber(stale, old, once)[0]] == ["g.rules:1"]
+    assert merge_runs.renumber(stale, old, twice) == ([], 1)

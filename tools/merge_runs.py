@@ -36,8 +36,18 @@ def line_map(old: list[str], new: list[str]) -> dict[int, int]:
 
 def renumber(outcomes: list[dict], old_texts: dict[str, list[str]], new_texts: dict[str, list[str]]) -> tuple[list[dict], int]:
     """`outcomes` at the new numbering, and how many were dropped (their line's code changed, or
-    their rule file is gone). Outcomes of other files (card effects) are kept as they are."""
+    their rule file is gone). Outcomes of other files (card effects) are kept as they are. An
+    outcome whose line `difflib` does not place (a record whose parts were numbered at other
+    commits) goes where its code stands on exactly one line now, if the outcomes name one place for
+    that code (as `mutate_rules --resume` finds moved lines); a line written twice is dropped."""
     maps = {name: line_map(old_texts[name], new_texts[name]) for name in old_texts if name in new_texts}
+    where_now: dict[tuple[str, str], list[int]] = {}
+    for name, lines in new_texts.items():
+        for i, text in enumerate(lines, 1):
+            where_now.setdefault((name, split_comment(text)[0].strip()), []).append(i)
+    places: dict[tuple[str, str], set[str]] = {}
+    for o in outcomes:
+        places.setdefault((o["where"].rpartition(":")[0], o.get("line", "")), set()).add(o["where"])
     kept, dropped = [], 0
     for o in outcomes:
         name, _, num = o["where"].rpartition(":")
@@ -49,8 +59,11 @@ def renumber(outcomes: list[dict], old_texts: dict[str, list[str]], new_texts: d
             continue
         new = maps[name].get(int(num)) if name in maps else int(num)
         if new is None or new > len(new_texts[name]) or not _same_code(new_texts[name][new - 1], o.get("line", "")):
-            dropped += 1
-            continue
+            found = where_now.get((name, o.get("line", "")), [])
+            if not o.get("line") or len(found) != 1 or len(places[name, o["line"]]) != 1:
+                dropped += 1
+                continue
+            new = found[0]
         kept.append({**o, "where": f"{name}:{new}"})
     return kept, dropped
 
