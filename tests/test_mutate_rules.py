@@ -473,55 +473,45 @@ def test_a_mods_scenarios_kept_in_another_folder_are_met_too(tmp_path, capsys):
     assert killed and all(line.endswith("<- lucky.yaml") for line in killed)
 
 
+def _run_with_an_edit(tmp_path, old: str, new: str, lines: list[str]) -> dict[str, str]:
+    """Run the tool on `lines` of RULES while, at its first mutant, someone replaces `old` by `new`
+    in the real rule file; each line's code as the run reported it."""
+    import json
+    rules = ruleset(tmp_path, RULES, CARDS)
+    scen = rules / "scenarios"
+    scen.mkdir()
+    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
+    tool = _tool()
+    real_run = tool.run_mutant
+
+    def edit_then_run(*args, **kw):
+        path = rules / "game.rules"
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        return real_run(*args, **kw)
+    tool.run_mutant = edit_then_run
+    out = tmp_path / "out.json"
+    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", *(a for n in lines for a in ("--lines", n)),
+               "--json", str(out)])
+    return {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+
+
 def test_an_edit_to_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
     """A run mutates its copy of the rules as they were when it began: a fix written into the
     real file while it runs (a Talisman run once took a Raft fix in half-way) changes neither the
     lines it reports nor their mutants."""
-    import json
-    rules = ruleset(tmp_path, RULES, CARDS)
-    scen = rules / "scenarios"
-    scen.mkdir()
-    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
-    tool = _tool()
-    real_run = tool.run_mutant
-
-    def edit_then_run(*args, **kw):  # the first mutant's run: someone edits the real file
-        path = rules / "game.rules"
-        path.write_text(path.read_text(encoding="utf-8").replace("pts of you += c.value", "pts of you += c.value * 1"),
-                        encoding="utf-8")
-        return real_run(*args, **kw)
-    tool.run_mutant = edit_then_run
-    out = tmp_path / "out.json"
-    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:16",
-               "--lines", "game.rules:17", "--json", str(out)])
-    lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+    lines = _run_with_an_edit(tmp_path, "pts of you += c.value", "pts of you += c.value * 1",
+                              ["game.rules:16", "game.rules:17"])
     assert lines["game.rules:17"] == "pts of you += c.value"
     assert "c.value * 1" not in capsys.readouterr().out
 
 
-def test_an_edit_that_shortens_the_real_rules_during_a_run_stays_out_of_it(tmp_path, capsys):
+def test_an_edit_that_shortens_the_real_rules_during_a_run_stays_out_of_it(tmp_path):
     """The same when the edit moves lines (a line deleted above them, as a fix of a mod did while its
     run went on): the lines still to run are read as the run found them. The static proof, built
     here for the card field's line :5, read each line from the real file: the run reported the
     wrong code or stopped with an IndexError at the file's last line."""
-    import json
-    rules = ruleset(tmp_path, RULES, CARDS)
-    scen = rules / "scenarios"
-    scen.mkdir()
-    _scenario(scen, "takes", ["TT-001", "TT-002"], "{count: {won of 1: 1}, stats: {pts of 1: 1}}")
-    tool = _tool()
-    real_run = tool.run_mutant
-
-    def edit_then_run(*args, **kw):  # the first mutant's run: a blank line above every rule is deleted
-        path = rules / "game.rules"
-        path.write_text(path.read_text(encoding="utf-8").replace("    players 2\n\n", "    players 2\n"),
-                        encoding="utf-8")
-        return real_run(*args, **kw)
-    tool.run_mutant = edit_then_run
-    out = tmp_path / "out.json"
-    tool.main([str(rules), "--scenarios", str(scen), "--no-tests", "--lines", "game.rules:5",
-               "--lines", "game.rules:17", "--lines", "game.rules:21", "--json", str(out)])
-    lines = {o["where"]: o["line"] for o in json.loads(out.read_text(encoding="utf-8"))}
+    lines = _run_with_an_edit(tmp_path, "    players 2\n\n", "    players 2\n",  # a blank line above every rule
+                              ["game.rules:5", "game.rules:17", "game.rules:21"])
     assert lines == {"game.rules:5": "value: 1..3", "game.rules:17": "pts of you += c.value",
                      "game.rules:21": "score p: pts of p"}
 

@@ -384,16 +384,20 @@ def _reducer_source(j: int, shape: tuple) -> str:
     if not first_token:
         w(1, "if first is not None:")
         depth = 2
+
+    def from_child(child: str, fields: tuple[str, str]) -> None:
+        """The node's `fields` from `child`, a tree's own or a token's (not known here)."""
+        w(depth, f"if isinstance({child}, _Tree):")
+        for f in fields:
+            w(depth + 1, f"node.{f} = node.c_{f} = {child}.c_{f}")
+        w(depth, "else:")
+        for f in fields:
+            w(depth + 1, f"node.{f} = node.c_{f} = {child}.{f}")
     if first_token:
         w(depth, "node.line = node.c_line = line = first.line")
         w(depth, "node.column = node.c_column = first.column")
     else:
-        w(depth, "if isinstance(first, _Tree):")
-        w(depth + 1, "node.line = node.c_line = first.c_line")
-        w(depth + 1, "node.column = node.c_column = first.c_column")
-        w(depth, "else:")
-        w(depth + 1, "node.line = node.c_line = first.line")
-        w(depth + 1, "node.column = node.c_column = first.column")
+        from_child("first", ("line", "column"))
     w(depth, "last = children[-1]")
     if last_token:
         w(depth, "node.end_line = node.c_end_line = end_line = last.end_line")
@@ -401,12 +405,7 @@ def _reducer_source(j: int, shape: tuple) -> str:
     else:
         w(depth, "if last is None or isinstance(last, _Tree) and last.empty:")
         w(depth + 1, "last = _first(reversed(children))")
-        w(depth, "if isinstance(last, _Tree):")
-        w(depth + 1, "node.end_line = node.c_end_line = last.c_end_line")
-        w(depth + 1, "node.end_column = node.c_end_column = last.c_end_column")
-        w(depth, "else:")
-        w(depth + 1, "node.end_line = node.c_end_line = last.end_line")
-        w(depth + 1, "node.end_column = node.c_end_column = last.end_column")
+        from_child("last", ("end_line", "end_column"))
     w(depth, "node.empty = False")
     if not first_token:
         w(1, "else:")
