@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..language.tree import Node
@@ -663,7 +663,7 @@ class RuleFunctions:
         """`v` with its marks replaced: a call used once by its code, one used more than once by its
         slot, filled at its first use; the expression is then `(lambda _mo: ...)([_UNSET] * n)`."""
         fields = {f: getattr(v, f) for f in ("src", "key", "held") if getattr(v, f)}
-        return replace(v, **{f: self._unmark(text) for f, text in fields.items()})
+        return v.copy(**{f: self._unmark(text) for f, text in fields.items()})
 
     def _unmark(self, text: str) -> str:
         if "_mk" not in text:

@@ -13,7 +13,6 @@ is then sound whatever the call gives, and it is the function's kind.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ..language.tree import Node
@@ -44,7 +43,7 @@ class RecursiveFunctions:
         name, result = got
         depth = len(self.fn_stack) + 1  # the call's own level, and the functions written out around it
         srcs = [self.k(depth)] + [v.src for _, v in ctx_v] + [a.src for a in args]
-        return replace(result, src=f"{name}({', '.join(srcs)})")
+        return result.copy(src=f"{name}({', '.join(srcs)})")
 
     def _write_recursive(self, sig: tuple, fd: Any, ctx_v: list, args: list[V]) -> tuple[str, V]:
         """The plain function for `sig`: registered first (its body calls it), then written."""
@@ -76,5 +75,5 @@ class RecursiveFunctions:
                             (3, f"return {body.src}"), (2, "finally:"), (3, "R.depth -= _a0")):
             lines.append("    " * depth + text)
             locs.append(loc)
-        sigs[sig] = (name, replace(body, src="None", key=None))
+        sigs[sig] = (name, body.copy(src="None", key=None))
         return sigs[sig]
