@@ -108,9 +108,13 @@ def texts_at(ruleset: Path, commit: str | None) -> dict[str, list[str]]:
 
 def _load(path: str) -> list[dict]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        sys.exit(f"{path}: not the --json of a mutation run ({err})")
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        sys.exit(f"{path}: cannot be read ({err.strerror or 'unreadable'})")
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        sys.exit(f"{path}: not the --json of a mutation run (not JSON: {err})")
     if not isinstance(data, list) or not all(isinstance(o, dict) and "where" in o for o in data):
         sys.exit(f"{path}: not the --json of a mutation run (a list of outcomes, each with `where`)")
     return data
@@ -127,11 +131,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     now = texts_at(args.ruleset, None)
 
+    read: dict[str, dict[str, list[str]]] = {}  # commit → its rule files (several runs share one)
+
     def at(commit: str | None) -> dict[str, list[str]]:
-        try:
-            return now if commit in (None, "", "HEAD") else texts_at(args.ruleset, commit)
-        except subprocess.CalledProcessError as err:
-            sys.exit(f"{commit}: no such commit with {args.ruleset} ({err.stderr.strip()})")
+        if commit in (None, "", "HEAD"):
+            return now
+        if commit not in read:
+            try:
+                read[commit] = texts_at(args.ruleset, commit)
+            except subprocess.CalledProcessError as err:
+                sys.exit(f"{commit}: no such commit with {args.ruleset} ({err.stderr.strip()})")
+        return read[commit]
     record, dropped = renumber(_load(args.record) if Path(args.record).exists() else [], at(args.record_at), now)
     runs = []
     for spec in args.runs:
