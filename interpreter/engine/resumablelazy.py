@@ -134,10 +134,7 @@ class LazyLowering:
                     kept[j] = v
         elif not path.exists():
             _prune(path.parent)
-        try:
-            write_cached(path, _lowering_key(), kept)
-        except Exception:  # (a value marshal cannot write: not kept, lowered again next time)
-            pass
+        write_cached(path, _lowering_key(), kept)  # (a value marshal cannot write is not kept: lowered again)
 
     def _compile(self, i: int) -> tuple[CodeType, CodeType]:
         name, start, end, free = self.spans[i]
