@@ -256,3 +256,27 @@ def test_in_the_middle_region_he_makes_for_the_portal_when_ready_else_the_warloc
     g = _standing(27)  # not ready, no Talisman
     nearer, farther, outer = _rates(g, "Move where?", [[_space(g, 26)], [_space(g, 28)], [_space(g, 8)]])
     assert nearer > farther > outer
+
+
+def test_a_player_whose_character_fell_rates_every_space_alike():
+    """A player whose character was killed this turn may still be asked to move a figure (the
+    Reaper mod's "Move the Grim Reaper to which space?"): with no character there is no plan, and
+    every space is rated alike (0) rather than by a character's stats he no longer has."""
+    g = _standing(30, craft_counters=3)  # Craft 7 with a Talisman: a living character aims
+    _give_talisman(g)
+    spaces = [_space(g, 31), _space(g, 29), _space(g, 8)]
+    assert len(set(_rates(g, "Move the Grim Reaper to which space?", spaces))) == 3
+    st = g.state
+    hero = st.zones["hero#0"].pop()  # killed (TA-057: his card goes to the fallen)
+    st.zones["fallen"].append(hero)
+    st.where[hero] = "fallen"
+    assert _rates(g, "Move the Grim Reaper to which space?", spaces) == [0, 0, 0]
+
+
+def test_the_portal_is_opened_by_strength_when_the_two_are_even():
+    """Strength and Craft even (the Elf, Craft 4, with a Strength counter): either roll is as
+    likely to open the Portal, and the plan settles it: by Strength (its `>=`). Answering by Craft
+    would play as well but differently (the golden games record this answer)."""
+    g = _standing(33, strength_counters=1)
+    by_strength, by_craft = _rates(g, "Open the Portal by Strength (no: by Craft)?", [True, False])
+    assert by_strength > by_craft
