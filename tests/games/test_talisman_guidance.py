@@ -280,3 +280,12 @@ def test_the_portal_is_opened_by_strength_when_the_two_are_even():
     g = _standing(33, strength_counters=1)
     by_strength, by_craft = _rates(g, "Open the Portal by Strength (no: by Craft)?", [True, False])
     assert by_strength > by_craft
+
+
+def test_the_order_of_two_effects_on_one_event_is_left_to_chance():
+    """The engine's "Which `landing` effect first?" offers numbers, one per effect: there is no
+    space to aim at, and the plan's rule for every decision without a rule of its own rates a
+    number 0 (`last(it)` of a number is the number, no BoardSpace), so the order is left to chance."""
+    g = _standing(8)
+    d = Decision(0, "order", "Which `landing` effect first?", [0, 1], ["the space's landing", "a Hex's landing"], None)
+    assert g.preferences(d) == [0, 0]
