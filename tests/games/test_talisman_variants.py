@@ -147,6 +147,22 @@ def test_deal_three_characters_pick_one(players, dealt):
     assert len(pool) == 14 - players and set(rejected) <= set(pool)
 
 
+def test_dealt_characters_are_seen_by_their_player_only():
+    """TA-016, TA-017: "One player takes the character cards, shuffles them, and deals one,
+    facedown, to each player"; with the alternative rule each is dealt three to choose from, so
+    while he picks, he sees his three and every other seat only how many (found by
+    tools/mutate_rules.py: the visibility of `dealt`, variants.rules:28, changed, passed every
+    test)."""
+    g = new_game(load_variant(str(RULESET), (("deal_three", 1),)), 3, 5, seats=[])
+    key = str(ZoneRef("dealt", 0))
+    mine = names(g, "dealt", 0)
+    assert len(mine) == 3 and g.decision.player == 0
+    seen = g.view(0)[key]
+    assert isinstance(seen, list) and sorted(c.split(" (")[0] for c in seen) == sorted(mine)
+    for seat in (1, 2, None):
+        assert g.view(seat)[key] == 3, seat
+
+
 def test_the_decks_lie_face_down_and_the_discards_and_possessions_open():
     """TA-016, TA-022 and TA-023: the character cards not dealt, the Adventure deck and the Spell
     deck lie facedown, and so does the deck of Quest Reward cards, whose top card a character draws
