@@ -110,6 +110,20 @@ def test_race_ending_is_opt_in():
     assert 0 < dealt < 24
 
 
+def test_the_ending_not_drawn_stays_facedown_in_the_ending_deck():
+    """TA-020, TA-021: "remove the unused Hidden or Revealed Ending cards from the Ending deck and
+    shuffle the deck. Draw one Ending card and place it on the Crown of Command space. Facedown if
+    Hidden". With `race_ending` a Hidden roll leaves two Hidden cards; the one not drawn stays in
+    the Ending deck for the whole game, and every seat sees only that the deck holds one card: were
+    it open, the Hidden Ending on the Crown would be known by elimination (found by
+    tools/mutate_rules.py: `hidden` made `public` on setup_and_turn.rules:8 passed every test)."""
+    variant = load_variant(str(RULESET), (("race_ending", 1),))
+    g = new_game(variant, 2, 3, seats=[])  # seed 3: a Hidden roll (m_ending_deck_shuffled_rest_kept.yaml)
+    assert names(g, "ending_deck") == ["Command Spell"]
+    for seat in (0, 1, None):
+        assert g.view(seat)["ending_deck"] == 1, seat
+
+
 @pytest.mark.parametrize("players,dealt", [(2, 3), (4, 3), (6, 2)])
 def test_deal_three_characters_pick_one(players, dealt):
     """TA-017 the optional setup (`--set deal_three=1`): each player is dealt three character cards
@@ -131,6 +145,22 @@ def test_deal_three_characters_pick_one(players, dealt):
         assert names(g, "dealt", p) == []
     pool = names(g, "heroes")
     assert len(pool) == 14 - players and set(rejected) <= set(pool)
+
+
+def test_dealt_characters_are_seen_by_their_player_only():
+    """TA-016, TA-017: "One player takes the character cards, shuffles them, and deals one,
+    facedown, to each player"; with the alternative rule each is dealt three to choose from, so
+    while he picks, he sees his three and every other seat only how many (found by
+    tools/mutate_rules.py: the visibility of `dealt`, variants.rules:28, changed, passed every
+    test)."""
+    g = new_game(load_variant(str(RULESET), (("deal_three", 1),)), 3, 5, seats=[])
+    key = str(ZoneRef("dealt", 0))
+    mine = names(g, "dealt", 0)
+    assert len(mine) == 3 and g.decision.player == 0
+    seen = g.view(0)[key]
+    assert isinstance(seen, list) and sorted(c.split(" (")[0] for c in seen) == sorted(mine)
+    for seat in (1, 2, None):
+        assert g.view(seat)[key] == 3, seat
 
 
 def test_the_decks_lie_face_down_and_the_discards_and_possessions_open():
