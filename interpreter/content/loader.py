@@ -81,15 +81,23 @@ class Content:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # the effects of cards left out for a wrong field: checked all the same (analysis/checker.py)
     unbuilt_effects: list[Node] = field(default_factory=list)
-    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _lines: dict[str, tuple[str, list[str]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def lines(self, file: str) -> list[str]:
+        """A loaded file's lines, split on `\\n` only (as the parser counts), once per text: each
+        `effect: |` block and each diagnostic asks for its file's lines (splitting a card file for
+        every effect in it was about 1% of a `validate`)."""
+        text = self.sources[file]
+        got = self._lines.get(file)
+        if got is None or got[0] is not text:
+            got = self._lines[file] = (text, text.split("\n"))
+        return got[1]
 
     def source_line(self, loc: Loc | None) -> str | None:
         """The text of the line a location points into (lines split on `\\n` only, as the parser counts)."""
         if loc is None or loc.file not in self.sources:
             return None
-        lines = self._lines.get(loc.file)
-        if lines is None:
-            lines = self._lines[loc.file] = self.sources[loc.file].split("\n")
+        lines = self.lines(loc.file)
         return lines[loc.line - 1].rstrip("\r") if 0 < loc.line <= len(lines) else None
 
     def error(self, code: str, message: str, loc: Loc | None, hint: str | None = None, severity: str = "error") -> None:
@@ -924,7 +932,7 @@ def _parse_card_effect(content: Content, spec: CardSpec, entry: CommentedMap) ->
     line, col = _pos(entry, "effect")
     if isinstance(text, LiteralScalarString):
         # the content starts on the line after `|`, dedented by its first line's indentation
-        src = content.sources[spec.loc.file].split("\n")
+        src = content.lines(spec.loc.file)
         first = next((i for i in range(line + 1, len(src)) if src[i].strip()), line + 1)
         indent = len(src[first]) - len(src[first].lstrip(" ")) if first < len(src) else 0
         args = (str(text), spec.loc.file, line + 1, indent, True)

@@ -110,109 +110,126 @@ class FastParser:
         self.nl_type, opens, closes, self.indent_type, self.dedent_type, self.tab_len = tables["indenter"]
         # a lone space after a token is skipped without a match (larkside's `_lone_space`)
         self.lone_space: bool = tables["space"]
-        self.opens, self.closes = frozenset(opens), frozenset(closes)
+        # per bracket terminal, how it changes the depth of brackets (inside them newlines are dropped)
+        self.brackets: dict[str, int] = {**{t: 1 for t in opens}, **{t: -1 for t in closes}}
 
     def parse(self, text: str, start: str, max_nesting: int) -> object:
         """The value of the start rule, as `lark.parse(text, start=start)` returns it; `Unusual` when
         the text holds anything Lark would report (or a block nested deeper than `max_nesting`)."""
         actions, gotos, lexers = self.actions, self.gotos, self.lexers
         nl_type, indent_type, dedent_type, tab_len = self.nl_type, self.indent_type, self.dedent_type, self.tab_len
-        opens, closes, lone_space = self.opens, self.closes, self.lone_space
+        brackets, lone_space = self.brackets, self.lone_space
         end_state = self.end_states[start]
-        state_stack = [self.start_states[start]]
+        # the top state is kept in `state` as well as on the stack (a list's `[-1]` is not a fast index)
+        state = self.start_states[start]
+        state_stack = [state]
         value_stack: list = []
         indents = [0]
         parens = 0
         pos, line, line_start, n = 0, 1, 0, len(text)
         last = None  # the last token lexed (the final dedents borrow its place)
-        pending: list[Token] = []
         while pos < n:
-            lexer = lexers.get(state_stack[-1])
-            if lexer is None:
-                lexer = self._lexer(state_stack[-1])
-            first, callback, ignore, newlines, i = lexer
             char = text[pos]
+            if char == " " and lone_space:  # one space, then no other: what the ignored `[\t \f]+`
+                after = text[pos + 1:pos + 2]  # would match (larkside's `_lone_space`); at the end, ""
+                if after not in " \t\f":  # ("" is in it): the scanner takes it
+                    pos += 1
+                    char = after
+            lexer = lexers.get(state)
+            if lexer is None:
+                lexer = self._lexer(state)
+            first, callback, special, ignore, newlines, i = lexer
             match = first.get(char)
             if match is None:
                 match = first[char] = self._first(i, char)
-            m = match(text, pos)
-            if m is None:
-                raise Unusual()
-            type_ = m.lastgroup
-            value = m.group()
+            if match.__class__ is tuple:  # a one-character terminal, the only one that starts here
+                type_, value = match
+            else:
+                m = match(text, pos)
+                if m is None:
+                    raise Unusual()
+                type_ = m.lastgroup
+                value = m.group()
             end = pos + len(value)
             col = pos - line_start + 1
             start_line = line
-            if type_ in newlines:
-                count = value.count("\n")
-                if count:
-                    line += count
-                    line_start = pos + value.rindex("\n") + 1
-            if type_ in ignore:
-                pos = end
-                continue
+            if type_ in special:  # ignored, or may hold a newline
+                if type_ in newlines:
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = pos + value.rindex("\n") + 1
+                if type_ in ignore:
+                    pos = end
+                    continue
             words = callback.get(type_)
             if words is not None:  # a keyword, or a name
                 type_ = words.get(value, type_)
             tok = _new_str(Token, value)  # `_token`, written out: this runs for every token
-            tok.type, tok.start_pos, tok.value, tok.line, tok.column = type_, pos, value, start_line, col
-            tok.end_line, tok.end_column, tok.end_pos = line, end - line_start + 1, end
+            tok.type = type_
+            tok.start_pos = pos
+            tok.value = value
+            tok.line = start_line
+            tok.column = col
+            tok.end_line = line
+            tok.end_column = end - line_start + 1
+            tok.end_pos = end
             pos = end
-            if lone_space and pos < n and text[pos] == " " and text[pos + 1:pos + 2] not in " \t\f":
-                pos += 1  # one space, then no other: what the ignored `[\t \f]+` would match
             last = tok
             # the Indenter: newlines inside brackets are dropped; a newline may open or close blocks
+            queue = None  # the indent or dedents that follow the token, last first
             if type_ == nl_type:
                 if parens > 0:
                     continue
-                pending = [tok]
-                if "\n" in tok:
-                    indent_str = tok.rsplit("\n", 1)[1]
+                if "\n" in value:
+                    indent_str = value.rsplit("\n", 1)[1]
                     indent = indent_str.count(" ") + indent_str.count("\t") * tab_len
                     if indent > indents[-1]:
                         if len(indents) > max_nesting:
                             raise Unusual()
                         indents.append(indent)
-                        pending.append(_borrow(indent_type, indent_str, tok))
-                    else:
+                        queue = [_borrow(indent_type, indent_str, tok)]
+                    elif indent < indents[-1]:
+                        queue = []
                         while indent < indents[-1]:
                             indents.pop()
-                            pending.append(_borrow(dedent_type, indent_str, tok))
+                            queue.append(_borrow(dedent_type, indent_str, tok))
                         if indent != indents[-1]:
                             raise Unusual()
-            else:
-                pending = [tok]
-            for tok in pending:
-                type_ = tok.type
-                while True:  # the parser: reduce as long as the table says, then shift the token
-                    act = actions[state_stack[-1]].get(type_)
-                    if act is None:
-                        raise Unusual()
-                    cls = act.__class__
-                    if cls is int:
-                        state_stack.append(act)
-                        value_stack.append(tok)
-                        break
-                    if cls is _Chain:
-                        top = act.get(state_stack[-2])
-                        state_stack[-1] = top if top is not None else self._chain(act, state_stack, type_)
-                        continue
-                    size, reduce, origin = act
-                    if size:
-                        children = value_stack[-size:]
-                        del state_stack[-size:]
-                        del value_stack[-size:]
-                    else:
-                        children = []
-                    value_stack.append(reduce(children))
-                    state_stack.append(gotos[state_stack[-1]][origin])
-            type_ = last.type
-            if type_ in opens:
-                parens += 1
-            elif type_ in closes:
-                parens -= 1
+            elif type_ in brackets:
+                parens += brackets[type_]
                 if parens < 0:
                     raise Unusual()
+            while True:  # the parser: reduce as long as the table says, then shift the token
+                act = actions[state].get(type_)
+                if act is None:
+                    raise Unusual()
+                cls = act.__class__
+                if cls is int:
+                    state = act
+                    state_stack.append(act)
+                    value_stack.append(tok)
+                    if queue:  # the indenter's tokens after a newline
+                        tok = queue.pop()
+                        type_ = tok.type
+                        continue
+                    break
+                if cls is _Chain:
+                    top = act.get(state_stack[-2])
+                    if top is None:
+                        top = self._chain(act, state_stack, type_)
+                    state = state_stack[-1] = top
+                    continue
+                size, reduce, origin = act
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(reduce(children))
+                state = gotos[state_stack[-1]][origin]
+                state_stack.append(state)
         tail: list[Token] = []
         while len(indents) > 1:
             indents.pop()
@@ -241,21 +258,24 @@ class FastParser:
 
     def _lexer(self, state: int) -> tuple:
         """The contextual lexer's scanner for one state: (first character -> its `match`, filled by
-        `_first` as characters come; keywords; ignored; with newlines; the scanner's index)."""
+        `_first` as characters come; keywords; ignored or with newlines; ignored; with newlines; the
+        scanner's index)."""
         i = self.state_scanner.get(state)
         lexer = self.compiled.get(i)
         if lexer is None:
             spec = self.scanners[i] if i is not None else None
             if spec is None:  # a scanner this loop does not run the way Lark does: Lark's own loop handles it
                 raise Unusual()
-            self.compiled[i] = lexer = ({}, spec[2], frozenset(spec[3]), frozenset(spec[4]), i)
+            ignore, newlines = frozenset(spec[3]), frozenset(spec[4])
+            self.compiled[i] = lexer = ({}, spec[2], ignore | newlines, ignore, newlines, i)
         self.lexers[state] = lexer
         return lexer
 
     def _first(self, i: int, char: str) -> Callable:
         """Scanner i's `match` for a token starting with `char`: its `first_char_dispatch` subset's (the
         branches that can start there, in their order), else the whole alternation's (the loop keeps
-        it in the scanner's dict). Subsets are compiled once per process, when first needed."""
+        it in the scanner's dict). Subsets are compiled once per process, when first needed; a subset
+        that is one one-character terminal (`_literal`) is (its name, `char`) instead, no pattern."""
         pattern, flags, _words, _ignore, _newlines, form, dispatch = self.scanners[i]
         if dispatch is None:
             key = (i, None)
@@ -271,7 +291,9 @@ class FastParser:
                 match = self.subsets.get((i, j))
                 if match is None:
                     sub_pattern, sub_form = subsets[j]
-                    self.subsets[(i, j)] = match = _compile(sub_pattern, flags, sub_form).match
+                    name = _literal(sub_pattern, flags, char)
+                    self.subsets[(i, j)] = match = (name, char) if name is not None \
+                        else _compile(sub_pattern, flags, sub_form).match
         return match
 
     def _dispatch(self, i: int, kept: bytes) -> tuple:
@@ -313,6 +335,19 @@ class FastParser:
                 del value_stack[-size:]
             value_stack.append(reduce(children))
             state_stack.append(gotos[state_stack[-1]][origin])
+
+
+def _literal(pattern: str, flags: int, char: str) -> str | None:
+    """The terminal's name when a subset `pattern` is one terminal that is the character `char`
+    itself (`(?P<LPAR>\\()`, as Lark writes a one-character string): at `char` it matches that
+    character and nothing else, so the loop takes the token without a match (about a third of a
+    rule file's tokens are such punctuation: `sre`'s fixed cost, a `Match` and two of its calls)."""
+    if flags & re.VERBOSE or not (pattern.startswith("(?P<") and pattern.endswith(")")):
+        return None
+    name, close, body = pattern[4:-1].partition(">")
+    if not close or not name.isidentifier() or body != re.escape(char):
+        return None
+    return name
 
 
 def _no_match(text: str, pos: int) -> None:

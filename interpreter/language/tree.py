@@ -477,7 +477,7 @@ class Module(Node):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Module":
-        return cls(loc=loc, decls=[p for p in parts if isinstance(p, Node)], unparsed=[])
+        return cls._make(loc=loc, decls=[p for p in parts if isinstance(p, Node)], unparsed=[])
 
 
 @_node
@@ -504,7 +504,7 @@ class Effect(Node):
         """The effect of these abilities and `copies` clauses, kept apart (a `copies` is no ability);
         also for an effect text rebuilt after a syntax error from the parts that parsed."""
         copies = [i for i in items if isinstance(i, CopiesDecl)]
-        return cls(loc=loc, triggers=[i for i in items if not isinstance(i, CopiesDecl)], unparsed=unparsed,
+        return cls._make(loc=loc, triggers=[i for i in items if not isinstance(i, CopiesDecl)], unparsed=unparsed,
                    copies=copies)
 
 
@@ -527,7 +527,7 @@ class CopiesDecl(Node):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "CopiesDecl":
-        return cls(loc=loc, expr=parts[0])
+        return cls._make(loc=loc, expr=parts[0])
 
 
 # ---- declarations --------------------------------------------------------------------------------
@@ -548,7 +548,7 @@ class GameDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "GameDecl":
-        return cls(loc=loc, title=src.text(parts[0]), items=parts[1:])
+        return cls._make(loc=loc, title=src.text(parts[0]), items=parts[1:])
 
 
 @_node
@@ -567,7 +567,7 @@ class GameItem(Node):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "GameItem":
-        return cls(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -587,7 +587,7 @@ class CardType(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "CardType":
-        return cls(loc=loc, name=str(parts[0]), fields_=parts[1:], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), fields_=parts[1:], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -607,7 +607,7 @@ class FieldDecl(Node):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "FieldDecl":
-        return cls(loc=loc, name=str(parts[0]), type=parts[1], default=parts[2] if len(parts) > 2 else None,
+        return cls._make(loc=loc, name=str(parts[0]), type=parts[1], default=parts[2] if len(parts) > 2 else None,
                    name_loc=src.token_loc(parts[0]))
 
 
@@ -626,7 +626,7 @@ class RangeType(Node):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "RangeType":
-        return cls(loc=loc, lo=src.number(parts[0]), hi=src.number(parts[1]))
+        return cls._make(loc=loc, lo=src.number(parts[0]), hi=src.number(parts[1]))
 
 
 @_node
@@ -661,7 +661,7 @@ class EnumType(Node):
         names = [str(t) for t in parts]
         if len(names) == 1 and names[0] in ("number", "text", "flag"):
             return BasicType(loc=loc, name=names[0])
-        return cls(loc=loc, values=names)
+        return cls._make(loc=loc, values=names)
 
 
 @_node
@@ -680,7 +680,7 @@ class DieType(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "DieType":
-        return cls(loc=loc, name=str(parts[0]), faces=parts[1], count=src.number(parts[2]) if parts[2] is not None else 0)
+        return cls._make(loc=loc, name=str(parts[0]), faces=parts[1], count=src.number(parts[2]) if parts[2] is not None else 0)
 
 
 @_node
@@ -699,7 +699,7 @@ class ZoneDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ZoneDecl":
-        return cls(loc=loc, name=str(parts[0]), props=parts[1:], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), props=parts[1:], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -720,10 +720,10 @@ class ZoneProp(Node):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ZoneProp":
         if src.rule == "grid_prop":  # `grid W x H`
-            return cls(loc=loc, words="grid", number=None, width=src.number(parts[0]), height=src.number(parts[1]))
+            return cls._make(loc=loc, words="grid", number=None, width=src.number(parts[0]), height=src.number(parts[1]))
         words = [str(t) for t in parts if t is not None and t.type == "NAME"]  # `rows 3`: words, then a number
         num = [src.number(t) for t in parts if t is not None and t.type == "INT"]
-        return cls(loc=loc, words=" ".join(words), number=num[0] if num else None)
+        return cls._make(loc=loc, words=" ".join(words), number=num[0] if num else None)
 
 
 @_node
@@ -750,7 +750,7 @@ class StatDecl(Decl):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "StatDecl":
         per_player, name, bounds, init = parts  # `per_player` and `stat_bounds`: the parser's plumbing
         lo, hi = bounds if bounds is not None else (None, None)
-        return cls(loc=loc, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
+        return cls._make(loc=loc, name=str(name), per_player=per_player is not None, lo=lo, hi=hi, init=init,
                    name_loc=src.token_loc(name))
 
 
@@ -770,7 +770,7 @@ class ConstDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ConstDecl":
-        return cls(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), value=parts[1], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -788,7 +788,7 @@ class EventDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "EventDecl":
-        return cls(loc=loc, name=str(parts[0]), name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -806,7 +806,7 @@ class PhaseDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PhaseDecl":
-        return cls(loc=loc, name=str(parts[0]), body=parts[-1])  # the rule keeps its keyword (`!phase_decl`)
+        return cls._make(loc=loc, name=str(parts[0]), body=parts[-1])  # the rule keeps its keyword (`!phase_decl`)
 
 
 @_node
@@ -827,7 +827,7 @@ class ProcDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ProcDecl":
-        return cls(loc=loc, name=str(parts[0]), params=parts[1] or [], body=parts[2], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), params=parts[1] or [], body=parts[2], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -847,7 +847,7 @@ class FunctionDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "FunctionDecl":
-        return cls(loc=loc, name=str(parts[0]), params=parts[1] or [], expr=parts[2])
+        return cls._make(loc=loc, name=str(parts[0]), params=parts[1] or [], expr=parts[2])
 
 
 @_node
@@ -874,9 +874,9 @@ class Trigger(Ability):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Trigger":
         event, binder, cond, body = parts
         if src.rule == "whenever":  # as it always was: a `whenever`'s diagnostics point at the whole trigger
-            return cls(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond,
+            return cls._make(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond,
                        body=body, whenever=True)
-        return cls(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond, body=body,
+        return cls._make(loc=loc, event=str(event), binder=None if binder is None else str(binder), cond=cond, body=body,
                    event_loc=src.token_loc(event))
 
 
@@ -896,7 +896,7 @@ class ShortTrigger(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ShortTrigger":
-        return cls(loc=loc, stat=str(parts[0]), binder=str(parts[1]), body=parts[2])
+        return cls._make(loc=loc, stat=str(parts[0]), binder=str(parts[1]), body=parts[2])
 
 
 @_node
@@ -920,7 +920,7 @@ class ActionDecl(Ability):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ActionDecl":
         label, limit, cond, body = parts  # `limit`: (count, period) from the parser's `use_limit` plumbing
-        return cls(loc=loc, label=src.text(label), limit=limit[0] if limit else None,
+        return cls._make(loc=loc, label=src.text(label), limit=limit[0] if limit else None,
                    period=limit[1] if limit else None, cond=cond, body=body)
 
 
@@ -939,7 +939,7 @@ class Watcher(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Watcher":
-        return cls(loc=loc, cond=parts[0], body=parts[1])
+        return cls._make(loc=loc, cond=parts[0], body=parts[1])
 
 
 @_node
@@ -956,7 +956,7 @@ class AlwaysDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "AlwaysDecl":
-        return cls(loc=loc, body=parts[0])
+        return cls._make(loc=loc, body=parts[0])
 
 
 @_node
@@ -976,14 +976,14 @@ class PlacementDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PlacementDecl":
-        return cls(loc=loc, zone=str(parts[0]), binder=str(parts[1]), conds=list(parts[2:]),
+        return cls._make(loc=loc, zone=str(parts[0]), binder=str(parts[1]), conds=list(parts[2:]),
                    zone_loc=src.token_loc(parts[0]))
 
 
 def _binder_and_expr(cls: type, loc: Loc, parts: list, src: "Source") -> Any:
     """`build` of a declaration of one expression per player (`score p:`, `tiebreak p:`,
     `value p:`): the player's name, then the expression."""
-    return cls(loc=loc, binder=str(parts[0]), expr=parts[1])
+    return cls._make(loc=loc, binder=str(parts[0]), expr=parts[1])
 
 
 @_node
@@ -1070,9 +1070,9 @@ class PreferDecl(Decl):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PreferDecl":
         binder, said, expr = parts
         if src.rule == "prefer_action":  # `prefer p for action "LABEL": ...`
-            return cls(loc=loc, binder=str(binder), prompt=None, expr=expr, action=src.text(said),
+            return cls._make(loc=loc, binder=str(binder), prompt=None, expr=expr, action=src.text(said),
                        action_loc=src.token_loc(said))
-        return cls(loc=loc, binder=str(binder), prompt=src.text(said) if said is not None else None, expr=expr)
+        return cls._make(loc=loc, binder=str(binder), prompt=src.text(said) if said is not None else None, expr=expr)
 
 
 @_node
@@ -1098,10 +1098,10 @@ class HookDecl(Decl):
         # `hook_when` and `hook_phase` are the parser's plumbing: the word, and the phase's keyword token
         if src.rule == "phase_hook":  # `before|after turn:`
             when, phase, body = parts
-            return cls(loc=loc, when=when, name=str(phase), params=None, body=body, name_loc=src.token_loc(phase),
+            return cls._make(loc=loc, when=when, name=str(phase), params=None, body=body, name_loc=src.token_loc(phase),
                        phase=True)
         when, name, params, body = parts
-        return cls(loc=loc, when=when, name=str(name), params=params, body=body, name_loc=src.token_loc(name))
+        return cls._make(loc=loc, when=when, name=str(name), params=params, body=body, name_loc=src.token_loc(name))
 
 
 @_node
@@ -1130,13 +1130,13 @@ class ExtendDecl(Decl):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ExtendDecl":
         name, name_loc = str(parts[0]), src.token_loc(parts[0])
         if src.rule == "extend_card_type":
-            return cls(loc=loc, what="card type", name=name, name_loc=name_loc, fields_=list(parts[1:]), params=None,
+            return cls._make(loc=loc, what="card type", name=name, name_loc=name_loc, fields_=list(parts[1:]), params=None,
                        value=None)
         if src.rule == "extend_const":
             _adds(parts[1], src)
-            return cls(loc=loc, what="constant", name=name, name_loc=name_loc, fields_=[], params=None, value=parts[2])
+            return cls._make(loc=loc, what="constant", name=name, name_loc=name_loc, fields_=[], params=None, value=parts[2])
         _adds(parts[2], src)  # extend_function
-        return cls(loc=loc, what="function", name=name, name_loc=name_loc, fields_=[], params=parts[1] or [],
+        return cls._make(loc=loc, what="function", name=name, name_loc=name_loc, fields_=[], params=parts[1] or [],
                    value=parts[3])
 
 
@@ -1165,7 +1165,7 @@ class EnumExtension(Node):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "EnumExtension":
         _adds(parts[1], src)
-        return cls(loc=loc, name=str(parts[0]), values=[str(t) for t in parts[2:]], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), values=[str(t) for t in parts[2:]], name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -1184,7 +1184,7 @@ class BoardDecl(Decl):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "BoardDecl":
-        return cls(loc=loc, name=str(parts[0]), items=list(parts[1:]), name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), items=list(parts[1:]), name_loc=src.token_loc(parts[0]))
 
 
 @_node
@@ -1210,10 +1210,10 @@ class BoardItem(Node):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "BoardItem":
         if src.rule == "board_link":  # `link A to B [one way] [as KIND]`
             spaces, to, one_way, edge = parts
-            return cls(loc=loc, shape="link", spaces=spaces, to=to, one_way=one_way is not None,
+            return cls._make(loc=loc, shape="link", spaces=spaces, to=to, one_way=one_way is not None,
                        edge=None if edge is None else str(edge))
         spaces, edge = parts  # a closed loop (`board_circle`) or an open path (`board_line`)
-        return cls(loc=loc, shape="closed" if src.rule == "board_circle" else "open", spaces=spaces, to=None,
+        return cls._make(loc=loc, shape="closed" if src.rule == "board_circle" else "open", spaces=spaces, to=None,
                    one_way=False, edge=None if edge is None else str(edge))
 
 
@@ -1240,7 +1240,7 @@ class LetStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "LetStmt":
-        return cls(loc=loc, name=str(parts[0]), expr=parts[1], name_loc=src.token_loc(parts[0]))
+        return cls._make(loc=loc, name=str(parts[0]), expr=parts[1], name_loc=src.token_loc(parts[0]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         v = gen.expr_first(self.expr, scope, d, self.loc)
@@ -1273,7 +1273,7 @@ class SetStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "SetStmt":
-        return cls(loc=loc, target=parts[0], expr=parts[1])
+        return cls._make(loc=loc, target=parts[0], expr=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         t, rs = self.target, gen.rs
@@ -1337,7 +1337,7 @@ class AugStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "AugStmt":
-        return cls(loc=loc, target=parts[0], op=str(parts[1]), expr=parts[2])
+        return cls._make(loc=loc, target=parts[0], op=str(parts[1]), expr=parts[2])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`X += N`, `X -= N` on a number: a variable, a stat or a player's stat."""
@@ -1392,7 +1392,7 @@ class MoveStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "MoveStmt":
         what, dest, position, name = parts
-        return cls(loc=loc, what=what, dest=dest, position=" ".join(str(position).split()) if position is not None else None,
+        return cls._make(loc=loc, what=what, dest=dest, position=" ".join(str(position).split()) if position is not None else None,
                    name=None if name is None else str(name), name_loc=src.token_loc(name) if name is not None else None)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1487,7 +1487,7 @@ class DrawStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "DrawStmt":
         count, source, dest, name = parts
-        return cls(loc=loc, count=count, source=source, dest=dest, name=None if name is None else str(name),
+        return cls._make(loc=loc, count=count, source=source, dest=dest, name=None if name is None else str(name),
                    name_loc=src.token_loc(name) if name is not None else None)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1547,7 +1547,7 @@ class PlaceStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PlaceStmt":
-        return cls(loc=loc, what=parts[0], zone=parts[1])
+        return cls._make(loc=loc, what=parts[0], zone=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         what = gen.expr(self.what, scope)
@@ -1603,7 +1603,7 @@ class CoverStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "CoverStmt":
-        return cls(loc=loc, what=parts[0], target=parts[1])
+        return cls._make(loc=loc, what=parts[0], target=parts[1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         what, target = gen.expr(self.what, scope), gen.expr(self.target, scope)
@@ -1632,7 +1632,7 @@ class ShuffleStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ShuffleStmt":
-        return cls(loc=loc, zone=parts[0])
+        return cls._make(loc=loc, zone=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         z = gen.expr(self.zone, scope)
@@ -1675,7 +1675,7 @@ class FireStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "FireStmt":
         event, subject, actor = parts
-        return cls(loc=loc, event=str(event), subject=subject, actor=actor, event_loc=src.token_loc(event))
+        return cls._make(loc=loc, event=str(event), subject=subject, actor=actor, event_loc=src.token_loc(event))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if gen.sync:
@@ -1715,7 +1715,7 @@ class ChooseStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ChooseStmt":
         player, _, count, name, options, prompt = parts  # `_`: the verb, `choose` or `chooses`
-        return cls(loc=loc, player=player, count=count, name=str(name), options=options,
+        return cls._make(loc=loc, player=player, count=count, name=str(name), options=options,
                    prompt=src.text(prompt) if prompt is not None else None, name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -1814,7 +1814,7 @@ class SimulChooseStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "SimulChooseStmt":
         var, players, _, count, name, options, prompt = parts  # `_`: the verb
-        return cls(loc=loc, var=str(var), players=players, count=count, name=str(name), options=options,
+        return cls._make(loc=loc, var=str(var), players=players, count=count, name=str(name), options=options,
                    prompt=src.text(prompt) if prompt is not None else None, var_loc=src.token_loc(var),
                    name_loc=src.token_loc(name))
 
@@ -1888,7 +1888,7 @@ class BreakStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "BreakStmt":
-        return cls(loc=loc)
+        return cls._make(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if not loops:
@@ -1913,7 +1913,7 @@ class ContinueStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ContinueStmt":
-        return cls(loc=loc)
+        return cls._make(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         if not loops:
@@ -1936,7 +1936,7 @@ class PassStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PassStmt":
-        return cls(loc=loc)
+        return cls._make(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         gen.emit(d, "pass")
@@ -1974,7 +1974,7 @@ class EndStmt(Stmt):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "EndStmt":
         c = parts
         when = str(c[0]).split()[-1] if c[0] is not None else None
-        return cls(loc=loc, after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
+        return cls._make(loc=loc, after=when, reason=c[1] if len(c) > 1 else None,  # `end game "why"`
                    no_winner=len(c) > 2 and c[2] is not None and "winner" in str(c[2]),  # `... with no winner`: everybody loses
                    all_win=len(c) > 2 and c[2] is not None and "winning" in str(c[2]),  # `... with every player winning`
                    cap=len(c) > 3 and c[3] is not None)  # `... by cap`: a safety cap, not the rules' end
@@ -2011,7 +2011,7 @@ class PlayTurnStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PlayTurnStmt":
-        return cls(loc=loc, player=parts[0])
+        return cls._make(loc=loc, player=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`play turn of P` (`TurnTask`)."""
@@ -2041,7 +2041,7 @@ class PlayRoundStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "PlayRoundStmt":
-        return cls(loc=loc)
+        return cls._make(loc=loc)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`play round` (`RoundTask`)."""
@@ -2068,7 +2068,7 @@ class LogStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "LogStmt":
-        return cls(loc=loc, expr=parts[0])
+        return cls._make(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`log X`: X as `Game.text` writes it; a list literal item by item (cards by label)."""
@@ -2103,7 +2103,7 @@ class CallStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "CallStmt":
-        return cls(loc=loc, expr=parts[0])
+        return cls._make(loc=loc, expr=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         x = self.expr
@@ -2184,7 +2184,7 @@ class IfStmt(Stmt):
             raise ContentError([Diagnostic("error", "limit/branches", f"an `if` with {len(branches) - 1} `elif` branches",
                                            loc, f"keep an `if` under {MAX_BRANCHES} branches: look the "
                                            "value up in a map constant, or split the rule into procedures")])
-        return cls(loc=loc, branches=branches, orelse=other)
+        return cls._make(loc=loc, branches=branches, orelse=other)
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         first = True
@@ -2262,7 +2262,7 @@ class MayCond(Node):
                 "error", "syntax", f"`{word}` cannot join a `may` to a condition: `X {word} you may \"...\"` "
                 f"reads as `(X {word} you) may \"...\"`", loc,
                 "put the `may` on a line of its own: `if X:` then, inside it, `if you may \"...\":`")])
-        return cls(loc=loc, player=player, prompt=src.text(parts[1]), negate=negate)
+        return cls._make(loc=loc, player=player, prompt=src.text(parts[1]), negate=negate)
 
 
 @_node
@@ -2288,7 +2288,7 @@ class ForStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ForStmt":
         name, items, body = parts
-        return cls(loc=loc, name=str(name), iter=items, body=body, name_loc=src.token_loc(name))
+        return cls._make(loc=loc, name=str(name), iter=items, body=body, name_loc=src.token_loc(name))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         it = gen.expr_first(self.iter, scope, d, self.loc)
@@ -2333,7 +2333,7 @@ class RepeatStmt(Stmt):
     def build(cls, loc: Loc, parts: list, src: "Source") -> "RepeatStmt":
         """Its three rules differ in what comes before the body: nothing, a count or a condition."""
         rule = src.rule
-        return cls(loc=loc, times=parts[0] if rule == "repeat_times" else None,
+        return cls._make(loc=loc, times=parts[0] if rule == "repeat_times" else None,
                    cond=parts[0] if rule == "while_loop" else None, body=parts[-1])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
@@ -2382,7 +2382,7 @@ class RollStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "RollStmt":
-        return cls(loc=loc, dice=parts[0])
+        return cls._make(loc=loc, dice=parts[0])
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`roll DICE` (`Game.roll`): a face per die from the RNG, then `rolled` per die."""
@@ -2423,7 +2423,7 @@ class GainStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "GainStmt":
-        return cls(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
+        return cls._make(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         _emit_player_stat_change(self, gen, d, scope, 1)
@@ -2451,7 +2451,7 @@ class LoseStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "LoseStmt":
-        return cls(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
+        return cls._make(loc=loc, player=parts[0], amount=parts[2], stat=str(parts[3]), stat_loc=src.token_loc(parts[3]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         _emit_player_stat_change(self, gen, d, scope, -1)
@@ -2476,7 +2476,7 @@ class AddDummyStmt(Stmt):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "AddDummyStmt":
-        return cls(loc=loc, name=None if parts[0] is None else str(parts[0]))
+        return cls._make(loc=loc, name=None if parts[0] is None else str(parts[0]))
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`add a dummy player [as NAME]` (`Game.add_dummy`)."""
@@ -2514,7 +2514,7 @@ class ActionsStmt(Stmt):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ActionsStmt":
         done = parts[3]
-        return cls(loc=loc, player=parts[0], sources=parts[2], done=src.text(done) if done is not None else "Done")
+        return cls._make(loc=loc, player=parts[0], sources=parts[2], done=src.text(done) if done is not None else "Done")
 
     def emit(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`P takes actions [from SOURCES] "Done"` (`ActionsTask`): until the player picks "Done",
@@ -2614,7 +2614,7 @@ class WhereExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "WhereExpr":
-        return cls(loc=loc, items=parts[0], cond=parts[1])
+        return cls._make(loc=loc, items=parts[0], cond=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         items, x, cond, _ = gen.where_parts(self, scope)
@@ -2642,7 +2642,7 @@ class IfExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "IfExpr":
-        return cls(loc=loc, then=parts[0], cond=parts[1], orelse=parts[2])
+        return cls._make(loc=loc, then=parts[0], cond=parts[1], orelse=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         """Both sides of one kind (none goes with anything)."""
@@ -2702,7 +2702,7 @@ class Quantified(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Quantified":
-        return cls(loc=loc, quantifier=str(parts[0].children[0]), names=[str(t) for t in parts[1:-2]],
+        return cls._make(loc=loc, quantifier=str(parts[0].children[0]), names=[str(t) for t in parts[1:-2]],
                    iter=parts[-2], cond=parts[-1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -2755,7 +2755,7 @@ class OrExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> Node:
-        return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
+        return cls._make(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         return gen.value("(" + " or ".join(gen.expr(i, scope).src for i in self.items) + ")", "bool")
@@ -2781,7 +2781,7 @@ class AndExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> Node:
-        return cls(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
+        return cls._make(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         first = gen.expr(self.items[0], scope)
@@ -2816,7 +2816,7 @@ class NotExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "NotExpr":
-        return cls(loc=loc, expr=parts[0])
+        return cls._make(loc=loc, expr=parts[0])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         return gen.value(f"(not {gen.expr(self.expr, scope).src})", "bool")
@@ -2842,7 +2842,7 @@ class Compare(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Compare":
-        return cls(loc=loc, op=str(parts[1]), left=parts[0], right=parts[2])
+        return cls._make(loc=loc, op=str(parts[1]), left=parts[0], right=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         left, right = gen.expr(self.left, scope), gen.expr(self.right, scope)
@@ -2882,7 +2882,7 @@ class InExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "InExpr":
-        return cls(loc=loc, item=parts[0], coll=parts[1])
+        return cls._make(loc=loc, item=parts[0], coll=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         """Equality with each item (`Compiler.x_in`; a card never equals a player); records and
@@ -2953,7 +2953,7 @@ class IsExpr(Expr):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "IsExpr":
         expr, what = parts
-        return cls(loc=loc, expr=expr, what=str(what), negate=src.rule == "is_not_expr", what_loc=src.token_loc(what))
+        return cls._make(loc=loc, expr=expr, what=str(what), negate=src.rule == "is_not_expr", what_loc=src.token_loc(what))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         what = self.what
@@ -3014,7 +3014,7 @@ class CanPlaceExpr(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "CanPlaceExpr":
-        return cls(loc=loc, what=parts[0], zone=parts[1])
+        return cls._make(loc=loc, what=parts[0], zone=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         what, zone = gen.expr(self.what, scope), gen.expr(self.zone, scope)
@@ -3042,7 +3042,7 @@ class RangeLit(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "RangeLit":
-        return cls(loc=loc, lo=parts[0], hi=parts[1])
+        return cls._make(loc=loc, lo=parts[0], hi=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         lo, hi = gen.expr(self.lo, scope), gen.expr(self.hi, scope)
@@ -3084,7 +3084,7 @@ class Arith(Expr):
         node = parts[0]
         for i in range(1, len(parts), 2):
             op = parts[i]
-            node = cls(loc=node.loc, op=str(op), left=node, right=parts[i + 1], op_loc=src.token_loc(op))
+            node = cls._make(loc=node.loc, op=str(op), left=node, right=parts[i + 1], op_loc=src.token_loc(op))
         return node
 
     def generate(self, gen: Generates, scope: dict) -> Any:
@@ -3170,7 +3170,7 @@ class Neg(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Neg":
-        return cls(loc=loc, expr=parts[0])
+        return cls._make(loc=loc, expr=parts[0])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         v = gen.expr(self.expr, scope)
@@ -3221,7 +3221,7 @@ class OfExpr(Expr):
         """`NAME of OWNER`, or `your NAME`: the owner is `you`, written where the whole is."""
         name = parts[0]
         owner = parts[1] if src.rule == "of_expr" else Name(loc=loc, id="you")
-        return cls(loc=loc, name=str(name), name_loc=src.token_loc(name), owner=owner)
+        return cls._make(loc=loc, name=str(name), name_loc=src.token_loc(name), owner=owner)
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         name, rs = self.name, gen.rs
@@ -3285,7 +3285,7 @@ class Attr(Expr):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Attr":
         obj, name = parts
-        return cls(loc=loc, obj=obj, name=str(name), name_loc=src.token_loc(name))
+        return cls._make(loc=loc, obj=obj, name=str(name), name_loc=src.token_loc(name))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         name, rs = self.name, gen.rs
@@ -3343,7 +3343,7 @@ class Index(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Index":
-        return cls(loc=loc, obj=parts[0], key=parts[1])
+        return cls._make(loc=loc, obj=parts[0], key=parts[1])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         obj = gen.expr(self.obj, scope)
@@ -3395,7 +3395,7 @@ class Call(Expr):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Call":
         func, args = parts  # `args`: the parser's list of expressions, None for `f()`
-        return cls(loc=loc, func=str(func), args=args or [], name_loc=src.token_loc(func))
+        return cls._make(loc=loc, func=str(func), args=args or [], name_loc=src.token_loc(func))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         f = self.func
@@ -3424,7 +3424,7 @@ class Lit(Expr):
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Lit":
         tok = parts[0]
-        return cls(loc=loc, value=src.number(tok) if src.rule == "int_lit" else src.text(tok))
+        return cls._make(loc=loc, value=src.number(tok) if src.rule == "int_lit" else src.text(tok))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         v = self.value
@@ -3455,7 +3455,7 @@ class Name(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Name":
-        return cls(loc=loc, id=str(parts[0]))
+        return cls._make(loc=loc, id=str(parts[0]))
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         got = gen.scoped(self.id, scope)  # a rule variable, a function's parameter
@@ -3512,7 +3512,7 @@ class ListLit(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "ListLit":
-        return cls(loc=loc, items=parts[0] or [])
+        return cls._make(loc=loc, items=parts[0] or [])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         """A list of cards, of plain values, of records, of card lists or of walks (a mix of
@@ -3560,7 +3560,7 @@ class Comprehension(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "Comprehension":
-        return cls(loc=loc, expr=parts[0], name=str(parts[1]), iter=parts[2])
+        return cls._make(loc=loc, expr=parts[0], name=str(parts[1]), iter=parts[2])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         items = gen.items(gen.expr(self.iter, scope))
@@ -3599,7 +3599,7 @@ class MapLit(Expr):
 
     @classmethod
     def build(cls, loc: Loc, parts: list, src: "Source") -> "MapLit":
-        return cls(loc=loc, pairs=[p for p in parts if p is not None])
+        return cls._make(loc=loc, pairs=[p for p in parts if p is not None])
 
     def generate(self, gen: Generates, scope: dict) -> Any:
         """Entries known when compiling: one constant; computed ones: numbers or texts as a plain
@@ -3635,7 +3635,7 @@ class Count(Node):
         n = parts[0] if parts else None
         if isinstance(n, str):  # a token: `2`, not `(2)`
             n = Lit(loc=loc, value=src.number(n))
-        return cls(loc=loc, mode=src.rule.removeprefix("count_"), n=n)  # the rules name the modes
+        return cls._make(loc=loc, mode=src.rule.removeprefix("count_"), n=n)  # the rules name the modes
 
 # ---- English ----------------------------------------------------------------------------------
 # `describe()` renders a construct in plain English for designers: card text, `explain`, hover.

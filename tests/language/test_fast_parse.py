@@ -175,6 +175,16 @@ def _same(m1, m2) -> bool:
                                             (m1.group(), m1.lastgroup) == (m2.group(), m2.lastgroup))
 
 
+def _matcher(dispatched, char: str):
+    """What the loop makes of `_first`'s answer for `char`, as a `match`: a one-character terminal
+    (`(name, char)`, taken without a pattern) as the pattern of that terminal alone."""
+    if dispatched.__class__ is not tuple:
+        return dispatched
+    name, value = dispatched
+    assert value == char
+    return re.compile(f"(?P<{name}>{re.escape(value)})").match
+
+
 def test_every_token_of_every_shipped_text_is_the_whole_scanner_s(monkeypatch):
     """The loop picks a scanner's branches by the token's first character (larkside's
     `first_char_dispatch`): every match it makes lexing every shipped rule file and card effect
@@ -183,7 +193,7 @@ def test_every_token_of_every_shipped_text_is_the_whole_scanner_s(monkeypatch):
     checked, wrong = [], []
 
     def first(self, i, char):
-        dispatched, whole = original(self, i, char), _whole(self.scanners[i])
+        dispatched, whole = _matcher(original(self, i, char), char), _whole(self.scanners[i])
 
         def match(text, pos):
             m = dispatched(text, pos)
@@ -223,8 +233,24 @@ def test_the_dispatch_keeps_the_branch_the_whole_scanner_picks():
         for c in sorted(chars):
             for tail in tails:
                 text = "x" + c + tail
-                assert _same(fast._first(i, c)(text, 1), whole(text, 1)), (i, text)
+                assert _same(_matcher(fast._first(i, c), c)(text, 1), whole(text, 1)), (i, text)
 
+
+def test_one_character_terminals_are_taken_without_a_match():
+    """A subset that is one terminal of one character (as Lark writes a one-character string) is
+    taken by the loop without `sre`; anything that may match otherwise keeps its pattern."""
+    assert fastparse._literal("(?P<LPAR>\\()", 0, "(") == "LPAR"
+    assert fastparse._literal("(?P<COMMA>,)", 0, ",") == "COMMA"
+    assert fastparse._literal("(?P<A>a)", 0, "a") == "A"
+    assert fastparse._literal("(?P<DOT>.)", 0, ".") is None  # any character: not the literal
+    assert fastparse._literal("(?P<END>$)", 0, "$") is None  # an assertion, which matches nothing
+    assert fastparse._literal("(?P<EQ>=)|(?P<EQEQ>==)", 0, "=") is None  # two terminals
+    assert fastparse._literal("(?P<EQEQ>==)", 0, "=") is None
+    assert fastparse._literal("(?P<A>a+)", 0, "a") is None
+    assert fastparse._literal("(?P<A>a)", re.VERBOSE, "a") is None
+    fast = parser._fast()
+    taken = {(i, c): fast._first(i, c) for i, spec in enumerate(fast.scanners) for c in "(),:[]{}"}
+    assert any(v.__class__ is tuple for v in taken.values())  # today's grammar has them
 
 def _with_locs(node) -> list:
     """Every construct of a tree with its location (a construct's repr leaves its location out)."""

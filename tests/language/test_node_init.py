@@ -55,6 +55,28 @@ def test_a_construct_gets_every_value_given_and_each_default():
                 cls(*given.values())  # fields are keywords only
 
 
+def test_make_is_the_construct_s_init_without_a_class_call():
+    """`cls._make(...)`, which the constructs' `build`s call, makes an instance of exactly that
+    class, with the values and defaults its `__init__` gives, and the same parameters."""
+    for cls in tree._constructs:
+        assert "_make" in cls.__dict__, cls  # its own: a subclass never makes its base
+        assert list(inspect.signature(cls._make).parameters) == list(inspect.signature(cls.__init__).parameters)[1:]
+        given = _required(cls)
+        made, called = cls._make(**given), cls(**given)
+        assert type(made) is cls
+        for f in dataclasses.fields(cls):
+            assert getattr(made, f.name) == getattr(called, f.name), (cls, f.name)
+            if f.name in given:
+                assert getattr(made, f.name) is given[f.name]
+            elif f.default is MISSING:  # a factory's value, new for each node
+                assert getattr(made, f.name) is not getattr(cls._make(**given), f.name), (cls, f.name)
+        with pytest.raises(TypeError):
+            cls._make(**given, no_such_field=1)
+        if given:
+            with pytest.raises(TypeError):
+                cls._make(*given.values())
+
+
 def test_replace_and_fields_still_work():
     name = tree.Name(loc=None, id="x")
     other = dataclasses.replace(name, id="y")
