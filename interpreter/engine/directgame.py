@@ -478,7 +478,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             where = st.where
             where.pop(c)  # dict's own (no ChangeLog hook); a followed map notes the card taken out
             if not back and type(where) is not dict:
-                where.events.append((c, False))
+                where.taken_out(c)
             return
         below = st.under.get(c)
         new_top = below[-1] if below else None
