@@ -218,14 +218,8 @@ class CoverRuntime:
         return got
 
     def subset_prompt(self, prompt: str, v: Any) -> str:
-        faces = self.state.faces
-        if v.__class__ is int and v in faces:  # a die: its question made once per face (hot in dice games)
-            key = (prompt, v, faces[v])
-            prompts = self.tables["prompts"]
-            got = prompts.get(key)
-            if got is None:
-                got = prompts[key] = f"{prompt} — {self.label(v)}?"
-            return got
+        """`choose any`'s question about one option, made when the decision's prompt is first read
+        (`Decision.prompt`): the generated code hands over its arguments, not the words."""
         return f"{prompt} — {self.label(v)}?"
 
     def cannot_choose(self, k: int, n: int) -> None:
