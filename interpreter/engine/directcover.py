@@ -373,9 +373,9 @@ class CoverRuntime:
                 if got is None:
                     raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
                 faces[c] = choice(got)
-        where, tbit, touched = st.where, self.tbit, 0
+        place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
         for c in dice:
-            key = where.get(c)
+            key = place(c)
             if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
                 touched |= tbit[key]
         self.touched |= touched
