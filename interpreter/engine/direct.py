@@ -904,10 +904,11 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, "R.too_deep()")
 
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
-                 loc: Any = None) -> str:
+                 loc: Any = None, prompt_of: str | None = None) -> str:
         """A `Decision` for `player` (none: the active player), naming the rule that asks it
         (`loc`: the JSON's `rule`); the driver counts it against the decision limit
-        (`DirectGame._advance`). Only asked with more than one option."""
+        (`DirectGame._advance`). Only asked with more than one option. `prompt_of`: the prompt is
+        made when first read, by that function of the tuple `prompt` (`Decision.prompt`)."""
         if player == "None":
             who = "_st.active"
         elif _SIMPLE.match(player) and not self.uses_dummies:
@@ -917,6 +918,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         else:
             who = f"R.player_or_active({player})"
         where = self.k(loc) if loc is not None else "None"
+        if prompt_of is not None:
+            return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL, {prompt_of})"
         return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL)"
 
     def used_as_player(self, proc: str, i: int, seen: frozenset = frozenset()) -> bool:

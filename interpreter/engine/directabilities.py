@@ -131,10 +131,11 @@ class AbilityRuntime:
         if info["copies"]:  # copying cards answer with the copied card's triggers too
             table = list(table) + self.copied_whenever(event)
         out = []
-        where, owners, seats, fns = self.state.where, self.tables["key_owners"], self.seats, self.game.fns
+        # (`where.get` bound once: on card statistics' map, a dict subclass, a bound call is the fast one)
+        place, owners, seats, fns = self.state.where.get, self.tables["key_owners"], self.seats, self.game.fns
         live = self.ability_live if info["kept_parts"] else None
         for name, cond, binder, node, cid in table:
-            at = where.get(cid)  # `in_play_owner`, its answer per zone key remembered
+            at = place(cid)  # `in_play_owner`, its answer per zone key remembered
             if at is None:
                 continue
             owner = owners.get(at)

@@ -218,14 +218,8 @@ class CoverRuntime:
         return got
 
     def subset_prompt(self, prompt: str, v: Any) -> str:
-        faces = self.state.faces
-        if v.__class__ is int and v in faces:  # a die: its question made once per face (hot in dice games)
-            key = (prompt, v, faces[v])
-            prompts = self.tables["prompts"]
-            got = prompts.get(key)
-            if got is None:
-                got = prompts[key] = f"{prompt} — {self.label(v)}?"
-            return got
+        """`choose any`'s question about one option, made when the decision's prompt is first read
+        (`Decision.prompt`): the generated code hands over its arguments, not the words."""
         return f"{prompt} — {self.label(v)}?"
 
     def cannot_choose(self, k: int, n: int) -> None:
@@ -379,9 +373,9 @@ class CoverRuntime:
                 if got is None:
                     raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
                 faces[c] = choice(got)
-        where, tbit, touched = st.where, self.tbit, 0
+        place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
         for c in dice:
-            key = where.get(c)
+            key = place(c)
             if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
                 touched |= tbit[key]
         self.touched |= touched

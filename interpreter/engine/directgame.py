@@ -297,7 +297,6 @@ def _tables(dp: Any, st: GameState) -> dict:
                                     name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}, "fire_plans": {}, "key_owners": {},  # (`Runtime.fired`, `whenever_pending`)
-            "prompts": {},  # a die's yes/no question by (prompt, die, face): `subset_prompt`
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
             "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
     return got
@@ -478,7 +477,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             where = st.where
             where.pop(c)  # dict's own (no ChangeLog hook); a followed map notes the card taken out
             if not back and type(where) is not dict:
-                where.events.append((c, False))
+                where.taken_out(c)
             return
         below = st.under.get(c)
         new_top = below[-1] if below else None

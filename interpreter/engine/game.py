@@ -49,14 +49,25 @@ class Decision:
     """A pending question: who answers, what kind ("choose" | "may" | "place" | "order"), the options.
 
     The options' labels are made when first read: bots answering by index never need them, and
-    while the decision is pending the state they describe cannot change."""
+    while the decision is pending the state they describe cannot change. So is the prompt where
+    `prompt_of` is given (`prompt` then holds its arguments): a question asked per item, such as
+    `choose any` asking yes or no per die (its words name the die and its face), is made
+    hundreds of times a game and read only by people and tools."""
 
-    __slots__ = ("player", "kind", "prompt", "options", "_labels", "loc", "_label_of")
+    __slots__ = ("player", "kind", "_prompt", "options", "_labels", "loc", "_label_of", "_prompt_of")
 
-    def __init__(self, player: int, kind: str, prompt: str, options: list[Any], labels: list[str] | None,
-                 loc: Loc | None, label_of: Callable[[Any], str] | None = None):
-        self.player, self.kind, self.prompt, self.options, self.loc = player, kind, prompt, options, loc
-        self._labels, self._label_of = labels, label_of
+    def __init__(self, player: int, kind: str, prompt: Any, options: list[Any], labels: list[str] | None,
+                 loc: Loc | None, label_of: Callable[[Any], str] | None = None,
+                 prompt_of: Callable[..., str] | None = None):
+        self.player, self.kind, self._prompt, self.options, self.loc = player, kind, prompt, options, loc
+        self._labels, self._label_of, self._prompt_of = labels, label_of, prompt_of
+
+    @property
+    def prompt(self) -> str:
+        if self._prompt_of is not None:
+            self._prompt = self._prompt_of(*self._prompt)
+            self._prompt_of = None
+        return self._prompt
 
     @property
     def labels(self) -> list[str]:

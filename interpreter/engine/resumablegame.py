@@ -226,9 +226,9 @@ def copy_state(st: GameState) -> tuple[GameState, dict]:
 
 
 def _label_of(label_of: Any, R: Any, R2: Any) -> Any:
-    """A pending decision's way to label its options, for the copy whose runtime is `R2`: a method
-    of the game's runtime `R` (`R.label`) bound to `R2`; any other (an action decision's, which
-    reads no state) as it is."""
+    """A pending decision's way to label its options (or to make its prompt), for the copy whose
+    runtime is `R2`: a method of the game's runtime `R` (`R.label`, `R.subset_prompt`) bound to
+    `R2`; any other (an action decision's, which reads no state; None) as it is."""
     if getattr(label_of, "__self__", None) is R:
         return getattr(R2, label_of.__name__)
     return label_of
@@ -306,9 +306,10 @@ class ResumableGame(DirectGame):
         new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
         d = self.decision
         if d is not None:
-            new.decision = Decision(d.player, d.kind, d.prompt, copy_value(d.options, memo),
+            new.decision = Decision(d.player, d.kind, d._prompt, copy_value(d.options, memo),
                                     None if d._labels is None else list(d._labels), d.loc,
-                                    _label_of(d._label_of, R, R2) if d._labels is None else None)
+                                    _label_of(d._label_of, R, R2) if d._labels is None else None,
+                                    _label_of(d._prompt_of, R, R2))
         return new
 
     @property

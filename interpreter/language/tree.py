@@ -1762,8 +1762,9 @@ class ChooseStmt(Stmt):
         prompt = self.prompt or f"Choose {self.name}"
         if mode == "any":
             gen.emit(d, f"for {pick} in {o}:", self.loc)
-            ask = gen.decision(player.src, "_KSUBSET", f"R.subset_prompt({gen.k(prompt)}, {pick})", "_YESNO",
-                               loc=self.loc)
+            # the question's words name the option (a die: its face), made only when read
+            ask = gen.decision(player.src, "_KSUBSET", f"({gen.k(prompt)}, {pick})", "_YESNO",
+                               loc=self.loc, prompt_of="R.subset_prompt")
             gen.emit(d + 1, f"if (yield {ask}) == 0:", self.loc)
             gen.emit(d + 2, f"{out}.append({pick})", self.loc)
         else:

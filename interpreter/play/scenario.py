@@ -210,11 +210,11 @@ class _Observer:
         self.shuffles: list[str] = []
 
     def only_option(self, d) -> None:
-        d.labels  # the labels describe the state now, before the option is taken
+        d.labels, d.prompt  # the labels and prompt describe the state now, before the option is taken
         self.decisions.append(d)
 
     def answered(self, d) -> None:
-        d.labels
+        d.labels, d.prompt
         self.decisions.append(d)
 
     def shuffled(self, zone: ZoneRef) -> None:

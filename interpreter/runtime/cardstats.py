@@ -27,6 +27,13 @@ from typing import Any
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
 
 
+class _Odd(tuple):
+    """A move log's event other than a card set into a zone (see `ChangeLog`): its own type, so that
+    `MoveTracker._replay` reads the common event, a plain (card, zone) tuple, without looking at
+    its parts (the card's sign, the zone's kind) first."""
+    __slots__ = ()
+
+
 def card_keys(cards: list[Any]) -> list[str]:
     """Per card id, the card's identity for statistics: its name, followed by each field in which
     cards of that name differ (`Gem (value 3)`); identical copies share a key."""
@@ -52,10 +59,12 @@ class ChangeLog(dict):
     the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
     and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
-    each event holds where the card lay at that moment: (card, zone) for a card set, (~card, zone)
-    for a card under it that moved along, (card, False) for a card taken out. A card taken out
-    and put straight back somewhere (most moves) leaves one event, (card, zone): the tracker
-    would read the pair to the same effect.
+    each event holds where the card lay at that moment: (card, zone) for a card set into a zone,
+    and, as an `_Odd` (a tuple the tracker tells apart by its type, so that the common event
+    needs no check of its parts), (~card, zone) for a card under it that moved along, (card,
+    None) for a card whose top card is itself between two places, (card, False) for a card taken
+    out. A card taken out and put straight back somewhere (most moves) leaves one event, (card,
+    zone): the tracker would read the pair to the same effect.
 
     The list of events is made with the map and kept for its life (`follow` empties it), so that
     the generated code can bind it once per game (`Runtime.move_log`): where it moves a lone card
@@ -74,6 +83,10 @@ class ChangeLog(dict):
         self.under: dict[int, list[int]] = {}
         self.gone: tuple | None = None  # the last (card, False) noted
 
+    def taken_out(self, card: int) -> None:
+        """Note `card` taken out by dict's own methods (`Runtime._take`), not to be put back at once."""
+        self.events.append(_Odd((card, False)))
+
     def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
         _set(self, key, value)  # (bound once: this runs at every move)
         events = self.events
@@ -83,13 +96,14 @@ class ChangeLog(dict):
             else:
                 events.append((key, value))
         else:
-            events.append((key, _resolve(self, key)))
+            at = _resolve(self, key)
+            events.append((key, at) if at is not None else _Odd((key, None)))
             for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
-                events.append((~b, _resolve(self, b)))
+                events.append(_Odd((~b, _resolve(self, b))))
 
     def __delitem__(self, key, _del=dict.__delitem__) -> None:
         _del(self, key)
-        gone = self.gone = (key, False)
+        gone = self.gone = _Odd((key, False))
         self.events.append(gone)
 
     def follow(self, under: dict[int, list[int]]) -> list:
@@ -112,11 +126,12 @@ class MoveTracker:
     """Collects, per seat, the cards it took, played and moved during one game, and the cards that
     moved at all (by `card_keys` identity).
 
-    Why flags per card key (a bytearray per seat and figure, indexed by the key's place among the
-    ruleset's keys sorted, `_key_of`) and a table of zone-to-zone moves: the replay runs for every
-    move of every card, so a move costs a few stores, not the zone facts worked out again; and a
-    report's list is the flagged keys read off in order (`_names`), with no card's flag read per
-    card nor copies merged."""
+    Why flags per card key (a list of 0 and 1 per seat and figure, indexed by the key's place among
+    the ruleset's keys sorted, `_key_of`) and a table of zone-to-zone moves: the replay runs for
+    every move of every card, so a move costs a few stores, not the zone facts worked out again;
+    and a report's list is the flagged keys read off in order (`_names`), with no card's flag read
+    per card nor copies merged. Lists rather than bytearrays: Python specialises a store into a
+    list at an int index, not one into a bytearray (about 8% of the replay)."""
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
@@ -128,10 +143,10 @@ class MoveTracker:
         self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
         # flags per card key (`_key_of`): per seat (`movers`: per decider, None the moves before any decision)
-        self.taken: dict[int, bytearray] = {}
-        self.played: dict[int, bytearray] = {}
-        self.movers: dict[int | None, bytearray] = {}
-        self._trans: dict[tuple, tuple[bytearray, ...]] = {}  # (from, to) → the flags such a move sets
+        self.taken: dict[int, list[int]] = {}
+        self.played: dict[int, list[int]] = {}
+        self.movers: dict[int | None, list[int]] = {}
+        self._trans: dict[Any, dict[Any, tuple[list[int], ...]]] = {}  # to → from → the flags such a move sets
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
@@ -177,20 +192,37 @@ class MoveTracker:
         d = game.decision
         self.decider = None if game.over or d is None else d.player
 
-    def _flags(self, table: dict, who: Any) -> bytearray:
+    def _flags(self, table: dict, who: Any) -> list[int]:
         got = table.get(who)
         if got is None:
-            got = table[who] = bytearray(len(self._sorted_keys))
+            got = table[who] = [0] * len(self._sorted_keys)
         return got
 
     def _replay(self) -> None:
         """Follow the moves noted since the last look, in order (see `ChangeLog`), and the looks
         noted among them (decisions, see `marks`); `_moved` written out, as this runs for every
-        move of every card."""
+        move of every card. A card set into a zone (a plain tuple: about 99 events in 100 that
+        are not looks) is read first; the transition's flags by destination, then origin
+        (`_trans`), with no key tuple built per move."""
         pending, pos, trans, all_movers, key_of = self.pending, self.pos, self._trans, self.movers, self._key_of
         movers = self._flags(all_movers, self.decider)
         for ev in self.events:
-            if type(ev) is not tuple:  # a decision asked of player `ev`: who moves what moves next
+            if type(ev) is tuple:  # (card, zone): a card set into a zone
+                cid, to = ev
+                if pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
+                    pending.discard(cid)
+            elif type(ev) is _Odd:
+                cid, to = ev
+                if to is False:
+                    pending.add(cid)
+                    continue
+                if cid < 0:
+                    cid = ~cid
+                elif pending:
+                    pending.discard(cid)
+                if to is None:  # the card on top is itself between two places: wait until it lands
+                    continue
+            else:  # a decision asked of player `ev` (a seat number): who moves what moves next
                 if pending:  # taken out and not put back since the last look (so not in play now)
                     self._left(pending)
                 self.decider = ev
@@ -198,27 +230,19 @@ class MoveTracker:
                 if movers is None:
                     movers = self._flags(all_movers, ev)
                 continue
-            cid, to = ev
-            if to is False:
-                pending.add(cid)
-                continue
-            if cid < 0:
-                cid = ~cid
-            elif pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
-                pending.discard(cid)
-            if to is None:  # the card on top is itself between two places: wait until it lands
-                continue
             was = pos[cid]
             if was == to:
                 continue
             pos[cid] = to
             k = key_of[cid]
             movers[k] = 1
-            flags = trans.get((was, to))
-            if flags is None:
+            try:
+                flags = trans[to][was]
+            except KeyError:
                 flags = self._transition(was, to)
-            for f in flags:
-                f[k] = 1
+            if flags:
+                for f in flags:
+                    f[k] = 1
         self.events.clear()
 
     def _settle(self) -> None:
@@ -251,10 +275,7 @@ class MoveTracker:
 
     def moved_cards(self) -> list[str]:
         """The keys of the cards that moved at all after setup."""
-        moved = 0
-        for flags in self.movers.values():
-            moved |= int.from_bytes(flags, "little")
-        return self._names(moved.to_bytes(len(self._sorted_keys), "little"))
+        return self._names([any(col) for col in zip(*self.movers.values())] if self.movers else None)
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
@@ -280,10 +301,12 @@ class MoveTracker:
         """One card's move (as `_replay` counts it)."""
         k = self._key_of[cid]
         self._flags(self.movers, self.decider)[k] = 1
-        for f in self._trans.get((was, to)) or self._transition(was, to):
+        got = self._trans.get(to)
+        flags = got.get(was) if got is not None else None
+        for f in flags if flags is not None else self._transition(was, to):
             f[k] = 1
 
-    def _transition(self, was: str | None, to: str | None) -> tuple[bytearray, ...]:
+    def _transition(self, was: str | None, to: str | None) -> tuple[list[int], ...]:
         """The flags a move from zone key `was` to `to` sets (None: out of play): taken by the
         owner of `to` when it is not `was`'s; played by `was`'s owner when the card leaves a zone of
         its owner's that others may not see for a public one, or a public one for another zone of
@@ -302,7 +325,7 @@ class MoveTracker:
             flags += (self._flags(self.taken, took),)
         if played is not None:
             flags += (self._flags(self.played, played),)
-        self._trans[(was, to)] = flags
+        self._trans.setdefault(to, {})[was] = flags
         return flags
 
     def _zone(self, key: str | None) -> tuple[int | None, bool]:
