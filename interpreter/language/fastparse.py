@@ -243,16 +243,7 @@ class FastParser:
             if act.__class__ is _Chain:
                 state_stack[-1] = gotos[state_stack[-2]][act.origin]
             else:
-                size, reduce, origin = act
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                else:
-                    children = []
-                value = reduce(children)
-                state_stack.append(gotos[state_stack[-1]][origin])
-                value_stack.append(value)
+                _reduce(act, state_stack, value_stack, gotos)
             if state_stack[-1] == end_state:
                 return value_stack[-1]
 
@@ -328,13 +319,19 @@ class FastParser:
             if act.__class__ is _Chain:
                 state_stack[-1] = gotos[state_stack[-2]][act.origin]
                 continue
-            size, reduce, origin = act
-            children = value_stack[-size:] if size else []
-            if size:
-                del state_stack[-size:]
-                del value_stack[-size:]
-            value_stack.append(reduce(children))
-            state_stack.append(gotos[state_stack[-1]][origin])
+            _reduce(act, state_stack, value_stack, gotos)
+
+
+def _reduce(act: tuple, state_stack: list, value_stack: list, gotos: list) -> None:
+    """One reduction outside the main loop (the final dedents, the end of the text): the loop in
+    `parse` writes the same steps out, as it runs them for every rule of every file."""
+    size, reduce, origin = act
+    children = value_stack[-size:] if size else []
+    if size:
+        del state_stack[-size:]
+        del value_stack[-size:]
+    value_stack.append(reduce(children))
+    state_stack.append(gotos[state_stack[-1]][origin])
 
 
 def _literal(pattern: str, flags: int, char: str) -> str | None:
