@@ -264,7 +264,7 @@ class MoveTracker:
         return ([self._names(self.taken.get(s)) for s in range(seats)],
                 [self._names(self.played.get(s)) for s in range(seats)])
 
-    def _names(self, flags: bytes | None) -> list[str]:
+    def _names(self, flags: list | None) -> list[str]:
         if flags is None:
             return []
         return list(compress(self._sorted_keys, flags))  # (flags by key, in the keys' order)
