@@ -473,6 +473,45 @@ def test_a_mods_scenarios_kept_in_another_folder_are_met_too(tmp_path, capsys):
     assert killed and all(line.endswith("<- lucky.yaml") for line in killed)
 
 
+def test_under_mods_meets_a_base_line_with_its_mods_scenarios(tmp_path, capsys):
+    """A base game's line can be asserted only by a mod's scenario (`ruleset: base`, `with: [mod]`,
+    kept in the mod's folder). By default the base's mutant does not meet it (a survivor); with
+    `--under-mods` the scenario runs on the mutated base under the real mod, and catches it."""
+    home = tmp_path / "rulesets"
+    (home / "base" / "cards").mkdir(parents=True)
+    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
+    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    mod = home / "bonus"
+    (mod / "scenarios").mkdir(parents=True)
+    (mod / "game.rules").write_text(textwrap.dedent("""\
+        game "Bonus":
+            extends "base"
+            players 2
+
+        player stat luck: 0..9 = 4
+        """), encoding="utf-8")
+    (mod / "scenarios" / "lucky.yaml").write_text(textwrap.dedent("""\
+        name: lucky
+        covers: [TT-002]
+        ruleset: ../../base
+        with: [..]
+        players: 2
+        choices: [One]
+        expect: {stats: {luck of 1: 4, pts of 1: 1}}
+        """), encoding="utf-8")
+    (home / "base" / "scenarios").mkdir()
+    _scenario(home / "base" / "scenarios", "first", ["TT-001"], "{zones: {won of 1: [One]}}")
+    args = [str(home / "base"), "--prefix", "TT", "--no-tests", "--every", "--lines", "game.rules:17"]
+    _tool().main(args)
+    out = capsys.readouterr()
+    assert "1 scenarios" in out.err and _lines(out.out, "SURVIVED")
+    _tool().main(args + ["--under-mods"])
+    out = capsys.readouterr()
+    assert "2 scenarios" in out.err
+    killed = _lines(out.out, "KILLED")
+    assert killed and all(line.endswith("<- lucky.yaml") for line in killed) and not _lines(out.out, "SURVIVED")
+
+
 def _run_with_an_edit(tmp_path, old: str, new: str, lines: list[str]) -> dict[str, str]:
     """Run the tool on `lines` of RULES while, at its first mutant, someone replaces `old` by `new`
     in the real rule file; each line's code as the run reported it."""

@@ -365,12 +365,13 @@ def scenario_files(rules_dir: Path, dirs: list[Path]) -> list[Path]:
     return out
 
 
-def stacked_elsewhere(rules_dir: Path, dirs: list[Path]) -> list[Path]:
+def stacked_elsewhere(rules_dir: Path, dirs: list[Path], as_base: bool = False) -> list[Path]:
     """The scenarios outside `dirs` that stack this ruleset as a mod (`with:`): a scenario kept with
     one mod that stacks another (the Coop mod's, stacking the Kingdom decks) plays both, and a
-    mutant of either must meet it. Searched in every default scenario folder (tests/scenarios/*/,
-    and the scenarios/ folder of each ruleset beside this one); a file is parsed only when its text
-    names the ruleset's folder."""
+    mutant of either must meet it. With `as_base`, also those that stack mods on this ruleset (a
+    mod's scenarios play the base game's rules too; `--under-mods`). Searched in every default
+    scenario folder (tests/scenarios/*/, and the scenarios/ folder of each ruleset beside this one);
+    a file is parsed only when its text names the ruleset's folder."""
     seen = {d.resolve() for d in dirs}
     home = rules_dir.resolve().parent
     out = []
@@ -385,7 +386,8 @@ def stacked_elsewhere(rules_dir: Path, dirs: list[Path]) -> list[Path]:
                 sc = load_scenario_once(f)
             except Exception:  # not a scenario: the scenario tests report it
                 continue
-            if rules_dir.resolve() in [(f.parent / r).resolve() for r in sc.mods]:
+            layers = [(f.parent / r).resolve() for r in ([sc.ruleset] if as_base and sc.mods else []) + sc.mods]
+            if rules_dir.resolve() in layers:
                 out.append(f)
     return out
 
@@ -907,6 +909,9 @@ def main(argv: list[str] | None = None) -> int:
                          "re-check the survivors of a long run after adding tests")
     ap.add_argument("--all-tests", action="store_true",
                     help="meet every mutant with every test (no coverage analysis: to check it changes no verdict)")
+    ap.add_argument("--under-mods", action="store_true",
+                    help="meet a base game's mutants with its mods' scenarios too (those that stack mods "
+                         "on it with `with:`): slower, each such stack compiled once per mutant that reaches it")
     ap.add_argument("--json", type=Path, help="write every outcome here (rewritten after each line, so a "
                                               "stopped run keeps what it found)")
     ap.add_argument("--resume", type=Path, metavar="JSON",
@@ -927,7 +932,7 @@ def main(argv: list[str] | None = None) -> int:
                               if d.is_dir()]
     all_scenarios = scenario_files(rules_dir, dirs)
     if not args.scenarios:  # a mod's scenarios kept in another mod's folder stack it too
-        all_scenarios += stacked_elsewhere(rules_dir, dirs)
+        all_scenarios += stacked_elsewhere(rules_dir, dirs, as_base=args.under_mods)
     index = scenario_index(dirs, rules_dir, all_scenarios)
     tests = [] if args.no_tests else [t.resolve() for t in (args.tests or own_tests(rules_dir))]
     tracer = rulecover.Tracer()
