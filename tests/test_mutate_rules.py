@@ -887,3 +887,17 @@ def test_at_most_per_line_mutants_a_line(tmp_path):
     rules = ruleset(tmp_path, RULES, CARDS)
     assert _counter().count(rules, {"game.rules:18"}, per_line=2)["game.rules:18"] == [
         "negate `if` condition", "`is empty` -> `is not empty`"]
+
+
+def test_a_test_file_that_reads_another_mods_scenario_folder_finds_it_beside_the_copy(tmp_path):
+    """test_talisman_cataclysm.py, met by the Cataclysm Terrain mod, counts the citations of
+    tests/scenarios/talisman_cataclysm: copying only the mod's own folder failed it before any
+    mutation (`fail before any mutation`, exit 2)."""
+    tool = _tool()
+    root = TOOL.parent.parent
+    work = tmp_path / "rulesets" / "talisman_cataclysm_terrain"
+    dest = tool.copy_tests([root / "tests" / "games" / "test_talisman_cataclysm.py"],
+                           root / "rulesets" / "talisman_cataclysm_terrain", work)
+    assert (dest / "games" / "test_talisman_cataclysm.py").is_file()
+    copied = sorted(p.name for p in (dest / "scenarios" / "talisman_cataclysm").glob("*.yaml"))
+    assert copied == sorted(p.name for p in (root / "tests" / "scenarios" / "talisman_cataclysm").glob("*.yaml"))

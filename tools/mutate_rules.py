@@ -488,7 +488,9 @@ def own_tests(rules_dir: Path) -> list[Path]:
 
 
 def copy_tests(tests: list[Path], rules_dir: Path, work: Path) -> Path:
-    """The test files, their helper modules and the ruleset's scenario folder, beside the copy."""
+    """The test files, their helper modules and the scenario folders, beside the copy: every folder,
+    since a mod's test file may read another's (test_talisman_cataclysm.py, met by the Cataclysm
+    Terrain mod, counts the citations of tests/scenarios/talisman_cataclysm)."""
     dest = work.parent.parent / "tests"
     dest.mkdir(exist_ok=True)
     for t in tests:  # at the same place under tests/ (test files find the repository from there)
@@ -497,9 +499,9 @@ def copy_tests(tests: list[Path], rules_dir: Path, work: Path) -> Path:
     for helper in (ROOT / "tests").glob("*.py"):  # conftest and the shared helper modules
         if not helper.name.startswith("test_") and not (dest / helper.name).exists():
             shutil.copy(helper, dest / helper.name)
-    scen = ROOT / "tests" / "scenarios" / rules_dir.name
-    if tests and scen.is_dir() and not (dest / "scenarios" / rules_dir.name).exists():
-        shutil.copytree(scen, dest / "scenarios" / rules_dir.name)
+    scen = ROOT / "tests" / "scenarios"
+    if tests and scen.is_dir() and not (dest / "scenarios").exists():
+        shutil.copytree(scen, dest / "scenarios", ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 
 
