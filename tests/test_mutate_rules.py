@@ -901,3 +901,15 @@ def test_a_test_file_that_reads_another_mods_scenario_folder_finds_it_beside_the
     assert (dest / "games" / "test_talisman_cataclysm.py").is_file()
     copied = sorted(p.name for p in (dest / "scenarios" / "talisman_cataclysm").glob("*.yaml"))
     assert copied == sorted(p.name for p in (root / "tests" / "scenarios" / "talisman_cataclysm").glob("*.yaml"))
+
+
+def test_a_mod_with_its_own_cards_folder_gets_its_bases_cards_in_the_copy(tmp_path):
+    """rulesets/talisman_firelands keeps its cards in its own folder; its base's are cards/talisman.
+    The copy lacked cards/ (only a ruleset's own card folder decided), so every stack failed to load
+    in the copy: the test files failed before any mutation, and a scenario would have caught every
+    mutant for a reason that was not the mutant."""
+    tool = _tool()
+    root = TOOL.parent.parent
+    work = tool.work_copy(root / "rulesets" / "talisman_firelands", tmp_path)
+    assert (work / "cards" / "firelands.yaml").is_file()
+    assert (tmp_path / "cards" / "talisman" / "adventures.yaml").is_file()

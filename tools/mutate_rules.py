@@ -403,11 +403,14 @@ def scenario_index(scen_dir: Path | list[Path], rules_dir: Path, files: list[Pat
 
 def work_copy(rules_dir: Path, tmp: Path) -> Path:
     """A copy of the ruleset's home folder (every ruleset, so `extends` resolves) and of the cards
-    folder beside it, to write mutants into; returns the ruleset's folder in the copy."""
+    folder beside it, to write mutants into; returns the ruleset's folder in the copy. The cards
+    folder is copied when any ruleset beside keeps its cards there: a mod with its own `cards/`
+    (talisman_firelands) still needs its base's (cards/talisman)."""
     home = rules_dir.resolve().parent
     shutil.copytree(home, tmp / "rulesets", ignore=shutil.ignore_patterns("__pycache__"))
     cards = home.parent / "cards"
-    if cards.is_dir() and find_cards_dir(rules_dir).resolve().parent == cards.resolve():
+    if cards.is_dir() and any(find_cards_dir(r).resolve().parent == cards.resolve()
+                              for r in home.iterdir() if (r / "game.rules").is_file()):
         shutil.copytree(cards, tmp / "cards")
     return tmp / "rulesets" / rules_dir.name
 
