@@ -887,3 +887,13 @@ def test_at_most_per_line_mutants_a_line(tmp_path):
     rules = ruleset(tmp_path, RULES, CARDS)
     assert _counter().count(rules, {"game.rules:18"}, per_line=2)["game.rules:18"] == [
         "negate `if` condition", "`is empty` -> `is not empty`"]
+
+
+def test_a_mutant_that_leaves_the_code_as_it_was_is_none(tmp_path):
+    """`pass` made `pass`, and a body that is `pass` emptied to `pass`, are the same program: no
+    mutant, so a hook procedure with nothing to do is not counted as two survivors."""
+    rules = ruleset(tmp_path, RULES.replace("score p:", "procedure hook():\n    pass            # for mods\n\nscore p:"),
+                    CARDS)
+    found = _counter().count(rules, {"game.rules:21", "game.rules:22", "game.rules:16"})
+    assert found["game.rules:21"] == [] and found["game.rules:22"] == []   # procedure hook(): / pass
+    assert found["game.rules:16"] == ["statement -> pass"]                   # move c to your won
