@@ -913,3 +913,13 @@ def test_a_mod_with_its_own_cards_folder_gets_its_bases_cards_in_the_copy(tmp_pa
     work = tool.work_copy(root / "rulesets" / "talisman_firelands", tmp_path)
     assert (work / "cards" / "firelands.yaml").is_file()
     assert (tmp_path / "cards" / "talisman" / "adventures.yaml").is_file()
+
+
+def test_a_mutant_that_leaves_the_code_as_it_was_is_none(tmp_path):
+    """`pass` made `pass`, and a body that is `pass` emptied to `pass`, are the same program: no
+    mutant, so a hook procedure with nothing to do is not counted as two survivors."""
+    rules = ruleset(tmp_path, RULES.replace("score p:", "procedure hook():\n    pass            # for mods\n\nscore p:"),
+                    CARDS)
+    found = _counter().count(rules, {"game.rules:21", "game.rules:22", "game.rules:16"})
+    assert found["game.rules:21"] == [] and found["game.rules:22"] == []   # procedure hook(): / pass
+    assert found["game.rules:16"] == ["statement -> pass"]                   # move c to your won

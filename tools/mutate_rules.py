@@ -208,7 +208,14 @@ def mutations(lines: list[str], site: Site, zones: tuple[str, ...] = ()) -> list
             first = next(i for i in range(site.last + 1, end) if split_comment(lines[i])[0].strip())
             for desc, line in operator_mutations(lines[first], False, zones):  # e.g. a placement rule's test
                 out.append((f"first line of the body: {desc}", lines[site.first:first] + [line]))
-    return out
+    # A `pass` made `pass`, a body of `pass` emptied to `pass`: the same program, no mutant (it could
+    # only "survive": a hook procedure with nothing to do, `procedure begin_turn(): pass`, counted two).
+    return [(desc, repl) for desc, repl in out if _code(repl) != _code(lines[site.first:site.first + len(repl)])]
+
+
+def _code(lines: list[str]) -> list[str]:
+    """The code of each line, comments and trailing blanks left out."""
+    return [split_comment(line)[0].rstrip() for line in lines]
 
 
 def operator_mutations(line: str, is_zone: bool, zones: tuple[str, ...] = ()) -> list[tuple[str, str]]:
