@@ -85,3 +85,40 @@ def test_a_talisman_adds_to_the_value():
     st.zones["objects#0"].append(talisman)
     st.where[talisman] = "objects#0"
     assert g.values()[0] > before
+
+
+def _value_of(game: Any, n: int, **stats: Any) -> float:
+    """Seat 1's value on board space `n` with these player stats changed (all else unchanged)."""
+    g = game.clone()
+    g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == n)
+    g.state.pstats[0].update(stats)
+    return g.values()[0]
+
+
+def test_the_weights_are_those_docs_simulation_md_gives():
+    """docs/simulation.md gives the weights the guided bots were tuned and measured with (the Crown
+    1000, the Inner Region 100 + 20 a space, the rings 2 points a step nearer the way in, 15 for a
+    Talisman, 2 per point of Strength and Craft, the way in counted in full from 3 lives and a third
+    of it per life below): a weight changed without the measurement must fail here, not only a
+    change of the order the tests above pin."""
+    game = new_game(load_program(RULESET), 4, 3)
+    # space 5 is 12 steps from the Sentinel's bridge (17): the rings count nothing there
+    base = _value_of(game, 5, lives=3)
+    assert _value_of(game, 6, lives=3) - base == 2             # 11 steps: one step nearer, 2 points
+    assert _value_of(game, 16, lives=3) - base == 22           # one step from the bridge
+    assert _value_of(game, 49, lives=3) - base == 1000         # the Crown
+    assert _value_of(game, 41, lives=3) - base == 120          # the Plain of Peril: 100 + 20
+    one = _value_of(game, 5, lives=1)
+    assert _value_of(game, 41, lives=1) - one == 40            # a third of it on his last life
+    assert _value_of(game, 5, lives=3, strength_counters=1) - base == 2
+    assert _value_of(game, 5, lives=3, craft_counters=1) - base == 2
+    g = game.clone()
+    g.state.pstats[0]["at"] = next(c for c in g.cards if c.type == "BoardSpace" and c.fields["n"] == 5)
+    g.state.pstats[0]["lives"] = 3
+    st = g.state
+    talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
+                    and st.where.get(c.id, "").startswith("talisman_deck"))
+    st.zones[st.where[talisman]].remove(talisman)
+    st.zones["objects#0"].append(talisman)
+    st.where[talisman] = "objects#0"
+    assert g.values()[0] - base == 15                          # a Talisman
