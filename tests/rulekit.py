@@ -299,6 +299,15 @@ def base_test_files(base: str) -> list[Path]:
                   and not any(f.name.startswith(f"test_{base}_{m}") for m in mods))
 
 
+def put_card(game: Any, cid: int, zone: str) -> None:
+    """Set-up by hand: card `cid` leaves the plain zone it lies in and goes on top of `zone` (the
+    raw zone name, e.g. `objects#0` for seat 1's)."""
+    st = game.state
+    st.zones[st.where[cid]].remove(cid)
+    st.zones[zone].append(cid)
+    st.where[cid] = zone
+
+
 # ---- a game that differs only in what a seat cannot see (the agents' fairness tests) ----
 def _slot(game: Any, cid: int) -> tuple[list, int]:
     """The list holding card `cid` and its index there (a zone, a row of a rows zone, or the cards

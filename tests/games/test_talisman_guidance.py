@@ -15,6 +15,7 @@ from interpreter.engine.game import Decision
 from interpreter.play.agents import GuidedAgent
 from interpreter.engine.factory import new_game
 from interpreter.runtime.values import Seat
+from rulekit import put_card
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
@@ -102,9 +103,7 @@ def _give_talisman(g: Any) -> None:
     st = g.state
     talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
                     and st.where.get(c.id, "").startswith("talisman_deck"))
-    st.zones[st.where[talisman]].remove(talisman)
-    st.zones["objects#0"].append(talisman)
-    st.where[talisman] = "objects#0"
+    put_card(g, talisman, "objects#0")
 
 
 def _crosses(g: Any) -> bool:

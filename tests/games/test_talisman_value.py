@@ -8,6 +8,7 @@ from pathlib import Path
 
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
+from rulekit import put_card
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
 
@@ -118,7 +119,5 @@ def test_the_weights_are_those_docs_simulation_md_gives():
     st = g.state
     talisman = next(c.id for c in g.cards if c.type == "Adventure" and c.fields.get("talisman")
                     and st.where.get(c.id, "").startswith("talisman_deck"))
-    st.zones[st.where[talisman]].remove(talisman)
-    st.zones["objects#0"].append(talisman)
-    st.where[talisman] = "objects#0"
+    put_card(g, talisman, "objects#0")
     assert g.values()[0] - base == 15                          # a Talisman
