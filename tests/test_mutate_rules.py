@@ -394,15 +394,21 @@ def test_a_resumed_run_with_lines_does_not_take_a_finished_twin_line_for_a_moved
     assert {o["where"] for o in json.loads(again.read_text(encoding="utf-8"))} == {second}
 
 
+def _base_home(tmp_path: Path) -> Path:
+    """A `rulesets/` folder holding `base` (RULES and CARDS), for mods to extend; returns the folder."""
+    home = tmp_path / "rulesets"
+    (home / "base" / "cards").mkdir(parents=True)
+    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
+    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    return home
+
+
 def test_a_mods_lines_are_met_by_the_scenarios_that_stack_it_with_with(tmp_path, capsys):
     """A mod's scenarios play it stacked on its base (`ruleset: base`, `with: [mod]`): the tool
     counts them as the mod's and runs them on the stack compiled from the mutant's copy, so a
     mutant of the mod's line is caught (before, a mod had no scenario at all, and a stack would
     have been loaded unmutated)."""
-    home = tmp_path / "rulesets"
-    (home / "base" / "cards").mkdir(parents=True)
-    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
-    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    home = _base_home(tmp_path)
     mod = home / "bonus"
     (mod / "scenarios").mkdir(parents=True)
     (mod / "game.rules").write_text(textwrap.dedent("""\
@@ -434,10 +440,7 @@ def test_a_mods_scenarios_kept_in_another_folder_are_met_too(tmp_path, capsys):
     the Kingdom decks): without `--scenarios`, the tool finds it there too, and it catches the mod's
     mutant. Before, only the mod's own folders were read: the mod had no scenario, its line none
     that reached it."""
-    home = tmp_path / "rulesets"
-    (home / "base" / "cards").mkdir(parents=True)
-    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
-    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    home = _base_home(tmp_path)
     mod = home / "bonus"
     mod.mkdir()
     (mod / "game.rules").write_text(textwrap.dedent("""\
@@ -477,10 +480,7 @@ def test_under_mods_meets_a_base_line_with_its_mods_scenarios(tmp_path, capsys):
     """A base game's line can be asserted only by a mod's scenario (`ruleset: base`, `with: [mod]`,
     kept in the mod's folder). By default the base's mutant does not meet it (a survivor); with
     `--under-mods` the scenario runs on the mutated base under the real mod, and catches it."""
-    home = tmp_path / "rulesets"
-    (home / "base" / "cards").mkdir(parents=True)
-    (home / "base" / "game.rules").write_text(textwrap.dedent(RULES).lstrip(), encoding="utf-8")
-    (home / "base" / "cards" / "cards.yaml").write_text(textwrap.dedent(CARDS).lstrip(), encoding="utf-8")
+    home = _base_home(tmp_path)
     mod = home / "bonus"
     (mod / "scenarios").mkdir(parents=True)
     (mod / "game.rules").write_text(textwrap.dedent("""\
