@@ -68,3 +68,30 @@ def test_an_outcome_numbered_at_another_commit_goes_where_its_code_stands_once()
     stale = [_o("g.rules:1", "a = 1")]  # written when `a = 1` was the first line
     assert [o["where"] for o in merge_runs.renumber(stale, old, once)[0]] == ["g.rules:1"]
     assert merge_runs.renumber(stale, old, twice) == ([], 1)
+
+
+def test_a_card_effects_outcome_follows_its_line_as_a_rule_lines_does(tmp_path):
+    """A run names a card effect's line by its card file (`deck.yaml:N`); a card added above it at
+    a later commit moves it down, and an edited effect line is dropped (the record once kept card
+    outcomes at the numbers they were run at, however the file had moved since)."""
+    rules = tmp_path / "rulesets" / "tally"
+    cards = tmp_path / "cards" / "tally"
+    rules.mkdir(parents=True)
+    cards.mkdir(parents=True)
+    (rules / "game.rules").write_text("one\n")
+    (cards / "deck.yaml").write_text("- name: A\n  effect: |\n    gain 1\n    lose 2\n")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "v1")
+    old = git("rev-parse", "HEAD").strip()
+    (cards / "deck.yaml").write_text("- name: B\n  effect: |\n    pass\n- name: A\n  effect: |\n    gain 1\n    lose 3\n")
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps([_o("deck.yaml:3", "gain 1", "survived"), _o("deck.yaml:4", "lose 2", "survived")]))
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps([_o("deck.yaml:6", "gain 1")]))  # run at today's files
+    assert merge_runs.main([str(record), f"{run}@HEAD", "--ruleset", str(rules), "--record-at", old]) == 0
+    out = json.loads(record.read_text())
+    assert [(o["where"], o["status"]) for o in out] == [("deck.yaml:6", "killed")]

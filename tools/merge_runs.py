@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutate_rules import split_comment  # noqa: E402  (a `#` inside a string is no comment)
+from mutate_rules import find_cards_dir, split_comment  # noqa: E402  (a `#` inside a string is no comment)
 
 
 def line_map(old: list[str], new: list[str]) -> dict[int, int]:
@@ -36,7 +36,7 @@ def line_map(old: list[str], new: list[str]) -> dict[int, int]:
 
 def renumber(outcomes: list[dict], old_texts: dict[str, list[str]], new_texts: dict[str, list[str]]) -> tuple[list[dict], int]:
     """`outcomes` at the new numbering, and how many were dropped (their line's code changed, or
-    their rule file is gone). Outcomes of other files (card effects) are kept as they are. An
+    their rule file is gone). Outcomes of files not in either text are kept as they are. An
     outcome whose line `difflib` does not place (a record whose parts were numbered at other
     commits) goes where its code stands on exactly one line now, if the outcomes name one place for
     that code (as `mutate_rules --resume` finds moved lines); a line written twice is dropped."""
@@ -93,17 +93,27 @@ def merge(record: list[dict], runs: list[list[dict]]) -> list[dict]:
 
 
 def texts_at(ruleset: Path, commit: str | None) -> dict[str, list[str]]:
-    """Each rule file's lines (by file name), at `commit` (None: as the files are now)."""
+    """Each rule file's and card file's lines (by file name: the run names a card effect's line
+    `spells.yaml:N`), at `commit` (None: as the files are now)."""
+    cards = find_cards_dir(ruleset)
     if commit is None:
-        return {f.name: f.read_text(encoding="utf-8").splitlines() for f in sorted(ruleset.glob("*.rules"))}
+        files = sorted(ruleset.glob("*.rules")) + (sorted(cards.glob("*.yaml")) if cards.is_dir() else [])
+        return {f.name: f.read_text(encoding="utf-8").splitlines() for f in files}
     root = Path(subprocess.run(["git", "-C", str(ruleset), "rev-parse", "--show-toplevel"], check=True,
-                               capture_output=True, text=True).stdout.strip())
-    rel = ruleset.resolve().relative_to(root.resolve()).as_posix()
-    names = subprocess.run(["git", "-C", str(root), "ls-tree", "--name-only", f"{commit}:{rel}"], check=True,
-                           capture_output=True, text=True).stdout.split()
-    return {n: subprocess.run(["git", "-C", str(root), "show", f"{commit}:{rel}/{n}"], check=True,
-                              capture_output=True, text=True).stdout.splitlines()
-            for n in names if n.endswith(".rules")}
+                               capture_output=True, text=True).stdout.strip()).resolve()
+    out: dict[str, list[str]] = {}
+    for folder, suffix in ((ruleset, ".rules"), (cards, ".yaml")):
+        rel = folder.resolve().relative_to(root).as_posix()
+        listed = subprocess.run(["git", "-C", str(root), "ls-tree", "--name-only", f"{commit}:{rel}"],
+                                capture_output=True, text=True)
+        if listed.returncode != 0 and folder == cards:
+            continue  # no cards at that commit
+        listed.check_returncode()
+        for n in listed.stdout.split():
+            if n.endswith(suffix):
+                out[n] = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{rel}/{n}"], check=True,
+                                        capture_output=True, text=True).stdout.splitlines()
+    return out
 
 
 def _load(path: str) -> list[dict]:
