@@ -25,14 +25,3 @@ def test_the_beast_deck_lies_face_down_and_the_beasts_in_play_open():
         assert isinstance(seen["beast_deck"], int) and seen["beast_deck"] == waiting, seat
         assert isinstance(seen["beast_board"], list) and len(seen["beast_board"]) == 1, seat
 
-
-def test_the_beast_rewards_start_in_the_beast_rewards_deck():
-    """A Beast Reward no character has claimed lies in the Beast Rewards deck (rulebook: "If a
-    Beast Reward is awarded to a player, but is not currently in the Beast Rewards deck due to it
-    already being claimed, that player takes it from the player that currently has it"): after
-    setup the deck holds every Beast Reward (found by tools/mutate_rules.py: the setup's move of
-    them, game.rules:75, made `pass` passed every test)."""
-    program = load_program(ROOT / "rulesets" / "talisman_beasts")
-    g = new_game(program, 3, 0, seats=[])
-    held = sorted(g.cards[i].name for i in g.state.zones[ZoneRef("reward_deck", None).key])
-    assert held == ["Colossus Core", "Crawler Heart", "Drake Hide", "Wolf Fang"]
