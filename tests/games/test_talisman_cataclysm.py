@@ -10,7 +10,9 @@ from pathlib import Path
 
 from rulekit import cited_rules, not_modelled_rules
 
-from interpreter.api import check_path
+from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
+from interpreter.runtime.values import ZoneRef
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = f"{ROOT}/rulesets/talisman --with "
@@ -75,3 +77,20 @@ def test_the_cataclysm_stacks_with_the_harbinger_in_either_order():
     b, _ = check_path(BASE + mods("cataclysm", "harbinger", "cataclysm_terrain"))
     assert [c.name for c in a.cards] == [c.name for c in b.cards]
 
+
+
+def test_the_denizen_and_remnant_decks_lie_face_down_and_the_denizen_discard_open():
+    """The Denizen deck is drawn from its top and the Remnants are dealt facedown from theirs
+    (rulebook: "he draws one Denizen card from the top of the Denizen deck"; the Remnant cards are
+    "placed facedown"), so every seat sees only how many cards each deck holds; the Denizen
+    discard pile lies open (found by tools/mutate_rules.py: `hidden` made `public` on
+    game.rules:43 and :45 passed every test)."""
+    program = load_program(ROOT / "rulesets" / "talisman_cataclysm")
+    g = new_game(program, 3, 0, seats=[])
+    held = {z: len(g.state.zones[ZoneRef(z, None).key]) for z in ("denizen_deck", "remnant_deck")}
+    assert held["denizen_deck"] > 0 and held["remnant_deck"] > 0
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        for zone, n in held.items():
+            assert isinstance(seen[zone], int) and seen[zone] == n, (seat, zone)
+        assert isinstance(seen["denizen_discard"], list), seat
