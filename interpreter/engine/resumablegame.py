@@ -15,6 +15,7 @@ import inspect
 import sys
 import random
 import textwrap
+from types import CodeType
 from typing import Any
 
 from .direct import DirectProgram, Unsupported, _helpers
@@ -214,10 +215,11 @@ class _Root:
                 d, fr = self._unwind(ex)
         tables = self.kids.tables
         while True:  # down to the frame that suspended (`fr` itself, or one it started)
-            try:
-                slot = tables[fr[0].__code__].get(fr[1])
-            except KeyError:
-                slot = self.kids.table(fr[0]).get(fr[1])
+            code = fr[0].__code__
+            got = tables.get(id(code))
+            if got is None or got[0] is not code:
+                got = self.kids.table(fr[0])
+            slot = got[1].get(fr[1])
             if slot is None:
                 return d
             fr = fr[slot]
@@ -252,19 +254,21 @@ def _raise_again(fr: list, sent: Any) -> Any:
 
 class _Kids:
     """Which slot of a frame holds the frame it is suspended in, by step code and then program
-    counter (the suspension tables' second part): one program's lowered functions and the flow's."""
+    counter (the suspension tables' second part): one program's lowered functions and the flow's.
+    By the code's id (a code object's hash reads all of its code: a tenth of a playout), the code
+    kept with its table (so an id reused by another code object is not taken for it)."""
 
     __slots__ = ("tables", "meta")
 
     def __init__(self, meta: dict):
-        self.tables: dict = {}
+        self.tables: dict[int, tuple[CodeType, dict]] = {}
         self.meta = meta
 
-    def table(self, step: Any) -> dict:
-        name = step.__name__
-        got = self.meta.get(name) or _flow()[name]
-        table = self.tables[step.__code__] = got[1]
-        return table
+    def table(self, step: Any) -> tuple[CodeType, dict]:
+        code = step.__code__
+        got = self.meta.get(step.__name__) or _flow()[step.__name__]
+        out = self.tables[id(code)] = (code, got[1])
+        return out
 
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
