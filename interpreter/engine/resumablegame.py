@@ -15,7 +15,6 @@ import inspect
 import sys
 import random
 import textwrap
-from types import CodeType
 from typing import Any
 
 from .direct import DirectProgram, Unsupported, _helpers
@@ -23,7 +22,7 @@ from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
 from .recycle import copied_rows, function_memo, recyclable, recycle_into
-from .resumable import DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
+from .resumable import CALL_SHIFT, DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
 __all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
@@ -39,7 +38,6 @@ class ResumableProgram:
     def __init__(self, dp: DirectProgram, build: Any, meta: dict):
         self.dp, self.build, self.meta = dp, build, meta
         self.lowering: LazyLowering | None = None  # when each generator is lowered on first call
-        self.kids = _Kids(meta)  # (the tables are filled as generators are lowered)
 
     @property
     def source(self) -> str:
@@ -180,16 +178,16 @@ class _Root:
     through every frame's step as `yield from` does: the parents' code between two decisions is
     the same each time, and a search pays it at every decision of its playouts). `stack` holds
     the chain from the outermost frame to the suspended one; after a step returns a decision, the
-    frames it started are found by the suspension tables (a step suspended in a call holds its
-    child's frame in the table's slot). When a frame finishes, its parent is resumed at that
+    frames it started are found by their program counters (a frame suspended in a call says in
+    which slot the called frame lies: resumable.call_slot). When a frame finishes, its parent is resumed at that
     call, where the finished frame's step now says DONE at once; when one raises, its parent is
     resumed there and the finished frame's step raises the exception again, so it goes up through
     the parents' `try` blocks as before (`_unwind`)."""
 
-    __slots__ = ("stack", "kids")
+    __slots__ = ("stack",)
 
-    def __init__(self, stack: list, kids: "_Kids"):
-        self.stack, self.kids = stack, kids
+    def __init__(self, stack: list):
+        self.stack = stack
 
     @property
     def fr(self) -> list:
@@ -213,16 +211,11 @@ class _Root:
                 d = fr[0](fr, None)
             except BaseException as ex:  # noqa: BLE001
                 d, fr = self._unwind(ex)
-        tables = self.kids.tables
-        while True:  # down to the frame that suspended (`fr` itself, or one it started)
-            code = fr[0].__code__
-            got = tables.get(id(code))
-            if got is None or got[0] is not code:
-                got = self.kids.table(fr[0])
-            slot = got[1].get(fr[1])
-            if slot is None:
+        while True:  # down to the frame that suspended (`fr` itself, or one it called)
+            pc = fr[1]
+            if pc >= 0:
                 return d
-            fr = fr[slot]
+            fr = fr[-pc >> CALL_SHIFT]  # (resumable.call_slot)
             stack.append(fr)
 
     def _unwind(self, ex: BaseException) -> tuple[Any, list]:
@@ -250,25 +243,6 @@ def _finished(fr: list, sent: Any) -> Any:
 def _raise_again(fr: list, sent: Any) -> Any:
     """The step of a frame that raised, when its parent is resumed at the call."""
     raise fr[EXC_SLOT]
-
-
-class _Kids:
-    """Which slot of a frame holds the frame it is suspended in, by step code and then program
-    counter (the suspension tables' second part): one program's lowered functions and the flow's.
-    By the code's id (a code object's hash reads all of its code: a tenth of a playout), the code
-    kept with its table (so an id reused by another code object is not taken for it)."""
-
-    __slots__ = ("tables", "meta")
-
-    def __init__(self, meta: dict):
-        self.tables: dict[int, tuple[CodeType, dict]] = {}
-        self.meta = meta
-
-    def table(self, step: Any) -> tuple[CodeType, dict]:
-        code = step.__code__
-        got = self.meta.get(step.__name__) or _flow()[step.__name__]
-        out = self.tables[id(code)] = (code, got[1])
-        return out
 
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
@@ -330,7 +304,7 @@ class ResumableGame(DirectGame):
         self.R.settle = self.fns["_settle"]
         _flow()
         self._root = self._main()  # the lowered game flow: its first frame
-        self._gen = _Root([self._root], self.rp.kids)
+        self._gen = _Root([self._root])
         self._advance(None)
 
     def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False) -> "ResumableGame":
@@ -383,7 +357,7 @@ class ResumableGame(DirectGame):
                 memo[id(a)] = b
         new._root = copy_value(self._root, memo)
         got = memo.get
-        new._gen = _Root([got(id(fr)) for fr in self._gen.stack], self._gen.kids)
+        new._gen = _Root([got(id(fr)) for fr in self._gen.stack])
         new.choices, new.log = list(self.choices), list(self.log)
         if "digests" in self.__dict__ or "forced_rolls" in self.__dict__:  # (directfacade) not shared
             new.__dict__["digests"], new.forced_rolls = list(self.digests), list(self.forced_rolls)

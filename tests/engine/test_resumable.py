@@ -17,7 +17,7 @@ from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Limits
 from interpreter.engine.resumable import DONE, copy_value, lower_generators
-from interpreter.engine.resumablegame import ResumableGame, _Kids, _Root, compile_resumable
+from interpreter.engine.resumablegame import ResumableGame, _Root, compile_resumable
 from interpreter.play.session import agents_for, game_seed
 from interpreter.runtime.errors import LimitExceeded
 from interpreter.engine.factory import new_game
@@ -335,16 +335,15 @@ def toy_raiser(log):
 
 
 def _toys() -> tuple[dict, dict]:
-    """The toy generators as written, and lowered (factories; the suspension tables under `meta`)."""
+    """The toy generators as written, and lowered (factories)."""
     tree = ast.parse(textwrap.dedent(TOYS))
     plain: dict = {}
     exec(compile(tree, "<toys>", "exec"), plain)  # noqa: S102 - the test's own code
-    body, steps, meta = lower_generators(tree.body)
+    body, steps, _ = lower_generators(tree.body)
     assert len(steps) == 5
     module = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
     lowered: dict = {"_Q_DONE": DONE, "_Q_snap": lambda xs: xs if type(xs) in (list, tuple) else list(xs)}
     exec(compile(module, "<toys>", "exec"), lowered)  # noqa: S102
-    lowered["meta"] = meta
     return plain, lowered
 
 
@@ -379,11 +378,11 @@ def _drive_frames(frame, answers, clone_each: bool):
         sent = answers[len(out) - 1] if len(out) <= len(answers) else 0
 
 
-def _drive_innermost(frame, meta, answers, clone_each: bool, calls: list | None = None):
+def _drive_innermost(frame, answers, clone_each: bool, calls: list | None = None):
     """As `_drive_frames`, through the games' driver (`_Root`), which resumes the innermost frame;
     `calls`: for each answer, the step functions it ran."""
     out, sent = [], None
-    root = _Root([frame], _Kids(meta))
+    root = _Root([frame])
 
     def note(f, event, arg):
         if event == "call" and f.f_code.co_name.endswith("_Q_step"):
@@ -406,7 +405,7 @@ def _drive_innermost(frame, meta, answers, clone_each: bool, calls: list | None 
         if clone_each:  # go on in a copy only, its chain the copies of the original's
             memo: dict = {}
             copy_value(root.stack[0], memo)
-            root = _Root([memo[id(f)] for f in root.stack], root.kids)
+            root = _Root([memo[id(f)] for f in root.stack])
         sent = answers[len(out) - 1] if len(out) <= len(answers) else 0
 
 
@@ -427,7 +426,7 @@ def test_lowered_generators_behave_as_python_generators(name, args):
         for clone_each in (False, True):
             b = _drive_frames(lowered[name](*args()), answers, clone_each)
             assert b == a, (answers, clone_each)
-            c = _drive_innermost(lowered[name](*args()), lowered["meta"], answers, clone_each)
+            c = _drive_innermost(lowered[name](*args()), answers, clone_each)
             assert c == a, (answers, clone_each)
     assert lowered[name](*args())[1] == 0  # a factory: a fresh frame, nothing run yet
 
@@ -439,7 +438,7 @@ def test_an_answer_resumes_the_innermost_frame_only():
     `except`, as the test above checks)."""
     _, lowered = _toys()
     calls: list = []
-    out = _drive_innermost(lowered["toy_expressions"]([5, 6, 7], 1), lowered["meta"], [0] * 12, False, calls)
+    out = _drive_innermost(lowered["toy_expressions"]([5, 6, 7], 1), [0] * 12, False, calls)
     subs = [i for i, d in enumerate(out) if d[0] == "sub"]
     assert len(subs) == 2 and subs[1] == subs[0] + 1
     assert calls[subs[1]] == ["toy_sub_Q_step"]  # the answer to the first `sub` question
