@@ -15,9 +15,11 @@ numbered blocks: `if` into a test that jumps, loops into a head that tests (a `f
 keeps its index in the frame, as Python's list iterator does), `try` into blocks whose
 exceptions go to a handler block. A decision inside an expression (`x[(yield d)]`, `(yield d) ==
 0`, a conditional expression) is first taken out of it into a statement, keeping the order of
-evaluation. `yield from g(...)` stores g's frame in a slot of the caller's and calls its step;
-resuming re-enters the outermost frame, which passes the answer down the chain, as `yield from`
-does, so an exception travels up through every frame's `try` as it would through generators.
+evaluation. `yield from g(...)` stores g's frame in a slot of the caller's and calls its step; re-entering
+the outermost frame passes an answer down the chain, as `yield from` does, so an exception
+travels up through every frame's `try` as it would through generators. A block that resumes a
+call is numbered by the called frame's slot (`call_slot`), so a game's driver can find the
+innermost frame from the frames alone and resume it directly (resumablegame.py's `_Root`).
 
 A game is then its `GameState` plus one frame chain of plain data, and copying it is copying
 both (`copy_frames`), in time that does not grow with the game's length. `ResumableGame`
@@ -33,7 +35,8 @@ from typing import Any, Callable
 
 from ..runtime.values import Position, Seat
 
-__all__ = ["DONE", "STEP_SUFFIX", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield"]
+__all__ = ["DONE", "STEP_SUFFIX", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield",
+           "call_slot"]
 
 
 class _Done:
@@ -972,6 +975,7 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
         load = [ast.copy_location(_load_set(n, slots[n]) if n in maybe else _assign(n, _frame_item(slots[n])), at)
                 for n in sorted(cached)]
         flat.blocks[label] = load + new
+    _label_calls(flat, slots)
     labels = sorted(flat.blocks)
 
     def tree(lo: int, hi: int) -> list[ast.stmt]:
@@ -1019,6 +1023,51 @@ def lower_function(fn: ast.FunctionDef, step_name: str | None = None,
     _fill_locations(factory, fn)
     step._q_meta = (dict(flat.lines), {lab: slots[c] for lab, c in flat.child.items() if c in slots})  # type: ignore[attr-defined]
     return step, factory
+
+
+CALL_SHIFT = 20  # a frame suspended in a call: its pc is -(slot << CALL_SHIFT | block + 1)
+
+
+def call_slot(pc: int) -> int | None:
+    """The slot holding the frame that a frame whose program counter is `pc` is suspended in (it
+    suspended in a call: `yield from`), else None (it suspended itself, or has not started)."""
+    return -pc >> CALL_SHIFT if pc < 0 else None
+
+
+def _label_calls(flat: "_Flattener", slots: dict[str, int]) -> None:
+    """Number each block that resumes a call (`yield from`) by the slot of the called frame: the
+    driver of a game (resumablegame.py) resumes the innermost frame directly, and finds below a
+    frame that has just suspended the frame it called by its program counter alone, the frame's
+    own field (`call_slot`), with no table to look up per answer. The other blocks keep their
+    numbers (from 0, the entry); the dispatch and the tables are made from the new ones."""
+    new: dict[int, int] = {}
+    for label, var in flat.child.items():
+        if var not in slots:
+            raise NotLowerable("a called generator's frame not kept across the call")
+        if label >= 1 << CALL_SHIFT:
+            raise NotLowerable("a generator too long to number its blocks")
+        new[label] = -(slots[var] << CALL_SHIFT | (label + 1))
+    if not new:
+        return
+
+    def walk(stmts: list[ast.stmt]) -> None:
+        for st in stmts:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.value, ast.Constant):
+                t = st.targets[0]
+                if ((isinstance(t, ast.Name) and t.id == PC) or (isinstance(t, ast.Subscript) and isinstance(
+                        t.value, ast.Name) and t.value.id == FR and isinstance(t.slice, ast.Constant)
+                        and t.slice.value == 1)) and st.value.value in new:
+                    st.value = ast.copy_location(_const(new[st.value.value]), st.value)
+            else:
+                for body in _bodies(st):
+                    walk(body)
+
+    for stmts in flat.blocks.values():
+        walk(stmts)
+    flat.blocks = {new.get(k, k): v for k, v in flat.blocks.items()}
+    flat.handler_of = {new.get(k, k): (None if h is None else new.get(h, h)) for k, h in flat.handler_of.items()}
+    flat.lines = {new.get(k, k): v for k, v in flat.lines.items()}
+    flat.child = {new[k]: v for k, v in flat.child.items()}
 
 
 def _jump_of(s: ast.stmt) -> int | None:

@@ -22,7 +22,7 @@ from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
 from .recycle import copied_rows, function_memo, recyclable, recycle_into
-from .resumable import DONE, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
+from .resumable import CALL_SHIFT, DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
 __all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
@@ -172,19 +172,77 @@ class ResumableRuntime(Runtime):
 
 
 class _Root:
-    """The outermost frame, with the `send` of a generator (so DirectGame's driver drives it)."""
+    """The frame chain of a game, with the `send` of a generator (so DirectGame's driver drives it).
 
-    __slots__ = ("fr",)
+    An answer resumes the innermost frame directly, not the outermost (which would pass it down
+    through every frame's step as `yield from` does: the parents' code between two decisions is
+    the same each time, and a search pays it at every decision of its playouts). `stack` holds
+    the chain from the outermost frame to the suspended one; after a step returns a decision, the
+    frames it started are found by their program counters (a frame suspended in a call says in
+    which slot the called frame lies: resumable.call_slot). When a frame finishes, its parent is resumed at that
+    call, where the finished frame's step now says DONE at once; when one raises, its parent is
+    resumed there and the finished frame's step raises the exception again, so it goes up through
+    the parents' `try` blocks as before (`_unwind`)."""
 
-    def __init__(self, fr: list):
-        self.fr = fr
+    __slots__ = ("stack",)
+
+    def __init__(self, stack: list):
+        self.stack = stack
+
+    @property
+    def fr(self) -> list:
+        """The outermost frame."""
+        return self.stack[0]
 
     def send(self, value: Any) -> Any:
-        fr = self.fr
-        d = fr[0](fr, value)
-        if d is DONE:
-            raise StopIteration
-        return d
+        stack = self.stack
+        fr = stack[-1]
+        try:
+            d = fr[0](fr, value)
+        except BaseException as ex:  # noqa: BLE001 - handed to the parents as `yield from` would
+            d, fr = self._unwind(ex)
+        while d is DONE:  # `fr` finished: its parent goes on after the call
+            stack.pop()
+            if not stack:
+                raise StopIteration
+            fr[0] = _finished
+            fr = stack[-1]
+            try:
+                d = fr[0](fr, None)
+            except BaseException as ex:  # noqa: BLE001
+                d, fr = self._unwind(ex)
+        while True:  # down to the frame that suspended (`fr` itself, or one it called)
+            pc = fr[1]
+            if pc >= 0:
+                return d
+            fr = fr[-pc >> CALL_SHIFT]  # (resumable.call_slot)
+            stack.append(fr)
+
+    def _unwind(self, ex: BaseException) -> tuple[Any, list]:
+        """The innermost frame raised `ex` out of its step (it has finished): its parent resumed at
+        the call, where the call raises `ex` again, and so on up until a frame handles it (what
+        that frame returned, and the frame), or the outermost raises it."""
+        stack = self.stack
+        while True:
+            fr = stack.pop()
+            if not stack:
+                raise ex
+            fr[0], fr[EXC_SLOT] = _raise_again, ex
+            fr = stack[-1]
+            try:
+                return fr[0](fr, None), fr
+            except BaseException as again:  # noqa: BLE001
+                ex = again
+
+
+def _finished(fr: list, sent: Any) -> Any:
+    """The step of a frame that has finished, when its parent is resumed at the call."""
+    return DONE
+
+
+def _raise_again(fr: list, sent: Any) -> Any:
+    """The step of a frame that raised, when its parent is resumed at the call."""
+    raise fr[EXC_SLOT]
 
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
@@ -246,7 +304,7 @@ class ResumableGame(DirectGame):
         self.R.settle = self.fns["_settle"]
         _flow()
         self._root = self._main()  # the lowered game flow: its first frame
-        self._gen = _Root(self._root)
+        self._gen = _Root([self._root])
         self._advance(None)
 
     def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False) -> "ResumableGame":
@@ -298,7 +356,8 @@ class ResumableGame(DirectGame):
             for a, b in zip(steps, new.fns[STEPS_KEY]):
                 memo[id(a)] = b
         new._root = copy_value(self._root, memo)
-        new._gen = _Root(new._root)
+        got = memo.get
+        new._gen = _Root([got(id(fr)) for fr in self._gen.stack])
         new.choices, new.log = list(self.choices), list(self.log)
         if "digests" in self.__dict__ or "forced_rolls" in self.__dict__:  # (directfacade) not shared
             new.__dict__["digests"], new.forced_rolls = list(self.digests), list(self.forced_rolls)

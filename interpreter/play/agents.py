@@ -621,7 +621,7 @@ class MCTSAgent:
                     path.append(child)
                     node = child
                     answer(i)
-                    if keep and d.player == seat:
+                    if keep and d.player == seat and child.seen is not _MIXED:  # (mixed stays mixed)
                         _note_seen(child, _seen(g, seat, sight) if not g.over and g.decision.player == seat else _MIXED)
                 steps += 1
             if g.over:
@@ -651,11 +651,13 @@ class MCTSAgent:
 
     def _select(self, node: _Node, keys: list[tuple[str, int]], preferred: frozenset = frozenset()) -> int:
         best_i, best = [], -math.inf
+        children, exploration, sqrt, log = node.children, self.exploration, math.sqrt, math.log  # (per tree step)
         for i, k in enumerate(keys):
-            c = node.children[k]
-            v = c.total / c.visits + self.exploration * math.sqrt(math.log(max(c.avail, 1)) / c.visits)
+            c = children[k]
+            n = c.visits
+            v = c.total / n + exploration * sqrt(log(max(c.avail, 1)) / n)
             if k in preferred:
-                v += self.prior / (c.visits + 1)
+                v += self.prior / (n + 1)
             if v > best:
                 best_i, best = [i], v
             elif v == best:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+import sys
 import textwrap
 
 import pytest
@@ -16,7 +17,7 @@ from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.game import Limits
 from interpreter.engine.resumable import DONE, copy_value, lower_generators
-from interpreter.engine.resumablegame import ResumableGame, compile_resumable
+from interpreter.engine.resumablegame import ResumableGame, _Root, compile_resumable
 from interpreter.play.session import agents_for, game_seed
 from interpreter.runtime.errors import LimitExceeded
 from interpreter.engine.factory import new_game
@@ -377,6 +378,37 @@ def _drive_frames(frame, answers, clone_each: bool):
         sent = answers[len(out) - 1] if len(out) <= len(answers) else 0
 
 
+def _drive_innermost(frame, answers, clone_each: bool, calls: list | None = None):
+    """As `_drive_frames`, through the games' driver (`_Root`), which resumes the innermost frame;
+    `calls`: for each answer, the step functions it ran."""
+    out, sent = [], None
+    root = _Root([frame])
+
+    def note(f, event, arg):
+        if event == "call" and f.f_code.co_name.endswith("_Q_step"):
+            calls[-1].append(f.f_code.co_name)
+    while True:
+        if calls is not None:
+            calls.append([])
+            sys.setprofile(note)
+        try:
+            d = root.send(sent)
+        except StopIteration:
+            out.append("end")
+            return out
+        except KeyError as e:
+            out.append(("escaped", str(e)))
+            return out
+        finally:
+            sys.setprofile(None)
+        out.append(copy_value(d, {}))
+        if clone_each:  # go on in a copy only, its chain the copies of the original's
+            memo: dict = {}
+            copy_value(root.stack[0], memo)
+            root = _Root([memo[id(f)] for f in root.stack])
+        sent = answers[len(out) - 1] if len(out) <= len(answers) else 0
+
+
 @pytest.mark.parametrize("name,args", [("toy_expressions", lambda: ([5, 6, 7], 1)),
                                        ("toy_expressions", lambda: ([5], 0)),
                                        ("toy_loops", lambda: ([1, 3, 4, 7, 9],)),
@@ -394,7 +426,23 @@ def test_lowered_generators_behave_as_python_generators(name, args):
         for clone_each in (False, True):
             b = _drive_frames(lowered[name](*args()), answers, clone_each)
             assert b == a, (answers, clone_each)
+            c = _drive_innermost(lowered[name](*args()), answers, clone_each)
+            assert c == a, (answers, clone_each)
     assert lowered[name](*args())[1] == 0  # a factory: a fresh frame, nothing run yet
+
+
+def test_an_answer_resumes_the_innermost_frame_only():
+    """The games' driver sends an answer to the frame that asked: answering the first of a
+    called generator's two questions runs its step alone, not its caller's; the caller's step
+    runs again when the called one finishes (and a raise in the called one reaches the caller's
+    `except`, as the test above checks)."""
+    _, lowered = _toys()
+    calls: list = []
+    out = _drive_innermost(lowered["toy_expressions"]([5, 6, 7], 1), [0] * 12, False, calls)
+    subs = [i for i, d in enumerate(out) if d[0] == "sub"]
+    assert len(subs) == 2 and subs[1] == subs[0] + 1
+    assert calls[subs[1]] == ["toy_sub_Q_step"]  # the answer to the first `sub` question
+    assert calls[subs[1] + 1] == ["toy_sub_Q_step", "toy_expressions_Q_step"]  # sub finished: the caller goes on
 
 
 def test_the_lowered_module_keeps_rule_text_out():
