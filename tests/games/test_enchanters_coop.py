@@ -106,3 +106,21 @@ def test_the_guidance_challenges_only_a_won_fight():
     other = 1 - seat  # a won Challenge whose first strike would bring the group to its threshold loses the game (EN-357)
     g.state.pstats[other]["wounds"] = g.state.stats["threshold"] - 1
     assert rates()["Challenge: pay 2 crystals"] == 0
+
+
+def test_the_overlord_deck_is_face_down_and_its_cards_read_aloud():
+    """EN-340, EN-349, EN-350: each round draws a card from the Overlord Deck, so the deck is face
+    down: every seat (and a spectator) sees how many cards it holds (the 10 basic cards against
+    Cho'mun, one drawn), not which. The card drawn is "read aloud": it lies open while it is
+    applied, and (Reading: as the base game's graveyard) the cards played lie open in their
+    discard. Found by tools/mutate_rules.py: the deck made public, the drawn card or the discard
+    hidden, passed every test."""
+    g = new_game(load_program(_stack(COOP)), 2, 1)
+    for label in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "Cho'mun"]:
+        _answer(g, label)
+    assert g.error is None and g.decision.kind == "action"
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        assert seen["ai_deck"] == 9, seat
+        assert isinstance(seen["ai_drawn"], list), seat
+        assert isinstance(seen["ai_discard"], list) and len(seen["ai_discard"]) == 1, seat
