@@ -124,3 +124,63 @@ def test_the_overlord_deck_is_face_down_and_its_cards_read_aloud():
         assert seen["ai_deck"] == 9, seat
         assert isinstance(seen["ai_drawn"], list), seat
         assert isinstance(seen["ai_discard"], list) and len(seen["ai_discard"]) == 1, seat
+
+
+def _setup(players: int, variant: str, seed: int) -> Any:
+    """A Coop game after setup: the base's variant chosen, the first Kingdom decks and the first
+    Overlord of the Wanted list taken; the first turn waits."""
+    g = new_game(load_program(_stack(COOP)), players, seed)
+    while g.state.turn_number == 0 and g.decision is not None:
+        d = g.decision
+        g.answer(d.labels.index(variant) if d.prompt.startswith("Play which variant") else 0)
+    assert g.error is None and g.decision is not None, g.error
+    return g
+
+
+def _cards(g: Any, zone: str) -> list:
+    return [g.cards[c] for c in g.state.zones[zone]]
+
+
+def test_the_coop_setup_plays_the_base_variants():
+    """EN-346 ("Prepare the Adventure Deck and Journey Track the same way as you would in a regular
+    game"): the Coop setup, which replaces the base's to take 2 half decks per player (EN-337), keeps
+    its variants. Fast invasion (EN-096, EN-097): 5 cards per player go back into the box. Superfast
+    invasion (EN-100): the search brings 2 Items and Enchantments per player, not 3 (seed 4's deck
+    has Monsters under the first 4). Dragons in the depths (EN-101..EN-103): every Dragon lies in
+    the deck's lower half, shuffled among other cards, over all that half (one above its lower
+    third). Found by tools/mutate_rules.py: the variant
+    never set, Dragons in the depths read as Superfast, or their half made a third, passed
+    every test."""
+    std, fast = _setup(2, "Standard", 5), _setup(2, "Fast invasion", 5)
+    used = [len(_cards(g, "track") + _cards(g, "adventure")) for g in (std, fast)]
+    assert used[1] == used[0] - 10 and fast.state.zones["graveyard"] == []
+    top_first = _cards(std, "track") + list(reversed(_cards(std, "adventure")))
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:6])
+    g = _setup(2, "Superfast invasion", 4)
+    top_first = _cards(g, "track") + list(reversed(_cards(g, "adventure")))
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:4])
+    assert [c.type for c in top_first[4:6]] == ["Monster", "Monster"]
+    highest = []
+    for seed in (1, 2, 3):
+        deck = _cards(_setup(2, "Dragons in the depths", seed), "adventure")  # bottom first
+        dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
+        assert len(dragons) >= 2 and max(dragons) < (len(deck) + 6) / 2 + 1, (seed, dragons, len(deck))
+        assert max(dragons) - min(dragons) >= len(dragons), (seed, dragons)
+        highest.append(max(dragons) / len(deck))
+    assert max(highest) > 0.36, highest  # the whole lower half, not a lower third
+
+
+def test_the_coop_first_player_is_picked_at_random():
+    """EN-346 (the regular game's setup: the first player is picked, Reading: at random): over
+    several seeds each of three seats answers the variant question and takes the first turn.
+    Found by tools/mutate_rules.py: the Coop setup's pick dropped (player 1 always first) passed."""
+    program = load_program(_stack(COOP))
+    firsts = set()
+    for seed in range(6):
+        g = new_game(program, 3, seed)
+        asked = g.decision.player
+        while g.state.turn_number == 0:
+            g.answer(0)
+        assert g.decision.player == asked
+        firsts.add(asked)
+    assert firsts == {0, 1, 2}
