@@ -184,3 +184,11 @@ def test_the_coop_first_player_is_picked_at_random():
         assert g.decision.player == asked
         firsts.add(asked)
     assert firsts == {0, 1, 2}
+
+
+def test_the_coop_adventure_deck_is_shuffled():
+    """EN-346 (the regular game's setup shuffles the Adventure Deck): with the same Kingdom decks
+    chosen, different seeds lay different cards on the track. Found by tools/mutate_rules.py: the
+    Coop setup's shuffle dropped (the deck in the card files' order) passed every test."""
+    tracks = {tuple(c.name for c in _cards(_setup(2, "Standard", seed), "track")) for seed in (1, 2, 3)}
+    assert len(tracks) == 3, tracks
