@@ -144,13 +144,12 @@ def _cards(g: Any, zone: str) -> list:
 def test_the_coop_setup_plays_the_base_variants():
     """EN-346 ("Prepare the Adventure Deck and Journey Track the same way as you would in a regular
     game"): the Coop setup, which replaces the base's to take 2 half decks per player (EN-337), keeps
-    its variants. Fast invasion (EN-096, EN-097): 5 cards per player go back into the box. Superfast
-    invasion (EN-100): the search brings 2 Items and Enchantments per player, not 3 (seed 4's deck
-    has Monsters under the first 4). Dragons in the depths (EN-101..EN-103): every Dragon lies in
-    the deck's lower half, shuffled among other cards, over all that half (one above its lower
-    third). Found by tools/mutate_rules.py: the variant
-    never set, Dragons in the depths read as Superfast, or their half made a third, passed
-    every test."""
+    the base's variants. Fast invasion: 5 cards per player go back into the box. Superfast
+    invasion: the search brings 2 Items and Enchantments per player, not 3 (seed 4's deck has
+    Monsters under the first 4). Dragons in the depths: every Dragon lies in the deck's lower half,
+    shuffled among other cards, over all that half (one above its lower third). Found by
+    tools/mutate_rules.py: the variant never set, Dragons in the depths read as Superfast, or their
+    half made a third, passed every test."""
     std, fast = _setup(2, "Standard", 5), _setup(2, "Fast invasion", 5)
     used = [len(_cards(g, "track") + _cards(g, "adventure")) for g in (std, fast)]
     assert used[1] == used[0] - 10 and fast.state.zones["graveyard"] == []
