@@ -106,3 +106,88 @@ def test_the_guidance_challenges_only_a_won_fight():
     other = 1 - seat  # a won Challenge whose first strike would bring the group to its threshold loses the game (EN-357)
     g.state.pstats[other]["wounds"] = g.state.stats["threshold"] - 1
     assert rates()["Challenge: pay 2 crystals"] == 0
+
+
+def test_the_overlord_deck_is_face_down_and_its_cards_read_aloud():
+    """EN-340, EN-349, EN-350: each round draws a card from the Overlord Deck, so the deck is face
+    down: every seat (and a spectator) sees how many cards it holds (the 10 basic cards against
+    Cho'mun, one drawn), not which. The card drawn is "read aloud": it lies open while it is
+    applied, and (Reading: as the base game's graveyard) the cards played lie open in their
+    discard. Found by tools/mutate_rules.py: the deck made public, the drawn card or the discard
+    hidden, passed every test."""
+    g = new_game(load_program(_stack(COOP)), 2, 1)
+    for label in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "Cho'mun"]:
+        _answer(g, label)
+    assert g.error is None and g.decision.kind == "action"
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        assert seen["ai_deck"] == 9, seat
+        assert isinstance(seen["ai_drawn"], list), seat
+        assert isinstance(seen["ai_discard"], list) and len(seen["ai_discard"]) == 1, seat
+
+
+def _setup(players: int, variant: str, seed: int) -> Any:
+    """A Coop game after setup: the base's variant chosen, the first Kingdom decks and the first
+    Overlord of the Wanted list taken; the first turn waits."""
+    g = new_game(load_program(_stack(COOP)), players, seed)
+    while g.state.turn_number == 0 and g.decision is not None:
+        d = g.decision
+        g.answer(d.labels.index(variant) if d.prompt.startswith("Play which variant") else 0)
+    assert g.error is None and g.decision is not None, g.error
+    return g
+
+
+def _cards(g: Any, zone: str) -> list:
+    return [g.cards[c] for c in g.state.zones[zone]]
+
+
+def test_the_coop_setup_plays_the_base_variants():
+    """EN-346 ("Prepare the Adventure Deck and Journey Track the same way as you would in a regular
+    game"): the Coop setup, which replaces the base's to take 2 half decks per player (EN-337), keeps
+    the base's variants. Fast invasion: 5 cards per player go back into the box. Superfast
+    invasion: the search brings 2 Items and Enchantments per player, not 3 (seed 4's deck has
+    Monsters under the first 4). Dragons in the depths: every Dragon lies in the deck's lower half,
+    shuffled among other cards, over all that half (one above its lower third). Found by
+    tools/mutate_rules.py: the variant never set, Dragons in the depths read as Superfast, or their
+    half made a third, passed every test."""
+    std, fast = _setup(2, "Standard", 5), _setup(2, "Fast invasion", 5)
+    used = [len(_cards(g, "track") + _cards(g, "adventure")) for g in (std, fast)]
+    assert used[1] == used[0] - 10 and fast.state.zones["graveyard"] == []
+    top_first = _cards(std, "track") + list(reversed(_cards(std, "adventure")))
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:6])
+    g = _setup(2, "Superfast invasion", 4)
+    top_first = _cards(g, "track") + list(reversed(_cards(g, "adventure")))
+    assert all(c.type in ("Item", "Enchantment") for c in top_first[:4])
+    assert [c.type for c in top_first[4:6]] == ["Monster", "Monster"]
+    highest = []
+    for seed in (1, 2, 3):
+        deck = _cards(_setup(2, "Dragons in the depths", seed), "adventure")  # bottom first
+        dragons = [i for i, c in enumerate(deck) if c.type == "Dragon"]
+        assert len(dragons) >= 2 and max(dragons) < (len(deck) + 6) / 2 + 1, (seed, dragons, len(deck))
+        assert max(dragons) - min(dragons) >= len(dragons), (seed, dragons)
+        highest.append(max(dragons) / len(deck))
+    assert max(highest) > 0.36, highest  # the whole lower half, not a lower third
+
+
+def test_the_coop_first_player_is_picked_at_random():
+    """EN-346 (the regular game's setup: the first player is picked, Reading: at random): over
+    several seeds each of three seats answers the variant question and takes the first turn.
+    Found by tools/mutate_rules.py: the Coop setup's pick dropped (player 1 always first) passed."""
+    program = load_program(_stack(COOP))
+    firsts = set()
+    for seed in range(6):
+        g = new_game(program, 3, seed)
+        asked = g.decision.player
+        while g.state.turn_number == 0:
+            g.answer(0)
+        assert g.decision.player == asked
+        firsts.add(asked)
+    assert firsts == {0, 1, 2}
+
+
+def test_the_coop_adventure_deck_is_shuffled():
+    """EN-346 (the regular game's setup shuffles the Adventure Deck): with the same Kingdom decks
+    chosen, different seeds lay different cards on the track. Found by tools/mutate_rules.py: the
+    Coop setup's shuffle dropped (the deck in the card files' order) passed every test."""
+    tracks = {tuple(c.name for c in _cards(_setup(2, "Standard", seed), "track")) for seed in (1, 2, 3)}
+    assert len(tracks) == 3, tracks
