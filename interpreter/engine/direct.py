@@ -1066,7 +1066,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "move_log", "setdefault", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
-             "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
+             "lambda", "faces", "pop", "least", "most", "least_flat", "most_flat", "turn_order", "sort_by", "unique_most",
              "linked", "linked_values", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
