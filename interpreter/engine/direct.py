@@ -78,16 +78,25 @@ def compile_direct(program: Program) -> DirectProgram:
         return cached
     try:
         card_stats, stat_kinds = _learn_stats(program)
-        for _ in range(2 + len(program.rs.stats)):  # each pass learns at least one stat's kind
+        named, loose = True, set()
+        for _ in range(3 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
-            gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
+            gen.card_stats, gen.stat_kinds, gen.names_cards = card_stats, stat_kinds, named
+            gen.nn_stats = number_stats(program.rs, card_stats, stat_kinds) - loose
             try:
                 out = gen.module()
+                if gen.maybe_none & gen.nn_stats:  # read as never none, but some write may leave none
+                    loose |= gen.maybe_none
+                    continue
                 break
             except CardStatsFound as found:  # compile again, reading those stats as cards throughout
                 card_stats = found.stats
             except StatKindsFound as found:  # again, reading those stats in their kinds
                 stat_kinds = found.kinds
+            except Unsupported as why:  # a computed card named where Python allows no `:=`: again, without
+                if not named or _NO_NAMING not in str(why):
+                    raise
+                named = False
         else:
             raise Unsupported("the kinds of the stats")
     except Unsupported as why:
@@ -95,6 +104,20 @@ def compile_direct(program: Program) -> DirectProgram:
         raise
     program._direct = out
     return out
+
+
+# Python's words for an assignment expression where it allows none (a comprehension's iterable):
+# `Attr.generate` names a computed card with `:=` (`names_cards`), and such a module is made again without
+_NO_NAMING = "assignment expression"
+
+
+def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozenset[str]:
+    """The stats read as numbers that the module first takes never to be none, so that `<`
+    and the like compare them in place (`_ordered` is for values that may be none, as a covered
+    card's field): every stat held as a number. Each `set`, `+=` and first value of one is checked
+    as it is compiled (`stat_store`); one that may leave it none or not a number sends the module
+    back to be compiled without it (`compile_direct`). `gain`/`lose` leave a number or fail."""
+    return frozenset(n for n in rs.stats if n not in card_stats and n not in stat_kinds)
 
 
 def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
@@ -157,6 +180,13 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
+        self.names_cards = False  # a computed card's field: the card named with `:=` (`compile_direct`)
+        self.const_nn: set[str] = set()  # constants whose value is a number (never none)
+        # stats read as never none (`number_stats`), and those of them that a `set`, `+=` or first
+        # value may leave none or not a number (then `compile_direct` compiles again without them)
+        self.nn_stats: frozenset[str] = frozenset()
+        self.maybe_none: set[str] = set()
+        self.last_nn = False  # whether `expr_function`'s last expression is a number, never none
         # state-based rules whose bodies can stop for a decision (`Program.settles_at_once` false):
         # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
         self.settle_stops = not program.settles_at_once
@@ -230,6 +260,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         for i, (name, n) in enumerate(rs.constants.items()):
             fname = f"_co{i}"
             self.const_kinds[name] = self.expr_function(fname, [("you", "player")], n.value, n.loc)
+            if self.last_nn:  # a number worked out once per game: never none
+                self.const_nn.add(name)
             consts.append((name, fname))
         # the events something answers (a `fire` of any other event does nothing)
         self.events = {t.event for t in rs.triggers}
@@ -334,6 +366,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 elif kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
                                                                        and not sd.init.items):
                     raise Unsupported("a stat holding cards or players")
+                if not self.last_nn:
+                    self.maybe_none.add(name)  # (`number_stats`)
                 stat_inits[name] = fname
         score = None
         if rs.scores:
@@ -364,6 +398,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
         info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "number_stats": self.nn_stats,  # read as never none: a scenario may set only numbers
                 "value": value, "value_unsupported": value_unsupported,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
@@ -482,6 +517,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             v = V("None", "none")
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
+        self.last_nn = v.nn and v.kind in ("int", "bool")
         return v.kind
 
     def name_bits(self) -> dict[str, int]:

@@ -322,10 +322,12 @@ class Expressions:
             return V(f"_cid({src})", "card")
         if kind == "cards":
             return V(f"_cids({src})", "cards", nn=True, held=src)
-        return V(src, kind)
+        return V(src, kind, nn=name in self.nn_stats)
 
     def stat_store(self, name: str, v: V) -> str:
         """The source of the value `set` stores in stat `name` (the card itself for a card)."""
+        if not (v.nn and v.kind in ("int", "bool")):
+            self.maybe_none.add(name)  # not read as never none (direct.py `number_stats`)
         sd = self.rs.stats[name]
         known = self.stat_kinds.get(name)
         kind = "cards" if v.kind in ("zone", "row") else v.kind
