@@ -112,12 +112,62 @@ _NO_NAMING = "assignment expression"
 
 
 def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozenset[str]:
-    """The stats read as numbers that the module first takes never to be none, so that `<`
-    and the like compare them in place (`_ordered` is for values that may be none, as a covered
-    card's field): every stat held as a number. Each `set`, `+=` and first value of one is checked
-    as it is compiled (`stat_store`); one that may leave it none or not a number sends the module
-    back to be compiled without it (`compile_direct`). `gain`/`lose` leave a number or fail."""
-    return frozenset(n for n in rs.stats if n not in card_stats and n not in stat_kinds)
+    """The stats read as numbers that the module takes never to be none, so that `<` and the
+    like compare them in place (`_ordered` is for values that may be none: a covered card's
+    field): those held as numbers whose every first value, `set` and `+=` is plainly a number —
+    a number, a sum or the like of such, such a stat, a constant of such, `min`, `max`, `count`,
+    `sum` (looked at once, before compiling, so that no module is compiled twice for it). Each
+    such write is checked again as it is compiled (`stat_store`): one that may still leave none
+    sends the module back to be compiled without it (`compile_direct`). `gain`/`lose` leave a
+    number or fail."""
+    stats = {n for n in rs.stats if n not in card_stats and n not in stat_kinds}
+    writes: dict[str, list[Node]] = {n: [rs.stats[n].init] if rs.stats[n].init is not None else [] for n in stats}
+    roots: list = [c.effect for c in rs.cards if c.effect is not None]
+    for part in (rs.phases, rs.procedures, rs.triggers, rs.short_triggers, rs.watchers, rs.always, rs.actions,
+                 rs.placements):
+        roots += [x for x in (part.values() if isinstance(part, dict) else part) if isinstance(x, Node)]
+    for root in roots:
+        for n in walk(root):
+            if n.kind in ("set", "aug"):
+                t = n.target
+                name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
+                if name in writes:
+                    writes[name].append(n.expr)
+    consts: dict[str, bool] = {}
+
+    def number(x: Node) -> bool:
+        k = x.kind
+        if k == "lit":
+            return not isinstance(x.value, str)
+        if k == "arith":
+            return number(x.left) and number(x.right)
+        if k == "neg":
+            return number(x.expr)
+        if k == "if_expr":
+            return number(x.then) and number(x.orelse)
+        if k == "call":
+            return x.func in ("min", "max", "count", "sum") and x.func not in rs.functions
+        if k == "of":  # (`X.lives` may be a card's field of the stat's name: not taken)
+            return x.name in stats and rs.stats[x.name].per_player
+        if k == "name":
+            if x.id in rs.stats:
+                return x.id in stats and not rs.stats[x.id].per_player
+            if x.id in rs.constants:
+                if x.id not in consts:
+                    consts[x.id] = False  # (a constant read in its own value: not known)
+                    consts[x.id] = number(rs.constants[x.id].value)
+                return consts[x.id]
+            return x.id in ("true", "false")
+        return False
+
+    changed = True
+    while changed:  # a stat set from a stat that is not one is not one either
+        changed = False
+        for name in list(stats):
+            if not all(number(x) for x in writes[name]):
+                stats.discard(name)
+                changed = True
+    return frozenset(stats)
 
 
 def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
@@ -181,6 +231,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
         self.names_cards = False  # a computed card's field: the card named with `:=` (`compile_direct`)
+        self.named_cards: dict[str, str] = {}  # the name `:=` gives a computed card → its source (`unname`)
         self.const_nn: set[str] = set()  # constants whose value is a number (never none)
         # stats read as never none (`number_stats`), and those of them that a `set`, `+=` or first
         # value may leave none or not a number (then `compile_direct` compiles again without them)
@@ -442,18 +493,39 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
-        src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
-        try:
-            _check_direct_source(src)
-            code = compile(src, GEN_FILE, "exec")
-        except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
-            raise Unsupported(f"the generated code did not pass its checks ({why})") from None
+        while True:
+            src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
+            try:
+                _check_direct_source(src)
+                code = compile(src, GEN_FILE, "exec")
+                break
+            except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
+                at = (getattr(why, "lineno", None) or 0) - 1 - len(head)
+                if _NO_NAMING in str(why) and 0 <= at < len(self.lines) and self.unname(at):
+                    continue  # that line again, without `:=`
+                raise Unsupported(f"the generated code did not pass its checks ({why})") from None
         ns = {"__builtins__": {}}
         ns.update(_helpers())
         exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
         self.bind_again = _bind_again_function(head[1 + len(self.K):], self.lines + rec[0], ns)
         return ns["build"], src, locs
+
+    def unname(self, at: int) -> bool:
+        """Line `at` with its computed cards written out where `Attr.generate` named them with
+        `:=` (`names_cards`), for a place where Python allows no `:=` (a comprehension's
+        iterable); False if it names none."""
+        line = self.lines[at]
+        named = [n for n in re.findall(r"\((_c\d+) := ", line) if n in self.named_cards]
+        if not named:
+            return False
+        while named:
+            for n in named:
+                v = f"({self.named_cards[n]})"
+                line = re.sub(rf"\b{n}\b", lambda _: v, line.replace(f"({n} := {self.named_cards[n]})", v))
+            named = [n for n in re.findall(r"\((_c\d+) := ", line) if n in self.named_cards]
+        self.lines[at] = line
+        return True
 
     # ---- functions ---------------------------------------------------------------------------
     def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,

@@ -173,6 +173,7 @@ class Generates(Protocol):
     const_nn: set  # constants whose value is a number, never none
     maybe_none: set  # stats a write may leave none or not a number (engine/direct.py `number_stats`)
     names_cards: bool  # a computed card's field may name the card with `:=` (engine/direct.py `compile_direct`)
+    named_cards: dict  # such a name -> the card's source (engine/direct.py `unname`)
     const_kinds: dict  # constant -> the kind of its value
     enum_values: Any  # the names of enumerated values
     plain_kinds: tuple[str, ...]  # values kept as they are: numbers, texts, truth values, any
@@ -3328,6 +3329,7 @@ class Attr(Expr):
             if not c.isidentifier() and gen.names_cards:  # a computed card (`wizard(you).cost`): worked
                 # out once, not three times (direct.py `compile_direct`: not where Python allows no `:=`)
                 c = gen.temp("_c")
+                gen.named_cards[c] = obj.src
                 return gen.value(f"(None if ({c} := {obj.src}) is None or _COV[{c}] else {rd(f, c)})", "any")
             return gen.value(f"(None if {c} is None or _COV[{c}] else {rd(f, c)})", "any")
         if obj.kind in ("cards", "zone", "row"):
