@@ -78,10 +78,10 @@ def compile_direct(program: Program) -> DirectProgram:
         return cached
     try:
         card_stats, stat_kinds = _learn_stats(program)
-        named, loose = True, set()
-        for _ in range(3 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
+        loose: set[str] = set()
+        for _ in range(2 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
-            gen.card_stats, gen.stat_kinds, gen.names_cards = card_stats, stat_kinds, named
+            gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
             gen.nn_stats = number_stats(program.rs, card_stats, stat_kinds) - loose
             try:
                 out = gen.module()
@@ -93,10 +93,6 @@ def compile_direct(program: Program) -> DirectProgram:
                 card_stats = found.stats
             except StatKindsFound as found:  # again, reading those stats in their kinds
                 stat_kinds = found.kinds
-            except Unsupported as why:  # a computed card named where Python allows no `:=`: again, without
-                if not named or _NO_NAMING not in str(why):
-                    raise
-                named = False
         else:
             raise Unsupported("the kinds of the stats")
     except Unsupported as why:
@@ -104,11 +100,6 @@ def compile_direct(program: Program) -> DirectProgram:
         raise
     program._direct = out
     return out
-
-
-# Python's words for an assignment expression where it allows none (a comprehension's iterable):
-# `Attr.generate` names a computed card with `:=` (`names_cards`), and such a module is made again without
-_NO_NAMING = "assignment expression"
 
 
 def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozenset[str]:
@@ -230,8 +221,6 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
-        self.names_cards = False  # a computed card's field: the card named with `:=` (`compile_direct`)
-        self.named_cards: dict[str, str] = {}  # the name `:=` gives a computed card → its source (`unname`)
         self.const_nn: set[str] = set()  # constants whose value is a number (never none)
         # stats read as never none (`number_stats`), and those of them that a `set`, `+=` or first
         # value may leave none or not a number (then `compile_direct` compiles again without them)
@@ -493,39 +482,18 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
+        src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
-        while True:
-            src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
-            try:
-                _check_direct_source(src)
-                code = compile(src, GEN_FILE, "exec")
-                break
-            except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
-                at = (getattr(why, "lineno", None) or 0) - 1 - len(head)
-                if _NO_NAMING in str(why) and 0 <= at < len(self.lines) and self.unname(at):
-                    continue  # that line again, without `:=`
-                raise Unsupported(f"the generated code did not pass its checks ({why})") from None
+        try:
+            _check_direct_source(src)
+            code = compile(src, GEN_FILE, "exec")
+        except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
+            raise Unsupported(f"the generated code did not pass its checks ({why})") from None
         ns = {"__builtins__": {}}
         ns.update(_helpers())
         exec(code, ns)  # noqa: S102 - our own fixed fragments only (checked above)
         self.bind_again = _bind_again_function(head[1 + len(self.K):], self.lines + rec[0], ns)
         return ns["build"], src, locs
-
-    def unname(self, at: int) -> bool:
-        """Line `at` with its computed cards written out where `Attr.generate` named them with
-        `:=` (`names_cards`), for a place where Python allows no `:=` (a comprehension's
-        iterable); False if it names none."""
-        line = self.lines[at]
-        named = [n for n in re.findall(r"\((_c\d+) := ", line) if n in self.named_cards]
-        if not named:
-            return False
-        while named:
-            for n in named:
-                v = f"({self.named_cards[n]})"
-                line = re.sub(rf"\b{n}\b", lambda _: v, line.replace(f"({n} := {self.named_cards[n]})", v))
-            named = [n for n in re.findall(r"\((_c\d+) := ", line) if n in self.named_cards]
-        self.lines[at] = line
-        return True
 
     # ---- functions ---------------------------------------------------------------------------
     def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,

@@ -172,8 +172,6 @@ class Generates(Protocol):
     stat_kinds: dict  # stats that hold something else than numbers: name -> kind
     const_nn: set  # constants whose value is a number, never none
     maybe_none: set  # stats a write may leave none or not a number (engine/direct.py `number_stats`)
-    names_cards: bool  # a computed card's field may name the card with `:=` (engine/direct.py `compile_direct`)
-    named_cards: dict  # such a name -> the card's source (engine/direct.py `unname`)
     const_kinds: dict  # constant -> the kind of its value
     enum_values: Any  # the names of enumerated values
     plain_kinds: tuple[str, ...]  # values kept as they are: numbers, texts, truth values, any
@@ -3325,13 +3323,7 @@ class Attr(Expr):
         if obj.kind == "card" and obj.top:
             return gen.value(rd(f, obj.src), "any")
         if obj.kind == "card":
-            c = obj.src
-            if not c.isidentifier() and gen.names_cards:  # a computed card (`wizard(you).cost`): worked
-                # out once, not three times (direct.py `compile_direct`: not where Python allows no `:=`)
-                c = gen.temp("_c")
-                gen.named_cards[c] = obj.src
-                return gen.value(f"(None if ({c} := {obj.src}) is None or _COV[{c}] else {rd(f, c)})", "any")
-            return gen.value(f"(None if {c} is None or _COV[{c}] else {rd(f, c)})", "any")
+            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
         if obj.kind in ("cards", "zone", "row"):
             src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
             x = gen.temp("_i")
