@@ -78,11 +78,16 @@ def compile_direct(program: Program) -> DirectProgram:
         return cached
     try:
         card_stats, stat_kinds = _learn_stats(program)
-        for _ in range(2 + len(program.rs.stats)):  # each pass learns at least one stat's kind
+        loose: set[str] = set()
+        for _ in range(2 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
             gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
+            gen.nn_stats = number_stats(program.rs, card_stats, stat_kinds) - loose
             try:
                 out = gen.module()
+                if gen.maybe_none & gen.nn_stats:  # read as never none, but some write may leave none
+                    loose |= gen.maybe_none
+                    continue
                 break
             except CardStatsFound as found:  # compile again, reading those stats as cards throughout
                 card_stats = found.stats
@@ -95,6 +100,65 @@ def compile_direct(program: Program) -> DirectProgram:
         raise
     program._direct = out
     return out
+
+
+def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozenset[str]:
+    """The stats read as numbers that the module takes never to be none, so that `<` and the
+    like compare them in place (`_ordered` is for values that may be none: a covered card's
+    field): those held as numbers whose every first value, `set` and `+=` is plainly a number —
+    a number, a sum or the like of such, such a stat, a constant of such, `min`, `max`, `count`,
+    `sum` (looked at once, before compiling, so that no module is compiled twice for it). Each
+    such write is checked again as it is compiled (`stat_store`): one that may still leave none
+    sends the module back to be compiled without it (`compile_direct`). `gain`/`lose` leave a
+    number or fail."""
+    stats = {n for n in rs.stats if n not in card_stats and n not in stat_kinds}
+    writes: dict[str, list[Node]] = {n: [rs.stats[n].init] if rs.stats[n].init is not None else [] for n in stats}
+    roots: list = [c.effect for c in rs.cards if c.effect is not None]
+    for part in (rs.phases, rs.procedures, rs.triggers, rs.short_triggers, rs.watchers, rs.always, rs.actions,
+                 rs.placements):
+        roots += [x for x in (part.values() if isinstance(part, dict) else part) if isinstance(x, Node)]
+    for root in roots:
+        for n in walk(root):
+            if n.kind in ("set", "aug"):
+                t = n.target
+                name = t.id if t.kind == "name" else t.name if t.kind in ("attr", "of") else None
+                if name in writes:
+                    writes[name].append(n.expr)
+    consts: dict[str, bool] = {}
+
+    def number(x: Node) -> bool:
+        k = x.kind
+        if k == "lit":
+            return not isinstance(x.value, str)
+        if k == "arith":
+            return number(x.left) and number(x.right)
+        if k == "neg":
+            return number(x.expr)
+        if k == "if_expr":
+            return number(x.then) and number(x.orelse)
+        if k == "call":
+            return x.func in ("min", "max", "count", "sum") and x.func not in rs.functions
+        if k == "of":  # (`X.lives` may be a card's field of the stat's name: not taken)
+            return x.name in stats and rs.stats[x.name].per_player
+        if k == "name":
+            if x.id in rs.stats:
+                return x.id in stats and not rs.stats[x.id].per_player
+            if x.id in rs.constants:
+                if x.id not in consts:
+                    consts[x.id] = False  # (a constant read in its own value: not known)
+                    consts[x.id] = number(rs.constants[x.id].value)
+                return consts[x.id]
+            return x.id in ("true", "false")
+        return False
+
+    changed = True
+    while changed:  # a stat set from a stat that is not one is not one either
+        changed = False
+        for name in list(stats):
+            if not all(number(x) for x in writes[name]):
+                stats.discard(name)
+                changed = True
+    return frozenset(stats)
 
 
 def _list_stats(rs: Ruleset) -> tuple[frozenset, dict]:
@@ -157,6 +221,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.const_kinds: dict[str, str] = {}
         self.arg_kinds: dict[str, list[str]] = {}  # procedure → the kinds of its arguments
         self.sync = False
+        self.const_nn: set[str] = set()  # constants whose value is a number (never none)
+        # stats read as never none (`number_stats`), and those of them that a `set`, `+=` or first
+        # value may leave none or not a number (then `compile_direct` compiles again without them)
+        self.nn_stats: frozenset[str] = frozenset()
+        self.maybe_none: set[str] = set()
+        self.last_nn = False  # whether `expr_function`'s last expression is a number, never none
         # state-based rules whose bodies can stop for a decision (`Program.settles_at_once` false):
         # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
         self.settle_stops = not program.settles_at_once
@@ -230,6 +300,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         for i, (name, n) in enumerate(rs.constants.items()):
             fname = f"_co{i}"
             self.const_kinds[name] = self.expr_function(fname, [("you", "player")], n.value, n.loc)
+            if self.last_nn:  # a number worked out once per game: never none
+                self.const_nn.add(name)
             consts.append((name, fname))
         # the events something answers (a `fire` of any other event does nothing)
         self.events = {t.event for t in rs.triggers}
@@ -334,6 +406,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 elif kind not in ("int", "bool", "str", "none") and not (kind == "list" and sd.init.kind == "list"
                                                                        and not sd.init.items):
                     raise Unsupported("a stat holding cards or players")
+                if not self.last_nn:
+                    self.maybe_none.add(name)  # (`number_stats`)
                 stat_inits[name] = fname
         score = None
         if rs.scores:
@@ -364,6 +438,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         build, src, locs = self.assemble(sorted({x for x in exported if x} | {"_settle"}))
         info = {"always": always, "watchers": watchers, "consts": consts,
                 "stat_inits": stat_inits, "score": score, "tiebreaks": tiebreaks,
+                "number_stats": self.nn_stats,  # read as never none: a scenario may set only numbers
                 "value": value, "value_unsupported": value_unsupported,
                 "rule_triggers": rule_triggers, "card_triggers": card_triggers, "funcs": funcs}
         info.update(abilities)
@@ -482,6 +557,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             v = V("None", "none")
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
+        self.last_nn = v.nn and v.kind in ("int", "bool")
         return v.kind
 
     def name_bits(self) -> dict[str, int]:
@@ -1066,7 +1142,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
              "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "move_log", "setdefault", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
-             "lambda", "faces", "pop", "least", "most", "turn_order", "sort_by", "unique_most",
+             "lambda", "faces", "pop", "least", "most", "least_flat", "most_flat", "turn_order", "sort_by", "unique_most",
              "linked", "linked_values", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",
              "place_in_grid", "grid_empty", "space", "card_at", "space_of", "cards_around", "cards_beside",
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",

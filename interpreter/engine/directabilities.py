@@ -96,6 +96,13 @@ class AbilityGen:
                 "board_names": frozenset(rs.boards), "exported": exported}
 
 
+def condition_error(ex: Exception, node: Any) -> RuleError:
+    """The error of a trigger's condition, `when` or `whenever`, that failed with `ex` (a content
+    bug in it names the trigger's rule); `fired` and `whenever_pending` test conditions in place
+    and raise this."""
+    return RuleError(f"in this trigger's condition: {explain(ex)}", node.loc)
+
+
 class AbilityRuntime:
     """Mixed into `directgame.Runtime` (which provides `state`, `info`, `rows_zones`, `rs`,
     `game`)."""
@@ -145,19 +152,16 @@ class AbilityRuntime:
                 continue
             you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
             args = (you, cid, subject) if binder else (you, cid)
-            if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                continue
+            if cond is not None:
+                try:  # (tested here, not through a call per condition: a dice game tests one per die)
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise condition_error(ex, node) from None
             out.append((fns[name], args, node, self.rs.cards[cid].name))
         return out
-
-    def trigger_condition(self, f: Callable, args: tuple, node: Any) -> bool:
-        """A trigger's condition, `when` or `whenever` (a content bug in it names the trigger's rule)."""
-        try:
-            return bool(f(*args))
-        except RuleError:
-            raise
-        except Exception as ex:
-            raise RuleError(f"in this trigger's condition: {explain(ex)}", node.loc) from None
 
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in

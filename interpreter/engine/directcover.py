@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
+from ..runtime.memory import charge_built
 from ..runtime.values import Position, Seat, Space
 from ..runtime.zones import put as _put
 from .directexpr import Unsupported, V
@@ -402,6 +403,21 @@ class CoverRuntime:
             return max(xs) if xs else 0
         vals = [x for x in xs if x is not None]
         return max(vals) if vals else 0
+
+    def least_flat(self, xs: list) -> Any:
+        """`least` of a list literal of single values, charged to the memory budget first as
+        `memory.built_flat` charges it: one call, where `min([a, b])` would be two (hot in dice games)."""
+        self.built += len(xs)
+        if self.built > self.limits.max_memory:
+            charge_built(self, 0)  # (raises: over the budget)
+        return min(xs) if None not in xs else self.least(xs)
+
+    def most_flat(self, xs: list) -> Any:
+        """`most` of a list literal of single values, charged as `least_flat` charges it."""
+        self.built += len(xs)
+        if self.built > self.limits.max_memory:
+            charge_built(self, 0)
+        return max(xs) if None not in xs else self.most(xs)
 
     def turn_order(self) -> list:
         n, start = self.state.players, self.state.start_player

@@ -12,6 +12,7 @@ engine. Like the rest of the generated code, the source holds no rule text: valu
 """
 from __future__ import annotations
 
+import ast
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +41,17 @@ def _built_list(items: list, depth: int = 0) -> str:
     if depth:
         return f"_built_lists(R, [{src}], {depth})"
     return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE for v in items) else f"_built(R, [{src}])"
+
+
+def _extreme(which: str, src: str) -> str:
+    """`min`/`max` of the list at `src` (`R.least`, `R.most`); of a literal of single values
+    (`_built_flat(R, [a, b])`), one call that charges the literal as `built_flat` does and picks
+    from it (`R.least_flat`, `R.most_flat`): `min([a, b])` is hot in dice games."""
+    if src.startswith("_built_flat(R, ["):
+        call = ast.parse(src, mode="eval").body
+        if isinstance(call, ast.Call) and len(call.args) == 2 and isinstance(call.args[1], ast.List):
+            return f"R.{which}_flat({src[len('_built_flat(R, '):-1]})"
+    return f"R.{which}({src})"
 
 
 class Unsupported(Exception):
@@ -310,10 +322,12 @@ class Expressions:
             return V(f"_cid({src})", "card")
         if kind == "cards":
             return V(f"_cids({src})", "cards", nn=True, held=src)
-        return V(src, kind)
+        return V(src, kind, nn=name in self.nn_stats)
 
     def stat_store(self, name: str, v: V) -> str:
         """The source of the value `set` stores in stat `name` (the card itself for a card)."""
+        if not (v.nn and v.kind in ("int", "bool")):
+            self.maybe_none.add(name)  # not read as never none (direct.py `number_stats`)
         sd = self.rs.stats[name]
         known = self.stat_kinds.get(name)
         kind = "cards" if v.kind in ("zone", "row") else v.kind
@@ -738,10 +752,10 @@ class RuleFunctions:
         return V(f"{xs.src}[{key.src}]", item, top=xs.top)
 
     def f_min(self, n, a, scope):
-        return V(f"R.least({self.items(a[0]).src})", "int", nn=True)
+        return V(_extreme("least", self.items(a[0]).src), "int", nn=True)
 
     def f_max(self, n, a, scope):
-        return V(f"R.most({self.items(a[0]).src})", "int", nn=True)
+        return V(_extreme("most", self.items(a[0]).src), "int", nn=True)
 
     def f_top(self, n, a, scope):
         xs = self.items(a[0])

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from ..runtime.cardstats import ChangeLog
 from .blame import rule_terms
-from .directabilities import AbilityRuntime
+from .directabilities import AbilityRuntime, condition_error
 from .directcopies import CopyRuntime
 from .directboards import BoardRuntime
 from .directcover import STOP, CoverRuntime
@@ -733,8 +733,14 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         pending = []
         for name, cond, binder, node in handlers:
             args = (you, subject, subject) if binder else (you, subject)
-            if cond is not None and not self.trigger_condition(fns[cond], args, node):
-                continue
+            if cond is not None:
+                try:  # (in place, as in `whenever_pending`: a dice game tests one per die rolled)
+                    if not fns[cond](*args):
+                        continue
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise condition_error(ex, node) from None
             pending.append((fns[name], args, node))
         if whenever:  # cards in play answering any card's event (directabilities.py)
             pending += self.whenever_pending(event, subject)

@@ -170,6 +170,8 @@ class Generates(Protocol):
     # --- for expressions ---
     card_stats: frozenset  # shared stats that hold lists of cards
     stat_kinds: dict  # stats that hold something else than numbers: name -> kind
+    const_nn: set  # constants whose value is a number, never none
+    maybe_none: set  # stats a write may leave none or not a number (engine/direct.py `number_stats`)
     const_kinds: dict  # constant -> the kind of its value
     enum_values: Any  # the names of enumerated values
     plain_kinds: tuple[str, ...]  # values kept as they are: numbers, texts, truth values, any
@@ -1346,6 +1348,8 @@ class AugStmt(Stmt):
         if cur.kind not in ("int", "any") or v.kind not in ("int", "any"):
             gen.unsupported("+= on anything but numbers")
         new = f"_plus({cur.src}, {v.src})" if self.op == "+=" else f"_sub({cur.src}, {v.src})"
+        if v.kind not in ("int", "bool"):  # (`+=` a text joins texts): not read as never none
+            gen.maybe_none.add(t.id if t.kind == "name" else t.name)  # (direct.py `number_stats`)
         if t.kind == "name" and t.id in rs.stats and not rs.stats[t.id].per_player:
             gen.emit(d, f"R.set_stat({gen.k(t.id)}, {new})", self.loc)
         elif t.kind in ("attr", "of") and t.name in rs.stats and rs.stats[t.name].per_player:
@@ -3477,7 +3481,7 @@ class Name(Expr):
             kind = gen.const_kinds.get(name)
             if kind is None:
                 gen.unsupported("constant used before it is defined")
-            return gen.value(f"R.const[{gen.k(name)}]", kind)
+            return gen.value(f"R.const[{gen.k(name)}]", kind, nn=name in gen.const_nn)
         if name == "true":
             return gen.value("True", "bool")
         if name == "false":

@@ -385,6 +385,10 @@ def _all_ids(game: DirectGame, key: str, is_rows: bool) -> list[int]:
 
 
 def _set_stat(game: DirectGame, name: str, value: Any) -> None:
+    stat = name.partition(" of ")[0]
+    if stat in game.dp.info.get("number_stats", ()) and not isinstance(value, int):
+        # the rules only ever give it a number, and the generated code reads it so
+        raise _Fail(f"setup: `{stat}` holds a number (the rules never give it anything else), not {value!r}")
     if " of " in name:
         stat, _, who = name.partition(" of ")
         game.state.pstats[int(who) - 1][stat] = value

@@ -429,7 +429,7 @@ def test_a_dummy_player_plays_the_same_games(tmp_path, players):
 
 def test_a_trigger_condition_that_fails_names_the_trigger(tmp_path):
     """A `when` condition that cannot be worked out (a content bug) stops the game with the
-    condition's words at the trigger's own line (`Runtime.trigger_condition`, which `fired` and
+    condition's words at the trigger's own line (`condition_error`, which `fired` and
     `whenever_pending` share)."""
     p = build(tmp_path, """
         stat x = 0
