@@ -10,6 +10,10 @@ B/A (below 1: the working tree is faster). Pairs taken close together see the sa
 which on a shared virtual machine drifts by ±25% within seconds. Calibration: `HEAD` against an
 unchanged tree measured 0.95-0.97 here, so a difference under about 5% is not a finding.
 
+Both sides play the working tree's rule files, so a rule file written to do less work shows no
+change; `--own-rules`: side A plays the ruleset as the commit wrote it (its folder and its cards'
+exported with the interpreter), so the ratio covers the rule files too.
+
 `--mcts K`: instead, every seat `--agents mcts` (its default budget), each pair the first K decisions
 of one game (seed = the pair's number) on each side, after a warm-up on both sides that lowers the
 copyable form's functions; the ratio is of CPU time per pair (below 1: the working tree searches faster).
@@ -38,13 +42,21 @@ def main() -> None:
     ap.add_argument("--ruleset", default="rulesets/toil_and_troublez")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--card-stats", action="store_true", help="with per-card statistics (simulate's default)")
+    ap.add_argument("--own-rules", action="store_true",
+                    help="side A plays the commit's own files of --ruleset (default: both play the working tree's)")
     ap.add_argument("--mcts", type=int, default=0, metavar="K",
                     help="time K decisions of a game with mcts in every seat per batch instead of -n games")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     try:
-        archive = subprocess.run(["git", "archive", args.commit, "interpreter", "grammar"], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
+        rules = [str(Path(args.ruleset).resolve().relative_to(ROOT))] if args.own_rules else []
+        if rules:  # and its cards (cards/NAME, read relative to the rules' folder)
+            cards = f"cards/{Path(rules[0]).name}"
+            if subprocess.run(["git", "ls-tree", "-d", "--name-only", args.commit, cards], cwd=ROOT,
+                              check=True, capture_output=True, text=True).stdout.strip():
+                rules.append(cards)
+        archive = subprocess.run(["git", "archive", args.commit, "interpreter", "grammar", *rules], cwd=ROOT,
+                                 check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
         (tmp / "interpreter").rename(tmp / "interpreterA")
         sys.path[:0] = [str(tmp), str(ROOT)]
@@ -54,17 +66,18 @@ def main() -> None:
         except ImportError:
             import interpreterA.simulate as a  # noqa: E402
         import interpreter.sim.simulate as b  # noqa: E402
+        rules_of = {a: str(tmp / rules[0]) if rules else args.ruleset, b: args.ruleset}  # what each side plays
         if args.mcts:
-            _search_pairs(a, b, args)
+            _search_pairs(a, b, args, rules_of)
             return
         for m in (a, b):  # load, compile and warm both
-            m.simulate(args.ruleset, 20, args.players, 0, ["random"], card_stats=False)
+            m.simulate(rules_of[m], 20, args.players, 0, ["random"], card_stats=False)
         ratios = []
         for r in range(args.reps):
             times = {}
             for m in ((a, b) if r % 2 == 0 else (b, a)):  # alternate which runs first: no order bias
                 c = time.process_time()
-                m.simulate(args.ruleset, args.n, args.players, r + 1, ["random"], card_stats=args.card_stats)
+                m.simulate(rules_of[m], args.n, args.players, r + 1, ["random"], card_stats=args.card_stats)
                 times[m] = time.process_time() - c
             ratios.append(times[b] / times[a])
         q = statistics.quantiles(ratios, n=4)
@@ -75,7 +88,7 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _search_pairs(a, b, args) -> None:
+def _search_pairs(a, b, args, rules_of: dict) -> None:
     """`--mcts`: CPU time of the first `args.mcts` decisions of one game per side and pair, every
     seat `mcts`, the sides alternating which goes first."""
     def session(m):  # the stage layout's play/session.py, or the flat one's session.py
@@ -86,7 +99,7 @@ def _search_pairs(a, b, args) -> None:
             return importlib.import_module(top + ".session")
 
     sessions = {m: session(m) for m in (a, b)}
-    programs = {m: m.load_program(args.ruleset) for m in (a, b)}
+    programs = {m: m.load_program(rules_of[m]) for m in (a, b)}
 
     def play(m, seed: int, k: int, search: bool = True) -> None:
         seats = sessions[m].agents_for(["mcts"], args.players, seed)

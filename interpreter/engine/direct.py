@@ -39,6 +39,8 @@ from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
+
+_A0 = re.compile(r"\b_a0\b")  # a generated function's first parameter (`reads_you`)
 from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
@@ -231,6 +233,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         # `_settle` is then a generator, called with `yield from` (the `SettleTask` on the stack)
         self.settle_stops = not program.settles_at_once
         self.in_settle = False  # writing a state-based rule's body: no settle checks inside
+        self.rule_spans: dict[str, tuple[int, int]] = {}  # each state-based rule body's lines (`reads_you`)
         self.bodies: list[list] = []  # [scope, depth of `nest` it starts at] of the bodies being written
         self.nest: list[list] = []  # [statements, index] of each block being written (`rest_of_body`)
         self.changed = True  # the state may have changed since the last settle check
@@ -366,6 +369,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         for i, a in enumerate(rs.always):
             name = f"_al{i}"
             plan = p.always_players[i]
+            start = len(self.lines)
             if plan is None and not is_sync(a.body):
                 self.settle_body(name, a.body, a.loc)
                 stopping.add(name)
@@ -373,16 +377,19 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 self.function(name, [("you", "player")], a.body, a.loc, call=False, sync=True)
             else:  # its loop runs over the seats whose zones changed (analysis/playerplans.py)
                 self.plan_function(name, a, plan, f"_pk{i}")
+            self.rule_spans[name] = (start, len(self.lines))
             always.append((name, p.always_reads[i], a, plan))
         watchers = []
         for i, w in enumerate(rs.watchers):
             cname, bname = f"_wc{i}", f"_wb{i}"
             self.expr_function(cname, [("you", "player")], w.cond, w.loc)
+            start = len(self.lines)
             if is_sync(w.body):
                 self.function(bname, [("you", "player")], w.body, w.loc, call=False, sync=True)
             else:
                 self.settle_body(bname, w.body, w.loc)
                 stopping.add(bname)
+            self.rule_spans[bname] = (start, len(self.lines))
             watchers.append((cname, bname, p.watcher_reads[i], w))
         self.settle_function(always, watchers, stopping)
         # placement rules
@@ -604,6 +611,10 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
 
         def run(d: int, call: str, fname: str) -> None:
             e(d, f"{'yield from ' if fname in stopping else ''}{call}")
+
+        def you(fname: str) -> str:
+            """The rule's `you`, the active player: a new `Seat` per run only where its body reads it."""
+            return "_Seat(_st.active)" if self.reads_you(fname) else "None"
         if all(r is not None and r for r in reads):
             e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
             e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
@@ -622,9 +633,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             if plan is not None:
                 keys = f"_pk{i}"
                 self.plan_keys[keys] = plan
-                e(5, f"{fname}(_Seat(_st.active), -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
+                e(5, f"{fname}({you(fname)}, -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
             else:
-                run(5, f"{fname}(_Seat(_st.active))", fname)
+                run(5, f"{fname}({you(fname)})", fname)
             e(5, "if R.touched != _b4:")
             e(6, f"_changer = {i}")
         for w, (cname, bname, r, node) in enumerate(watchers):
@@ -637,7 +648,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
             e(7, "_b4 = R.touched")
-            run(7, f"{bname}(_Seat(_st.active))", bname)
+            run(7, f"{bname}({you(bname)})", bname)
             e(7, "if R.touched != _b4:")
             e(8, f"_changer = {j}")
             e(5, f"elif _watch[{w}]:")
@@ -651,6 +662,15 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         e(4, "R.touched = 0")
         e(2, "finally:")
         e(3, "R.settling = False")
+
+    def reads_you(self, fname: str) -> bool:
+        """Whether the state-based rule body `fname` (its lines in `rule_spans`) reads its `you` (`_a0`,
+        the first parameter): a procedure it calls is handed `_a0` by name, so a body without the
+        name reads it nowhere. One not written here is taken to read it."""
+        span = self.rule_spans.get(fname)
+        if span is None:
+            return True
+        return any(_A0.search(line) for line in self.lines[span[0] + 1:span[1]])
 
     def placement_function(self, name: str, zname: str, pl) -> None:
         """`_pl(c)`: the legal positions of card `c` in the rows zone, as `legal_positions`."""
