@@ -135,12 +135,16 @@ class FastParser:
                 if after not in " \t\f":  # ("" is in it): the scanner takes it
                     pos += 1
                     char = after
-            lexer = lexers.get(state)
-            if lexer is None:
+            # lookups that may miss are subscripts in a `try` (no method call; in 3.11 a `try`
+            # costs nothing unless it catches)
+            try:
+                lexer = lexers[state]
+            except KeyError:
                 lexer = self._lexer(state)
             first, callback, special, ignore, newlines, i = lexer
-            match = first.get(char)
-            if match is None:
+            try:
+                match = first[char]
+            except KeyError:
                 match = first[char] = self._first(i, char)
             if match.__class__ is tuple:  # a one-character terminal, the only one that starts here
                 type_, value = match
@@ -162,9 +166,8 @@ class FastParser:
                 if type_ in ignore:
                     pos = end
                     continue
-            words = callback.get(type_)
-            if words is not None:  # a keyword, or a name
-                type_ = words.get(value, type_)
+            if type_ in callback:  # a keyword, or a name
+                type_ = callback[type_].get(value, type_)
             tok = _new_str(Token, value)  # `_token`, written out: this runs for every token
             tok.type = type_
             tok.start_pos = pos
@@ -201,9 +204,10 @@ class FastParser:
                 if parens < 0:
                     raise Unusual()
             while True:  # the parser: reduce as long as the table says, then shift the token
-                act = actions[state].get(type_)
-                if act is None:
-                    raise Unusual()
+                try:
+                    act = actions[state][type_]
+                except KeyError:
+                    raise Unusual() from None
                 cls = act.__class__
                 if cls is int:
                     state = act
@@ -215,8 +219,9 @@ class FastParser:
                         continue
                     break
                 if cls is _Chain:
-                    top = act.get(state_stack[-2])
-                    if top is None:
+                    try:
+                        top = act[state_stack[-2]]
+                    except KeyError:
                         top = self._chain(act, state_stack, type_)
                     state = state_stack[-1] = top
                     continue

@@ -151,7 +151,7 @@ class _Built(_Tree):
         self.empty = True
 
 
-_PARSING = threading.local()  # the `_Builder` (its `Place`) of the parse under way, and its first error
+_PARSING = threading.local()  # `ast`: the `_Builder` of the parse under way (its `Place`, its first error)
 
 
 def _passes_on(facts: tuple) -> bool:
@@ -413,11 +413,10 @@ def _reducer_source(j: int, shape: tuple) -> str:
     if helper or plain:
         w(1, "return node")
         return "\n".join(lines) + "\n" + end
-    w(1, "parsing = _PARSING")
-    w(1, "if parsing.error is None:")
+    w(1, "ast = _PARSING.ast  # a thread-local, read once: the parse's first error is on the builder")
+    w(1, "if ast.error is None:")
     w(2, "try:")
     if makes == "build":
-        w(3, "ast = parsing.ast")
         w(3, "ast.rule = _name")
         if first_token and last_token:  # `_meta_loc`, written out: the rule starts and ends with a token
             w(3, "loc = ast.place.loc(line, node.column, end_column if end_line == line else None)")
@@ -425,10 +424,10 @@ def _reducer_source(j: int, shape: tuple) -> str:
             w(3, "loc = _meta_loc(ast.place, node)")
         w(3, "node.value = _b(loc, kids, ast)")
     else:
-        w(3, "node.value = _b(parsing.ast, node, kids)")
+        w(3, "node.value = _b(ast, node, kids)")
     w(3, "return node")
     w(2, "except ContentError as e:  # a limit: reported if the text parses (a syntax error comes first)")
-    w(3, "_PARSING.error = e")
+    w(3, "ast.error = e")
     w(1, "return _failed(_name, kids, node)  # after an error nothing more is built")
     return "\n".join(lines) + "\n" + end
 
@@ -716,19 +715,20 @@ def _check_size(text: str, place: Place) -> None:
 def _raw_parse(text: str, start: str, place: Place) -> Node:
     """Parse and build the constructs as rules are reduced (see `_reduction`)."""
     fast = _fast()
-    _PARSING.ast, _PARSING.error = _Builder(place), None
+    _PARSING.ast = _Builder(place)
     try:
         try:
             if fast is None:
                 raise Unusual()
             built = fast.parse(text, start, MAX_NESTING)
         except Unusual:  # an error: Lark's own parse raises it, worded as it always was
-            _PARSING.ast, _PARSING.error = _Builder(place), None
+            _PARSING.ast = _Builder(place)
             built = _lark().parse(text, start=start)
-        if _PARSING.error is not None:  # a limit found while building (a number too long)
-            raise _PARSING.error
+        error = _PARSING.ast.error
+        if error is not None:  # a limit found while building (a number too long)
+            raise error
     finally:
-        _PARSING.ast = _PARSING.error = None
+        _PARSING.ast = None
     return built.value
 
 
@@ -738,14 +738,14 @@ def token_kinds(text: str) -> dict[tuple[int, int], str]:
     keyword. The lexer is contextual, so a word such as `x` is a keyword in one place and a name in
     another: the formatter asks here rather than guessing."""
     lark = _lark()
-    _PARSING.ast, _PARSING.error = _Builder(Place("<text>")), None
+    _PARSING.ast = _Builder(Place("<text>"))
     kinds: dict[tuple[int, int], str] = {}
     try:
         for tok in lark.parse_interactive(text, start="start").iter_parse():
             if tok.line is not None and not tok.type.startswith("_"):
                 kinds[(tok.line, tok.column)] = tok.type
     finally:
-        _PARSING.ast = _PARSING.error = None
+        _PARSING.ast = None
     return kinds
 
 
@@ -1037,6 +1037,7 @@ class _Builder(_Source):
         super().__init__()
         self.place = place
         self.rule = ""  # the grammar rule being built (tree.Source)
+        self.error: ContentError | None = None  # the first limit found while building (then nothing more is built)
 
     # -- declarations' plumbing: parts of a construct, built by its class (language/tree.py)
     def per_player(self, meta, c):

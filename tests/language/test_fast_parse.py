@@ -40,24 +40,24 @@ def test_the_loop_parses_every_shipped_file_itself():
     assert fast is not None
     for path in RULE_FILES:
         text = path.read_text(encoding="utf-8")
-        parser._PARSING.ast, parser._PARSING.error = parser._ToAst(parser.Place(path.name)), None
+        parser._PARSING.ast = parser._ToAst(parser.Place(path.name))
         try:
             built = fast.parse(text if text.endswith("\n") else text + "\n", "start", parser.MAX_NESTING)
         finally:
-            parser._PARSING.ast = parser._PARSING.error = None
+            parser._PARSING.ast = None
         assert built.value.decls, path  # parsed by the loop, not handed to Lark
 
 
 def test_the_loop_hands_errors_to_lark():
     fast = parser._fast()
-    parser._PARSING.ast, parser._PARSING.error = parser._ToAst(parser.Place("t.rules")), None
+    parser._PARSING.ast = parser._ToAst(parser.Place("t.rules"))
     try:
         for bad in ("game \"T\":\n    players 2\n  zone x: pile\n", "zone deck: pile, shared, hidden)\n",
                     "turn:\n    move 3 % from deck\n", "turn:\n    log 'x'\n"):
             with pytest.raises(Unusual):
                 fast.parse(bad, "start", parser.MAX_NESTING)
     finally:
-        parser._PARSING.ast = parser._PARSING.error = None
+        parser._PARSING.ast = None
 
 
 def _mutants(text: str, rng: random.Random, count: int) -> list[str]:
@@ -157,11 +157,11 @@ def test_cached_tables_parse_as_lark_s_own():
         text += "" if text.endswith("\n") else "\n"
         built = []
         for loop in loops:
-            parser._PARSING.ast, parser._PARSING.error = parser._Builder(parser.Place(path.name)), None
+            parser._PARSING.ast = parser._Builder(parser.Place(path.name))
             try:
                 built.append(repr(loop.parse(text, "start", parser.MAX_NESTING).value))
             finally:
-                parser._PARSING.ast = parser._PARSING.error = None
+                parser._PARSING.ast = None
         assert built[0] == built[1], path
 
 

@@ -21,11 +21,11 @@ def _tables() -> dict:
 
 def _parsed(reductions: list, tables: dict, text: str, start: str) -> str:
     loop = parser.FastParser(tables, reductions)
-    parser._PARSING.ast, parser._PARSING.error = parser._Builder(parser.Place("f.rules")), None
+    parser._PARSING.ast = parser._Builder(parser.Place("f.rules"))
     try:
         return repr(loop.parse(text, start, parser.MAX_NESTING).value)
     finally:
-        parser._PARSING.ast = parser._PARSING.error = None
+        parser._PARSING.ast = None
 
 
 def test_kept_code_is_read_back_and_parses_the_same(tmp_path, monkeypatch):
@@ -78,11 +78,11 @@ def test_rules_of_one_shape_share_its_code_with_their_own_name_and_build():
     name = facts.index(next(f for f in facts if f[0] == "name"))
     int_lit = facts.index(next(f for f in facts if f[0] == "int_lit"))
     assert reductions[name].__code__ is reductions[int_lit].__code__  # one shape, two constructs
-    parser._PARSING.ast, parser._PARSING.error = parser._Builder(parser.Place("f.rules")), None
+    parser._PARSING.ast = parser._Builder(parser.Place("f.rules"))
     try:
         tok = parser.Token("NAME", "x", 0, 1, 1, 1, 2, 1)
         num = parser.Token("INT", "7", 0, 1, 1, 1, 2, 1)
         assert type(reductions[name]([tok]).value).__name__ == "Name"
         assert type(reductions[int_lit]([num]).value).__name__ == "Lit"
     finally:
-        parser._PARSING.ast = parser._PARSING.error = None
+        parser._PARSING.ast = None
