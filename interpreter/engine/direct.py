@@ -39,14 +39,14 @@ from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
-
-_A0 = re.compile(r"\b_a0\b")  # a generated function's first parameter (`reads_you`)
 from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
 from ..analysis.effects import changes_state
 from ..library import PURE_BUILTINS
+
+_A0 = re.compile(r"\b_a0\b")  # a generated function's first parameter (`reads_you`)
 
 __all__ = ["Unsupported", "DirectProgram", "compile_direct"]
 
