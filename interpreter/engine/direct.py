@@ -44,7 +44,8 @@ from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
 from ..analysis.effects import changes_state
-from ..library import PURE_BUILTINS
+from ..language.kinds import NUMBER
+from ..library import BUILTINS, PURE_BUILTINS
 
 _A0 = re.compile(r"\b_a0\b")  # a generated function's first parameter (`reads_you`)
 
@@ -108,11 +109,11 @@ def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozen
     """The stats read as numbers that the module takes never to be none, so that `<` and the
     like compare them in place (`_ordered` is for values that may be none: a covered card's
     field): those held as numbers whose every first value, `set` and `+=` is plainly a number —
-    a number, a sum or the like of such, such a stat, a constant of such, `min`, `max`, `count`,
-    `sum` (looked at once, before compiling, so that no module is compiled twice for it). Each
-    such write is checked again as it is compiled (`stat_store`): one that may still leave none
-    sends the module back to be compiled without it (`compile_direct`). `gain`/`lose` leave a
-    number or fail."""
+    a number, a sum or the like of such, such a stat, a constant of such, a builtin whose result
+    is always a number (`Builtin.result`: `count`, `sum`, `min`, `max`) — looked at once, before
+    compiling, so that no module is compiled twice for it. Each such write is checked again as it
+    is compiled (`stat_store`): one that may still leave none sends the module back to be
+    compiled without it (`compile_direct`). `gain`/`lose` leave a number or fail."""
     stats = {n for n in rs.stats if n not in card_stats and n not in stat_kinds}
     writes: dict[str, list[Node]] = {n: [rs.stats[n].init] if rs.stats[n].init is not None else [] for n in stats}
     roots: list = [c.effect for c in rs.cards if c.effect is not None]
@@ -139,7 +140,8 @@ def number_stats(rs: Ruleset, card_stats: frozenset, stat_kinds: dict) -> frozen
         if k == "if_expr":
             return number(x.then) and number(x.orelse)
         if k == "call":
-            return x.func in ("min", "max", "count", "sum") and x.func not in rs.functions
+            b = BUILTINS.get(x.func)  # a builtin that always gives a number (`count`, `sum`, `min`, `max`)
+            return b is not None and b.result == NUMBER and x.func not in rs.functions
         if k == "of":  # (`X.lives` may be a card's field of the stat's name: not taken)
             return x.name in stats and rs.stats[x.name].per_player
         if k == "name":
