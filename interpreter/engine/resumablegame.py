@@ -179,20 +179,15 @@ class _Root:
     the same each time, and a search pays it at every decision of its playouts). `stack` holds
     the chain from the outermost frame to the suspended one; after a step returns a decision, the
     frames it started are found by their program counters (a frame suspended in a call says in
-    which slot the called frame lies: resumable.call_slot). When a frame finishes, its parent is resumed at that
-    call, where the finished frame's step now says DONE at once; when one raises, its parent is
-    resumed there and the finished frame's step raises the exception again, so it goes up through
-    the parents' `try` blocks as before (`_unwind`)."""
+    which slot the called frame lies: resumable.call_slot). When a frame finishes, its parent is
+    resumed at that call, where the finished frame's step now says DONE at once; when one raises,
+    its parent is resumed there and the finished frame's step raises the exception again, so it
+    goes up through the parents' `try` blocks as before (`_unwind`)."""
 
     __slots__ = ("stack",)
 
     def __init__(self, stack: list):
         self.stack = stack
-
-    @property
-    def fr(self) -> list:
-        """The outermost frame."""
-        return self.stack[0]
 
     def send(self, value: Any) -> Any:
         stack = self.stack
