@@ -418,6 +418,43 @@ def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
     return keys
 
 
+class _Cut(BaseException):
+    """A playout's policy declines to answer: the playout is cut (`_Policy`). Not an `Exception`:
+    the game's driver takes any of those for a failing rule (`DirectGame._advance`)."""
+
+
+class _Policy:
+    """The playout policy as the seat of every player, for `DirectGame.play_out`: the game answers
+    decision after decision in its own loop (no `answer` call per decision) until it ends, or
+    until `left` decisions are answered or the rules' work reaches `cap`, where it raises `_Cut`
+    (the game is left at the pending decision, as a cut playout is). The same answers and random
+    draws as answering by `answer` in a loop (`draw_below`, `guided_choice`)."""
+
+    __slots__ = ("rng", "getrandbits", "guided", "left", "R", "cap")
+
+    def __init__(self, rng: random.Random, guided: bool, left: int, R: object, cap: float):
+        self.rng, self.getrandbits, self.guided, self.left, self.R, self.cap = rng, rng.getrandbits, guided, left, R, cap
+
+    def seats(self, n: int) -> list:
+        return [self] * n
+
+    def choose(self, g: DirectGame, d: Decision) -> int:
+        if self.left <= 0 or self.R.work >= self.cap:  # type: ignore[attr-defined]
+            raise _Cut
+        self.left -= 1
+        if self.guided:
+            return guided_choice(g, d, self.rng)
+        n = len(d.options)
+        if n <= 0:
+            return self.rng.randrange(n)  # its own error: no options
+        getrandbits = self.getrandbits  # (`draw_below`, inline: one call less per playout step)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+
 def _settled(visits: list[int], left: int) -> bool:
     """Whether the most visited root move is chosen whatever the `left` iterations still to run
     do: it leads every other by more than `left` visits. A search stops there (the move it
@@ -601,8 +638,12 @@ class MCTSAgent:
             sight = self._sight[2] if keep else None
             while not g.over and steps < limit and R.work < cap:
                 d = g.decision
-                if expanded:
-                    answer(guided_choice(g, d, rng) if guided else draw_below(rng, len(d.options)))
+                if expanded:  # the playout: the game drives itself, asking the policy (`_Policy`)
+                    try:
+                        g.play_out(_Policy(rng, guided, limit - steps, R, cap).seats(len(g.seats)))
+                    except _Cut:
+                        pass
+                    break
                 else:
                     keys = _move_keys(d.labels)
                     preferred = self._preferred(g, d, keys)
