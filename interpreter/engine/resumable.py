@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from ..runtime.values import Position, Seat
 
-__all__ = ["DONE", "STEP_SUFFIX", "NotLowerable", "lower_generators", "lower_function", "copy_value", "has_yield",
+__all__ = ["DONE", "STEP_SUFFIX", "NotLowerable", "lower_generators", "lower_function", "copy_value", "CopyPlan", "has_yield",
            "call_slot"]
 
 
@@ -1297,3 +1297,103 @@ def copy_value(v: Any, memo: dict) -> Any:
         return v
     memo[id(v)] = new
     return new
+
+
+class _Cyclic(Exception):
+    """A list reached again from inside itself: `CopyPlan` leaves such frames to `copy_value`."""
+
+
+class CopyPlan:
+    """`copy_value` of one game's frames (and of what else the copy maps with them), worked out
+    once and replayed for each copy of that game into one recycled copy (engine/recycle.py).
+
+    A search copies the same game at the same decision again and again (`mcts`: once per
+    playout), and `copy_value` finds out at each copy, object by object, which values are
+    atomic, which the memo maps (the state's containers, the functions) and which are
+    containers to copy. The plan notes that once: the containers in the order they can be made
+    (those a container holds before it), each with the places in it to fill from the memo
+    (`ops`); a copy is then a slice, a `dict.copy` or a `set` per container and one memo lookup
+    per place. The memo's keys are the ids of the copied game's own objects, so they are the same
+    for every copy of it while it is not played on; the plan is made again once its game asks
+    another decision (`fits`). Lists that hold themselves (never seen in frames) are left to
+    `copy_value` (`ops` None)."""
+
+    __slots__ = ("src", "dst", "decision", "ops", "roots")
+
+    def __init__(self) -> None:
+        self.src = self.dst = self.decision = None
+        self.ops: list | None = None
+        self.roots: list = []
+
+    def fits(self, src: Any, dst: Any, decision: Any) -> bool:
+        """Whether this plan was made for copies of `src` (at its pending `decision`) into `dst`."""
+        return self.src is src and self.dst is dst and self.decision is decision
+
+    def make(self, src: Any, dst: Any, decision: Any, roots: list, memo: dict) -> None:
+        """Work out the copy of `roots` (values of `src`'s frames) with `memo` as a copy's memo
+        holds it before its frames are copied."""
+        self.src, self.dst, self.decision = src, dst, decision
+        ops: list = []
+        busy: dict[int, bool] = {}  # id → True while its contents are walked, False once made
+        atomic = _ATOMIC
+
+        def visit(v: Any) -> Any:
+            t = type(v)
+            if t in _ATOMIC:
+                return None
+            k = id(v)
+            if k in memo:
+                return k
+            if t is list or t is dict or t is tuple or t is set:
+                state = busy.get(k)
+                if state is not None:
+                    if state:
+                        raise _Cyclic
+                    return k
+                busy[k] = True
+                places, methods = [], []
+                if t is not set:  # (a set's members are hashable values: shared, as copy_value does)
+                    for i, x in (v.items() if t is dict else enumerate(v)):
+                        if type(x) in atomic:
+                            continue
+                        got = id(x)
+                        if got not in memo:
+                            got = visit(x)
+                            if got is None:
+                                continue
+                        if type(got) is tuple:
+                            methods.append((i, *got))
+                        else:
+                            places.append((i, got))
+                busy[k] = False
+                ops.append((v, k, _KINDS[t], tuple(places), tuple(methods)))
+                return k
+            if t is MethodType or t is BuiltinMethodType:
+                owner = getattr(v, "__self__", None)
+                if owner is None or type(owner) in _ATOMIC:
+                    return None
+                got = visit(owner)
+                return None if got is None or type(got) is tuple else (got, v.__name__)
+            return None
+
+        try:
+            self.roots = [(r, visit(r)) for r in roots]
+        except _Cyclic:
+            self.ops = None
+            return
+        self.ops = ops
+
+    def copy(self, memo: dict) -> list:
+        """The copies of the roots (in `make`'s order), each container made anew and noted in
+        `memo` (a KeyError: the memo lacks what the plan expects; the caller copies otherwise)."""
+        for v, k, kind, places, methods in self.ops:  # type: ignore[union-attr]
+            o = v[:] if kind == 0 else v.copy() if kind == 1 else list(v) if kind == 2 else set(v)
+            for i, key in places:
+                o[i] = memo[key]
+            for i, key, name in methods:
+                o[i] = getattr(memo[key], name)
+            memo[k] = tuple(o) if kind == 2 else o
+        return [r if k is None else memo[k] if type(k) is int else getattr(memo[k[0]], k[1]) for r, k in self.roots]
+
+
+_KINDS = {list: 0, dict: 1, tuple: 2, set: 3}

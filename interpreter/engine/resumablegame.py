@@ -22,7 +22,7 @@ from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
 from .game import Decision
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
 from .recycle import copied_rows, function_memo, recyclable, recycle_into
-from .resumable import CALL_SHIFT, DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, NotLowerable, copy_value, has_yield, lower_function, lower_generators
+from .resumable import CALL_SHIFT, DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, CopyPlan, NotLowerable, copy_value, has_yield, lower_function, lower_generators
 from ..runtime.state import GameState
 
 __all__ = ["ResumableGame", "ResumableProgram", "compile_resumable", "copy_state", "lower_whole"]
@@ -302,7 +302,8 @@ class ResumableGame(DirectGame):
         self._gen = _Root([self._root])
         self._advance(None)
 
-    def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False) -> "ResumableGame":
+    def clone(self, into: "ResumableGame | None" = None, reseeded: bool = False,
+              plan: CopyPlan | None = None) -> "ResumableGame":
         """An independent copy at the same decision: the state, the frames and the runtime's
         counters copied, the generated functions bound to the copy; program and cards shared.
 
@@ -310,10 +311,13 @@ class ResumableGame(DirectGame):
         finished playout); it is made into this game's copy in place, keeping its generated
         functions, which cost more to bind again than the state costs to copy (recycle.py); a
         game it cannot take is ignored and a new copy made. `reseeded`: the caller seeds the copy's
-        random source at once (a search's determinisation), so a recycled copy's is not set."""
+        random source at once (a search's determinisation), so a recycled copy's is not set.
+        `plan`: the caller's plan of the frames' copy (resumable.CopyPlan), for copies of this game
+        into `into` again and again while this game is not played on (a search's playouts): made
+        at the first such copy, made again when this game or `into` is another."""
         if into is not None and into is not self and recyclable(self, into):
             memo = recycle_into(self, into, reseeded, STEPS_KEY)  # (its steps mapped too)
-            return self._copy_flow(into, memo, self.R, into.R, steps_mapped=True)
+            return self._copy_flow(into, memo, self.R, into.R, steps_mapped=True, plan=plan)
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         st, memo = copy_state(self.state)
@@ -338,29 +342,42 @@ class ResumableGame(DirectGame):
         return self._copy_flow(new, memo, R, R2)
 
     def _copy_flow(self, new: "ResumableGame", memo: dict, R: Any, R2: Any,
-                   steps_mapped: bool = False) -> "ResumableGame":
+                   steps_mapped: bool = False, plan: CopyPlan | None = None) -> "ResumableGame":
         """The rest of a copy, once its state and runtime are made (`memo`: what each of this
         game's containers and functions became, and its step functions too if `steps_mapped`):
-        the frames, the log and the pending decision."""
+        the frames, the log and the pending decision (by `plan` where given, see `clone`)."""
         steps = self.fns[STEPS_KEY]
+        d = self.decision
+        copied = None
         if steps_mapped:
-            pass
+            if plan is not None:
+                if not plan.fits(self, new, d):
+                    plan.make(self, new, d, [self._root, None if d is None else d.options, *self._gen.stack], memo)
+                if plan.ops is not None:
+                    try:
+                        copied = plan.copy(memo)
+                    except KeyError:  # the memo lacks what the plan noted: this game changed
+                        plan.src = None  # (made again at the next copy; this one as below)
         elif type(steps) is not list:  # lowered on first call: the copy's steps are bound as frames need them
             memo = StepMemo(memo, steps, new.fns[STEPS_KEY])
         else:
             for a, b in zip(steps, new.fns[STEPS_KEY]):
                 memo[id(a)] = b
-        new._root = copy_value(self._root, memo)
-        got = memo.get
-        new._gen = _Root([got(id(fr)) for fr in self._gen.stack])
+        if copied is not None:
+            new._root, options = copied[0], copied[1]
+            new._gen = _Root(copied[2:])
+        else:
+            new._root = copy_value(self._root, memo)
+            got = memo.get
+            new._gen = _Root([got(id(fr)) for fr in self._gen.stack])
+            options = None if d is None else copy_value(d.options, memo)
         new.choices, new.log = list(self.choices), list(self.log)
         if "digests" in self.__dict__ or "forced_rolls" in self.__dict__:  # (directfacade) not shared
             new.__dict__["digests"], new.forced_rolls = list(self.digests), list(self.forced_rolls)
         new._after_setup = None
         new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
-        d = self.decision
         if d is not None:
-            new.decision = Decision(d.player, d.kind, d._prompt, copy_value(d.options, memo),
+            new.decision = Decision(d.player, d.kind, d._prompt, options,
                                     None if d._labels is None else list(d._labels), d.loc,
                                     _label_of(d._label_of, R, R2) if d._labels is None else None,
                                     _label_of(d._prompt_of, R, R2))

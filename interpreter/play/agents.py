@@ -8,6 +8,7 @@ from typing import Protocol
 
 from ..engine.directgame import DirectGame
 from ..engine.game import Decision
+from ..engine.resumable import CopyPlan
 from ..runtime.values import ZoneRef
 from .endings import can_end_with_no_winner
 
@@ -518,6 +519,7 @@ class MCTSAgent:
         self._sight: tuple | None = None  # (ruleset, seat, `_sight`)
         self._last_plan: tuple | None = None  # (cards, seat, hidden zones' and covered cards' contents, plan)
         self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
+        self._copies = CopyPlan()  # how the frames of the game searched are copied into the spare
         self._plan: DealPlan | None = None
         self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
 
@@ -617,7 +619,8 @@ class MCTSAgent:
         """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
         playout used (`clone(into=...)`: its generated functions are kept, engine/recycle.py)."""
         spare = self._spare  # (determinize seeds the copy's random source)
-        g = self._spare = game.clone(into=spare, reseeded=True) if spare is not None else game.clone()
+        g = self._spare = (game.clone(into=spare, reseeded=True, plan=self._copies) if spare is not None
+                           else game.clone())
         g.record_digests = False
         if self._plan is None:
             self._plan = deal_plan(game, seat)

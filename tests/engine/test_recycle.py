@@ -11,6 +11,7 @@ import pytest
 from golden_games import ROOT
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
+from interpreter.engine.resumable import CopyPlan, copy_value
 from interpreter.engine.resumablegame import ResumableGame
 from interpreter.play import agents
 from interpreter.play.agents import GreedyAgent, MCTSAgent, determinize
@@ -102,7 +103,61 @@ def test_a_search_agent_chooses_as_it_did_with_new_copies(monkeypatch, agent):
 
     recycled = answers()
     real = ResumableGame.clone
-    monkeypatch.setattr(ResumableGame, "clone", lambda self, into=None, reseeded=False: real(self))
+    monkeypatch.setattr(ResumableGame, "clone", lambda self, into=None, reseeded=False, plan=None: real(self))
     monkeypatch.setattr(agents, "determinize",  # each world's hidden cards found in the world itself
                         lambda game, seat, rng, plan=None, real=agents.determinize: real(game, seat, rng))
     assert answers() == recycled
+
+
+@pytest.mark.parametrize("name,players", [("stonehenge_wizards", 4), ("toil_and_troublez", 3),
+                                          ("enchanters_kingdoms", 2)])
+def test_copies_by_a_plan_play_on_as_new_copies_do(name, players):
+    """A search's copies of one game into its spare follow a plan of the frames' copy made at the
+    first (resumable.CopyPlan): each holds what a new copy holds and plays on as it does, again
+    after the spare played on elsewhere; once the game asks another decision the plan is made again."""
+    g = _game(name, players, 5)
+    walk = random.Random(3)
+    spare, plan = g.clone(), CopyPlan()
+    made = 0
+    for at in range(8):
+        for k in range(3):
+            before = plan.decision
+            reused = g.clone(into=spare, plan=plan)
+            made += plan.decision is not before
+            assert reused is spare and plan.fits(g, spare, g.decision) and plan.ops is not None
+            assert _snapshot(reused) == _snapshot(g.clone())
+            assert _play(reused, random.Random(at * 3 + k), 40) == _play(g.clone(), random.Random(at * 3 + k), 40)
+        _play(g, walk, 3)
+        if g.over:
+            break
+    assert made == at + 1  # once per decision searched, not per copy
+
+
+class _Owner:
+    def method(self) -> int:
+        return 1
+
+
+def test_a_plan_copies_what_copy_value_copies():
+    """The plan's copy of frames holds what `copy_value`'s holds: containers made anew (what two
+    frames share stays shared; a tuple of lists too), what the memo maps replaced (a method of
+    a mapped object bound to its copy), anything else shared; a list that holds itself is left
+    to `copy_value`."""
+    state, state_copy, owner, owner_copy, shared = [1, 2], [1, 2], _Owner(), _Owner(), object()
+    inner = [3, state]
+    frame = [None, 5, inner, (inner, "x"), {"k": inner, "s": state}, {4, 5}, owner.method, shared, ...]
+    memo = {id(state): state_copy, id(owner): owner_copy}
+    plan = CopyPlan()
+    plan.make("game", "spare", "decision", [frame, inner, 7], dict(memo))
+    copied_frame, copied_inner, seven = plan.copy(got := dict(memo))
+    expected = copy_value(frame, dict(memo))
+    assert copied_frame == expected and seven == 7 and copied_inner is copied_frame[2]
+    assert copied_inner is not inner and copied_inner[1] is state_copy
+    assert copied_frame[3][0] is copied_inner and copied_frame[4]["k"] is copied_inner
+    assert copied_frame[4]["s"] is state_copy and copied_frame[5] == {4, 5} and copied_frame[5] is not frame[5]
+    assert copied_frame[6].__self__ is owner_copy and copied_frame[7] is shared
+    assert got[id(frame)] is copied_frame  # noted in the memo, as copy_value notes them
+    cyclic = [1]
+    cyclic.append([cyclic])
+    plan.make("game", "spare", "decision", [cyclic], {})
+    assert plan.ops is None
