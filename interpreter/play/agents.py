@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import math
+from itertools import repeat
 import random
 import weakref
+from _random import Random as _CRandom
 from typing import Protocol
 
 from ..engine.directgame import DirectGame
@@ -159,11 +161,18 @@ def determinize(game: DirectGame, seat: int, rng: random.Random, plan: "DealPlan
     `plan`: `deal_plan(g, seat)` of a game `g` whose copy `game` is (a search makes many worlds
     from one game: the places are found once); without it, they are found in `game`.
     """
-    st = game.state
-    st.rng.seed(rng.getrandbits(64))
+    r = game.state.rng
+    if type(r) is random.Random:  # `r.seed(bits)` without its Python-level checks of the seed's type
+        _seed(r, rng.getrandbits(64))
+        r.gauss_next = None
+    else:
+        r.seed(rng.getrandbits(64))
     (plan or deal_plan(game, seat)).deal(game, rng)
     game.arranged()  # covered cards and grid spaces read again; anything may have changed for
     # `as soon as` conditions (the same for every world)
+
+
+_seed = _CRandom.seed  # what `random.Random.seed` calls for a number
 
 
 class DealPlan:
@@ -175,20 +184,24 @@ class DealPlan:
     list (a zone, a row, the cards under a card), filled by one slice assignment each, and the
     keys of `where` in the order of the places, written in one `dict.update`."""
 
-    __slots__ = ("groups", "_runs")
+    __slots__ = ("groups", "_runs", "_draws")
 
     def __init__(self, groups: list[tuple[list[tuple[str, int, int, str]], list[int]]]):
         self.groups = groups  # per type: (places: (where, row or -1, index, where-key), sorted ids)
         self._runs = [_runs_of(places) for places, _ in groups]
+        # each type's shuffle, slot by slot (`_shuffle`): (the slot, the slots it draws among,
+        # the bits drawn for that), the same in every world
+        self._draws = [tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(ids) - 1, 0, -1))
+                       for _, ids in groups]
 
     def deal(self, game: DirectGame, rng: random.Random) -> None:
         """Deal each type's cards among its places in `game` (a copy of the planned game)."""
         st = game.state
         where = st.where
         spaces = getattr(st, "spaces", None)  # card id → grid space: a space belongs to the slot
-        for (places, sorted_ids), (runs, keys) in zip(self.groups, self._runs):
+        for (places, sorted_ids), (runs, keys), draws in zip(self.groups, self._runs, self._draws):
             ids = list(sorted_ids)  # forget the actual arrangement before dealing
-            _shuffle(rng, ids)
+            _shuffle(rng, ids, draws)
             if spaces:
                 _deal_spaced(st, places, ids, spaces)
                 continue
@@ -212,16 +225,17 @@ def _runs_of(places: list[tuple[str, int, int, str]]) -> tuple[list[tuple[tuple,
     return [tuple(r) for r in runs], [place[3] for place in places]  # type: ignore[misc]
 
 
-def _shuffle(rng: random.Random, xs: list) -> None:
+def _shuffle(rng: random.Random, xs: list, draws: tuple | None = None) -> None:
     """`rng.shuffle(xs)`, drawn as `random.Random` draws it (the same bits, the same order), without
-    a call of `_randbelow` per card: a search shuffles every hidden card in every world."""
+    a call of `_randbelow` per card: a search shuffles every hidden card in every world. `draws`:
+    `DealPlan`'s steps for a list of this length, worked out once per plan."""
     if type(rng) is not random.Random:  # a subclass may draw otherwise
         rng.shuffle(xs)
         return
+    if draws is None:
+        draws = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(xs) - 1, 0, -1))
     getrandbits = rng.getrandbits
-    for i in range(len(xs) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in draws:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -378,8 +392,9 @@ def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
     zones, where = st.zones, st.where
     get = zones.get
     lists, rows, unseen, unseen_rows = sight[2]
-    shown = ([get(k, _NONE)[:] for k in lists], [[r[:] for r in get(k, _NONE)] for k in rows],
-             [len(get(k, _NONE)) for k in unseen], [[len(r) for r in get(k, _NONE)] for k in unseen_rows])
+    none = repeat(_NONE)  # (the loops over zones in C: `_seen` runs about twice a playout)
+    shown = (list(map(list, map(get, lists, none))), [[r[:] for r in get(k, _NONE)] for k in rows],
+             list(map(len, map(get, unseen, none))), [[len(r) for r in get(k, _NONE)] for k in unseen_rows])
     keys = sight[1]
     plain = game._plain
     d = game.decision
