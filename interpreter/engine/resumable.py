@@ -1337,7 +1337,7 @@ class CopyPlan:
         busy: dict[int, bool] = {}  # id → True while its contents are walked, False once made
         atomic = _ATOMIC
 
-        def visit(v: Any) -> Any:
+        def walk(v: Any) -> Any:
             t = type(v)
             if t in _ATOMIC:
                 return None
@@ -1358,7 +1358,7 @@ class CopyPlan:
                             continue
                         got = id(x)
                         if got not in memo:
-                            got = visit(x)
+                            got = walk(x)
                             if got is None:
                                 continue
                         if type(got) is tuple:
@@ -1372,12 +1372,12 @@ class CopyPlan:
                 owner = getattr(v, "__self__", None)
                 if owner is None or type(owner) in _ATOMIC:
                     return None
-                got = visit(owner)
+                got = walk(owner)
                 return None if got is None or type(got) is tuple else (got, v.__name__)
             return None
 
         try:
-            self.roots = [(r, visit(r)) for r in roots]
+            self.roots = [(r, walk(r)) for r in roots]
         except _Cyclic:
             self.ops = None
             return
