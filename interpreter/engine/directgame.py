@@ -1083,7 +1083,7 @@ class DirectGame(DirectFacade):
                     yield from R.run_fired("round_start", started)
                 k = 0
                 while k < st.players:
-                    p = Seat((st.start_player + k) % st.players)
+                    p = R.seats[(st.start_player + k) % st.players]  # (made once per game: `Seat(...)` is a class call)
                     k += 1
                     R.set_active(p)
                     st.turn_number += 1
