@@ -29,7 +29,7 @@ from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
 from ..analysis.playerplans import SEAT_TURN
-from .game import Decision, Limits, game_result, held_names, record_answer, trigger_label, write_log
+from .game import Decision, Limits, asked, game_result, held_names, record_answer, trigger_label, write_log
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
@@ -225,7 +225,7 @@ def _memo_set(slots: list, i: int, v: Any) -> Any:
 GENERATED_GLOBALS: dict[str, Any] = {
     "_UNSET": _UNSET, "_memo_set": _memo_set,
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
-    "_Seat": Seat, "_charged": _charged, "_Decision": Decision, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
+    "_Seat": Seat, "_charged": _charged, "_Decision": asked, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
     "_NEW": Position(None, "new"), "_TOP": Position(None, "top"), "_last": _last, "_last_n": _last_n,
     "_sum": _sum, "_plus": _plus, "_join_text": _join_text, "_YESNO": [True, False], "_KPLACE": "place", "_KCHOOSE": "choose",
@@ -1083,7 +1083,7 @@ class DirectGame(DirectFacade):
                     yield from R.run_fired("round_start", started)
                 k = 0
                 while k < st.players:
-                    p = Seat((st.start_player + k) % st.players)
+                    p = R.seats[(st.start_player + k) % st.players]  # (made once per game: `Seat(...)` is a class call)
                     k += 1
                     R.set_active(p)
                     st.turn_number += 1

@@ -113,14 +113,15 @@ def card_stats(ok: list[dict]) -> dict:
     each figure (held, taken, played, moved by), how many games and seat-games did it, and the win
     rate of those seat-games with its 95% interval (a shared win counts 1/k). `seat_games` is the
     sample size of the win rate."""
-    # counted with Counter (in C); a win share is added per key in game and seat order as before,
-    # so the sums are the same floats
+    # counted with one Counter (in C) per figure over all the seats' keys gathered in a list, not an
+    # update per seat and game (each a Python call); a win share is added per key in game and seat
+    # order as before, so the sums are the same floats
     tally: dict[str, dict[str, float]] = {}
     for key, n in Counter(key for r in ok for key in r.get("moved", ())).items():
         tally[key] = {"games_moved": n}
     for what, _ in _FIGURES:
-        seat_games: Counter = Counter()
-        games: Counter = Counter()
+        per_seat: list[str] = []
+        per_game: list[str] = []
         won: dict[str, float] = {}
         for r in ok:
             winners = r["winners"]
@@ -128,12 +129,13 @@ def card_stats(ok: list[dict]) -> dict:
             seen: set[str] = set()
             for seat, keys in enumerate(r.get(what, [])):
                 keys = set(keys)
-                seat_games.update(keys)
+                per_seat += keys
                 seen |= keys
                 if seat in winners:
                     for key in keys:
                         won[key] = won.get(key, 0) + share
-            games.update(seen)
+            per_game += seen
+        seat_games, games = Counter(per_seat), Counter(per_game)
         for key, n in seat_games.items():
             t = tally.setdefault(key, {})
             t[what] = n
