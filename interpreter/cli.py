@@ -7,6 +7,7 @@ from .language import reforms  # first: the regular expressions that the imports
 _WARMED = reforms.warm()
 
 import argparse  # noqa: E402 - after `reforms.warm` (and so below)
+import atexit
 import contextlib
 import gc
 import json
@@ -192,9 +193,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     _stack_mods(args)
     try:
-        return {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
-                "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards,
-                "serve": _serve, "fmt": _fmt}[args.command](args)
+        rc = {"validate": _validate, "explain": _explain, "simulate": _simulate, "play": _play, "scenario": _scenario,
+              "replay": _replay, "sweep": _sweep, "lsp": _lsp, "schema": _schema, "new": _new, "cards": _cards,
+              "serve": _serve, "fmt": _fmt}[args.command](args)
+        if argv is None and args.command == "validate":  # the command line's own run (tests pass `argv`)
+            _end_process(rc)
+        return rc
     except ContentError as e:
         print(format_all(e.diagnostics), file=sys.stderr)
         return 1
@@ -213,6 +217,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"grimoire: internal error: {type(e).__name__}: {printable(e)} (run with --traceback for details)",
               file=sys.stderr)
         return 3
+
+
+def _end_process(rc: int) -> None:
+    """End the process now with status `rc`, without Python's finalisation. Why: finalising frees
+    every module and object of the run one by one (the syntax trees and card data of every ruleset):
+    about 29 M instructions, 1.7% of validating the seven games. `validate` holds no file, thread or
+    child process at its end, so only what the normal exit would still do is done: the exit functions
+    registered with `atexit` (a coverage tool's, say) and flushing the output. A flush that fails (a
+    closed pipe) raises, and the caller's handling and the normal exit apply as before."""
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)  # CPython's, what the normal exit calls
+    if run_exit_functions is None:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    run_exit_functions()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)
 
 
 # ---- authoring: the language server, the card schema, scaffolds --------------------------------
