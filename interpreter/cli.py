@@ -459,6 +459,9 @@ def _validate(args) -> int:
         _print_coloured(text)
     else:
         print(text)
+    if "lark" not in sys.modules:  # (Lark, when it builds the parser tables or words a syntax error,
+        # compiles its terminals' patterns: a later run does not need them)
+        reforms.keep(_WARMED)  # and what the command compiled since: the globs' and the YAML resolver's
     gc.freeze()  # the process ends now: no last collection over the parsed rulesets at exit
     return 1 if errors else 0
 
