@@ -256,8 +256,8 @@ def _end_process(rc: int) -> None:
     every module and object of the run one by one (the syntax trees and card data of every ruleset):
     about 29 M instructions, 1.7% of validating the seven games. `validate` holds no file, thread or
     child process at its end, so only what the normal exit would still do is done: the exit functions
-    registered with `atexit` (a coverage tool's, say) and flushing the output. A flush that fails (a
-    closed pipe) raises, and the caller's handling and the normal exit apply as before."""
+    registered with `atexit` (a coverage tool's, say) and flushing the output. A flush that fails (the
+    reader of the output left) raises, and the caller's handling and the normal exit apply as before."""
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)  # CPython's, what the normal exit calls
     if run_exit_functions is None:
         return
