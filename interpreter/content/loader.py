@@ -201,26 +201,28 @@ def _load_layer(content: Content, path: Path, chain: list[Path]) -> None:
         _load_rules(content, f, roots)
     mine = content.modules[first:]
     del content.modules[first:]
-    layer = path.resolve().name if path.is_dir() else path.stem
-    _after_items(content, mine, layer, chain + [path.resolve()])
+    here = path.resolve()  # once: resolving walks every part of the path, a system call each
+    layer = here.name if path.is_dir() else path.stem
+    _after_items(content, mine, layer, chain + [here])
     for base_item in _extends_items(mine):
-        if _already_loaded(content, base_item, layer, chain + [path.resolve()]):
+        if _already_loaded(content, base_item, layer, chain + [here]):
             continue
         if len(chain) >= MAX_EXTENDS:
             content.error("limit/extends", f"`extends` chain is longer than {MAX_EXTENDS} rulesets", base_item.value.loc,
                           "a mod extends a base game, or another mod: flatten the chain")
             break
-        base = _resolve_base(content, path, base_item, chain + [path.resolve()])
+        base = _resolve_base(content, path, base_item, chain + [here])
         if base is not None:
-            _load_layer(content, base, chain + [path.resolve()])
+            _load_layer(content, base, chain + [here])
             content.after.setdefault(layer, set()).add(base.resolve().name)
     # which ruleset of the chain a declaration comes from (conflict messages)
     content.modules.extend(dataclasses.replace(m, layer=layer) for m in mine)
     content.layers.append(layer)
     first_card = len(content.cards)
     if cards_dir is not None and cards_dir.is_dir():
+        cards_roots = [cards_dir.resolve()]
         for f in sorted([*cards_dir.glob("*.y*ml"), *cards_dir.glob("*.csv")]):
-            (_load_cards_csv if f.suffix == ".csv" else _load_cards_raw)(content, f, [cards_dir.resolve()])
+            (_load_cards_csv if f.suffix == ".csv" else _load_cards_raw)(content, f, cards_roots)
     for spec in content.cards[first_card:]:
         spec.layer = layer
     apply_card_edits(content, first_card, layer, _edited_spec)

@@ -59,8 +59,10 @@ def warm() -> tuple | None:
 
 
 def keep(warmed: tuple | None) -> None:
-    """After the imports: keep the patterns compiled since `warm` that the file lacks (with a
-    form, or None where `re`'s would differ: never tried again), so the next run gets them."""
+    """After the imports, or at the end of a command that compiles no pattern from content (`validate`:
+    its globs' and the YAML resolver's patterns too): keep the patterns compiled since `warm` that
+    the file lacks (with a form, or None where `re`'s would differ: never tried again), so the
+    next run gets them."""
     if warmed is None:
         return
     cache = getattr(re, "_cache", None)
