@@ -25,3 +25,26 @@ def test_the_beast_deck_lies_face_down_and_the_beasts_in_play_open():
         assert isinstance(seen["beast_deck"], int) and seen["beast_deck"] == waiting, seat
         assert isinstance(seen["beast_board"], list) and len(seen["beast_board"]) == 1, seat
 
+
+
+def test_a_beast_without_round_end_movement_is_not_moved_at_the_round_end(monkeypatch):
+    """TA-800: only "a Beast [that] has any instructions for movement" moves at the end of a round;
+    a Rooted Beast has none, and a Scent Beast's move waits for a death (TA-802). Neither is taken
+    for a step, so neither logs "has nothing to move towards", which is said of a Beast whose goal
+    is not on the board (TA-801). `rooted_and_scent_beasts_stay_at_round_end.yaml` plays two round
+    ends with both in play; its final state cannot tell the step from none (found by
+    tools/mutate_rules.py: the round-end filter's `and` made `or` passed every scenario)."""
+    import interpreter.play.scenario as scenario
+
+    logged: list[str] = []
+    check = scenario._check
+
+    def keep_log(game, ex, res, observer=None):  # the game's log at the scenario's final check
+        logged[:] = [str(line) for line in game.log]
+        return check(game, ex, res, observer)
+
+    monkeypatch.setattr(scenario, "_check", keep_log)
+    res = scenario.run_scenario(ROOT / "tests" / "scenarios" / "talisman_beasts"
+                                / "rooted_and_scent_beasts_stay_at_round_end.yaml")
+    assert res.passed, res.failures
+    assert logged and not [line for line in logged if "nothing to move towards" in line], logged
