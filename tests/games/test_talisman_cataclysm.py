@@ -94,3 +94,25 @@ def test_the_denizen_and_remnant_decks_lie_face_down_and_the_denizen_discard_ope
         for zone, n in held.items():
             assert isinstance(seen[zone], int) and seen[zone] == n, (seat, zone)
         assert isinstance(seen["denizen_discard"], list), seat
+
+
+def test_with_no_denizen_left_none_is_said_to_be_drawn(monkeypatch):
+    """TA-649: a Denizen space draws "one Denizen card from the top of the Denizen deck"; with the
+    deck and its discard pile both empty there is none, and the game must not say that one was
+    drawn. `no_denizen_left_to_draw.yaml` plays it; its final state cannot tell (found by
+    tools/mutate_rules.py: the draw's `count(denizen_deck) > 0` made `>= 0` moved no card, only
+    logged "draws the Denizen" of none)."""
+    import interpreter.play.scenario as scenario
+
+    logged: list[str] = []
+    check = scenario._check
+
+    def keep_log(game, ex, res, observer=None):  # the game's log at the scenario's final check
+        logged[:] = [str(line) for line in game.log]
+        return check(game, ex, res, observer)
+
+    monkeypatch.setattr(scenario, "_check", keep_log)
+    res = scenario.run_scenario(ROOT / "tests" / "scenarios" / "talisman_cataclysm" / "no_denizen_left_to_draw.yaml")
+    assert res.passed, res.failures
+    assert [line for line in logged if "visits" in line] and \
+        not [line for line in logged if "draws the Denizen" in line], logged
