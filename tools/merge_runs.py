@@ -59,6 +59,10 @@ def renumber(outcomes: list[dict], old_texts: dict[str, list[str]], new_texts: d
             continue
         new = maps[name].get(int(num)) if name in maps else int(num)
         if new is None or new > len(new_texts[name]) or not _same_code(new_texts[name][new - 1], o.get("line", "")):
+            before = old_texts.get(name, [])
+            if 0 < int(num) <= len(before) and _same_code(before[int(num) - 1], o.get("line", "")):
+                dropped += 1  # its line stood there at its commit and is deleted or edited since: not
+                continue      # moved onto another line that happens to hold the same code
             found = where_now.get((name, o.get("line", "")), [])
             if not o.get("line") or len(found) != 1 or len(places[name, o["line"]]) != 1:
                 dropped += 1
