@@ -107,3 +107,10 @@ def test_a_deleted_lines_outcome_is_dropped_not_moved_onto_a_line_with_the_same_
     assert (kept, dropped) == ([], 1)
     kept, _ = merge_runs.renumber([_o("g.rules:4", "end = 1")], old, new)  # the kept line follows
     assert [o["where"] for o in kept] == ["g.rules:3"]
+
+
+def test_a_comment_edited_on_a_line_keeps_its_outcomes():
+    old = {"g.rules": ["a = 1", "end = 1   # old words", "b = 2"]}
+    new = {"g.rules": ["a = 1", "end = 1   # new words", "b = 2"]}
+    kept, dropped = merge_runs.renumber([_o("g.rules:2", "end = 1")], old, new)
+    assert ([o["where"] for o in kept], dropped) == (["g.rules:2"], 0)

@@ -25,9 +25,11 @@ from mutate_rules import find_cards_dir, split_comment  # noqa: E402  (a `#` ins
 
 
 def line_map(old: list[str], new: list[str]) -> dict[int, int]:
-    """1-based old line → 1-based new line, for the lines `difflib` finds unchanged."""
+    """1-based old line → 1-based new line, for the lines `difflib` finds unchanged in their code (a
+    comment edited on a line does not move or drop its outcomes)."""
     out = {}
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [split_comment(t)[0].rstrip() for t in old],
+                                      [split_comment(t)[0].rstrip() for t in new], autojunk=False)
     for block in matcher.get_matching_blocks():
         for i in range(block.size):
             out[block.a + i + 1] = block.b + i + 1
