@@ -95,3 +95,22 @@ def test_a_card_effects_outcome_follows_its_line_as_a_rule_lines_does(tmp_path):
     assert merge_runs.main([str(record), f"{run}@HEAD", "--ruleset", str(rules), "--record-at", old]) == 0
     out = json.loads(record.read_text())
     assert [(o["where"], o["status"]) for o in out] == [("deck.yaml:6", "killed")]
+
+
+def test_a_deleted_lines_outcome_is_dropped_not_moved_onto_a_line_with_the_same_code():
+    """A line deleted since its run (`set ended of p to 1` in the Realm of Souls' kill hook) whose
+    code stands on one other line now (the Portal's `set ended of p to 1`): its outcome is dropped,
+    not given to that line, which no run met (the old fallback moved it there)."""
+    old = {"g.rules": ["a = 1", "end = 1", "b = 2", "end = 1"]}
+    new = {"g.rules": ["a = 1", "b = 2", "end = 1"]}
+    kept, dropped = merge_runs.renumber([_o("g.rules:2", "end = 1", "survived")], old, new)
+    assert (kept, dropped) == ([], 1)
+    kept, _ = merge_runs.renumber([_o("g.rules:4", "end = 1")], old, new)  # the kept line follows
+    assert [o["where"] for o in kept] == ["g.rules:3"]
+
+
+def test_a_comment_edited_on_a_line_keeps_its_outcomes():
+    old = {"g.rules": ["a = 1", "end = 1   # old words", "b = 2"]}
+    new = {"g.rules": ["a = 1", "end = 1   # new words", "b = 2"]}
+    kept, dropped = merge_runs.renumber([_o("g.rules:2", "end = 1")], old, new)
+    assert ([o["where"] for o in kept], dropped) == (["g.rules:2"], 0)

@@ -25,9 +25,11 @@ from mutate_rules import find_cards_dir, split_comment  # noqa: E402  (a `#` ins
 
 
 def line_map(old: list[str], new: list[str]) -> dict[int, int]:
-    """1-based old line → 1-based new line, for the lines `difflib` finds unchanged."""
+    """1-based old line → 1-based new line, for the lines `difflib` finds unchanged in their code (a
+    comment edited on a line does not move or drop its outcomes)."""
     out = {}
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [split_comment(t)[0].rstrip() for t in old],
+                                      [split_comment(t)[0].rstrip() for t in new], autojunk=False)
     for block in matcher.get_matching_blocks():
         for i in range(block.size):
             out[block.a + i + 1] = block.b + i + 1
@@ -59,6 +61,10 @@ def renumber(outcomes: list[dict], old_texts: dict[str, list[str]], new_texts: d
             continue
         new = maps[name].get(int(num)) if name in maps else int(num)
         if new is None or new > len(new_texts[name]) or not _same_code(new_texts[name][new - 1], o.get("line", "")):
+            before = old_texts.get(name, [])
+            if 0 < int(num) <= len(before) and _same_code(before[int(num) - 1], o.get("line", "")):
+                dropped += 1  # its line stood there at its commit and is deleted or edited since: not
+                continue      # moved onto another line that happens to hold the same code
             found = where_now.get((name, o.get("line", "")), [])
             if not o.get("line") or len(found) != 1 or len(places[name, o["line"]]) != 1:
                 dropped += 1
