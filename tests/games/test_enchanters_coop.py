@@ -191,3 +191,39 @@ def test_the_coop_adventure_deck_is_shuffled():
     Coop setup's shuffle dropped (the deck in the card files' order) passed every test."""
     tracks = {tuple(c.name for c in _cards(_setup(2, "Standard", seed), "track")) for seed in (1, 2, 3)}
     assert len(tracks) == 3, tracks
+
+
+def test_the_overlord_deck_is_shuffled():
+    """EN-340, EN-349 ("draw a card from the Overlord Deck"): the deck is shuffled at setup, so
+    different seeds draw its cards in different orders. Found by tools/mutate_rules.py: the
+    setup's shuffle dropped (the deck in the card files' order) passed every test."""
+    orders = set()
+    for seed in (1, 2, 3):
+        g = _setup(2, "Standard", seed)
+        orders.add(tuple(c.name for c in _cards(g, "ai_discard") + _cards(g, "ai_deck")))
+    assert len(orders) == 3, orders
+
+
+def test_a_spent_overlord_deck_is_made_again_and_shuffled():
+    """Reading (the rulebook does not say what follows the Overlord Deck's last card): the deck is
+    made again from its discards, shuffled, as the game's other decks are. Every card of the deck
+    is put in its discard, in one order for every seed; the next round draws from the deck made
+    again, whose order differs by seed. Found by tools/mutate_rules.py: the shuffle dropped passed
+    every test."""
+    orders = set()
+    for seed in (1, 2, 3):
+        g = _setup(2, "Standard", seed)
+        st = g.state
+        spent = sorted(st.zones["ai_deck"] + st.zones["ai_discard"], key=lambda c: g.cards[c].name)
+        st.zones["ai_deck"].clear()
+        st.zones["ai_discard"][:] = spent
+        for c in spent:
+            st.where[c] = "ai_discard"
+        g.arranged()
+        while st.zones["ai_deck"] == [] and not g.over:
+            d = g.decision
+            rest = [i for i, text in enumerate(d.labels) if text.startswith("Rest: take")] if d.kind == "action" else []
+            g.answer(rest[0] if rest else 0)
+        assert g.error is None and len(_cards(g, "ai_deck")) == len(spent) - 1, g.error
+        orders.add(tuple(c.name for c in _cards(g, "ai_discard")[:1] + _cards(g, "ai_deck")))
+    assert len(orders) == 3, orders
