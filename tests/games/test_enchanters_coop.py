@@ -66,7 +66,9 @@ def test_coop_stacks_with_the_expansions(mods):
 
 def test_games_end_as_a_team():
     """A few games at 2 and 4 players end by the Coop rules — the Overlord slain (every player wins)
-    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins."""
+    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins, and its
+    score in the report is 0 (it has no glory to count). Found by tools/mutate_rules.py: the
+    seat's score made 1 passed every test."""
     for players in (2, 4):
         report = simulate(_stack(COOP), 3, players, 0, ["random"], per_game=True, card_stats=False)
         assert report["errors"] == [] and report["completed"] == 3
@@ -74,6 +76,7 @@ def test_games_end_as_a_team():
             assert r["reason"] in ENDINGS and not r.get("cap")
             won = r["reason"] == "the Overlord is slain"
             assert r["winners"] == (list(range(1, players + 1)) if won else [])
+            assert len(r["scores"]) == players + 1 and r["scores"][players] == 0
 
 
 def _answer(g: Any, label: str) -> None:
