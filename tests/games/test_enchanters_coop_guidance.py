@@ -139,3 +139,12 @@ def test_a_shield_is_spent_on_the_overlord_card_and_bots_face_an_overlay():
     wanted = [c for c in g.cards if c.type == "WantedOverlord"]
     rates = _rates(g, "choose", "Choose an Overlord from the Wanted List", wanted)
     assert rates == [0 if c.fields.get("coop_only") else 1 for c in wanted] and 0 in rates and 1 in rates
+
+
+def test_a_challenge_is_won_at_an_attack_equal_to_the_overlords_health():
+    """A fight is won when the attack reaches the Overlord's health (EN-121: as a Monster's), so
+    the Challenge rates 6 at an attack of exactly Cho'mun's health 4 (Fist 1, +3 bonus), as long
+    as his first strike (2 less defense 1) leaves the group below its threshold."""
+    g = _game()
+    g.state.pstats[g.decision.player]["bonus_attack"] = 3
+    assert _action_rates(g)["Challenge: pay 2 crystals"] == 6
