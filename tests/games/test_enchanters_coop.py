@@ -66,7 +66,9 @@ def test_coop_stacks_with_the_expansions(mods):
 
 def test_games_end_as_a_team():
     """A few games at 2 and 4 players end by the Coop rules — the Overlord slain (every player wins)
-    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins."""
+    or a loss (nobody wins) — never by an error or a cap; the Overlord's seat never wins, and its
+    score in the report is 0 (it has no glory to count). Found by tools/mutate_rules.py: the
+    seat's score made 1 passed every test."""
     for players in (2, 4):
         report = simulate(_stack(COOP), 3, players, 0, ["random"], per_game=True, card_stats=False)
         assert report["errors"] == [] and report["completed"] == 3
@@ -74,6 +76,7 @@ def test_games_end_as_a_team():
             assert r["reason"] in ENDINGS and not r.get("cap")
             won = r["reason"] == "the Overlord is slain"
             assert r["winners"] == (list(range(1, players + 1)) if won else [])
+            assert len(r["scores"]) == players + 1 and r["scores"][players] == 0
 
 
 def _answer(g: Any, label: str) -> None:
@@ -191,3 +194,39 @@ def test_the_coop_adventure_deck_is_shuffled():
     Coop setup's shuffle dropped (the deck in the card files' order) passed every test."""
     tracks = {tuple(c.name for c in _cards(_setup(2, "Standard", seed), "track")) for seed in (1, 2, 3)}
     assert len(tracks) == 3, tracks
+
+
+def test_the_overlord_deck_is_shuffled():
+    """EN-340, EN-349 ("draw a card from the Overlord Deck"): the deck is shuffled at setup, so
+    different seeds draw its cards in different orders. Found by tools/mutate_rules.py: the
+    setup's shuffle dropped (the deck in the card files' order) passed every test."""
+    orders = set()
+    for seed in (1, 2, 3):
+        g = _setup(2, "Standard", seed)
+        orders.add(tuple(c.name for c in _cards(g, "ai_discard") + _cards(g, "ai_deck")))
+    assert len(orders) == 3, orders
+
+
+def test_a_spent_overlord_deck_is_made_again_and_shuffled():
+    """Reading (the rulebook does not say what follows the Overlord Deck's last card): the deck is
+    made again from its discards, shuffled, as the game's other decks are. Every card of the deck
+    is put in its discard, in one order for every seed; the next round draws from the deck made
+    again, whose order differs by seed. Found by tools/mutate_rules.py: the shuffle dropped passed
+    every test."""
+    orders = set()
+    for seed in (1, 2, 3):
+        g = _setup(2, "Standard", seed)
+        st = g.state
+        spent = sorted(st.zones["ai_deck"] + st.zones["ai_discard"], key=lambda c: g.cards[c].name)
+        st.zones["ai_deck"].clear()
+        st.zones["ai_discard"][:] = spent
+        for c in spent:
+            st.where[c] = "ai_discard"
+        g.arranged()
+        while st.zones["ai_deck"] == [] and not g.over:
+            d = g.decision
+            rest = [i for i, text in enumerate(d.labels) if text.startswith("Rest: take")] if d.kind == "action" else []
+            g.answer(rest[0] if rest else 0)
+        assert g.error is None and len(_cards(g, "ai_deck")) == len(spent) - 1, g.error
+        orders.add(tuple(c.name for c in _cards(g, "ai_discard")[:1] + _cards(g, "ai_deck")))
+    assert len(orders) == 3, orders
