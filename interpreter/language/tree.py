@@ -140,6 +140,10 @@ class Generates(Protocol):
     def fire_each(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
         """Write `EVENT` fired on each card of the list local `cards`."""
 
+    def fire_in_turn(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
+        """Write `EVENT` fired on each card of the list local `cards` in turn, each card's
+        triggers run before the next card's are found."""
+
     def free_placement(self, zname: str, loc: Any) -> None:
         """Make the placement function of zone `zname`, which has no placement rule."""
 
@@ -2399,10 +2403,7 @@ class RollStmt(Stmt):
         items = gen.temp()
         gen.emit(d, f"{items} = {gen.cards_src(dice)}", self.loc)
         gen.emit(d, f"R.roll({items})", self.loc)
-        if "rolled" in gen.events:
-            c = gen.temp()
-            gen.emit(d, f"for {c} in {items}:", self.loc)
-            gen.emit_fire(d + 1, "rolled", c, gen.you(scope), self.loc)
+        gen.fire_in_turn(d, "rolled", items, gen.you(scope), self.loc)
         gen.changed = True
 
 
