@@ -1001,20 +1001,25 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d, "if R.depth > R.max_depth:")
         self.emit(d + 1, "R.too_deep()")
 
+    def asker(self, player: str) -> str:
+        """The code of the seat that answers `player`'s question: the active player's for none
+        (or, where the rules add dummy players, a dummy player's)."""
+        if player == "None":
+            return "_st.active"
+        if _SIMPLE.match(player) and not self.uses_dummies:
+            return f"({player} if {player} is not None else _st.active)"
+        if _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)
+            return f"(_st.active if {player} is None or {player} >= _st.players else {player})"
+        return f"R.player_or_active({player})"
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
-                 loc: Any = None, prompt_of: str | None = None) -> str:
+                 loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """A `Decision` for `player` (none: the active player), naming the rule that asks it
         (`loc`: the JSON's `rule`); the driver counts it against the decision limit
         (`DirectGame._advance`). Only asked with more than one option. `prompt_of`: the prompt is
-        made when first read, by that function of the tuple `prompt` (`Decision.prompt`)."""
-        if player == "None":
-            who = "_st.active"
-        elif _SIMPLE.match(player) and not self.uses_dummies:
-            who = f"({player} if {player} is not None else _st.active)"
-        elif _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)
-            who = f"(_st.active if {player} is None or {player} >= _st.players else {player})"
-        else:
-            who = f"R.player_or_active({player})"
+        made when first read, by that function of the tuple `prompt` (`Decision.prompt`).
+        `asked`: the seat that answers, found already (`asker`)."""
+        who = asked if asked is not None else self.asker(player)
         where = self.k(loc) if loc is not None else "None"
         if prompt_of is not None:
             return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL, {prompt_of})"

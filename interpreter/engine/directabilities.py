@@ -28,7 +28,7 @@ def _action_entry(key: str, fn: str, cond: Any, node: Any, c: Any) -> tuple:
     return (key, fn, cond, node, c), (f"{node.period}:{key}" if node.limit is not None else None)
 
 
-_UNSEEN = object()  # (`_whenever_in_play` before its first look)
+_UNSEEN = object()  # (`whenever_held` before its first look)
 
 
 def _key_owner(at: str) -> int:
@@ -141,11 +141,31 @@ class AbilityRuntime:
 
     def whenever_held(self, event: str) -> list:
         """The `whenever` triggers of `event` whose card is in play, each as (its entry, the
-        card's owner)."""
+        card's owner): `_in_play` of the event's table, looked at again only when one of its
+        cards lies somewhere else than at the last look. Why: a dice game fires `rolled` for
+        every die rolled and its few `whenever rolled` cards are seldom in play; their places,
+        read in one call (`itemgetter`) and compared with the last ones, cost a fraction of the
+        full look. What it gives depends only on those places (the owners' seats are numbers),
+        so the last answer is kept per ruleset and player count, for every game and copy of it."""
         info = self.info
         if info["copies"]:  # copying cards answer with the copied card's triggers too
             return self._in_play(list(info["whenever"].get(event, ())) + self.copied_whenever(event))
-        return self._whenever_in_play(event)
+        memo = self.tables["whenever_held"]
+        got = memo.get(event)
+        if got is None:
+            table = info["whenever"].get(event, ())
+            got = memo[event] = [table, itemgetter(*[e[4] for e in table]) if table else None, _UNSEEN, []]
+        places = got[1]
+        if places is None:
+            return got[3]
+        try:
+            now = places(self.state.where)
+        except KeyError:  # a card out of every zone (being moved): look at each
+            return self._in_play(got[0])
+        if now != got[2]:
+            got[3] = self._in_play(got[0])
+            got[2] = now
+        return got[3]
 
     def whenever_answers(self, held: list, subject: Any) -> list:
         """Of `whenever_held`'s triggers, those answering `subject` now (a live ability whose
@@ -186,30 +206,6 @@ class AbilityRuntime:
             if owner >= 0:
                 held.append((entry, seats[owner] if owner < len(seats) else Seat(owner)))  # (a dummy's zone)
         return held
-
-    def _whenever_in_play(self, event: str) -> list:
-        """`_in_play` of the event's `whenever` table, found again only when one of its cards lies
-        somewhere else than at the last look. Why: a dice game fires `rolled` for every die rolled
-        and its few `whenever rolled` cards are seldom in play; their places, read in one call
-        (`itemgetter`) and compared with the last ones, cost a fraction of the full look. What it
-        gives depends only on those places (the owners' seats are numbers), so the last answer is
-        kept per ruleset and player count, for every game and copy of it."""
-        memo = self.tables["whenever_held"]
-        got = memo.get(event)
-        if got is None:
-            table = self.info["whenever"].get(event, ())
-            got = memo[event] = [table, itemgetter(*[e[4] for e in table]) if table else None, _UNSEEN, []]
-        places = got[1]
-        if places is None:
-            return []
-        try:
-            now = places(self.state.where)
-        except KeyError:  # a card out of every zone (being moved): look at each
-            return self._in_play(got[0])
-        if now != got[2]:
-            got[3] = self._in_play(got[0])
-            got[2] = now
-        return got[3]
 
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in

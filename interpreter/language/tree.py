@@ -115,8 +115,11 @@ class Generates(Protocol):
     def count_round(self, d: int, body: list["Node"]) -> None:
         """Write a loop round's count against the step and work limits."""
 
+    def asker(self, player: str) -> str:
+        """Source of the seat that answers `player`'s question."""
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
-                 loc: Any = None) -> str:
+                 loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """Source of a decision for `player` to yield (the driver sends back the answer's index)."""
 
     def stat_store(self, name: str, v: Any) -> str:
@@ -1769,10 +1772,15 @@ class ChooseStmt(Stmt):
         gen.emit(d, f"{out} = []", self.loc)
         prompt = self.prompt or f"Choose {self.name}"
         if mode == "any":
+            # who answers and what makes the words found once, not per option (nothing changes
+            # between the questions: their answers are used once all are in)
+            who, words = gen.temp(), gen.temp()
+            gen.emit(d, f"{who} = {gen.asker(player.src)}", self.loc)
+            gen.emit(d, f"{words} = R.subset_prompt", self.loc)
             gen.emit(d, f"for {pick} in {o}:", self.loc)
             # the question's words name the option (a die: its face), made only when read
             ask = gen.decision(player.src, "_KSUBSET", f"({gen.k(prompt)}, {pick})", "_YESNO",
-                               loc=self.loc, prompt_of="R.subset_prompt")
+                               loc=self.loc, prompt_of=words, asked=who)
             gen.emit(d + 1, f"if (yield {ask}) == 0:", self.loc)
             gen.emit(d + 2, f"{out}.append({pick})", self.loc)
         else:
