@@ -556,15 +556,18 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         """An expression as a plain function of its parameters; returns the expression's kind."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.cur_loc = loc
-        try:
-            v = self.expr(n, scope)
+        start = len(self.lines)
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        try:  # (its lists written first as loops, `expr_first`: `some c in xs has ...` without a generator)
+            v = self.expr_first(n, scope, 2, n.loc)
         except Unsupported:
+            del self.lines[start + 1:], self.line_loc[start + 1:]
             if not self.learning:
+                del self.lines[start:], self.line_loc[start:]
                 raise
             # (`_learn_stats`) past a condition that needs a stat's kind a later `set` shows
             # (`when landing(s) if at_stat == s`, read before the body that sets it is compiled)
             v = V("None", "none")
-        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
         self.last_nn = v.nn and v.kind in ("int", "bool")
         return v.kind

@@ -40,7 +40,7 @@ def _built_list(items: list, depth: int = 0) -> str:
     src = ", ".join(v.src for v in items)
     if depth:
         return f"_built_lists(R, [{src}], {depth})"
-    return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE for v in items) else f"_built(R, [{src}])"
+    return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE or v.single for v in items) else f"_built(R, [{src}])"
 
 
 def _extreme(which: str, src: str) -> str:
@@ -79,6 +79,7 @@ class V:
     # destination zone, "either": one of two zones (`direct.either_zone`)
     held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
     empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
+    single: bool = False  # a value that holds no list or map (a card field no card gives one: `field_single`)
 
     def copy(self, **changes: Any) -> "V":
         """A copy with `changes` (`dataclasses.replace` without its per-call field walk: the
@@ -379,6 +380,15 @@ class Expressions:
     def field_never_none(self, name: str, types: frozenset) -> bool:
         """Whether every card of these types has the field (so its value is never none)."""
         return name == "name" or all(c.fields.get(name) is not None for c in self.rs.cards if c.type in types)
+
+    def field_single(self, name: str) -> bool:
+        """Whether no card's field `name` holds a list or map (its value, or none, is a single
+        value: a list literal of it is charged as `built_flat` charges one, `min([a, b])` is one call)."""
+        memo = self.__dict__.setdefault("_single_fields", {})
+        got = memo.get(name)
+        if got is None:
+            got = memo[name] = all(isinstance(c.fields.get(name), (int, str, bool, type(None))) for c in self.rs.cards)
+        return got
 
     def type_values(self, n) -> list:
         tname = n.obj.id

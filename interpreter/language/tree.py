@@ -118,6 +118,9 @@ class Generates(Protocol):
     def asker(self, player: str) -> str:
         """Source of the seat that answers `player`'s question."""
 
+    def field_single(self, name: str) -> bool:
+        """Whether no card's field `name` holds a list or map."""
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
                  loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """Source of a decision for `player` to yield (the driver sends back the answer's index)."""
@@ -1735,7 +1738,7 @@ class ChooseStmt(Stmt):
         if self.count is not None or gen.sync:
             gen.unsupported("choose several")
         player = gen.expr(self.player, scope)
-        opts = gen.expr(self.options, scope)
+        opts = gen.expr_first(self.options, scope, d, self.loc)  # (evaluated first: `where` as a loop)
         if player.kind != "player":
             gen.unsupported("choose by a non-player")
         item = gen.item_kind(opts.kind)
@@ -3330,9 +3333,10 @@ class Attr(Expr):
             return gen.listed(self, elem, x, items.src, cond, "list",
                               nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
-            return gen.value(rd(f, obj.src), "any")
+            return gen.value(rd(f, obj.src), "any", single=gen.field_single(name))
         if obj.kind == "card":
-            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
+            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any",
+                             single=gen.field_single(name))
         if obj.kind in ("cards", "zone", "row"):
             src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
             x = gen.temp("_i")
