@@ -121,6 +121,12 @@ class Generates(Protocol):
     def field_single(self, name: str) -> bool:
         """Whether no card's field `name` holds a list or map."""
 
+    def named(self, src: str) -> tuple[str, str]:
+        """A card's source read more than once: (its first read, each later read)."""
+
+    def unnamed(self, src: str) -> str:
+        """`src` fit to be a comprehension's iterable (no card named in it)."""
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
                  loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """Source of a decision for `player` to yield (the driver sends back the answer's index)."""
@@ -3257,14 +3263,14 @@ class OfExpr(Expr):
                 z = gen.zone(name, "_p")
                 if z.rows:
                     gen.unsupported("rows of several players")
-                return gen.value(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
+                return gen.value(f"[_c for _p in {gen.unnamed(owner.src)} for _c in {gen.unnamed(z.src)}]", "cards", top=True)
             gen.unsupported(f"zone of a {owner.kind}")
         if name in rs.stats and rs.stats[name].per_player and owner.kind == "player":
             return gen.stat_read(name, f"_st.pstats[{owner.src}][{gen.k(name)}]")
         if name in rs.stats and rs.stats[name].per_player and owner.kind == "players":
             if name in gen.stat_kinds:
                 gen.unsupported("a stat of several players holding cards, players or text")
-            return gen.value(f"[_st.pstats[_p][{gen.k(name)}] for _p in {owner.src}]", "list")  # one per player
+            return gen.value(f"[_st.pstats[_p][{gen.k(name)}] for _p in {gen.unnamed(owner.src)}]", "list")  # one per player
         return gen.builtin_of(self, owner, scope)  # `next_player of P`: a builtin of one value
 
 
@@ -3334,11 +3340,12 @@ class Attr(Expr):
                               nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
             return gen.value(rd(f, obj.src), "any", single=gen.field_single(name))
-        if obj.kind == "card":
-            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any",
+        if obj.kind == "card":  # (the card named where first read: `wizard(you).max_tome` works it out once)
+            first, c = gen.named(obj.src)
+            return gen.value(f"(None if {first} is None or _COV[{c}] else {rd(f, c)})", "any",
                              single=gen.field_single(name))
         if obj.kind in ("cards", "zone", "row"):
-            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            src = gen.unnamed(obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]")
             x = gen.temp("_i")
             if obj.top or obj.kind in ("zone", "row"):
                 return gen.listed(self, rd(f, x), x, src, None, "list")
@@ -3592,15 +3599,15 @@ class Comprehension(Expr):
         with gen.binding():
             body = gen.expr(self.expr, inner)
         if body.kind == "cards":  # lists of cards (kind `cardlists`), each a snapshot
-            return gen.value(f"_built_lists(R, [{gen.kept(body)} for {x} in {src}], 2)", "cardlists", nn=True)
+            return gen.value(f"_built_lists(R, [{gen.kept(body)} for {x} in {gen.unnamed(src)}], 2)", "cardlists", nn=True)
         kind = gen.list_kind(body.kind)
         if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
             gen.unsupported("comprehension of lists")
         elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
         shape = {"row": 2, "rowpair": 3}.get(body.kind)  # rows, pairs of rows: charged knowing their shape
         if shape:
-            return gen.value(f"_built_lists(R, [{body.src} for {x} in {src}], {shape})", kind)
-        return gen.value(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
+            return gen.value(f"_built_lists(R, [{body.src} for {x} in {gen.unnamed(src)}], {shape})", kind)
+        return gen.value(f"_built(R, [{body.src} for {x} in {gen.unnamed(src)}])", kind, elem=elem)  # charged as the task engine charges it
 
 
 @_node
