@@ -182,7 +182,7 @@ class Expressions:
     # a number as a zone's or stat's owner (`hand of 1`, seats from 0, as the task engine reads it):
     # for expressions compiled on their own (directeval.py: scenarios' `values:`), not for rules
     number_owners = False
-    # a card read more than once in one expression (`wizard(you).spell_discount`: whether it is
+    # a card read more than once in one expression (`leader(you).bonus`: whether it is
     # none or covered, then its field) is named where first read (`named`): on for the module's
     # code (direct.compile_direct), which compiles again without it should a naming reach a
     # comprehension's iterable that `unnamed` did not write out

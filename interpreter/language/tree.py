@@ -3340,7 +3340,7 @@ class Attr(Expr):
                               nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
             return gen.value(rd(f, obj.src), "any", single=gen.field_single(name))
-        if obj.kind == "card":  # (the card named where first read: `wizard(you).max_tome` works it out once)
+        if obj.kind == "card":  # (the card named where first read: `leader(you).bonus` works it out once)
             first, c = gen.named(obj.src)
             return gen.value(f"(None if {first} is None or _COV[{c}] else {rd(f, c)})", "any",
                              single=gen.field_single(name))
