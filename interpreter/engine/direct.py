@@ -39,7 +39,7 @@ from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .directeval import compile_expression
-from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V
+from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, unnamed
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -72,6 +72,12 @@ class DirectProgram:
         return compile_expression(self, lambda: _Gen(self.program), node, kinds)
 
 
+class NamedInIterable(Unsupported):
+    """A card named where first read (`Expressions.named`) reached a comprehension's iterable,
+    where Python allows no `:=`, through code that does not pass it through `unnamed`: the module
+    is compiled again naming none (`compile_direct`)."""
+
+
 def compile_direct(program: Program) -> DirectProgram:
     """Compile `program` to a direct-style module, or raise `Unsupported`."""
     cached = getattr(program, "_direct", None)
@@ -82,9 +88,10 @@ def compile_direct(program: Program) -> DirectProgram:
     try:
         card_stats, stat_kinds = _learn_stats(program)
         loose: set[str] = set()
-        for _ in range(2 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
+        named = True
+        for _ in range(3 + 2 * len(program.rs.stats)):  # each pass learns at least one stat's kind
             gen = _Gen(program)
-            gen.card_stats, gen.stat_kinds = card_stats, stat_kinds
+            gen.card_stats, gen.stat_kinds, gen.name_cards = card_stats, stat_kinds, named
             gen.nn_stats = number_stats(program.rs, card_stats, stat_kinds) - loose
             try:
                 out = gen.module()
@@ -96,6 +103,8 @@ def compile_direct(program: Program) -> DirectProgram:
                 card_stats = found.stats
             except StatKindsFound as found:  # again, reading those stats in their kinds
                 stat_kinds = found.kinds
+            except NamedInIterable:  # a card named in a comprehension's iterable: again, naming none
+                named = False
         else:
             raise Unsupported("the kinds of the stats")
     except Unsupported as why:
@@ -491,12 +500,17 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
+        if self.name_cards:  # a line that holds a comprehension names no card (`unnamed`): its iterable
+            # may hold one that reached it through a rule function's body, written in later
+            self.lines = [unnamed(x) if ":=" in x and " for " in x else x for x in self.lines]
         src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
         try:
             _check_direct_source(src)
             code = compile(src, GEN_FILE, "exec")
         except (ValueError, SyntaxError) as why:  # a fault of this module: refused, never run
+            if self.name_cards and "comprehension iterable" in str(why):
+                raise NamedInIterable() from None
             raise Unsupported(f"the generated code did not pass its checks ({why})") from None
         ns = {"__builtins__": {}}
         ns.update(_helpers())
@@ -556,15 +570,18 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         """An expression as a plain function of its parameters; returns the expression's kind."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.cur_loc = loc
-        try:
-            v = self.expr(n, scope)
+        start = len(self.lines)
+        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
+        try:  # (its lists written first as loops, `expr_first`: `some c in xs has ...` without a generator)
+            v = self.expr_first(n, scope, 2, n.loc)
         except Unsupported:
+            del self.lines[start + 1:], self.line_loc[start + 1:]
             if not self.learning:
+                del self.lines[start:], self.line_loc[start:]
                 raise
             # (`_learn_stats`) past a condition that needs a stat's kind a later `set` shows
             # (`when landing(s) if at_stat == s`, read before the body that sets it is compiled)
             v = V("None", "none")
-        self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.emit(2, f"return {v.src}", n.loc)
         self.last_nn = v.nn and v.kind in ("int", "bool")
         return v.kind
@@ -692,7 +709,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(2, "return True")
         if zd.kind != "rows":  # one candidate: the zone's cards with this one on top (at the end)
             self.emit(1, f"def {name}(_a0{extra}):", pl.loc)
-            self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {zone.src} if _x != _a0] + [_a0]) else []")
+            self.emit(2, f"return [_TOP] if {name}_ok(_a0, [_x for _x in {self.unnamed(zone.src)} if _x != _a0] + [_a0]) else []")
             return
         # per row, bit 1: the left end is legal, bit 2: the right end (a lone card has one end)
         ends = f"({name}_ok(_a0, [_a0] + _cs) and 1 or 0) | (_cs and {name}_ok(_a0, _cs + [_a0]) and 2 or 0)"
@@ -1001,20 +1018,25 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d, "if R.depth > R.max_depth:")
         self.emit(d + 1, "R.too_deep()")
 
+    def asker(self, player: str) -> str:
+        """The code of the seat that answers `player`'s question: the active player's for none
+        (or, where the rules add dummy players, a dummy player's)."""
+        if player == "None":
+            return "_st.active"
+        if _SIMPLE.match(player) and not self.uses_dummies:
+            return f"({player} if {player} is not None else _st.active)"
+        if _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)
+            return f"(_st.active if {player} is None or {player} >= _st.players else {player})"
+        return f"R.player_or_active({player})"
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
-                 loc: Any = None, prompt_of: str | None = None) -> str:
+                 loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """A `Decision` for `player` (none: the active player), naming the rule that asks it
         (`loc`: the JSON's `rule`); the driver counts it against the decision limit
         (`DirectGame._advance`). Only asked with more than one option. `prompt_of`: the prompt is
-        made when first read, by that function of the tuple `prompt` (`Decision.prompt`)."""
-        if player == "None":
-            who = "_st.active"
-        elif _SIMPLE.match(player) and not self.uses_dummies:
-            who = f"({player} if {player} is not None else _st.active)"
-        elif _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)
-            who = f"(_st.active if {player} is None or {player} >= _st.players else {player})"
-        else:
-            who = f"R.player_or_active({player})"
+        made when first read, by that function of the tuple `prompt` (`Decision.prompt`).
+        `asked`: the seat that answers, found already (`asker`)."""
+        who = asked if asked is not None else self.asker(player)
         where = self.k(loc) if loc is not None else "None"
         if prompt_of is not None:
             return f"_Decision({who}, {kind}, {prompt}, {options}, {labels}, {where}, _LBL, {prompt_of})"

@@ -12,6 +12,7 @@ random numbers.
 from __future__ import annotations
 
 from functools import partial
+from operator import itemgetter
 from typing import Any, Callable
 
 from .game import Decision
@@ -25,6 +26,9 @@ def _action_entry(key: str, fn: str, cond: Any, node: Any, c: Any) -> tuple:
     """An action as `AbilityRuntime.actions` gives it, with the key its uses are counted under
     (None: the action has no use limit)."""
     return (key, fn, cond, node, c), (f"{node.period}:{key}" if node.limit is not None else None)
+
+
+_UNSEEN = object()  # (`whenever_held` before its first look)
 
 
 def _key_owner(at: str) -> int:
@@ -133,24 +137,48 @@ class AbilityRuntime:
     def whenever_pending(self, event: str, subject: Any) -> list:
         """The `whenever` triggers of cards in play answering `event` whose condition holds, as
         (function, arguments, node, card name) (the end of `Game.fire_task`'s candidates)."""
+        return self.whenever_answers(self.whenever_held(event), subject)
+
+    def whenever_held(self, event: str) -> list:
+        """The `whenever` triggers of `event` whose card is in play, each as (its entry, the
+        card's owner): `_in_play` of the event's table, looked at again only when one of its
+        cards lies somewhere else than at the last look. Why: a dice game fires `rolled` for
+        every die rolled and its few `whenever rolled` cards are seldom in play; their places,
+        read in one call (`itemgetter`) and compared with the last ones, cost a fraction of the
+        full look. What it gives depends only on those places (the owners' seats are numbers),
+        so the last answer is kept per ruleset and player count, for every game and copy of it."""
         info = self.info
-        table = info["whenever"].get(event, ())
         if info["copies"]:  # copying cards answer with the copied card's triggers too
-            table = list(table) + self.copied_whenever(event)
+            return self._in_play(list(info["whenever"].get(event, ())) + self.copied_whenever(event))
+        memo = self.tables["whenever_held"]
+        got = memo.get(event)
+        if got is None:
+            table = info["whenever"].get(event, ())
+            got = memo[event] = [table, itemgetter(*[e[4] for e in table]) if table else None, _UNSEEN, []]
+        places = got[1]
+        if places is None:
+            return got[3]
+        try:
+            now = places(self.state.where)
+        except KeyError:  # a card out of every zone (being moved): look at each
+            return self._in_play(got[0])
+        if now != got[2]:
+            got[3] = self._in_play(got[0])
+            got[2] = now
+        return got[3]
+
+    def whenever_answers(self, held: list, subject: Any) -> list:
+        """Of `whenever_held`'s triggers, those answering `subject` now (a live ability whose
+        condition holds), as `whenever_pending` gives them."""
         out = []
-        # (`where.get` bound once: on card statistics' map, a dict subclass, a bound call is the fast one)
-        place, owners, seats, fns = self.state.where.get, self.tables["key_owners"], self.seats, self.game.fns
-        live = self.ability_live if info["kept_parts"] else None
-        for name, cond, binder, node, cid in table:
-            at = place(cid)  # `in_play_owner`, its answer per zone key remembered
-            if at is None:
+        if not held:
+            return out
+        fns = self.game.fns
+        live = self.ability_live if self.info["kept_parts"] else None
+        for entry, you in held:
+            name, cond, binder, node, cid = entry
+            if live is not None and not live(cid, node):
                 continue
-            owner = owners.get(at)
-            if owner is None:
-                owner = owners[at] = _key_owner(at)
-            if owner < 0 or (live is not None and not live(cid, node)):
-                continue
-            you = seats[owner] if owner < len(seats) else Seat(owner)  # (a dummy player's zone)
             args = (you, cid, subject) if binder else (you, cid)
             if cond is not None:
                 try:  # (tested here, not through a call per condition: a dice game tests one per die)
@@ -162,6 +190,22 @@ class AbilityRuntime:
                     raise condition_error(ex, node) from None
             out.append((fns[name], args, node, self.rs.cards[cid].name))
         return out
+
+    def _in_play(self, table: Any) -> list:
+        """The entries of a `whenever` table whose card lies in a player's zone (`in_play_owner`,
+        its answer per zone key remembered), each as (entry, that player)."""
+        # (`where.get` bound once: on card statistics' map, a dict subclass, a bound call is the fast one)
+        place, owners, seats, held = self.state.where.get, self.tables["key_owners"], self.seats, []
+        for entry in table:
+            at = place(entry[4])
+            if at is None:
+                continue
+            owner = owners.get(at)
+            if owner is None:
+                owner = owners[at] = _key_owner(at)
+            if owner >= 0:
+                held.append((entry, seats[owner] if owner < len(seats) else Seat(owner)))  # (a dummy's zone)
+        return held
 
     def actions(self, player: Any, sources: list | None) -> list:
         """As `Game.available_actions`: the rules' actions, then those of the player's cards in

@@ -368,12 +368,12 @@ class CoverRuntime:
             by_id = self.tables.get("die_faces")
             if by_id is None:
                 by_id = self.tables["die_faces"] = [faces_of.get(card.type) for card in cards]
-            faces, choice = st.faces, st.rng.choice
+            faces, below = st.faces, st.rng._randbelow  # (`Random.choice` less its call: the same draw)
             for c in dice:
                 got = by_id[c] if c is not None else None
                 if got is None:
                     raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
-                faces[c] = choice(got)
+                faces[c] = got[below(len(got))]
         place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
         for c in dice:
             key = place(c)

@@ -40,7 +40,32 @@ def _built_list(items: list, depth: int = 0) -> str:
     src = ", ".join(v.src for v in items)
     if depth:
         return f"_built_lists(R, [{src}], {depth})"
-    return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE for v in items) else f"_built(R, [{src}])"
+    return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE or v.single for v in items) else f"_built(R, [{src}])"
+
+
+_NAMED = re.compile(r"\((_c\d+) := ")  # a card named where it is first read (`Expressions.named`)
+
+
+def unnamed(src: str) -> str:
+    """`src` with each card `named` in it written out again where it is used: Python allows no
+    `:=` in a comprehension's iterable, so the code that writes `[... for x in SRC]` passes SRC
+    through this first."""
+    while ":=" in src:
+        m = _NAMED.search(src)
+        if m is None:
+            return src
+        depth = 0
+        for j in range(m.start(), len(src)):  # the `(` that opens the naming, to its `)`
+            if src[j] in "([{":
+                depth += 1
+            elif src[j] in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+        inner = "(" + src[m.end():j] + ")"
+        src = src.replace(f"({m.group(1)} := ", "(")  # each naming (a source copied twice names twice)
+        src = re.sub(rf"\b{m.group(1)}\b", lambda _: inner, src)  # and each read
+    return src
 
 
 def _extreme(which: str, src: str) -> str:
@@ -79,6 +104,7 @@ class V:
     # destination zone, "either": one of two zones (`direct.either_zone`)
     held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
     empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
+    single: bool = False  # a value that holds no list or map (a card field no card gives one: `field_single`)
 
     def copy(self, **changes: Any) -> "V":
         """A copy with `changes` (`dataclasses.replace` without its per-call field walk: the
@@ -156,6 +182,11 @@ class Expressions:
     # a number as a zone's or stat's owner (`hand of 1`, seats from 0, as the task engine reads it):
     # for expressions compiled on their own (directeval.py: scenarios' `values:`), not for rules
     number_owners = False
+    # a card read more than once in one expression (`leader(you).bonus`: whether it is
+    # none or covered, then its field) is named where first read (`named`): on for the module's
+    # code (direct.compile_direct), which compiles again without it should a naming reach a
+    # comprehension's iterable that `unnamed` did not write out
+    name_cards = False
 
     expr_depth = 0  # expressions being compiled, the outermost one first (0: a whole expression next)
 
@@ -232,7 +263,7 @@ class Expressions:
         """The list `[elem for x in items if cond]` (`cond` None: every item) that construct `n`
         makes: a loop into a local before the statement where `expr_first` allows, else the
         comprehension."""
-        text = f"[{elem} for {x} in {items}{'' if cond is None else f' if {cond}'}]"
+        text = f"[{elem} for {x} in {unnamed(items)}{'' if cond is None else f' if {cond}'}]"
 
         def loop(t: str, d: int) -> list[tuple[int, str]]:
             keep = [(d + 1, f"if {cond}:")] if cond is not None else []
@@ -244,7 +275,7 @@ class Expressions:
         """`every|some|no TARGET in ITEMS has COND` that construct `n` tests: a loop that stops at
         the first item that decides, before the statement where `expr_first` allows, else `all`
         or `any` of a generator (a function, a frame and a resumption per item)."""
-        gen = f"{cond} for {target} in {items}"
+        gen = f"{cond} for {target} in {unnamed(items)}"
         text = {"every": f"all({gen})", "some": f"any({gen})", "no": f"(not any({gen}))"}[quantifier]
         start, stop = ("True", f"not ({cond})") if quantifier == "every" else \
             ("False" if quantifier == "some" else "True", cond)
@@ -380,6 +411,28 @@ class Expressions:
         """Whether every card of these types has the field (so its value is never none)."""
         return name == "name" or all(c.fields.get(name) is not None for c in self.rs.cards if c.type in types)
 
+    def named(self, src: str) -> tuple[str, str]:
+        """A card's source `src` to be read more than once: (its first read, each later read),
+        `(_c7 := SRC)` and `_c7` where `name_cards` allows (else `src` each time: an expression
+        such as an inlined rule function's body, worked out at each read)."""
+        if not self.name_cards or _SIMPLE.match(src):
+            return src, src
+        c = self.temp("_c")
+        return f"({c} := {src})", c
+
+    def unnamed(self, src: str) -> str:
+        """`src` fit to be a comprehension's iterable (`unnamed`)."""
+        return unnamed(src)
+
+    def field_single(self, name: str) -> bool:
+        """Whether no card's field `name` holds a list or map (its value, or none, is a single
+        value: a list literal of it is charged as `built_flat` charges one, `min([a, b])` is one call)."""
+        memo = self.__dict__.setdefault("_single_fields", {})
+        got = memo.get(name)
+        if got is None:
+            got = memo[name] = all(isinstance(c.fields.get(name), (int, str, bool, type(None))) for c in self.rs.cards)
+        return got
+
     def type_values(self, n) -> list:
         tname = n.obj.id
         for f in self.rs.card_types[tname].fields_:
@@ -399,7 +452,7 @@ class Expressions:
         """A card list to iterate over (rows zones flattened); kept live where it is only read."""
         if v.kind == "zone":
             if v.rows:
-                return V(f"[_x for _r in {v.src} for _x in _r]", "cards", top=True)
+                return V(f"[_x for _r in {unnamed(v.src)} for _x in _r]", "cards", top=True)
             return V(v.src, "cards", top=True, live=True)
         if v.kind == "row":
             return V(v.src, "cards", top=True, live=True)
@@ -810,7 +863,7 @@ class RuleFunctions:
             return V(f"(None if {c} is None or _COV[{c}] else _st.faces.get({c}))", "any")
         if obj.kind in ("cards", "zone", "row"):
             xs = self.items(obj)
-            return V(f"[R.face(_x) for _x in {xs.src}]", "list")
+            return V(f"[R.face(_x) for _x in {unnamed(xs.src)}]", "list")
         raise Unsupported("face of this")
 
     # ---- mixed lists: cards, players, rows and texts in one list (options of a choice) -------

@@ -296,7 +296,7 @@ def _tables(dp: Any, st: GameState) -> dict:
                                     rs.zones[name].kind != "board" and  # a board's cards lie on spaces
                                     name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
-            "fields": {}, "fire_plans": {}, "key_owners": {},  # (`Runtime.fired`, `whenever_pending`)
+            "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
             "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
     return got
@@ -713,38 +713,55 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         """The triggers answering an event now (`Game.fire_task`: conditions are tested when the
         event fires, e.g. `turn_start` before the new turn's settling runs), as (function,
         arguments, node) and, for a card's `whenever`, its card's name (`run_fired` labels them)."""
+        return self.fired_from(event, (subject,), 0, actor)[1] or []
+
+    def fired_from(self, event: str, subjects: Any, i: int, actor: Any) -> tuple:
+        """`fired` for `subjects[i]`, then for each next one while no trigger answers: (the index
+        of the first subject some trigger answers, its triggers), or (the length, None) when
+        none does. A roll fires `rolled` on each die in turn, and a die's triggers run before the
+        next die's conditions are tested: the generated code asks again from the next die once
+        they have run (`fire_in_turn`, directstmts.py), so a roll makes one call where no die
+        has a trigger, not one per die. Conditions change nothing, so which `whenever` cards are
+        in play is found once per call."""
         plan = self.tables["fire_plans"].get(event)
         if plan is None:
             plan = self._fire_plan(event)
-        cards, rule, whenever = plan  # (a die's `rolled`, each die in turn: looked up once per event)
-        if subject is not None:
-            handlers = cards.get(subject, ()) if cards else ()
-            if self.info["copies"]:  # a copying card: the copied card's too (directcopies.py)
-                handlers = self.copied_triggers(event, subject, handlers)
-            if rule:
-                handlers = list(handlers) + rule if handlers else rule
-        else:
-            handlers = rule
-        if not handlers:
-            return self.whenever_pending(event, subject) if whenever else []
+        cards, rule, whenever = plan  # (looked up once per call)
+        held = self.whenever_held(event) if whenever else None
+        copies = self.info["copies"]
         fns = self.game.fns
         you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
             Seat(actor) if actor is not None else Seat(self.state.active)
-        pending = []
-        for name, cond, binder, node in handlers:
-            args = (you, subject, subject) if binder else (you, subject)
-            if cond is not None:
-                try:  # (in place, as in `whenever_pending`: a dice game tests one per die rolled)
-                    if not fns[cond](*args):
-                        continue
-                except RuleError:
-                    raise
-                except Exception as ex:
-                    raise condition_error(ex, node) from None
-            pending.append((fns[name], args, node))
-        if whenever:  # cards in play answering any card's event (directabilities.py)
-            pending += self.whenever_pending(event, subject)
-        return pending
+        n = len(subjects)
+        while i < n:
+            subject = subjects[i]
+            if subject is not None:
+                handlers = cards.get(subject, ()) if cards else ()
+                if copies:  # a copying card: the copied card's too (directcopies.py)
+                    handlers = self.copied_triggers(event, subject, handlers)
+                if rule:
+                    handlers = list(handlers) + rule if handlers else rule
+            else:
+                handlers = rule
+            pending = []
+            if handlers:
+                for name, cond, binder, node in handlers:
+                    args = (you, subject, subject) if binder else (you, subject)
+                    if cond is not None:
+                        try:  # (in place, as in `whenever_answers`: a dice game tests one per die rolled)
+                            if not fns[cond](*args):
+                                continue
+                        except RuleError:
+                            raise
+                        except Exception as ex:
+                            raise condition_error(ex, node) from None
+                    pending.append((fns[name], args, node))
+            if held:  # cards in play answering any card's event (directabilities.py)
+                pending += self.whenever_answers(held, subject)
+            if pending:
+                return i, pending
+            i += 1
+        return i, None
 
     def _fire_plan(self, event: str) -> tuple:
         """An event's (cards' own triggers by card, the rules' triggers, whether `whenever`

@@ -15,7 +15,7 @@ from .directexpr import Unsupported
 
 __all__ = ["StmtsGen", "StmtsRuntime", "STMTS_KEYWORDS"]
 
-STMTS_KEYWORDS = frozenset({"fired", "run_fired", "no_card_to_place"})  # Runtime methods the code below calls
+STMTS_KEYWORDS = frozenset({"fired", "fired_from", "run_fired", "no_card_to_place"})  # Runtime methods the code below calls
 
 
 class StmtsRuntime:
@@ -66,3 +66,23 @@ class StmtsGen:
         self.emit(d, f"{pend} = [R.fired({self.k(event)}, {p}, {actor}) for {p} in {cards}]", loc)
         self.emit(d, f"for {p} in {pend}:", loc)
         self.emit(d + 1, f"yield from R.run_fired({self.k(event)}, {p})", loc)
+
+    def fire_in_turn(self, d: int, event: str, cards: str, actor: str, loc) -> None:
+        """`EVENT` fired on each of `cards` (a list local) in turn, as `roll` fires `rolled`
+        (`Game.roll`): a card's triggers run before the next card's are found. One
+        `R.fired_from` finds the next card that any trigger answers (most dice: none); an event
+        that a table answers without conditions (`plan_dispatch`) is fired card by card."""
+        if event not in self.events:
+            return
+        if event in self.dispatch:
+            c = self.temp()
+            self.emit(d, f"for {c} in {cards}:", loc)
+            self.emit_fire(d + 1, event, c, actor, loc)
+            return
+        if self.sync:
+            raise Unsupported("triggers answering a state-based rule")
+        i, pend = self.temp(), self.temp()
+        self.emit(d, f"{i}, {pend} = R.fired_from({self.k(event)}, {cards}, 0, {actor})", loc)
+        self.emit(d, f"while {pend}:")
+        self.emit(d + 1, f"yield from R.run_fired({self.k(event)}, {pend})", loc)
+        self.emit(d + 1, f"{i}, {pend} = R.fired_from({self.k(event)}, {cards}, {i} + 1, {actor})", loc)

@@ -115,8 +115,20 @@ class Generates(Protocol):
     def count_round(self, d: int, body: list["Node"]) -> None:
         """Write a loop round's count against the step and work limits."""
 
+    def asker(self, player: str) -> str:
+        """Source of the seat that answers `player`'s question."""
+
+    def field_single(self, name: str) -> bool:
+        """Whether no card's field `name` holds a list or map."""
+
+    def named(self, src: str) -> tuple[str, str]:
+        """A card's source read more than once: (its first read, each later read)."""
+
+    def unnamed(self, src: str) -> str:
+        """`src` fit to be a comprehension's iterable (no card named in it)."""
+
     def decision(self, player: str, kind: str, prompt: str, options: str, labels: str = "None",
-                 loc: Any = None) -> str:
+                 loc: Any = None, prompt_of: str | None = None, asked: str | None = None) -> str:
         """Source of a decision for `player` to yield (the driver sends back the answer's index)."""
 
     def stat_store(self, name: str, v: Any) -> str:
@@ -139,6 +151,10 @@ class Generates(Protocol):
 
     def fire_each(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
         """Write `EVENT` fired on each card of the list local `cards`."""
+
+    def fire_in_turn(self, d: int, event: str, cards: str, actor: str, loc: Any) -> None:
+        """Write `EVENT` fired on each card of the list local `cards` in turn, each card's
+        triggers run before the next card's are found."""
 
     def free_placement(self, zname: str, loc: Any) -> None:
         """Make the placement function of zone `zname`, which has no placement rule."""
@@ -1728,7 +1744,7 @@ class ChooseStmt(Stmt):
         if self.count is not None or gen.sync:
             gen.unsupported("choose several")
         player = gen.expr(self.player, scope)
-        opts = gen.expr(self.options, scope)
+        opts = gen.expr_first(self.options, scope, d, self.loc)  # (evaluated first: `where` as a loop)
         if player.kind != "player":
             gen.unsupported("choose by a non-player")
         item = gen.item_kind(opts.kind)
@@ -1765,10 +1781,15 @@ class ChooseStmt(Stmt):
         gen.emit(d, f"{out} = []", self.loc)
         prompt = self.prompt or f"Choose {self.name}"
         if mode == "any":
+            # who answers and what makes the words found once, not per option (nothing changes
+            # between the questions: their answers are used once all are in)
+            who, words = gen.temp(), gen.temp()
+            gen.emit(d, f"{who} = {gen.asker(player.src)}", self.loc)
+            gen.emit(d, f"{words} = R.subset_prompt", self.loc)
             gen.emit(d, f"for {pick} in {o}:", self.loc)
             # the question's words name the option (a die: its face), made only when read
             ask = gen.decision(player.src, "_KSUBSET", f"({gen.k(prompt)}, {pick})", "_YESNO",
-                               loc=self.loc, prompt_of="R.subset_prompt")
+                               loc=self.loc, prompt_of=words, asked=who)
             gen.emit(d + 1, f"if (yield {ask}) == 0:", self.loc)
             gen.emit(d + 2, f"{out}.append({pick})", self.loc)
         else:
@@ -2399,10 +2420,7 @@ class RollStmt(Stmt):
         items = gen.temp()
         gen.emit(d, f"{items} = {gen.cards_src(dice)}", self.loc)
         gen.emit(d, f"R.roll({items})", self.loc)
-        if "rolled" in gen.events:
-            c = gen.temp()
-            gen.emit(d, f"for {c} in {items}:", self.loc)
-            gen.emit_fire(d + 1, "rolled", c, gen.you(scope), self.loc)
+        gen.fire_in_turn(d, "rolled", items, gen.you(scope), self.loc)
         gen.changed = True
 
 
@@ -3245,14 +3263,14 @@ class OfExpr(Expr):
                 z = gen.zone(name, "_p")
                 if z.rows:
                     gen.unsupported("rows of several players")
-                return gen.value(f"[_c for _p in {owner.src} for _c in {z.src}]", "cards", top=True)
+                return gen.value(f"[_c for _p in {gen.unnamed(owner.src)} for _c in {gen.unnamed(z.src)}]", "cards", top=True)
             gen.unsupported(f"zone of a {owner.kind}")
         if name in rs.stats and rs.stats[name].per_player and owner.kind == "player":
             return gen.stat_read(name, f"_st.pstats[{owner.src}][{gen.k(name)}]")
         if name in rs.stats and rs.stats[name].per_player and owner.kind == "players":
             if name in gen.stat_kinds:
                 gen.unsupported("a stat of several players holding cards, players or text")
-            return gen.value(f"[_st.pstats[_p][{gen.k(name)}] for _p in {owner.src}]", "list")  # one per player
+            return gen.value(f"[_st.pstats[_p][{gen.k(name)}] for _p in {gen.unnamed(owner.src)}]", "list")  # one per player
         return gen.builtin_of(self, owner, scope)  # `next_player of P`: a builtin of one value
 
 
@@ -3321,11 +3339,13 @@ class Attr(Expr):
             return gen.listed(self, elem, x, items.src, cond, "list",
                               nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
-            return gen.value(rd(f, obj.src), "any")
-        if obj.kind == "card":
-            return gen.value(f"(None if {obj.src} is None or _COV[{obj.src}] else {rd(f, obj.src)})", "any")
+            return gen.value(rd(f, obj.src), "any", single=gen.field_single(name))
+        if obj.kind == "card":  # (the card named where first read: `leader(you).bonus` works it out once)
+            first, c = gen.named(obj.src)
+            return gen.value(f"(None if {first} is None or _COV[{c}] else {rd(f, c)})", "any",
+                             single=gen.field_single(name))
         if obj.kind in ("cards", "zone", "row"):
-            src = obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]"
+            src = gen.unnamed(obj.src if obj.kind != "zone" or not obj.rows else f"[_x for _r in {obj.src} for _x in _r]")
             x = gen.temp("_i")
             if obj.top or obj.kind in ("zone", "row"):
                 return gen.listed(self, rd(f, x), x, src, None, "list")
@@ -3579,15 +3599,15 @@ class Comprehension(Expr):
         with gen.binding():
             body = gen.expr(self.expr, inner)
         if body.kind == "cards":  # lists of cards (kind `cardlists`), each a snapshot
-            return gen.value(f"_built_lists(R, [{gen.kept(body)} for {x} in {src}], 2)", "cardlists", nn=True)
+            return gen.value(f"_built_lists(R, [{gen.kept(body)} for {x} in {gen.unnamed(src)}], 2)", "cardlists", nn=True)
         kind = gen.list_kind(body.kind)
         if body.kind not in ("card", "int", "str", "bool", "any", "row", "rowpair", "player", "space", "list"):
             gen.unsupported("comprehension of lists")
         elem = "other" if body.kind == "list" else None  # lists of plain values: never cards or players
         shape = {"row": 2, "rowpair": 3}.get(body.kind)  # rows, pairs of rows: charged knowing their shape
         if shape:
-            return gen.value(f"_built_lists(R, [{body.src} for {x} in {src}], {shape})", kind)
-        return gen.value(f"_built(R, [{body.src} for {x} in {src}])", kind, elem=elem)  # charged as the task engine charges it
+            return gen.value(f"_built_lists(R, [{body.src} for {x} in {gen.unnamed(src)}], {shape})", kind)
+        return gen.value(f"_built(R, [{body.src} for {x} in {gen.unnamed(src)}])", kind, elem=elem)  # charged as the task engine charges it
 
 
 @_node
