@@ -356,3 +356,22 @@ def hidden_twin(game: Any, seat: int) -> Any | None:
     twin.state.rng.seed(random.Random(repr(game.state.rng.getstate())).getrandbits(64) ^ 0x5EED)
     twin.touched = None
     return twin
+
+
+def scenario_log(monkeypatch: Any, path: Path) -> list[str]:
+    """The game's log at the final check of the scenario file `path`, which must pass: what a
+    scenario's `log:` cannot state, that a line was not logged (or was logged once)."""
+    import interpreter.play.scenario as scenario
+
+    lines: list[str] = []
+    check = scenario._check
+
+    def keep_log(game, ex, res, observer=None):
+        lines[:] = [str(line) for line in game.log]
+        return check(game, ex, res, observer)
+
+    monkeypatch.setattr(scenario, "_check", keep_log)
+    res = scenario.run_scenario(path)
+    assert res.passed, res.failures
+    assert lines
+    return lines

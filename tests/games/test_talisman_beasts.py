@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulekit import scenario_log
+
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from interpreter.runtime.values import ZoneRef
@@ -30,20 +32,7 @@ def test_the_beast_deck_lies_face_down_and_the_beasts_in_play_open():
 def logged(monkeypatch, name: str) -> list[str]:
     """The game's log at the final check of the Beasts' scenario `name`, which must pass: what a
     scenario's `log:` cannot state, that a line was not logged."""
-    import interpreter.play.scenario as scenario
-
-    lines: list[str] = []
-    check = scenario._check
-
-    def keep_log(game, ex, res, observer=None):
-        lines[:] = [str(line) for line in game.log]
-        return check(game, ex, res, observer)
-
-    monkeypatch.setattr(scenario, "_check", keep_log)
-    res = scenario.run_scenario(ROOT / "tests" / "scenarios" / "talisman_beasts" / name)
-    assert res.passed, res.failures
-    assert lines
-    return lines
+    return scenario_log(monkeypatch, ROOT / "tests" / "scenarios" / "talisman_beasts" / name)
 
 
 def test_a_beast_without_round_end_movement_is_not_moved_at_the_round_end(monkeypatch):

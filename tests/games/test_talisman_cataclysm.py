@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulekit import cited_rules, not_modelled_rules
+from rulekit import cited_rules, not_modelled_rules, scenario_log
 
 from interpreter.api import check_path, load_program
 from interpreter.engine.factory import new_game
@@ -102,17 +102,6 @@ def test_with_no_denizen_left_none_is_said_to_be_drawn(monkeypatch):
     drawn. `no_denizen_left_to_draw.yaml` plays it; its final state cannot tell (found by
     tools/mutate_rules.py: the draw's `count(denizen_deck) > 0` made `>= 0` moved no card, only
     logged "draws the Denizen" of none)."""
-    import interpreter.play.scenario as scenario
-
-    logged: list[str] = []
-    check = scenario._check
-
-    def keep_log(game, ex, res, observer=None):  # the game's log at the scenario's final check
-        logged[:] = [str(line) for line in game.log]
-        return check(game, ex, res, observer)
-
-    monkeypatch.setattr(scenario, "_check", keep_log)
-    res = scenario.run_scenario(ROOT / "tests" / "scenarios" / "talisman_cataclysm" / "no_denizen_left_to_draw.yaml")
-    assert res.passed, res.failures
+    logged = scenario_log(monkeypatch, ROOT / "tests" / "scenarios" / "talisman_cataclysm" / "no_denizen_left_to_draw.yaml")
     assert [line for line in logged if "visits" in line] and \
         not [line for line in logged if "draws the Denizen" in line], logged

@@ -6,6 +6,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from rulekit import scenario_log
+
 from interpreter.play.scenario import run_scenario
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "talisman"
@@ -110,17 +112,6 @@ def test_a_character_killed_on_landing_after_a_move_is_killed_once(monkeypatch) 
     kills him on landing; his encounter of the Desert does not begin, so its thirst does not
     "kill" the dead character a second time (`m_hex_kills_on_arrival.yaml`; the log shows it: a
     second kill logs "none is killed")."""
-    import interpreter.play.scenario as scenario
-
-    logged: list[str] = []
-    check = scenario._check
-
-    def keep_log(game, ex, res, observer=None):  # the game's log at the scenario's final check
-        logged[:] = [str(line) for line in game.log]
-        return check(game, ex, res, observer)
-
-    monkeypatch.setattr(scenario, "_check", keep_log)
-    res = run_scenario(RULESET.parents[1] / "tests" / "scenarios" / "talisman" / "m_hex_kills_on_arrival.yaml")
-    assert res.passed, res.failures
+    logged = scenario_log(monkeypatch, RULESET.parents[1] / "tests" / "scenarios" / "talisman" / "m_hex_kills_on_arrival.yaml")
     assert [line for line in logged if "is killed" in line and "Warrior" in line] and \
         sum("is killed" in line for line in logged) == 1, logged
