@@ -83,3 +83,14 @@ def test_a_living_character_plans_as_in_the_base_game():
         rated.append(_rates(g, [26, 28, 8, 41]))
     assert rated[0] == rated[1]
     assert len(set(rated[1])) == 4
+
+
+def test_a_player_whose_character_was_killed_rates_every_space_alike():
+    """A player whose character was killed this turn may still move a figure (a mod's Werewolf or
+    Reaper) before his next turn deals him a new character: with no character he has no plan, so
+    every space is rated 0 (left to chance), the Crown's too. Found by tools/mutate_rules.py:
+    `count(hero of p) > 0` made `>= 0` in the Souls' `prefer` rated the Crown 1000."""
+    g = _souls_game()
+    hero = ZoneRef("hero", 0).key
+    g.state.zones[hero] = []
+    assert _rates(g, [8, 41, 49]) == [0, 0, 0]
