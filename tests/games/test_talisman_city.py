@@ -10,6 +10,7 @@ from ruamel.yaml import YAML
 from rulekit import not_modelled_rules
 
 from interpreter.api import load_program
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = [f"TA-{i:03d}" for i in range(664, 693)]
@@ -40,3 +41,17 @@ def test_the_city_stacks_with_the_other_regions_in_any_order():
     assert a == b
     assert {"City Gate", "Jail", "Eyrie", "Treasure Chamber"} <= set(a)
 
+
+
+def test_the_shop_decks_lie_face_down_and_the_posters_bought_face_up():
+    """The shop decks and the Wanted Poster deck lie facedown ("place the Potion, Magic Emporium,
+    Armoury, Pet, and Stables decks facedown beside their corresponding spaces"): every seat sees
+    how many cards are left, not which; the Wanted Posters a character bought are his, faceup for
+    every seat (a bounty on an alignment is claimed against the others). `hidden` made `public`, or
+    `public` made `hidden`, is a mutant no scenario can catch (a scenario cannot state what a seat
+    sees)."""
+    g = new_game(load_program(stack("regions", "city")), 3, 0, seats=[])
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert (seen["shop_deck"], seen["poster_deck"]) == (16, 7), seat
+        assert all(seen[f"posters of player {p}"] == [] for p in (1, 2, 3)), seat
