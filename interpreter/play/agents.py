@@ -135,8 +135,9 @@ def _cut_values(game: DirectGame) -> list[float]:
     values = game.values()
     if values is not None:
         return _value_shares(values, can_end_with_no_winner(game))
-    result = game.scores()
-    return [_outcome(result, p) for p in range(len(game.seats))]
+    won = game.leaders()  # (`scores()`'s winners: `_outcome` of its result)
+    share = 1.0 / len(won) if won else 0.0
+    return [share if p in won else 0.0 for p in range(len(game.seats))]
 
 
 def _estimate(game: DirectGame, seat: int) -> float:
