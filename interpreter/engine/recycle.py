@@ -120,7 +120,13 @@ def _state_into(src: GameState, dst: GameState, rng: bool, memo: dict) -> dict:
     old, new = src.__dict__, dst.__dict__
     for name in _COPIED_FIELDS:
         v = old[name]
-        new[name] = v if type(v) in _ATOMIC else copy_value(v, memo)
+        t = type(v)
+        if t in _ATOMIC:
+            new[name] = v
+        elif t is dict and set(map(type, v.values())) <= _ATOMIC:  # (`copy_value`'s, without the call)
+            new[name] = memo[id(v)] = v.copy()
+        else:
+            new[name] = copy_value(v, memo)
     if rng:
         dst.rng.setstate(src.rng.getstate())
     return memo

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from itertools import repeat
+from itertools import chain, repeat
 import random
 import weakref
 from _random import Random as _CRandom
@@ -402,7 +402,7 @@ def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
     return (shown, {c: f for c, f in st.faces.items() if where.get(c) in keys},
             {c: x for c, x in st.spaces.items() if where.get(c) in keys},
             {c: len(u) for c, u in st.under.items() if where.get(c) in keys},
-            _plain_stats(st.stats, plain, seat), [_plain_stats(ps, plain, seat) for ps in st.pstats],
+            _plain_stats(st.stats, plain, seat), _plain_pstats(st.pstats, plain, seat),
             dict(st.uses),
             st.active, st.turn_number, st.round_number, st.ending,
             None if d is None else (d.player, d.prompt, list(d.labels)))
@@ -414,6 +414,14 @@ def _plain_stats(stats: dict, plain, seat: int) -> dict:
     if set(map(type, stats.values())) <= _PLAIN:
         return stats.copy()
     return {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in stats.items()}
+
+
+def _plain_pstats(pstats: list[dict], plain, seat: int) -> list[dict]:
+    """Each player's stats as `_plain_stats` gives them; where all are plain numbers and texts
+    (nearly always), by one look at all their types and a copy of each dict."""
+    if set(map(type, chain.from_iterable(map(dict.values, pstats)))) <= _PLAIN:
+        return list(map(dict.copy, pstats))
+    return [_plain_stats(ps, plain, seat) for ps in pstats]
 
 
 def _note_seen(node: _Node, seen: object) -> None:
