@@ -408,6 +408,39 @@ def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
             None if d is None else (d.player, d.prompt, list(d.labels)))
 
 
+def _sees_the_same(game: DirectGame, seat: int, sight: tuple, seen: object) -> bool:
+    """`_seen(game, seat, sight) == seen`, read from the game without copying what it compares:
+    a search asks this after each of its seat's moves in every world after the first that made
+    the move (`_note_seen`), and the answer is nearly always yes. The cheap parts first."""
+    if type(seen) is not tuple:
+        return False
+    st = game.state
+    shown, faces, spaces, under, stats, pstats, uses, active, turn, rnd, ending, asked = seen
+    d = game.decision
+    if (active != st.active or turn != st.turn_number or rnd != st.round_number or ending != st.ending
+            or (None if d is None else (d.player, d.prompt, d.labels)) != asked):
+        return False
+    zones, where = st.zones, st.where
+    get = zones.get
+    lists, rows, unseen, unseen_rows = sight[2]
+    keys = sight[1]
+    plain = game._plain
+    return (shown[0] == list(map(get, lists, repeat(_EMPTY)))  # (a list equals its copy)
+            and shown[1] == list(map(get, rows, repeat(_EMPTY)))
+            and shown[2] == list(map(len, map(get, unseen, repeat(_NONE))))
+            and shown[3] == [[len(r) for r in get(k, _NONE)] for k in unseen_rows]
+            and faces == {c: f for c, f in st.faces.items() if where.get(c) in keys}
+            and spaces == {c: x for c, x in st.spaces.items() if where.get(c) in keys}
+            and under == {c: len(u) for c, u in st.under.items() if where.get(c) in keys}
+            and uses == st.uses
+            and stats == (st.stats if set(map(type, st.stats.values())) <= _PLAIN else _plain_stats(st.stats, plain, seat))
+            and pstats == (st.pstats if set(map(type, chain.from_iterable(map(dict.values, st.pstats)))) <= _PLAIN
+                           else _plain_pstats(st.pstats, plain, seat)))
+
+
+_EMPTY: list = []  # (a zone the state does not hold yet, as `_seen` copies it: never filled)
+
+
 def _plain_stats(stats: dict, plain, seat: int) -> dict:
     """Stats as `view` shows them to `seat` (`plain`: the game's `_plain`), copied; stats of plain
     numbers and texts (nearly all) by one copy of the dict."""
@@ -635,7 +668,7 @@ class MCTSAgent:
                 or (getattr(game, "choices", None) or [None])[-1] != pick or type(node.seen) is not tuple
                 or self._plan.groups != groups):
             return None
-        if node.seen != _seen(game, seat, self._sight[2]):
+        if not _sees_the_same(game, seat, self._sight[2], node.seen):
             return None
         return node
 
@@ -690,7 +723,12 @@ class MCTSAgent:
                     node = child
                     answer(i)
                     if keep and d.player == seat and child.seen is not _MIXED:  # (mixed stays mixed)
-                        _note_seen(child, _seen(g, seat, sight) if not g.over and g.decision.player == seat else _MIXED)
+                        if g.over or g.decision.player != seat:
+                            _note_seen(child, _MIXED)
+                        elif child.visits == 0:
+                            child.seen = _seen(g, seat, sight)
+                        elif not _sees_the_same(g, seat, sight, child.seen):  # (`_note_seen`, not copying)
+                            child.seen = _MIXED
                 steps += 1
             if g.over:
                 if g.error is None:
