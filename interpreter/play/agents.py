@@ -467,13 +467,24 @@ def _note_seen(node: _Node, seen: object) -> None:
 
 def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
     """Options named by label (and occurrence, for repeated labels): the same move keeps its key
-    across determinisations even when the option lists differ."""
-    seen: dict[str, int] = {}
-    keys = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        keys.append((lab, seen[lab]))
+    across determinisations even when the option lists differ. The same labels come up again and
+    again in a search (every world at each step of the tree): their keys are remembered (a list
+    the callers only read)."""
+    at = tuple(labels)
+    keys = _KEYS.get(at)
+    if keys is None:
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.clear()
+        seen: dict[str, int] = {}
+        keys = _KEYS[at] = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            keys.append((lab, seen[lab]))
     return keys
+
+
+_KEYS: dict[tuple, list[tuple[str, int]]] = {}  # labels → their moves' keys (`_move_keys`)
+_KEYS_KEPT = 4096
 
 
 class _Cut(BaseException):
@@ -707,12 +718,15 @@ class MCTSAgent:
                 else:
                     keys = _move_keys(d.labels)
                     preferred = self._preferred(g, d, keys)
-                    untried = [i for i, k in enumerate(keys) if k not in node.children]
-                    for k in keys:
-                        if k in node.children:
-                            node.children[k].avail += 1
+                    children, untried = node.children, []
+                    for j, k in enumerate(keys):
+                        c = children.get(k)
+                        if c is None:
+                            untried.append(j)
+                        else:
+                            c.avail += 1
                     if untried:
-                        i = rng.choice([i for i in untried if keys[i] in preferred] or untried)
+                        i = rng.choice(([i for i in untried if keys[i] in preferred] if preferred else None) or untried)
                         child = node.children[keys[i]] = _Node(d.player)
                         child.avail = 1
                         expanded = True
