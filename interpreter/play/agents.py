@@ -15,7 +15,7 @@ from ..runtime.values import ZoneRef
 from .endings import can_end_with_no_winner
 
 __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "deal_plan",
-           "DealPlan", "make_agent",
+           "DealPlan", "make_agent", "share_copies",
            "guided_choice", "AGENT_KINDS"]
 
 
@@ -524,6 +524,29 @@ class _Policy:
         return r
 
 
+class _Spare:
+    """A search agent's copy of a game, kept to be made into its next copy (`clone(into=...)`,
+    engine/recycle.py: a copy made in a finished one keeps its generated functions, so only the
+    first copy costs a new game's functions and the binding of each lowered generator it runs)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self) -> None:
+        self.game: DirectGame | None = None
+
+
+def share_copies(agents: list) -> list:
+    """Let the search agents among `agents`, the seats of one game, make their copies in one spare
+    (`_Spare`): they answer one at a time, and each copy is made afresh in it, the same copy as in
+    a spare of its own (recycle.py), so the answers are unchanged; only the first copy of the
+    game is made anew, not the first of each seat. Returns `agents`."""
+    spare = _Spare()
+    for a in agents:
+        if isinstance(a, MCTSAgent):
+            a._spares = spare
+    return agents
+
+
 def _settled(visits: list[int], left: int) -> bool:
     """Whether the most visited root move is chosen whatever the `left` iterations still to run
     do: it leads every other by more than `left` visits. A search stops there (the move it
@@ -586,10 +609,20 @@ class MCTSAgent:
         self._kept: tuple | None = None
         self._sight: tuple | None = None  # (ruleset, seat, `_sight`)
         self._last_plan: tuple | None = None  # (cards, seat, hidden zones' and covered cards' contents, plan)
-        self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
+        self._spares = _Spare()  # the last playout's copy, made into the next one (`share_copies`)
         self._copies = CopyPlan()  # how the frames of the game searched are copied into the spare
         self._plan: DealPlan | None = None
         self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
+
+    @property
+    def _spare(self) -> DirectGame | None:
+        """The copy the next playout is made in (shared with the other seats' agents of the game
+        where `share_copies` says so)."""
+        return self._spares.game
+
+    @_spare.setter
+    def _spare(self, g: DirectGame | None) -> None:
+        self._spares.game = g
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
@@ -686,8 +719,9 @@ class MCTSAgent:
     def _world(self, game: DirectGame, seat: int) -> DirectGame:
         """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
         playout used (`clone(into=...)`: its generated functions are kept, engine/recycle.py)."""
-        spare = self._spare  # (determinize seeds the copy's random source)
-        g = self._spare = (game.clone(into=spare, reseeded=True, plan=self._copies) if spare is not None
+        spares = self._spares
+        spare = spares.game  # (determinize seeds the copy's random source)
+        g = spares.game = (game.clone(into=spare, reseeded=True, plan=self._copies) if spare is not None
                            else game.clone())
         g.record_digests = False
         if self._plan is None:
