@@ -476,10 +476,11 @@ def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
         if len(_KEYS) >= _KEYS_KEPT:
             _KEYS.clear()
         seen: dict[str, int] = {}
-        keys = _KEYS[at] = []
+        keys = []
         for lab in labels:
             seen[lab] = seen.get(lab, 0) + 1
             keys.append((lab, seen[lab]))
+        _KEYS[at] = keys  # (stored once made: another thread's search may read the table)
     return keys
 
 
