@@ -782,7 +782,7 @@ def _card_lines(r: dict, top: int = 6) -> list[str]:
 
 
 def _play(args) -> int:
-    from .play.agents import make_agent
+    from .play.agents import make_agent, share_copies
     from .engine.factory import new_game
     from .play.session import QuietObserver, ReplayMismatch, load_saved, restore_agent
     from .play.tui import HumanAgent, Narrator
@@ -815,7 +815,7 @@ def _play(args) -> int:
             raise ValueError(f"--seat {s}: seats are numbered 1 to {players}")
         kinds[int(seat or 1) - 1] = kind
     seed = game.state.seed if args.resume else args.seed  # bots are seeded from the game's seed
-    agents = [HumanAgent() if k == "human" else make_agent(k, f"{seed}/{i}") for i, k in enumerate(kinds)]
+    agents = share_copies([HumanAgent() if k == "human" else make_agent(k, f"{seed}/{i}") for i, k in enumerate(kinds)])
     for i, agent in enumerate(agents):  # a bot resumes in the random state it was saved in
         if i < len(saved) and saved[i]["kind"] == kinds[i]:
             try:

@@ -1143,6 +1143,30 @@ class DirectGame(DirectFacade):
             keys.append((s, *tb))
         return game_result(self.state, scores, keys, self.decisions_made, self.first_player)
 
+    def leaders(self) -> list[int]:
+        """The seats that would win if the game ended now: `scores()["winners"]`, with the
+        tiebreaks worked out only where seats share the top score, and only for those seats (a
+        search asks this at every playout it cuts; the tiebreaks decide only a tie at the top)."""
+        st, info, fns, seats = self.state, self.dp.info, self.fns, self.seats
+        if st.all_win:  # (as `game_result`)
+            return list(range(min(st.players, len(seats))))
+        if st.no_winner or not seats:
+            return []
+        name = info["score"]
+        if name:
+            score = fns[name]
+            scores = [score(p, p) for p in seats]
+            best = max(scores)
+            top = [i for i, s in enumerate(scores) if s == best]
+        else:  # every score 0
+            top = list(range(len(seats)))
+        if len(top) > 1 and info["tiebreaks"]:
+            tiebreaks = [fns[f] for f in info["tiebreaks"]]
+            keys = [tuple([tb(seats[i], seats[i]) for tb in tiebreaks]) for i in top]
+            best_key = max(keys)
+            top = [i for i, k in zip(top, keys) if k == best_key]
+        return top
+
     def values(self) -> list[float] | None:
         """Every seat's `value` now (as `Game.values`), or None when the ruleset declares none;
         a `value` rule that the module does not hold is compiled on its own (directfacade.values)."""

@@ -88,10 +88,12 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False, steps_key: str | No
     R2.__dict__.update(R.__dict__)
     R2.__dict__.update(own)
     R2.covered[:] = R.covered
-    R2.tbit.clear()
-    R2.tbit.update(R.tbit)
+    if R2.tbit != R.tbit:  # (the same table where the games have as many dummy players: nearly always)
+        R2.tbit.clear()
+        R2.tbit.update(R.tbit)
     R2.game, R2.state = dst, dst.state
-    R2.seats, R2.bits, R2.key_name = list(R.seats), dict(R.bits), dict(R.key_name)  # as `clone` does
+    # `seats`, `bits` and `key_name` are shared, not copied as `clone` copies them: the only change
+    # made to them, a dummy player's (directforms.add_dummy), makes the game's own copies first
     R2.__dict__.pop("_grid_seen", None)  # which card lies on which grid space: each game's own
     R2.row_home = {id(memo[i]): k for i, k in R.row_home.items() if i in memo}
     R2.const = copy_value(R.const, memo)
@@ -120,7 +122,13 @@ def _state_into(src: GameState, dst: GameState, rng: bool, memo: dict) -> dict:
     old, new = src.__dict__, dst.__dict__
     for name in _COPIED_FIELDS:
         v = old[name]
-        new[name] = v if type(v) in _ATOMIC else copy_value(v, memo)
+        t = type(v)
+        if t in _ATOMIC:
+            new[name] = v
+        elif t is dict and set(map(type, v.values())) <= _ATOMIC:  # (`copy_value`'s, without the call)
+            new[name] = memo[id(v)] = v.copy()
+        else:
+            new[name] = copy_value(v, memo)
     if rng:
         dst.rng.setstate(src.rng.getstate())
     return memo

@@ -1281,6 +1281,9 @@ def copy_value(v: Any, memo: dict) -> Any:
     if t is tuple:
         new = tuple([x if type(x) in _ATOMIC else copy_value(x, memo) for x in v])
     elif t is dict:
+        if set(map(type, v.values())) <= _ATOMIC:  # (stats, faces: nothing inside to copy, one copy in C)
+            new = memo[id(v)] = v.copy()
+            return new
         new = {}
         memo[id(v)] = new
         for k, x in v.items():

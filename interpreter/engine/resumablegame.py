@@ -19,7 +19,7 @@ from typing import Any
 
 from .direct import DirectProgram, Unsupported, _helpers
 from .directgame import ANYTHING, GEN_FILE, DirectGame, Runtime
-from .game import Decision
+from .game import asked
 from .resumablelazy import LazyLowering, StepMemo, lazy_program
 from .recycle import copied_rows, function_memo, recyclable, recycle_into
 from .resumable import CALL_SHIFT, DONE, EXC_SLOT, HELPERS, STEP_SUFFIX, CopyPlan, NotLowerable, copy_value, has_yield, lower_function, lower_generators
@@ -377,10 +377,10 @@ class ResumableGame(DirectGame):
         new._after_setup = None
         new.__dict__.pop("observer", None)  # a search's what-ifs are not the watched game's events
         if d is not None:
-            new.decision = Decision(d.player, d.kind, d._prompt, options,
-                                    None if d._labels is None else list(d._labels), d.loc,
-                                    _label_of(d._label_of, R, R2) if d._labels is None else None,
-                                    _label_of(d._prompt_of, R, R2))
+            new.decision = asked(d.player, d.kind, d._prompt, options,  # (`Decision(...)`, without the class call)
+                                 None if d._labels is None else list(d._labels), d.loc,
+                                 _label_of(d._label_of, R, R2) if d._labels is None else None,
+                                 _label_of(d._prompt_of, R, R2))
         return new
 
     @property

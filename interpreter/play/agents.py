@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from itertools import repeat
+from itertools import chain, repeat
 import random
 import weakref
 from _random import Random as _CRandom
@@ -15,7 +15,7 @@ from ..runtime.values import ZoneRef
 from .endings import can_end_with_no_winner
 
 __all__ = ["Agent", "RandomAgent", "GuidedAgent", "FirstAgent", "GreedyAgent", "MCTSAgent", "determinize", "deal_plan",
-           "DealPlan", "make_agent",
+           "DealPlan", "make_agent", "share_copies",
            "guided_choice", "AGENT_KINDS"]
 
 
@@ -135,8 +135,9 @@ def _cut_values(game: DirectGame) -> list[float]:
     values = game.values()
     if values is not None:
         return _value_shares(values, can_end_with_no_winner(game))
-    result = game.scores()
-    return [_outcome(result, p) for p in range(len(game.seats))]
+    won = game.leaders()  # (`scores()`'s winners: `_outcome` of its result)
+    share = 1.0 / len(won) if won else 0.0
+    return [share if p in won else 0.0 for p in range(len(game.seats))]
 
 
 def _estimate(game: DirectGame, seat: int) -> float:
@@ -401,10 +402,43 @@ def _seen(game: DirectGame, seat: int, sight: tuple) -> tuple:
     return (shown, {c: f for c, f in st.faces.items() if where.get(c) in keys},
             {c: x for c, x in st.spaces.items() if where.get(c) in keys},
             {c: len(u) for c, u in st.under.items() if where.get(c) in keys},
-            _plain_stats(st.stats, plain, seat), [_plain_stats(ps, plain, seat) for ps in st.pstats],
+            _plain_stats(st.stats, plain, seat), _plain_pstats(st.pstats, plain, seat),
             dict(st.uses),
             st.active, st.turn_number, st.round_number, st.ending,
             None if d is None else (d.player, d.prompt, list(d.labels)))
+
+
+def _sees_the_same(game: DirectGame, seat: int, sight: tuple, seen: object) -> bool:
+    """`_seen(game, seat, sight) == seen`, read from the game without copying what it compares:
+    a search asks this after each of its seat's moves in every world after the first that made
+    the move (`_note_seen`), and the answer is nearly always yes. The cheap parts first."""
+    if type(seen) is not tuple:
+        return False
+    st = game.state
+    shown, faces, spaces, under, stats, pstats, uses, active, turn, rnd, ending, asked = seen
+    d = game.decision
+    if (active != st.active or turn != st.turn_number or rnd != st.round_number or ending != st.ending
+            or (None if d is None else (d.player, d.prompt, d.labels)) != asked):
+        return False
+    zones, where = st.zones, st.where
+    get = zones.get
+    lists, rows, unseen, unseen_rows = sight[2]
+    keys = sight[1]
+    plain = game._plain
+    return (shown[0] == list(map(get, lists, repeat(_EMPTY)))  # (a list equals its copy)
+            and shown[1] == list(map(get, rows, repeat(_EMPTY)))
+            and shown[2] == list(map(len, map(get, unseen, repeat(_NONE))))
+            and shown[3] == [[len(r) for r in get(k, _NONE)] for k in unseen_rows]
+            and faces == {c: f for c, f in st.faces.items() if where.get(c) in keys}
+            and spaces == {c: x for c, x in st.spaces.items() if where.get(c) in keys}
+            and under == {c: len(u) for c, u in st.under.items() if where.get(c) in keys}
+            and uses == st.uses
+            and stats == (st.stats if set(map(type, st.stats.values())) <= _PLAIN else _plain_stats(st.stats, plain, seat))
+            and pstats == (st.pstats if set(map(type, chain.from_iterable(map(dict.values, st.pstats)))) <= _PLAIN
+                           else _plain_pstats(st.pstats, plain, seat)))
+
+
+_EMPTY: list = []  # (a zone the state does not hold yet, as `_seen` copies it: never filled)
 
 
 def _plain_stats(stats: dict, plain, seat: int) -> dict:
@@ -413,6 +447,14 @@ def _plain_stats(stats: dict, plain, seat: int) -> dict:
     if set(map(type, stats.values())) <= _PLAIN:
         return stats.copy()
     return {k: v if type(v) in _PLAIN else plain(v, seat) for k, v in stats.items()}
+
+
+def _plain_pstats(pstats: list[dict], plain, seat: int) -> list[dict]:
+    """Each player's stats as `_plain_stats` gives them; where all are plain numbers and texts
+    (nearly always), by one look at all their types and a copy of each dict."""
+    if set(map(type, chain.from_iterable(map(dict.values, pstats)))) <= _PLAIN:
+        return list(map(dict.copy, pstats))
+    return [_plain_stats(ps, plain, seat) for ps in pstats]
 
 
 def _note_seen(node: _Node, seen: object) -> None:
@@ -425,13 +467,25 @@ def _note_seen(node: _Node, seen: object) -> None:
 
 def _move_keys(labels: list[str]) -> list[tuple[str, int]]:
     """Options named by label (and occurrence, for repeated labels): the same move keeps its key
-    across determinisations even when the option lists differ."""
-    seen: dict[str, int] = {}
-    keys = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        keys.append((lab, seen[lab]))
+    across determinisations even when the option lists differ. The same labels come up again and
+    again in a search (every world at each step of the tree): their keys are remembered (a list
+    the callers only read)."""
+    at = tuple(labels)
+    keys = _KEYS.get(at)
+    if keys is None:
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.clear()
+        seen: dict[str, int] = {}
+        keys = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            keys.append((lab, seen[lab]))
+        _KEYS[at] = keys  # (stored once made: another thread's search may read the table)
     return keys
+
+
+_KEYS: dict[tuple, list[tuple[str, int]]] = {}  # labels → their moves' keys (`_move_keys`)
+_KEYS_KEPT = 4096
 
 
 class _Cut(BaseException):
@@ -469,6 +523,29 @@ class _Policy:
         while r >= n:
             r = getrandbits(k)
         return r
+
+
+class _Spare:
+    """A search agent's copy of a game, kept to be made into its next copy (`clone(into=...)`,
+    engine/recycle.py: a copy made in a finished one keeps its generated functions, so only the
+    first copy costs a new game's functions and the binding of each lowered generator it runs)."""
+
+    __slots__ = ("game",)
+
+    def __init__(self) -> None:
+        self.game: DirectGame | None = None
+
+
+def share_copies(agents: list) -> list:
+    """Let the search agents among `agents`, the seats of one game, make their copies in one spare
+    (`_Spare`): they answer one at a time, and each copy is made afresh in it, the same copy as in
+    a spare of its own (recycle.py), so the answers are unchanged; only the first copy of the
+    game is made anew, not the first of each seat. Returns `agents`."""
+    spare = _Spare()
+    for a in agents:
+        if isinstance(a, MCTSAgent):
+            a._spares = spare
+    return agents
 
 
 def _settled(visits: list[int], left: int) -> bool:
@@ -533,10 +610,20 @@ class MCTSAgent:
         self._kept: tuple | None = None
         self._sight: tuple | None = None  # (ruleset, seat, `_sight`)
         self._last_plan: tuple | None = None  # (cards, seat, hidden zones' and covered cards' contents, plan)
-        self._spare: DirectGame | None = None  # the last playout's copy, made into the next one
+        self._spares = _Spare()  # the last playout's copy, made into the next one (`share_copies`)
         self._copies = CopyPlan()  # how the frames of the game searched are copied into the spare
         self._plan: DealPlan | None = None
         self._guided = guided_playouts  # and the ruleset has `prefer` rules: set per search
+
+    @property
+    def _spare(self) -> DirectGame | None:
+        """The copy the next playout is made in (shared with the other seats' agents of the game
+        where `share_copies` says so)."""
+        return self._spares.game
+
+    @_spare.setter
+    def _spare(self, g: DirectGame | None) -> None:
+        self._spares.game = g
 
     def _playout_choice(self, g: DirectGame) -> int:
         """The playout policy's answer to `g`'s decision (see the class doc)."""
@@ -626,15 +713,16 @@ class MCTSAgent:
                 or (getattr(game, "choices", None) or [None])[-1] != pick or type(node.seen) is not tuple
                 or self._plan.groups != groups):
             return None
-        if node.seen != _seen(game, seat, self._sight[2]):
+        if not _sees_the_same(game, seat, self._sight[2], node.seen):
             return None
         return node
 
     def _world(self, game: DirectGame, seat: int) -> DirectGame:
         """A determinised copy of `game` for `seat`'s next playout, made in the copy the last
         playout used (`clone(into=...)`: its generated functions are kept, engine/recycle.py)."""
-        spare = self._spare  # (determinize seeds the copy's random source)
-        g = self._spare = (game.clone(into=spare, reseeded=True, plan=self._copies) if spare is not None
+        spares = self._spares
+        spare = spares.game  # (determinize seeds the copy's random source)
+        g = spares.game = (game.clone(into=spare, reseeded=True, plan=self._copies) if spare is not None
                            else game.clone())
         g.record_digests = False
         if self._plan is None:
@@ -665,12 +753,15 @@ class MCTSAgent:
                 else:
                     keys = _move_keys(d.labels)
                     preferred = self._preferred(g, d, keys)
-                    untried = [i for i, k in enumerate(keys) if k not in node.children]
-                    for k in keys:
-                        if k in node.children:
-                            node.children[k].avail += 1
+                    children, untried = node.children, []
+                    for j, k in enumerate(keys):
+                        c = children.get(k)
+                        if c is None:
+                            untried.append(j)
+                        else:
+                            c.avail += 1
                     if untried:
-                        i = rng.choice([i for i in untried if keys[i] in preferred] or untried)
+                        i = rng.choice(([i for i in untried if keys[i] in preferred] if preferred else None) or untried)
                         child = node.children[keys[i]] = _Node(d.player)
                         child.avail = 1
                         expanded = True
@@ -681,7 +772,12 @@ class MCTSAgent:
                     node = child
                     answer(i)
                     if keep and d.player == seat and child.seen is not _MIXED:  # (mixed stays mixed)
-                        _note_seen(child, _seen(g, seat, sight) if not g.over and g.decision.player == seat else _MIXED)
+                        if g.over or g.decision.player != seat:
+                            _note_seen(child, _MIXED)
+                        elif child.visits == 0:
+                            child.seen = _seen(g, seat, sight)
+                        elif not _sees_the_same(g, seat, sight, child.seen):  # (`_note_seen`, not copying)
+                            child.seen = _MIXED
                 steps += 1
             if g.over:
                 if g.error is None:

@@ -70,7 +70,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from .agents import make_agent
+from .agents import make_agent, share_copies
 from ..api import load_program
 from ..language.parser import parse_rules
 from ..language.tree import walk
@@ -278,7 +278,7 @@ def _run(sc: Scenario, path: Path, res: ScenarioResult) -> None:
         if setup_failures:  # the arrangement runs once the rules' setup has had its answers
             raise setup_failures[0]
     if sc.then != "stop":
-        agents = [make_agent(sc.then, f"{sc.seed}/{p}") for p in range(sc.players)]
+        agents = share_copies([make_agent(sc.then, f"{sc.seed}/{p}") for p in range(sc.players)])
         while not game.over:
             game.answer(agents[game.decision.player].choose(game, game.decision))
     _check(game, sc.expect, res, observer)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .agents import Agent, make_agent
+from .agents import Agent, make_agent, share_copies
 from ..api import load_program
 from ..content.stack import split_stack, stack_path
 from ..engine.factory import new_game
@@ -508,12 +508,13 @@ def failure_log(program: Program, ruleset_path: str, players: int, seed: int, ch
 
 
 def agents_for(kinds: Sequence[str], players: int, seed: int) -> list[Agent]:
-    """One agent per seat; a single kind applies to every seat."""
+    """One agent per seat; a single kind applies to every seat. The search agents make their
+    copies of the game in one spare (`share_copies`)."""
     if len(kinds) == 1:
         kinds = list(kinds) * players
     if len(kinds) != players:
         raise ValueError(f"{len(kinds)} agents given for {players} players")
-    return [make_agent(k, f"{seed}/{seat}") for seat, k in enumerate(kinds)]
+    return share_copies([make_agent(k, f"{seed}/{seat}") for seat, k in enumerate(kinds)])
 
 
 _ = Any
