@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
@@ -73,3 +74,25 @@ def test_the_solo_game_has_the_automa_seat():
     report = simulate(_stack(EAST), 2, 1, 3, ["random"], per_game=True, card_stats=False)
     assert report["errors"] == [] and report["completed"] == 2
     assert all(len(g["scores"]) == 2 and g["scores"][1] == 99 for g in report["per_game"]), report["per_game"]
+
+
+def test_what_lies_open_and_what_face_down():
+    """EN-285, EN-291: the Quests are laid out face up, and a claimed Quest is kept "fully visible";
+    the Quest deck they are drawn from is random, so face down. EN-296, EN-297: the Mythic cards
+    drawn are shown to all, then shuffled together under the Adventure Deck: the Mythic deck and
+    their pile are face down. EN-303, EN-304, EN-306: the Automa deck is drawn at random (face
+    down); the top Automa card, whose ability every player may use, lies open, as the Market
+    pile the players buy from. The track's cards lifted while the stationary Monsters keep their
+    spots are out of sight only within a refill. Every seat (and a spectator) sees how many cards a
+    face-down zone holds, not which. Found by tools/mutate_rules.py: each zone's visibility
+    changed, passed every test."""
+    g = new_game(load_program(_stack(EAST)), 2, 1)
+    for answer in ["Standard", "Bandits", "Cultists", "Gnolls", "Goblins", "With the Automa"]:
+        g.answer(g.decision.labels.index(answer))
+    assert g.error is None and g.state.turn_number > 0
+    for seat in (None, 0, 1):
+        seen = g.view(seat)
+        assert [seen[z] for z in ["quest_deck", "mythic_deck", "mythic_pile", "automa_deck", "lifted"]] == [4, 4, 0, 11, 0], seat
+        for zone in ["quests", "claimed of player 1", "claimed of player 2", "mythic_shown", "automa_discard", "market"]:
+            assert isinstance(seen[zone], list), (seat, zone)
+        assert (len(seen["quests"]), len(seen["automa_discard"]), len(seen["market"])) == (4, 1, 1), seat
