@@ -1192,7 +1192,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "add_dummy", "owner_of",
              "is_dummy", "key", "_ZoneRef", "card_item",
-             "card_obj", "card_objs", "_cid", "_cids"}
+             "card_obj", "card_objs", "_cid", "_cids", "ids_of"}
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
