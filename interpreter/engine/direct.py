@@ -20,6 +20,7 @@ numbered Python names, and `directcheck.check_source` verifies the source's toke
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from ..language.tree import Node, walk
@@ -266,7 +267,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         i = self.kidx.get(key)
         if i is None:
             i = self.kidx[key] = len(self.K)
-            self.K.append(v)
+            self.K.append(_interned(v))
         return f"_k{i}"  # bound once per game in `build` (a closure cell, not a table lookup)
 
     def temp(self, prefix: str = "_t") -> str:
@@ -1208,6 +1209,13 @@ def _check_direct_source(src: str) -> None:
 
 
 _BINDING = re.compile(r"    (\w+) = ")
+
+
+def _interned(v: Any) -> Any:
+    """A text the generated code holds as a constant, as the one object of its value (`sys.intern`):
+    the state's maps are keyed by the same objects (directgame.py `_interned`), so a key compares by
+    identity, not by its characters."""
+    return sys.intern(v) if type(v) is str else v
 
 
 def _bind_again_function(binds: list[str], body: list[str], ns: dict) -> tuple | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import operator
 from operator import lt as _lt
 from typing import Any, Iterator
@@ -278,8 +279,17 @@ def name_bits(rs: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     for name in [PERIOD] + list(rs.zones) + list(rs.stats):
         if name not in out:
-            out[name] = 1 << len(out)
+            out[_interned(name)] = 1 << len(out)
     return out
+
+
+def _interned(v: Any) -> Any:
+    """A name or text value kept as the one object of its value (`sys.intern`), as the generated
+    code's constants are (direct.py `_interned`): a zone's, stat's or type's name, a die face, a card
+    field's text. A map keyed by it then finds a constant's key by identity, not by comparing
+    characters (the state's zones and stats, the tables below), and `==` of two such texts is one
+    pointer test."""
+    return sys.intern(v) if type(v) is str else v
 
 
 def _bits(rs: Any, st: GameState) -> dict[str, int]:
@@ -289,7 +299,7 @@ def _bits(rs: Any, st: GameState) -> dict[str, int]:
                               for p in range(st.players)] + [f"{PERIOD}#{p}" for p in range(st.players)]
     for name in names:
         if name not in out:
-            out[name] = 1 << len(out)
+            out[_interned(name)] = 1 << len(out)
     return out
 
 
@@ -302,7 +312,7 @@ def _tables(dp: Any, st: GameState) -> dict:
         key_name = {key: key.partition("#")[0] for key in st.zones}
         bits = _bits(rs, st)
         got = cache[st.players] = {
-            "types": [c.type for c in rs.cards], "all_ids": list(range(len(rs.cards))),
+            "types": [_interned(c.type) for c in rs.cards], "all_ids": list(range(len(rs.cards))),
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
@@ -355,7 +365,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
         self.stat_bits: dict = t.setdefault("stat_bits", {})
         self.stat_bounds: dict = t.get("stat_bounds") or t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
-            name: (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
+            _interned(name): (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
         if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
             self.tbit = dict(self.tbit)
 
@@ -369,13 +379,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        out = [zones[f"{name}#{p}"] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
+        out = [zones[_interned(f"{name}#{p}")] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
         if self.info.get("dummies"):
             self.bound_player_zone(name, out, None)
         return out
 
     def player_keys(self, name: str) -> list:
-        out = [f"{name}#{p}" for p in range(self.state.players + self.state.dummies)]
+        out = [_interned(f"{name}#{p}") for p in range(self.state.players + self.state.dummies)]
         if self.info.get("dummies"):
             self.bound_player_zone(name, None, out)
         return out
@@ -384,8 +394,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         got = self._fields.get(name)
         if got is None:
             cards = self.rs.cards
-            got = self._fields[name] = [c.fields.get("name", c.name) for c in cards] if name == "name" else \
-                [c.fields.get(name) for c in cards]
+            got = self._fields[name] = [_interned(c.fields.get("name", c.name)) for c in cards] if name == "name" else \
+                [_interned(c.fields.get(name)) for c in cards]
         return got
 
     # ---- settling ------------------------------------------------------------------------
@@ -887,12 +897,12 @@ class DirectGame(DirectFacade):
         st = self.state = GameState(seed=seed, players=players, rng=GameRandom(seed))
         if log_moves:
             st.where = ChangeLog()
-        for name, z in rs.zones.items():
+        for name, z in rs.zones.items():  # (the keys as the one object of their text: `_interned`)
             if z.per_player:
                 for p in range(players):
-                    st.zones[f"{name}#{p}"] = []
+                    st.zones[_interned(f"{name}#{p}")] = []
             else:
-                st.zones[name] = []
+                st.zones[_interned(name)] = []
         st.pstats = [{} for _ in range(players)]
         st.watch = [False] * len(rs.watchers)
         first = program.__dict__.get("first_faces")  # every die shows its first face (`Game._init_state`)
@@ -1109,7 +1119,7 @@ class DirectGame(DirectFacade):
             if sd.per_player:
                 for p in self.seats:
                     v = fns[init](p) if init else default
-                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+                    st.pstats[p][_interned(name)] = sd.clamp(v) if isinstance(v, int) else v
             else:
                 v = fns[init](None) if init else default
                 st.stats[name] = sd.clamp(v) if isinstance(v, int) else v
