@@ -20,6 +20,7 @@ numbered Python names, and `directcheck.check_source` verifies the source's toke
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from ..language.tree import Node, walk
@@ -266,7 +267,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         i = self.kidx.get(key)
         if i is None:
             i = self.kidx[key] = len(self.K)
-            self.K.append(v)
+            self.K.append(_interned(v))
         return f"_k{i}"  # bound once per game in `build` (a closure cell, not a table lookup)
 
     def temp(self, prefix: str = "_t") -> str:
@@ -1192,7 +1193,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "spaces_around", "spaces_beside", "grid_spaces", "x", "y",
              "type", "int", "_card_or_none", "move_to_row", "is", "_placeable", "_zl", "_placeable_in", "space_xy", "add_dummy", "owner_of",
              "is_dummy", "key", "_ZoneRef", "card_item",
-             "card_obj", "card_objs", "_cid", "_cids"}
+             "card_obj", "card_objs", "_cid", "_cids", "ids_of"}
 
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
@@ -1208,6 +1209,13 @@ def _check_direct_source(src: str) -> None:
 
 
 _BINDING = re.compile(r"    (\w+) = ")
+
+
+def _interned(v: Any) -> Any:
+    """A text the generated code holds as a constant, as the one object of its value (`sys.intern`):
+    the state's maps are keyed by the same objects (directgame.py `_interned`), so a key compares by
+    identity, not by its characters."""
+    return sys.intern(v) if type(v) is str else v
 
 
 def _bind_again_function(binds: list[str], body: list[str], ns: dict) -> tuple | None:

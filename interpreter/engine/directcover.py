@@ -368,12 +368,19 @@ class CoverRuntime:
             by_id = self.tables.get("die_faces")
             if by_id is None:
                 by_id = self.tables["die_faces"] = [faces_of.get(card.type) for card in cards]
-            faces, below = st.faces, st.rng._randbelow  # (`Random.choice` less its call: the same draw)
+            # (`Random.choice` less its calls: `_randbelow`'s draw written out, the same bits as the
+            # game's RNG draws them, a `random.Random` or directgame.GameRandom)
+            faces, getrandbits = st.faces, st.rng.getrandbits
             for c in dice:
                 got = by_id[c] if c is not None else None
                 if got is None:
                     raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
-                faces[c] = got[below(len(got))]
+                n = len(got)
+                k = n.bit_length()
+                j = getrandbits(k)
+                while j >= n:
+                    j = getrandbits(k)
+                faces[c] = got[j]
         place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
         for c in dice:
             key = place(c)

@@ -83,6 +83,10 @@ class Unsupported(Exception):
     """A construct this compiler does not handle: the ruleset cannot run (`factory.compiled` says so)."""
 
 
+# every card of the game, as `all_cards()` gives it (a copy: the list may be kept and changed)
+ALL_CARDS = "list(R.all_ids)"
+
+
 @dataclass
 class V:
     """A compiled expression: Python source and its static kind.
@@ -461,7 +465,7 @@ class Expressions:
         raise Unsupported(f"a list from a {v.kind}")
 
     def f_all_cards(self, n, a, scope):
-        return V("list(R.all_ids)", "cards", nn=True)
+        return V(ALL_CARDS, "cards", nn=True)
 
     def f_random(self, n, a, scope):
         if len(a) != 1:
@@ -573,9 +577,14 @@ class Expressions:
         item = _ITEM_KIND.get(items.kind)
         if item is None:
             raise Unsupported("where over this")
+        if items.src == ALL_CARDS and not self.binding_depth:  # every card of the types the condition admits
+            types = self.types_tested(n.cond)
+            if types is not None:
+                items = items.copy(src=f"R.ids_of({self.k(' '.join(sorted(types)))})")
         x = self.temp("_i")
         inner = dict(scope)
-        inner["it"] = (x, "topcard" if items.top and item == "card" else item)
+        inner["it"] = (x, "topcard" if items.top and item == "card" else item) if not (items.nn and item == "card") \
+            or items.top else _Bound(V(x, "card", nn=True))  # (an item of a list with no none: never none)
         items.src = self.charged(items.src)
         with self.binding():
             cond = self.expr(n.cond, inner)
@@ -596,6 +605,24 @@ class Expressions:
             yield
         finally:
             self.binding_depth -= 1
+
+    def types_tested(self, cond: Node) -> frozenset | None:
+        """The card and die types outside which `cond` (about `it`) is false, where the condition
+        says so: `it is T`, `it is T or it is U`, either as a part of an `and` (None: any type).
+        `all_cards() where COND` then walks the cards of those types only (`Runtime.ids_of`, in the
+        cards' order), testing COND on each as before."""
+        if cond.kind == "is" and not cond.negate and cond.expr.kind == "name" and cond.expr.id == "it" and \
+                (cond.what in self.rs.card_types or cond.what in self.rs.die_types):
+            return frozenset([cond.what])
+        if cond.kind == "or":
+            parts = [self.types_tested(c) for c in cond.items]
+            return None if any(p is None for p in parts) else frozenset().union(*parts)
+        if cond.kind == "and":
+            for c in cond.items:
+                got = self.types_tested(c)
+                if got is not None:
+                    return got
+        return None
 
     def admitted_types(self, cond: Node) -> frozenset | None:
         """The card types for which `cond` (about `it`) can hold: `it is T`, alone or in an `and`."""
@@ -860,6 +887,10 @@ class RuleFunctions:
             c = obj.src if _SIMPLE.match(obj.src) else None
             if c is None:
                 return V(f"R.face({obj.src})", "any")
+            if obj.top:  # an item of a list of uncovered cards: never none, never covered
+                return V(f"_st.faces.get({c})", "any")
+            if obj.nn:  # never none (an item of `all_cards()`)
+                return V(f"(None if _COV[{c}] else _st.faces.get({c}))", "any")
             return V(f"(None if {c} is None or _COV[{c}] else _st.faces.get({c}))", "any")
         if obj.kind in ("cards", "zone", "row"):
             xs = self.items(obj)

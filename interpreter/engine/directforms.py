@@ -7,6 +7,7 @@ the same games. `FormsRuntime` is the part of `directgame.Runtime` they call.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..runtime.memory import MAX_ITEMS
@@ -163,7 +164,7 @@ class FormsRuntime:
         self.bits = dict(self.bits)
         for name, z in rs.zones.items():
             if z.per_player:
-                key = f"{name}#{int(seat)}"
+                key = sys.intern(f"{name}#{int(seat)}")  # (as directgame's zone keys)
                 st.zones[key] = []
                 self.bits[key] = 1 << len(self.bits)
                 self.tbit[key] = self.bits[name] | self.bits[key]  # this game's own copy (Runtime)
@@ -180,7 +181,7 @@ class FormsRuntime:
             if sd.per_player:
                 self.bits.setdefault(f"{name}#{int(seat)}", 1 << len(self.bits))
                 v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
-                st.pstats[seat][name] = sd.clamp(v) if isinstance(v, int) else v
+                st.pstats[seat][sys.intern(name)] = sd.clamp(v) if isinstance(v, int) else v
         for zones, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
             bits.append(self.plan_seat_bits(zones, seat))
         self.touched = -1  # anything may have changed

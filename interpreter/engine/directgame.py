@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import operator
 from operator import lt as _lt
 from typing import Any, Iterator
@@ -145,6 +146,22 @@ def _first(xs: list) -> Any:
     return xs[0] if xs else None
 
 
+class GameRandom(random.Random):
+    """A game's RNG: `random.Random`, its `shuffle` written with the per-item draw in place (the
+    same swaps from the same bits as `Random.shuffle`, whose `_randbelow` is a Python call per
+    item): a card game shuffles its decks in every game's setup."""
+
+    def shuffle(self, x: list) -> None:
+        getrandbits = self.getrandbits
+        for i in reversed(range(1, len(x))):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)  # (`Random._randbelow_with_getrandbits(n)`)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
+
+
 def _random(rng: random.Random, xs: list) -> Any:
     return rng.choice(xs) if xs else None
 
@@ -262,8 +279,17 @@ def name_bits(rs: Any) -> dict[str, int]:
     out: dict[str, int] = {}
     for name in [PERIOD] + list(rs.zones) + list(rs.stats):
         if name not in out:
-            out[name] = 1 << len(out)
+            out[_interned(name)] = 1 << len(out)
     return out
+
+
+def _interned(v: Any) -> Any:
+    """A name or text value kept as the one object of its value (`sys.intern`), as the generated
+    code's constants are (direct.py `_interned`): a zone's, stat's or type's name, a die face, a card
+    field's text. A map keyed by it then finds a constant's key by identity, not by comparing
+    characters (the state's zones and stats, the tables below), and `==` of two such texts is one
+    pointer test."""
+    return sys.intern(v) if type(v) is str else v
 
 
 def _bits(rs: Any, st: GameState) -> dict[str, int]:
@@ -273,7 +299,7 @@ def _bits(rs: Any, st: GameState) -> dict[str, int]:
                               for p in range(st.players)] + [f"{PERIOD}#{p}" for p in range(st.players)]
     for name in names:
         if name not in out:
-            out[name] = 1 << len(out)
+            out[_interned(name)] = 1 << len(out)
     return out
 
 
@@ -286,7 +312,7 @@ def _tables(dp: Any, st: GameState) -> dict:
         key_name = {key: key.partition("#")[0] for key in st.zones}
         bits = _bits(rs, st)
         got = cache[st.players] = {
-            "types": [c.type for c in rs.cards], "all_ids": list(range(len(rs.cards))),
+            "types": [_interned(c.type) for c in rs.cards], "all_ids": list(range(len(rs.cards))),
             "seats": [Seat(i) for i in range(st.players)], "others": {}, "key_name": key_name, "bits": bits,
             # what a change of each zone notes for settling: its name, and a player's zone its key too
             "tbit": {key: bits[name] | bits[key] for key, name in key_name.items()},
@@ -296,7 +322,7 @@ def _tables(dp: Any, st: GameState) -> dict:
                                     rs.zones[name].kind != "board" and  # a board's cards lie on spaces
                                     name not in dp.program.grids),  # a card leaving a grid leaves its space
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
-            "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {},  # (`Runtime.fired`, `whenever_pending`)
+            "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {}, "ids_of": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
             "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
     return got
@@ -334,11 +360,12 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.key_name, self.bits, self.tbit = t["key_name"], t["bits"], t["tbit"]
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
         self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_plan`)
+        self._ids_of: dict = t["ids_of"]
         # a player's stat's bits for settling, by (name, seat): its name's and its instance's (`touch_stat`);
         # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
         self.stat_bits: dict = t.setdefault("stat_bits", {})
-        self.stat_bounds: dict = t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
-            name: (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
+        self.stat_bounds: dict = t.get("stat_bounds") or t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
+            _interned(name): (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
         if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
             self.tbit = dict(self.tbit)
 
@@ -352,13 +379,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        out = [zones[f"{name}#{p}"] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
+        out = [zones[_interned(f"{name}#{p}")] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
         if self.info.get("dummies"):
             self.bound_player_zone(name, out, None)
         return out
 
     def player_keys(self, name: str) -> list:
-        out = [f"{name}#{p}" for p in range(self.state.players + self.state.dummies)]
+        out = [_interned(f"{name}#{p}") for p in range(self.state.players + self.state.dummies)]
         if self.info.get("dummies"):
             self.bound_player_zone(name, None, out)
         return out
@@ -367,8 +394,8 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         got = self._fields.get(name)
         if got is None:
             cards = self.rs.cards
-            got = self._fields[name] = [c.fields.get("name", c.name) for c in cards] if name == "name" else \
-                [c.fields.get(name) for c in cards]
+            got = self._fields[name] = [_interned(c.fields.get("name", c.name)) for c in cards] if name == "name" else \
+                [_interned(c.fields.get(name)) for c in cards]
         return got
 
     # ---- settling ------------------------------------------------------------------------
@@ -704,6 +731,16 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             return "[" + ", ".join(self._label(c) for c in v) + "]"
         return str(v)
 
+    def ids_of(self, types: str) -> list[int]:
+        """The ids of the cards of `types` (card or die type names, space-separated), in the
+        cards' order: what `all_cards() where it is T ...` walks (directexpr.py `types_tested`);
+        read only."""
+        got = self._ids_of.get(types)
+        if got is None:
+            ty, names = self.types, frozenset(types.split(" "))
+            got = self._ids_of[types] = [i for i in self.all_ids if ty[i] in names]
+        return got
+
     def fire(self, event: str, subject: Any, actor: Any) -> Iterator[Decision]:
         """`FireTask`: the subject card's own triggers, then the rules' triggers; a trigger whose
         condition is false does not answer; the active player orders several."""
@@ -733,6 +770,22 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
             Seat(actor) if actor is not None else Seat(self.state.active)
         n = len(subjects)
+        if not cards and not copies and not held and rule and len(rule) == 1 and rule[0][1] is not None:
+            # one rule's trigger with a condition and nothing else answering (a roll's `rolled`
+            # in a dice game): the loop below for that case, its condition asked per subject
+            name, cond, binder, node = rule[0]
+            test = fns[cond]
+            try:  # (a condition's Python failure named at its trigger, as below)
+                while i < n:
+                    subject = subjects[i]
+                    if test(you, subject, subject) if binder else test(you, subject):
+                        return i, [(fns[name], (you, subject, subject) if binder else (you, subject), node)]
+                    i += 1
+            except RuleError:
+                raise
+            except Exception as ex:
+                raise condition_error(ex, node) from None
+            return i, None
         while i < n:
             subject = subjects[i]
             if subject is not None:
@@ -841,20 +894,22 @@ class DirectGame(DirectFacade):
         self.dp, self.program, self.rs = dp, program, rs
         self.limits = limits or Limits()
         self.cards = rs.cards
-        st = self.state = GameState(seed=seed, players=players, rng=random.Random(seed))
+        st = self.state = GameState(seed=seed, players=players, rng=GameRandom(seed))
         if log_moves:
             st.where = ChangeLog()
-        for name, z in rs.zones.items():
+        for name, z in rs.zones.items():  # (the keys as the one object of their text: `_interned`)
             if z.per_player:
                 for p in range(players):
-                    st.zones[f"{name}#{p}"] = []
+                    st.zones[_interned(f"{name}#{p}")] = []
             else:
-                st.zones[name] = []
+                st.zones[_interned(name)] = []
         st.pstats = [{} for _ in range(players)]
         st.watch = [False] * len(rs.watchers)
-        for card in rs.cards:  # every die shows its first face (`Game._init_state`)
-            if card.type in program.die_faces:
-                st.faces[card.id] = program.die_faces[card.type][0]
+        first = program.__dict__.get("first_faces")  # every die shows its first face (`Game._init_state`)
+        if first is None:
+            first = program.first_faces = {card.id: program.die_faces[card.type][0] for card in rs.cards
+                                           if card.type in program.die_faces}
+        st.faces.update(first)
         self.choices: list[int] = []
         self.log: list[str] = []
         self.log_chars = 0
@@ -1064,7 +1119,7 @@ class DirectGame(DirectFacade):
             if sd.per_player:
                 for p in self.seats:
                     v = fns[init](p) if init else default
-                    st.pstats[p][name] = sd.clamp(v) if isinstance(v, int) else v
+                    st.pstats[p][_interned(name)] = sd.clamp(v) if isinstance(v, int) else v
             else:
                 v = fns[init](None) if init else default
                 st.stats[name] = sd.clamp(v) if isinstance(v, int) else v

@@ -8,6 +8,7 @@ made by `engine.factory.new_game`.
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -133,7 +134,9 @@ class Program:
         # board items in declaration order: (board, item) — their spaces are compiled with the rules
         self.boards = [(name, item) for name, b in rs.boards.items() for item in b.items]
         self.board_names = frozenset(rs.boards)
-        self.die_faces = {name: rs.die_faces(name) for name in rs.die_types}
+        # (a face's text as the one object of its value, as the generated code's constants: `==` is a pointer test)
+        self.die_faces = {name: [sys.intern(f) if type(f) is str else f for f in rs.die_faces(name)]
+                          for name in rs.die_types}
         # zones where covered cards keep only one part of their abilities (card parts)
         self.kept_parts = {n: z.keeps for n, z in rs.zones.items() if z.keeps}
 

@@ -3005,7 +3005,7 @@ class IsExpr(Expr):
                 return gen.value("True" if self.negate else "False", "bool")
             if v.kind != "card":
                 gen.unsupported("is Type on a non-card")
-            if v.top:
+            if v.top or v.nn:  # (never none: its type is known)
                 return gen.value(f"(_TY[{v.src}] != {gen.k(what)})" if self.negate
                                  else f"(_TY[{v.src}] == {gen.k(what)})", "bool")
             src = f"(({v.src}) is not None and _TY[{v.src}] == {gen.k(what)})" if gen.is_local(v.src) else \
@@ -3340,6 +3340,8 @@ class Attr(Expr):
                               nn=items.top and types is not None and gen.field_never_none(name, types))
         if obj.kind == "card" and obj.top:
             return gen.value(rd(f, obj.src), "any", single=gen.field_single(name))
+        if obj.kind == "card" and obj.nn and gen.is_local(obj.src):  # never none (an item of `all_cards()`)
+            return gen.value(f"(None if _COV[{obj.src}] else {rd(f, obj.src)})", "any", single=gen.field_single(name))
         if obj.kind == "card":  # (the card named where first read: `leader(you).bonus` works it out once)
             first, c = gen.named(obj.src)
             return gen.value(f"(None if {first} is None or _COV[{c}] else {rd(f, c)})", "any",

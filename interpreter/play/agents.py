@@ -8,7 +8,7 @@ import weakref
 from _random import Random as _CRandom
 from typing import Protocol
 
-from ..engine.directgame import DirectGame
+from ..engine.directgame import DirectGame, GameRandom
 from ..engine.game import Decision
 from ..engine.resumable import CopyPlan
 from ..runtime.values import ZoneRef
@@ -32,7 +32,15 @@ class RandomAgent:
         self.rng = random.Random(str(seed))
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
-        return draw_below(self.rng, len(decision.options))
+        n = len(decision.options)  # (`draw_below` written out: a batch asks this at every decision)
+        if n <= 0:
+            return self.rng.randrange(n)  # its own error: no options
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
 
 def draw_below(rng: random.Random, n: int) -> int:
@@ -163,7 +171,7 @@ def determinize(game: DirectGame, seat: int, rng: random.Random, plan: "DealPlan
     from one game: the places are found once); without it, they are found in `game`.
     """
     r = game.state.rng
-    if type(r) is random.Random:  # `r.seed(bits)` without its Python-level checks of the seed's type
+    if type(r) is GameRandom or type(r) is random.Random:  # `r.seed(bits)` without its Python-level checks of the seed's type
         _seed(r, rng.getrandbits(64))
         r.gauss_next = None
     else:

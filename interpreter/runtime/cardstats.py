@@ -158,10 +158,12 @@ class MoveTracker:
             st.where.events = self.events  # (the list `marks` gave)
         self.events = st.where.follow(st.under)  # (the list `marks` gave, where it was asked first)
         self.game = game
-        pos = self.pos = [None] * len(self.cards)
         where = st.where
-        for cid, at in where.items():  # a covered card ("^top") lies where its top card does
-            pos[cid] = _resolve(where, cid) if at[0] == "^" else at
+        pos = self.pos = list(map(where.get, range(len(self.cards))))  # (None: out of play)
+        if st.under:  # a covered card ("^top", listed under its top card) lies where its top card does
+            for cid, at in where.items():
+                if at[0] == "^":
+                    pos[cid] = _resolve(where, cid)
 
     def marks(self, game: Any) -> list:
         """The list a game's `play_out` may append each decision's player to, before it is
