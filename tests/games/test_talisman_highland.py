@@ -23,3 +23,16 @@ def test_the_relic_deck_lies_face_down():
     for seat in (0, 1, None):
         seen = g.view(seat)
         assert isinstance(seen["relic_deck"], int) and seen["relic_deck"] == left, seat
+
+
+def test_the_region_deck_lies_face_down_and_its_discard_pile_open():
+    """rulesets/talisman_regions: a Region's cards are drawn unseen from its deck (TA-409: "always
+    draws from that expansion's deck"), so every seat sees only how many are left there, while the
+    discard pile is open: `hidden` made `public` on `region_deck` is a mutant no scenario can catch."""
+    g = new_game(load_program(f"{ROOT}/rulesets/talisman --with {ROOT}/rulesets/talisman_highland"), 3, 0, seats=[])
+    left = len(g.state.zones[ZoneRef("region_deck", None).key])
+    assert left > 0
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert isinstance(seen["region_deck"], int) and seen["region_deck"] == left, seat
+        assert isinstance(seen["region_discard"], list), seat
