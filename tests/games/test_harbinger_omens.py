@@ -40,3 +40,17 @@ def test_the_stack_is_the_prophecy_then_the_first_to_the_seventh_omen(games):
         assert top_first == list(range(8)), top_first
         assert g.state.stats["harbinger_at"] is None
         assert sum(1 for c in g.state.zones["box"] if g.cards[c].type == "Omen") == 24
+
+
+def test_the_omens_lie_faceup_and_the_harbinger_and_terrain_decks_facedown(games):
+    """TA-619, TA-628: the Omen stack is "a faceup stack" and a discarded Omen goes "faceup on top of
+    the Omen discard pile": every seat sees which Omens they are. The Harbinger and Terrain decks are
+    drawn from the top after a shuffle (TA-642: "shuffles the Terrain deck, draws the top card"):
+    every seat sees how many cards are left, not which. `hidden` made `public`, or `public` made
+    `hidden`, is a mutant no scenario can catch (a scenario cannot state what a seat sees)."""
+    g = games[0]
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert (seen["harbinger_deck"], seen["terrain_deck"]) == (11, 6), seat
+        assert isinstance(seen["omen_stack"], list) and len(seen["omen_stack"]) == 8, seat
+        assert seen["omen_discard"] == [], seat
