@@ -22,11 +22,14 @@ def games():
 
 def test_the_omen_set_is_one_of_four_and_the_die_is_rolled_again_on_five_and_six(games):
     """TA-618: one of the four stacks by a die, 1-4 left to right, 5 and 6 rolled again: over twelve
-    seeds every set rolled is 1..4 and at least three different sets come up (a die read as it
-    falls would give 5 or 6 about one time in three)."""
+    seeds every set rolled is 1..4 and each of the four comes up (a die read as it falls would give
+    5 or 6 about one time in three; a range of the set's stat cut short would never give 4). The
+    log names the set rolled."""
     sets = [g.state.stats["omen_set"] for g in games]
     assert all(g.error is None for g in games)
-    assert set(sets) <= {1, 2, 3, 4} and len(set(sets)) >= 3, sets
+    assert set(sets) == {1, 2, 3, 4}, sets
+    for g, n in zip(games, sets):
+        assert f"[the Omen set is, {n}]" in g.log, g.log[-6:]
 
 
 def test_the_stack_is_the_prophecy_then_the_first_to_the_seventh_omen(games):
@@ -54,3 +57,13 @@ def test_the_omens_lie_faceup_and_the_harbinger_and_terrain_decks_facedown(games
         assert (seen["harbinger_deck"], seen["terrain_deck"]) == (11, 6), seat
         assert isinstance(seen["omen_stack"], list) and len(seen["omen_stack"]) == 8, seat
         assert seen["omen_discard"] == [], seat
+
+
+def test_the_harbinger_and_terrain_decks_are_shuffled(games):
+    """TA-642: the Terrain deck is shuffled and drawn from the top; the Harbinger deck likewise
+    (TA-621): over twelve seeds each deck holds all its cards (11 Harbinger cards, 6 Terrain cards)
+    in more than one order, and none of them is elsewhere."""
+    for deck, n in (("harbinger_deck", 11), ("terrain_deck", 6)):
+        orders = {tuple(g.cards[c].name for c in g.state.zones[deck]) for g in games}
+        assert all(len(o) == n for o in orders), (deck, orders)
+        assert len(orders) > 1, deck
