@@ -3,6 +3,7 @@ for the Omen set is rolled again on 5 and 6). The rule IDs are those of
 /work/shared/rules/talisman.md (TA-617..TA-619)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,15 @@ def test_the_harbinger_and_terrain_decks_are_shuffled(games):
         orders = {tuple(g.cards[c].name for c in g.state.zones[deck]) for g in games}
         assert all(len(o) == n for o in orders), (deck, orders)
         assert len(orders) > 1, deck
+
+
+def test_the_omen_set_is_a_fresh_roll(games):
+    """TA-618: "roll a die" for the set: not the face a die was left on by an earlier roll (the base's
+    Ending roll, logged "(rolled, N, )", the last roll before the expansion's setup): over twelve
+    seeds some game's set differs from a 1-4 that roll left."""
+    differ = 0
+    for g in games:
+        ending = [line for line in g.log if line.startswith("[the Ending is")]
+        left = int(re.search(r"rolled, (\d+),", ending[-1]).group(1))
+        differ += left <= 4 and left != g.state.stats["omen_set"]
+    assert differ > 0
