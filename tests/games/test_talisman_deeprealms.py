@@ -10,7 +10,8 @@ from pathlib import Path
 
 from rulekit import cited_rules, not_modelled_rules
 
-from interpreter.api import check_path
+from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = {f"TA-{i:03d}" for i in range(743, 780)}
@@ -53,3 +54,13 @@ def test_the_deep_realms_alone_validate_clean():
     """`grimoire validate rulesets/talisman_deeprealms`: its `extends` chain brings the base."""
     _, content = check_path(ROOT / "rulesets" / "talisman_deeprealms")
     assert [d for d in content.diagnostics if d.severity == "error"] == []
+
+
+def test_a_tunnel_stack_lies_face_down():
+    """"he at once takes the top three Tunnel cards ... as a facedown stack in front of him" (TA-757):
+    every seat, his own too, sees how many cards a stack holds, not which. `hidden` made `public` is a
+    mutant no scenario can catch (a scenario cannot state what a seat sees)."""
+    g = new_game(load_program(stack("deeprealms")), 3, 0, seats=[])
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert [seen[f"tunnel_stack of player {p}"] for p in (1, 2, 3)] == [0, 0, 0], seat
