@@ -7,7 +7,9 @@ from pathlib import Path
 
 from rulekit import cited_rules, not_modelled_rules
 
-from interpreter.api import check_path
+from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
+from interpreter.runtime.values import ZoneRef
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,3 +64,21 @@ def test_bots_play_the_woodland_on_direct_code_to_the_end():
     every decision (the dark fate split too)."""
     report = simulate(BASE + mods("woodland"), 1, 3, 7, ["guided"], per_game=True, card_stats=False)
     assert report["errors"] == [] and report["completed"] == 1
+
+
+def test_the_path_and_destiny_decks_lie_face_down():
+    """Only the three Paths beside the Entrance are faceup ("draw three Path cards and place them
+    faceup next to the Woodland Entrance"), and a Destiny is drawn unseen: every seat sees how many
+    cards are left in the Path deck and the Destiny deck, not which. `hidden` made `public` is a
+    mutant no scenario can catch (a scenario cannot state what a seat sees)."""
+    g = new_game(load_program(BASE + mods("woodland")), 3, 0, seats=[])
+    while g.decision is not None and g.decision.prompt.startswith("How many of your fate are dark"):
+        g.answer(0)                                      # setup: each starting fate's side (TA-420)
+    paths = len(g.state.zones[ZoneRef("path_deck", None).key])
+    destinies = len(g.state.zones[ZoneRef("destiny_deck", None).key])
+    assert (paths, destinies) == (3, 4)
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert isinstance(seen["path_deck"], int) and seen["path_deck"] == paths, seat
+        assert isinstance(seen["destiny_deck"], int) and seen["destiny_deck"] == destinies, seat
+        assert len(seen["path_market"]) == 3, seat
