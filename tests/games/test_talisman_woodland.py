@@ -3,11 +3,14 @@ code, stacks with the other Regions in any order, is played to the end by bots, 
 its rules cited by a scenario of tests/scenarios/talisman_woodland/ or listed in its NOTES.md."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from rulekit import cited_rules, not_modelled_rules
 
-from interpreter.api import check_path
+from interpreter.api import check_path, load_program
+from interpreter.engine.factory import new_game
+from interpreter.runtime.values import ZoneRef
 from interpreter.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,3 +65,49 @@ def test_bots_play_the_woodland_on_direct_code_to_the_end():
     every decision (the dark fate split too)."""
     report = simulate(BASE + mods("woodland"), 1, 3, 7, ["guided"], per_game=True, card_stats=False)
     assert report["errors"] == [] and report["completed"] == 1
+
+
+
+@functools.lru_cache(maxsize=None)
+def woodland() -> object:
+    return load_program(BASE + mods("woodland"))
+
+
+def set_up(seed: int):
+    """A game of three with the Woodland, its setup done (each starting fate placed light side up)."""
+    g = new_game(woodland(), 3, seed, seats=[])
+    while g.decision is not None and g.decision.prompt.startswith("How many of your fate are dark"):
+        g.answer(0)                                      # setup: each starting fate's side (TA-420)
+    return g
+
+
+def names(g, zone: str) -> list[str]:
+    return [g.cards[i].name for i in g.state.zones[ZoneRef(zone, None).key]]
+
+
+def test_the_path_and_destiny_decks_lie_face_down():
+    """Only the three Paths beside the Entrance are faceup ("draw three Path cards and place them
+    faceup next to the Woodland Entrance"), and a Destiny is drawn unseen: every seat sees how many
+    cards are left in the Path deck and the Destiny deck, not which. `hidden` made `public` is a
+    mutant no scenario can catch (a scenario cannot state what a seat sees)."""
+    g = set_up(0)
+    paths, destinies = len(names(g, "path_deck")), len(names(g, "destiny_deck"))
+    assert (paths, destinies) == (3, 4)
+    for seat in (0, 1, None):
+        seen = g.view(seat)
+        assert isinstance(seen["path_deck"], int) and seen["path_deck"] == paths, seat
+        assert isinstance(seen["destiny_deck"], int) and seen["destiny_deck"] == destinies, seat
+        assert len(seen["path_market"]) == 3, seat
+
+
+def test_the_path_and_destiny_decks_are_shuffled_at_setup():
+    """The three faceup Paths are drawn from a shuffled Path deck (TA-419), and Destinies from a
+    shuffled Destiny deck: over five seeds neither the faceup Paths nor the Destiny deck's order is
+    always the cards' file order. A scenario plays one seed, so it cannot tell a deck left unshuffled."""
+    markets, orders = set(), set()
+    for seed in range(5):
+        g = set_up(seed)
+        markets.add(frozenset(names(g, "path_market")))
+        orders.add(tuple(names(g, "destiny_deck")))
+        assert len(names(g, "path_market")) == 3 and len(names(g, "destiny_deck")) == 4
+    assert len(markets) > 1 and len(orders) > 1
