@@ -32,15 +32,7 @@ class RandomAgent:
         self.rng = random.Random(str(seed))
 
     def choose(self, game: DirectGame, decision: Decision) -> int:
-        n = len(decision.options)  # (`draw_below` written out: a batch asks this at every decision)
-        if n <= 0:
-            return self.rng.randrange(n)  # its own error: no options
-        getrandbits = self.rng.getrandbits
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return r
+        return draw_below(self.rng, len(decision.options))
 
 
 def draw_below(rng: random.Random, n: int) -> int:
