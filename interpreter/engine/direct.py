@@ -39,6 +39,7 @@ from .directmixed import MIXED_KEYWORDS, MixedGen
 from .directrebind import old_value_dead
 from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
+from .setupmemo import prefix_length
 from .directeval import compile_expression
 from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, unnamed
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
@@ -344,7 +345,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             if name in rs.phases:
                 ph = rs.phases[name]
                 funcs[name] = f"_ph_{name}"
-                self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False)
+                self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False,
+                              prefix=prefix_length(ph.body, rs) if name == "setup" else 0)
         self.cover_phases(funcs)
         # triggers: rule triggers and card effects, by event
         trig_fns: dict[int, tuple] = {}
@@ -522,12 +524,13 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
     # ---- functions ---------------------------------------------------------------------------
     def function(self, name: str, params: list[tuple[str, str]], body: list[Node], loc, call: bool,
                  sync: bool = False, counted: bool = True, zones: dict | None = None,
-                 check_mode: str | None = None) -> None:
+                 check_mode: str | None = None, prefix: int = 0) -> None:
         """A rule body as a generator function (a plain one for `sync` bodies, which never stop).
         `call`: it ends as a procedure's or turn's body does, settling first; `counted`: it
         counts towards the depth limit (procedures and triggers). `zones`: more scope entries
         (a procedure's zone parameters, directcalls.py); `check_mode`: its settle checks, where
-        not those of its name."""
+        not those of its name; `prefix`: how many of the first statements the first game of a
+        player count runs for all (the setup's, setupmemo.py)."""
         scope = {p: (f"_a{i}", kind) for i, (p, kind) in enumerate(params)}
         self.params_of.setdefault(name, {py: (p, kind) for p, (py, kind) in scope.items()})  # for blame.py
         self.cur_loc = loc
@@ -541,6 +544,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit_enter(2)
             self.emit(2, "try:")
             d = 3
+        if prefix:
+            body = self.setup_prefix(body, prefix, d, scope)
         self.block(body, d, dict(scope), loops=0)
         if call:
             self.settle_check(d)
@@ -551,6 +556,22 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(2, "if False:")
             self.emit(3, "yield")  # always a generator, even without a decision
         self.sync = False
+
+    def setup_prefix(self, body: list[Node], n: int, d: int, scope: dict) -> list[Node]:
+        """The first `n` statements of `body` written to run only where the game does not lay
+        them out from the first game's (setupmemo.py); returns the rest. Written as usual instead
+        where their code could stop, draw or read more than the cards' places (the rules' test,
+        `prefix_length`, passed it: this is the check on what was written for it)."""
+        start = len(self.lines)
+        self.emit(d, "if not R.prefix_restored():")
+        self.block(body[:n], d + 1, dict(scope), loops=0)
+        self.emit(d + 1, "R.prefix_recorded()")
+        written = "\n".join(self.lines[start + 1:])
+        if "yield" in written or set(_R_ATTR.findall(written)) - _PREFIX_CALLS or \
+                set(_STATE_ATTR.findall(written)) - {"players"}:
+            del self.lines[start:], self.line_loc[start:]
+            return body
+        return body[n:]
 
     def plan_function(self, name: str, rule: Node, plan: Any, keys: str) -> None:
         """`_al<i>(you, changed)`: an `always` rule that is one loop over the players, run for the
@@ -1198,6 +1219,10 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
+_KEYWORDS |= {"prefix_restored", "prefix_recorded"}  # the setup's prefix (`_Gen.setup_prefix`)
+_R_ATTR, _STATE_ATTR = re.compile(r"\bR\.(\w+)"), re.compile(r"\b_st\.(\w+)")
+# what a prefix's code may call of the runtime: moves and the cards of some types
+_PREFIX_CALLS = {"touched", "all_ids", "ids_of", "take_any", "mark_under", "not_a_card", "card_item", "prefix_recorded"}
 _KEYWORDS |= STMTS_KEYWORDS  # written by directstmts
 _KEYWORDS |= {"fired", "run_fired"}  # `fire` in two steps (`emit_fire`)
 

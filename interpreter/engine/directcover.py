@@ -282,33 +282,38 @@ class CoverRuntime:
         if st.ending == "turn":
             raise GameOver()
 
-    def play_round(self) -> Iterator:
+    def play_round(self, again: bool) -> Iterator:
         """`RoundTask`: the round counts, `round_start`, the `round:` body (or every player's
-        turn from the start player), `round_end`; `end game after this round` ends it here."""
+        turn from the start player), `round_end`; `end game after this round` ends it here.
+        `again`: round after round until the game ends (`play_game`: one generator less between
+        each decision and the game; `play round` plays one)."""
         st, fns, info = self.state, self.game.fns, self.info
-        st.round_number += 1
-        if st.round_number > self.limits.max_turns:
-            raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", self.flow_loc("round"))
-        self.reset_uses("round:")
         events = self.events()
-        started = self.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
-        if self.new_period():
-            yield from self.settle()
-        if started:
-            yield from self.run_fired("round_start", started)
         body = info["funcs"].get("round")
-        if body is not None:
-            yield from fns[body](Seat(st.start_player))
-        else:
-            k = 0
-            while k < st.players:
-                p = (st.start_player + k) % st.players
-                k += 1
-                yield from self.play_turn(p)
-        if "round_end" in events:
-            yield from self.fire("round_end", None, Seat(st.start_player))
-        if st.ending == "round":
-            raise GameOver()
+        while True:
+            st.round_number += 1
+            if st.round_number > self.limits.max_turns:
+                raise LimitExceeded(f"the game did not end within {self.limits.max_turns} rounds", self.flow_loc("round"))
+            self.reset_uses("round:")
+            started = self.fired("round_start", None, Seat(st.start_player)) if "round_start" in events else ()
+            if self.new_period():
+                yield from self.settle()
+            if started:
+                yield from self.run_fired("round_start", started)
+            if body is not None:
+                yield from fns[body](Seat(st.start_player))
+            else:
+                k = 0
+                while k < st.players:
+                    p = (st.start_player + k) % st.players
+                    k += 1
+                    yield from self.play_turn(p)
+            if "round_end" in events:
+                yield from self.fire("round_end", None, Seat(st.start_player))
+            if st.ending == "round":
+                raise GameOver()
+            if not again:
+                return
 
     def play_game(self) -> Iterator:
         """`MainTask` after setup: the `play:` body, or rounds until the game ends."""
@@ -317,8 +322,7 @@ class CoverRuntime:
         if play is not None:
             yield from self.game.fns[play](Seat(self.state.start_player))
             raise GameOver()
-        while True:
-            yield from self.play_round()
+        yield from self.play_round(True)
 
     def flow_loc(self, first: str = "turn") -> Any:
         phases = self.rs.phases
@@ -353,6 +357,7 @@ class CoverRuntime:
         """`Game.roll`: a face per die from the game's RNG, or the next scripted face (scenarios'
         `rolls:`, the game's `forced_rolls`)."""
         faces_of, cards, st, forced = self.program.die_faces, self.rs.cards, self.state, self.game.forced_rolls
+        place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
         if forced:
             for c in dice:
                 if c is None or cards[c].type not in faces_of:
@@ -364,28 +369,30 @@ class CoverRuntime:
                 if face not in faces_of[cards[c].type]:
                     raise RuleError(f"scripted roll `{face}` is not a face of {cards[c].type}", None)
                 st.faces[c] = face
+            for c in dice:
+                key = place(c)
+                if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
+                    touched |= tbit[key]
         else:  # (hot in dice games: each die's faces found by its id, one draw each as before)
-            by_id = self.tables.get("die_faces")
+            by_id = self.tables.get("die_faces")  # (a die's faces, their count and its bits, by id)
             if by_id is None:
-                by_id = self.tables["die_faces"] = [faces_of.get(card.type) for card in cards]
+                by_id = self.tables["die_faces"] = [
+                    (f, len(f), len(f).bit_length()) if f else None for f in (faces_of.get(card.type) for card in cards)]
             # (`Random.choice` less its calls: `_randbelow`'s draw written out, the same bits as the
             # game's RNG draws them, a `random.Random` or directgame.GameRandom)
             faces, getrandbits = st.faces, st.rng.getrandbits
             for c in dice:
-                got = by_id[c] if c is not None else None
-                if got is None:
+                spec = by_id[c] if c is not None else None
+                if spec is None:
                     raise RuleError(f"only dice can be rolled, not {self._label(c) if c is not None else 'none'}", None)
-                n = len(got)
-                k = n.bit_length()
+                got, n, k = spec
                 j = getrandbits(k)
                 while j >= n:
                     j = getrandbits(k)
                 faces[c] = got[j]
-        place, tbit, touched = st.where.get, self.tbit, 0  # (bound once: see `whenever_pending`)
-        for c in dice:
-            key = place(c)
-            if key and key[0] != "^":  # a covered die notes nothing any rule reads (as `Game.touch("^7")`)
-                touched |= tbit[key]
+                key = place(c)  # (what the roll touched, in the same walk)
+                if key and key[0] != "^":
+                    touched |= tbit[key]
         self.touched |= touched
 
     # ---- values (library/builtins.py, over card ids) ---------------------------------------

@@ -109,6 +109,7 @@ class V:
     held: str | None = None  # for a stat's cards: the stat's own value (none before a first `set`)
     empty: bool = False  # for kind `list`: a rule function's `[]`, known empty (`x in f()` is false)
     single: bool = False  # a value that holds no list or map (a card field no card gives one: `field_single`)
+    types: frozenset | None = None  # for kind `card`: the types it is one of (a typed walk's item, `where_parts`)
 
     def copy(self, **changes: Any) -> "V":
         """A copy with `changes` (`dataclasses.replace` without its per-call field walk: the
@@ -267,6 +268,11 @@ class Expressions:
         """The list `[elem for x in items if cond]` (`cond` None: every item) that construct `n`
         makes: a loop into a local before the statement where `expr_first` allows, else the
         comprehension."""
+        if cond == "True":  # known true (a typed walk's `it is T`)
+            cond = None
+        if cond is None and elem == x:  # every item as it is: a copy
+            return self._first(n, f"list({unnamed(items)})", lambda t, d: [(d, f"{t} = list({items})")], kind,
+                               **known)
         text = f"[{elem} for {x} in {unnamed(items)}{'' if cond is None else f' if {cond}'}]"
 
         def loop(t: str, d: int) -> list[tuple[int, str]]:
@@ -577,14 +583,17 @@ class Expressions:
         item = _ITEM_KIND.get(items.kind)
         if item is None:
             raise Unsupported("where over this")
+        walked = None
         if items.src == ALL_CARDS and not self.binding_depth:  # every card of the types the condition admits
-            types = self.types_tested(n.cond)
-            if types is not None:
-                items = items.copy(src=f"R.ids_of({self.k(' '.join(sorted(types)))})")
+            walked = self.types_tested(n.cond)
+            if walked is not None:
+                items = items.copy(src=f"R.ids_of({self.k(' '.join(sorted(walked)))})")
         x = self.temp("_i")
         inner = dict(scope)
+        # (an item of a list with no none: never none; of a typed walk: its type known to be one of
+        # those walked, so the condition's own `it is T` is known: `IsExpr`)
         inner["it"] = (x, "topcard" if items.top and item == "card" else item) if not (items.nn and item == "card") \
-            or items.top else _Bound(V(x, "card", nn=True))  # (an item of a list with no none: never none)
+            or items.top else _Bound(V(x, "card", nn=True, types=walked))
         items.src = self.charged(items.src)
         with self.binding():
             cond = self.expr(n.cond, inner)
@@ -610,7 +619,7 @@ class Expressions:
         """The card and die types outside which `cond` (about `it`) is false, where the condition
         says so: `it is T`, `it is T or it is U`, either as a part of an `and` (None: any type).
         `all_cards() where COND` then walks the cards of those types only (`Runtime.ids_of`, in the
-        cards' order), testing COND on each as before."""
+        cards' order), testing COND on each, less the type tests the walk answers (`V.types`)."""
         if cond.kind == "is" and not cond.negate and cond.expr.kind == "name" and cond.expr.id == "it" and \
                 (cond.what in self.rs.card_types or cond.what in self.rs.die_types):
             return frozenset([cond.what])

@@ -14,7 +14,7 @@ import re
 import sys
 import operator
 from operator import lt as _lt
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..runtime.cardstats import ChangeLog
 from .blame import rule_terms
@@ -26,6 +26,7 @@ from .directfacade import DirectFacade
 from .directforms import FORMS_GLOBALS, FormsRuntime
 from .directpairs import PAIRS_GLOBALS
 from .directstmts import StmtsRuntime
+from . import setupmemo
 from .directtuples import TUPLES_GLOBALS
 from .directmixed import MAX_INT, MIXED_GLOBALS, mul, value_text
 from ..analysis.effects import PERIOD
@@ -519,6 +520,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
     def cards_of(self, zone: list, rows: bool) -> list:
         return [x for r in zone for x in r] if rows else list(zone)
 
+    def prefix_restored(self) -> bool:
+        """The setup's prefix laid out from the first game's (setupmemo.py)."""
+        return setupmemo.restored(self)
+
+    def prefix_recorded(self) -> None:
+        setupmemo.recorded(self)
+
     def not_a_card(self) -> None:
         raise RuleError("only cards can be moved, not none", None)
 
@@ -763,29 +771,38 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         plan = self.tables["fire_plans"].get(event)
         if plan is None:
             plan = self._fire_plan(event)
-        cards, rule, whenever = plan  # (looked up once per call)
+        cards, rule, whenever, single = plan  # (looked up once per call)
         held = self.whenever_held(event) if whenever else None
-        copies = self.info["copies"]
         fns = self.game.fns
         you = self.seats[actor] if actor.__class__ is Seat and actor < len(self.seats) else \
             Seat(actor) if actor is not None else Seat(self.state.active)
         n = len(subjects)
-        if not cards and not copies and not held and rule and len(rule) == 1 and rule[0][1] is not None:
-            # one rule's trigger with a condition and nothing else answering (a roll's `rolled`
-            # in a dice game): the loop below for that case, its condition asked per subject
-            name, cond, binder, node = rule[0]
+        if single is not None:
+            # one rule's trigger with a condition, and none of the cards' own (a roll's `rolled`
+            # in a dice game): the loop below for that case, its condition asked per subject,
+            # then the `whenever` cards in play
+            name, cond, binder, node = single
             test = fns[cond]
-            try:  # (a condition's Python failure named at its trigger, as below)
-                while i < n:
-                    subject = subjects[i]
-                    if test(you, subject, subject) if binder else test(you, subject):
-                        return i, [(fns[name], (you, subject, subject) if binder else (you, subject), node)]
-                    i += 1
-            except RuleError:
-                raise
-            except Exception as ex:
-                raise condition_error(ex, node) from None
+            while i < n:
+                subject = subjects[i]
+                try:  # (a condition's Python failure named at its trigger, as below)
+                    hit = test(you, subject, subject) if binder else test(you, subject)
+                except RuleError:
+                    raise
+                except Exception as ex:
+                    raise condition_error(ex, node) from None
+                if hit:
+                    pending = [(fns[name], (you, subject, subject) if binder else (you, subject), node)]
+                    if held:
+                        pending += self.whenever_answers(held, subject)
+                    return i, pending
+                if held:
+                    pending = self.whenever_answers(held, subject)
+                    if pending:
+                        return i, pending
+                i += 1
             return i, None
+        copies = self.info["copies"]
         while i < n:
             subject = subjects[i]
             if subject is not None:
@@ -818,10 +835,13 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def _fire_plan(self, event: str) -> tuple:
         """An event's (cards' own triggers by card, the rules' triggers, whether `whenever`
-        triggers answer it), found once per ruleset (`tables["fire_plans"]`)."""
+        triggers answer it, the one rule trigger with a condition where no card's own trigger
+        answers: `fired_from`'s loop of its own), found once per ruleset (`tables["fire_plans"]`)."""
         info = self.info
-        plan = self.tables["fire_plans"][event] = (info["card_triggers"].get(event, _NO_TABLE), info["rule_triggers"].get(event),
-                                         event in info["whenever"])
+        cards, rule = info["card_triggers"].get(event, _NO_TABLE), info["rule_triggers"].get(event)
+        single = rule[0] if not cards and not info["copies"] and rule and len(rule) == 1 and rule[0][1] is not None \
+            else None
+        plan = self.tables["fire_plans"][event] = (cards, rule, event in info["whenever"], single)
         return plan
 
     def run_fired(self, event: str, pending: list) -> Iterator[Decision]:
@@ -873,6 +893,17 @@ def _cells_of(fns: dict, names: tuple) -> list:
 
 
 _FUNCTION = type(_cells_of)
+
+
+def _in_range(choose: Callable[[Any, Decision], int]) -> Callable[[Any, Decision], int]:
+    """A seat's `choose` whose answer is checked against the decision's options: an agent's bad
+    answer is its bug, reported as such, not a rule failing at some later line."""
+    def checked(game: Any, d: Decision) -> int:
+        i = choose(game, d)
+        if not 0 <= i < len(d.options):
+            raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")
+        return i
+    return checked
 
 
 class DirectGame(DirectFacade):
@@ -996,7 +1027,10 @@ class DirectGame(DirectFacade):
                 return
             d = self.decision
             limit = self.limits.max_decisions
-            choose = [seat.choose for seat in seats]  # (each seat's method found once, not per decision)
+            # (each seat's method found once, not per decision; one whose answers are not known to
+            # be in range, checked by a wrapper: random seats, most of a batch, skip the test)
+            choose = [seat.choose if getattr(seat, "answers_in_range", False) else _in_range(seat.choose)
+                      for seat in seats]
             send = gen.send
             while True:
                 if self.decisions_made >= limit:
@@ -1006,8 +1040,6 @@ class DirectGame(DirectFacade):
                 if marks is not None and (not marks or marks[-1] != d.player):  # (a repeat says nothing new)
                     marks.append(d.player)
                 i = choose[d.player](self, d)
-                if not 0 <= i < len(d.options):
-                    raise ValueError(f"choice {i} is out of range 0..{len(d.options) - 1}")
                 choices.append(i)
                 self.decisions_made += 1
                 self.decision = None

@@ -2073,7 +2073,7 @@ class PlayRoundStmt(Stmt):
         """`play round` (`RoundTask`)."""
         if gen.sync:
             gen.unsupported("play round in a state-based rule")
-        gen.emit(d, "yield from R.play_round()", self.loc)
+        gen.emit(d, "yield from R.play_round(False)", self.loc)
         gen.changed = True
 
 
@@ -2781,7 +2781,29 @@ class OrExpr(Expr):
         return cls._make(loc=loc, items=list(parts)) if len(parts) > 1 else parts[0]
 
     def generate(self, gen: Generates, scope: dict) -> Any:
-        return gen.value("(" + " or ".join(gen.expr(i, scope).src for i in self.items) + ")", "bool")
+        if _types_all_tested(self, gen, scope):
+            return gen.value("True", "bool")
+        parts = [gen.expr(i, scope).src for i in self.items]
+        if "True" in parts:  # a known true part (a typed walk's `it is T`): what follows it is never evaluated
+            parts = parts[:parts.index("True") + 1]
+            if len(parts) == 1:
+                return gen.value("True", "bool")
+        return gen.value("(" + " or ".join(parts) + ")", "bool")
+
+
+def _types_all_tested(n: "OrExpr", gen: Generates, scope: dict) -> bool:
+    """Whether `n` is `X is T or X is U ...` of a card whose type is known to be one of those
+    named (a typed walk's item: `V.types`): then it is known true."""
+    tested, seen = set(), None
+    for item in n.items:
+        if not isinstance(item, IsExpr) or item.negate:
+            return False
+        v = gen.expr(item.expr, scope)
+        if v.kind != "card" or v.types is None or not gen.is_local(v.src) or seen not in (None, v.src):
+            return False
+        seen = v.src
+        tested.add(item.what)
+    return v.types <= tested
 
 
 @_node
@@ -2810,8 +2832,10 @@ class AndExpr(Expr):
         first = gen.expr(self.items[0], scope)
         if first.src == "False":  # known false (`it is Space` of a number): the rest is never evaluated
             return first
-        return gen.value("(" + " and ".join([first.src] + [gen.expr(i, scope).src for i in self.items[1:]]) + ")",
-                         "bool")
+        parts = [p for p in [first.src] + [gen.expr(i, scope).src for i in self.items[1:]] if p != "True"]
+        if not parts:  # (a known true part, a typed walk's `it is T`, says nothing: left out)
+            return gen.value("True", "bool")
+        return gen.value("(" + " and ".join(parts) + ")", "bool")
 
 
 @_node
@@ -3005,6 +3029,8 @@ class IsExpr(Expr):
                 return gen.value("True" if self.negate else "False", "bool")
             if v.kind != "card":
                 gen.unsupported("is Type on a non-card")
+            if v.types is not None and (what not in v.types or len(v.types) == 1):  # a typed walk's item
+                return gen.value("False" if (what in v.types) == self.negate else "True", "bool")
             if v.top or v.nn:  # (never none: its type is known)
                 return gen.value(f"(_TY[{v.src}] != {gen.k(what)})" if self.negate
                                  else f"(_TY[{v.src}] == {gen.k(what)})", "bool")

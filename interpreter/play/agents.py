@@ -27,6 +27,7 @@ class RandomAgent:
     """Uniformly random legal choices from its own seeded RNG (not the game's)."""
 
     copies_game = False  # never clones or searches: games can run as compiled code (directgame.py)
+    answers_in_range = True  # `draw_below` is: a batch does not check each answer (`DirectGame._advance`)
 
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))
@@ -59,6 +60,7 @@ class GuidedAgent:
 
     copies_game = False
     reads_preferences = True  # calls `preferences` (both engines offer it: engine/directfacade.py)
+    answers_in_range = True  # an option's index, from `guided_choice` (`DirectGame._advance`)
 
     def __init__(self, seed: object = 0):
         self.rng = random.Random(str(seed))
@@ -501,6 +503,7 @@ class _Policy:
     draws as answering by `answer` in a loop (`draw_below`, `guided_choice`)."""
 
     __slots__ = ("rng", "getrandbits", "guided", "left", "R", "cap")
+    answers_in_range = True  # (`DirectGame._advance` checks no answer of a playout)
 
     def __init__(self, rng: random.Random, guided: bool, left: int, R: object, cap: float):
         self.rng, self.getrandbits, self.guided, self.left, self.R, self.cap = rng, rng.getrandbits, guided, left, R, cap

@@ -58,3 +58,24 @@ def test_cards_of_the_tested_types_in_the_cards_order(tmp_path):
     g = new_game(program, 2, 0)
     assert g.over and g.error is None, g.error
     assert g.log == ["[C1, A2, C2, A3]", "2", "[B1, B2]", "2", "4"]
+
+
+def test_the_walks_type_tests_are_not_made_again(tmp_path):
+    """A card of a typed walk is known to be of one of the types walked: the condition's own
+    `it is T` is not tested per card (`V.types`), an `it is T or it is U` naming every type walked
+    is known true, and a walk with nothing else to test is a copy of the list of those cards."""
+    rules = RULES.split("setup:")[0] + """setup:
+    move all_cards() where it is Bee to rest
+    move all_cards() where (it is Ant or it is Cat) and it.value > 1 to box
+    log count(all_cards() where it is Ant and it.value < 5)
+turn:
+    end game
+"""
+    program = load_program(ruleset(tmp_path, rules, CARDS))
+    src = compile_direct(program).source
+    assert "_TY[" not in src and src.count("R.ids_of(") == 3
+    assert "list(R.ids_of(" in src
+    g = new_game(program, 2, 0)
+    assert g.error is None and g.log == ["2"]
+    assert [program.rs.cards[c].name for c in g.state.zones["box"]] == ["C1", "A2", "C2", "A3"]
+    assert [program.rs.cards[c].name for c in g.state.zones["rest"]] == ["B1", "B2"]
