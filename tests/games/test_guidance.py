@@ -57,8 +57,8 @@ def test_fireflies_values_a_lantern_half_made():
     _give(g, green[0], "catch#1")
     _give(g, blue[0], "catch#1")        # the same glow, two colours
     assert g.values() == [4 + 2, 4]
-    g.state.pstats[1]["lanterns"] = 1   # a lantern is worth more than a pair
-    assert g.values()[1] > g.values()[0]
+    g.state.pstats[1]["lanterns"] = 1   # a lantern is worth more than a pair: 5
+    assert g.values()[1] > g.values()[0] and g.values()[1] == 5 + 4
 
 
 def test_fireflies_pushes_its_luck_once():
@@ -70,6 +70,7 @@ def test_fireflies_pushes_its_luck_once():
     assert _rates(g, "Catch another firefly?", [True, False]) == [0, 1]
     bright, dim = _cards(g, "Firefly", glow=3)[0], _cards(g, "Firefly", glow=1)[0]
     assert _rates(g, "Which firefly?", [g.cards[dim], g.cards[bright]]) == [1, 3]
+    assert _rates(g, "Let the Moth guide a firefly into your catch?", [True, False]) == [1, 0]  # a free firefly
 
 
 def test_toil_and_troublez_values_collections_and_the_way_to_them():
