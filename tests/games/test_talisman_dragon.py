@@ -54,3 +54,29 @@ def test_guided_bots_go_up_the_tower_only_with_a_talisman():
     g.state.zones[ZoneRef("objects", 0).key].append(talisman)
     rates = _tower_rates(g)
     assert rates == sorted(rates) and len(set(rates)) == 4 and rates[0] > 0
+
+
+def _king_rates(g: Any, hero: str, king: str) -> list[float]:
+    """Seat 1's preference for yes (by Craft) and no (by Strength) when he attacks the Dragon King,
+    his character and the King's card set as named."""
+    ids = {c.name: c.id for c in g.cards if c.type in ("Hero", "DraconicLord") or c.name in (hero, king)}
+    g.state.zones[ZoneRef("hero", 0).key] = [ids[hero]]
+    g.state.zones[ZoneRef("objects", 0).key] = []
+    g.state.zones[ZoneRef("followers", 0).key] = []
+    g.state.zones[ZoneRef("dragon_king", None).key] = [ids[king]]
+    return g.preferences(Decision(0, "may", "Attack the Dragon King by Craft (no: by Strength)?",
+                                  [True, False], ["yes", "no"], None))
+
+
+def test_guided_bots_attack_the_dragon_king_where_they_lag_him_least():
+    """A bot attacking the Dragon King fights by Craft only where his Craft lags the King's by less
+    than his Strength lags the King's Strength; a tie goes to Strength. The Troll (Strength 6, Craft
+    1) against Varthrax (10, 6) or Cadorus (6, 10) fights by Strength; the Prophetess (2, 4) against
+    Varthrax by Craft; the Thief (3, 3) against Grilipus (8, 8), a tie, by Strength. Found by
+    tools/mutate_rules.py: the King's `prefer` rule (king.rules) was met by no scenario (a scenario
+    scripts its choices)."""
+    by_craft = lambda rates: rates[0] > rates[1]  # noqa: E731
+    assert not by_craft(_king_rates(_dragon_game(), "Troll", "Varthrax"))
+    assert not by_craft(_king_rates(_dragon_game(), "Troll", "Cadorus"))
+    assert by_craft(_king_rates(_dragon_game(), "Prophetess", "Varthrax"))
+    assert not by_craft(_king_rates(_dragon_game(), "Thief", "Grilipus"))
