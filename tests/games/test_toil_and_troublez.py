@@ -18,6 +18,7 @@ from interpreter.play.agents import make_agent
 from interpreter.api import load_program
 from interpreter.runtime.zones import cover, take_out
 from interpreter.engine.factory import new_game
+from interpreter.engine.game import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "toil_and_troublez"
@@ -234,3 +235,42 @@ def test_every_rule_is_covered():
     assert not missing, f"rules no scenario or test covers: {missing}"
     unknown = sorted(r for r in cited if not first <= int(r[3:]) <= last)
     assert not unknown, f"covers: unknown rule IDs {unknown}"
+
+
+# ---- the bots' guidance (guidance.rules): not a rule, but the mutation tool runs this file on
+# its mutants (tests/games/test_guidance.py holds the shipped rulesets' other guidance tests)
+
+def _rates(game, seat, prompt, options):
+    """Seat's preference for each option of a decision with this prompt (a row is offered as the
+    list of its cards' ids, as the generated code offers it)."""
+    return game.preferences(Decision(seat, "choose", prompt, options, None, None, game.label))
+
+
+def test_guidance_values_markers_cards_kinds_and_the_largest_set(program):
+    """`value`: 10 a Collection marker, 1 a Trove card, 1 a kind held, 1 each card of the largest
+    set of one kind (only the Trove's Talismans count for the kinds and the set; a seat with
+    nothing is worth 0)."""
+    game = _game_with(program, [[("Raven", "Moon")]],
+                      trove0=[("Toad", "Sun"), ("Toad", "Moon"), ("Flower", "Star"), ("Crystal", "Sun")],
+                      markers0=[("Crystal", "Star")])
+    assert game.values() == [10 + 4 + 3 + 2, 0]
+
+
+def test_guidance_takes_the_row_with_most_talismans_and_fewest_poisons(program):
+    """"Take which row?": a row is worth its Talismans, those under its Cloaks too, less its
+    Poisons (other Magicians count nothing)."""
+    game = _game_with(program, [[("Toad", "Sun"), ("Flower", "Moon")], [("Poison", "Sun"), ("Crystal", "Star")],
+                                [("Summon", "Star")]], cloak_on=("Flower", "Moon"))
+    rows = [list(r) for r in game.state.zones["forest"]]
+    assert len(rows[0]) == 2            # the Cloak lies on the Flower, in its place
+    assert _rates(game, 0, "Take which row?", rows) == [2, 0, 0]
+    # "Take which card?" (step 4): a Talisman (1) before a Magician (0)
+    assert _rates(game, 0, "Take which card?", [rows[2][0], rows[1][1]]) == [0, 1]
+
+
+def test_guidance_draws_again_only_while_the_forest_holds_fewer_than_four_cards(program):
+    """"Draw another card?": yes with three cards in the Forest, no with four."""
+    three = _game_with(program, [[("Toad", "Sun"), ("Flower", "Moon")], [("Crystal", "Star")]])
+    assert _rates(three, 0, "Draw another card?", [True, False]) == [1, 0]
+    four = _game_with(program, [[("Toad", "Sun"), ("Flower", "Moon")], [("Crystal", "Star"), ("Raven", "Sun")]])
+    assert _rates(four, 0, "Draw another card?", [True, False]) == [0, 1]
