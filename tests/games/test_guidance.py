@@ -154,6 +154,43 @@ def test_enchanters_values_glory_and_strength():
             [0, f["glory"] + f["attack"] + f["defense"] - blow]  # its blow outweighs its gains
 
 
+def test_enchanters_values_what_lasts_and_rates_a_blow_through_defense():
+    """An artifact's broken attack and defense count against it (a Trap: -2 - 1); a monster's blow
+    is what its strength passes the hero's defense by (none where the defense holds it)."""
+    g = _game("enchanters")
+    base = g.values()
+    trap = next(c for c in _cards(g, "Item") if g.cards[c].name == "Trap")  # broken attack 1, defense 1
+    _give(g, trap, "items#0")
+    assert g.values()[0] == base[0] - 2 * 1 - 1
+    shield = next(c for c in _cards(g, "Item") if g.cards[c].name == "Scale Shield")
+    _give(g, shield, "items#1")         # defense 2, its broken attack 1
+    assert g.values()[1] == base[1] + 3 * 1 + 2 * (0 - 1) + 2
+
+    def rate(m: int) -> float:
+        return _rates(g, "Journey to which card?", [g.cards[m]], seat=1)[0]
+
+    monsters = [c for c in _cards(g, "Monster") if not g.cards[c].fields["double_damage"]]
+    strong = next(c for c in monsters if g.cards[c].fields["strength"] >= 4)
+    weak = next(c for c in monsters if g.cards[c].fields["strength"] <= 2)
+    for m, blow in ((strong, g.cards[strong].fields["strength"] - 2), (weak, 0)):
+        f = g.cards[m].fields
+        assert rate(m) == f["glory"] + f["attack"] + f["defense"] - blow
+
+
+def test_stonehenge_values_a_card_s_points_as_ten_of_a_resource():
+    """Points on a wizard's spells and challenges count as VP, ten tenths each."""
+    g = _game("stonehenge_wizards")
+    before = g.values()
+    spell = next(c for c in _cards(g, "Spell") if g.cards[c].fields["points"] >= 2)
+    challenge = next(c for c in _cards(g, "Challenge") if g.cards[c].fields["points"] >= 1)
+    _give(g, spell, "spells#0")
+    _give(g, challenge, "challenges#1")
+    assert g.values() == [before[0] + 10 * g.cards[spell].fields["points"],
+                          before[1] + 10 * g.cards[challenge].fields["points"]]
+    g.state.pstats[1]["vp"] += 2
+    assert g.values()[1] == before[1] + 10 * g.cards[challenge].fields["points"] + 20
+
+
 def test_copyable_direct_code_values_positions_as_the_task_engine_does():
     """Search agents copy the game, so they run on resumable direct code when the ruleset compiles
     that way: its `values()` (the `value` rule compiled to Python) gives the task engine's numbers
@@ -191,6 +228,16 @@ def test_enchanters_journeys_before_resting_and_heals_when_wounded():
     assert (rates["Journey"], rates[crystals], rates[heal], rates[paid], rates["End the turn"]) == (5, 2, 1, 0, -1)
     g.state.pstats[0]["wounds"] = 1
     assert dict(zip(g.decision.labels, g.preferences(g.decision)))[heal] == 3
+
+
+def test_enchanters_passes_the_window_before_a_card_resolves():
+    """The window of actions before a journey's card resolves (EN-400): "Go on" (1) above a paid
+    minor action (0). Reached by a seeded game's random answers."""
+    g, rng = _game("enchanters"), random.Random(3)
+    while "Go on" not in g.decision.labels:
+        g.answer(rng.randrange(len(g.decision.options)))
+    rates = dict(zip(g.decision.labels, g.preferences(g.decision)))
+    assert rates.pop("Go on") == 1 and set(rates.values()) == {0}
 
 
 def test_overlords_challenges_only_when_the_attack_defeats_the_overlord():
