@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulekit import scenario_log
+
 from interpreter.api import load_program
 from interpreter.engine.factory import new_game
 from interpreter.runtime.values import ZoneRef
@@ -26,3 +28,23 @@ def test_the_genies_spells_are_seen_by_no_one():
     for seat in (0, 1, 2, None):
         seen = g.view(seat)
         assert isinstance(seen["genie_spells"], int) and seen["genie_spells"] == 3, seat
+
+
+def logged(monkeypatch, name: str) -> list[str]:
+    """The game's log at the final check of the Reaper's scenario `name`, which must pass: what a
+    scenario's `log:` cannot state, that a line was not logged."""
+    return scenario_log(monkeypatch, ROOT / "tests" / "scenarios" / "talisman_reaper" / name)
+
+
+def test_an_attack_roll_is_lowered_only_with_the_haunt_or_the_jester(monkeypatch):
+    """TA-529 (assumed texts: the Haunt and the Jester, Followers, each -1 to his attack rolls):
+    with both, `haunt_and_jester_lower_the_roll_by_two.yaml` logs the roll lowered by 2; without
+    either, `warhorse_lost_with_a_life.yaml` fights the Wolf and no roll is lowered. Its final state
+    cannot tell a roll lowered by 0 from one left alone (found by tools/mutate_rules.py: the
+    penalty's `> 0` made `>= 0` on game.rules:244 only logged "attack roll lowered by 0")."""
+    both = [line for line in logged(monkeypatch, "haunt_and_jester_lower_the_roll_by_two.yaml")
+            if "attack roll lowered by" in line]
+    assert len(both) == 1 and "lowered by, 2," in both[0], both
+    lines = logged(monkeypatch, "warhorse_lost_with_a_life.yaml")
+    assert [line for line in lines if "attack roll" in line], lines    # a fight was fought
+    assert not [line for line in lines if "attack roll lowered" in line], lines
