@@ -48,3 +48,15 @@ def test_an_attack_roll_is_lowered_only_with_the_haunt_or_the_jester(monkeypatch
     lines = logged(monkeypatch, "warhorse_lost_with_a_life.yaml")
     assert [line for line in lines if "attack roll" in line], lines    # a fight was fought
     assert not [line for line in lines if "attack roll lowered" in line], lines
+
+
+def test_the_prophesy_draws_nothing_from_empty_decks(monkeypatch):
+    """TA-532: with the Prophesy in effect a "Draw 1 Card" space that holds a card still gives
+    another, but with no Adventure Card left in the deck or the discard pile there is none:
+    `prophesy_with_no_card_left.yaml` logs no Prophesy draw. Its final state cannot tell a draw from
+    empty decks from none (found by tools/mutate_rules.py: the Prophesy's `deck_left(s) > 0` made
+    `>= 0` on game.rules:200 only logged a draw of nothing)."""
+    drew = logged(monkeypatch, "prophesy_draws_another.yaml")
+    assert [line for line in drew if "draws another card: the Prophesy" in line], drew
+    lines = logged(monkeypatch, "prophesy_with_no_card_left.yaml")
+    assert not [line for line in lines if "the Prophesy" in line], lines
