@@ -567,7 +567,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.block(body[:n], d + 1, dict(scope), loops=0)
         self.emit(d + 1, "R.prefix_recorded()")
         written = "\n".join(self.lines[start + 1:])
-        if "yield" in written or set(_R_ATTR.findall(written)) - _PREFIX_CALLS or \
+        if "yield" in written or set(_R_ATTR.findall(written)) - _PREFIX_CALLS or _R_PASSED.search(written) or \
                 set(_STATE_ATTR.findall(written)) - {"players"}:
             del self.lines[start:], self.line_loc[start:]
             return body
@@ -1221,6 +1221,7 @@ _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWOR
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 _KEYWORDS |= {"prefix_restored", "prefix_recorded"}  # the setup's prefix (`_Gen.setup_prefix`)
 _R_ATTR, _STATE_ATTR = re.compile(r"\bR\.(\w+)"), re.compile(r"\b_st\.(\w+)")
+_R_PASSED = re.compile(r"\bR\b(?!\.)")  # the runtime handed to a helper (`_charged(R, ...)` counts work)
 # what a prefix's code may call of the runtime: moves and the cards of some types
 _PREFIX_CALLS = {"touched", "all_ids", "ids_of", "take_any", "mark_under", "not_a_card", "card_item", "prefix_recorded"}
 _KEYWORDS |= STMTS_KEYWORDS  # written by directstmts

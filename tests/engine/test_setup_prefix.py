@@ -119,3 +119,16 @@ def test_no_prefix_where_its_code_would_do_more_than_move_cards():
     assert "prefix_restored" not in compile_direct(program).source
     program = load_program(str(ROOT / "rulesets" / "toil_and_troublez"))
     assert "prefix_restored" in compile_direct(program).source
+
+
+def test_no_prefix_where_its_code_counts_work(tmp_path):
+    """A `where` inside another's condition is charged to the work limit (`_charged(R, ...)`): a
+    game laid out from the record would count less work, so the setup is written as before."""
+    body = "    move all_cards() where it is Rock to box\n" \
+           "    move all_cards() where it in (box where it.value == 2) to deck"
+    program = load_program(ruleset(tmp_path, _RULES.format(body=body), _CARDS))
+    assert setupmemo.prefix_length(program.rs.phases["setup"].body, program.rs) == 2
+    src = compile_direct(program).source
+    assert "_charged(R" in src and "prefix_restored" not in src
+    g = new_game(program, 2, 0)
+    assert g.error is None and [program.rs.cards[c].name for c in g.state.zones["deck"]] == ["R2"]
