@@ -346,7 +346,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 ph = rs.phases[name]
                 funcs[name] = f"_ph_{name}"
                 self.function(funcs[name], [("you", "player")], ph.body, ph.loc, call=name == "turn", counted=False,
-                              prefix=prefix_length(ph.body, rs) if name == "setup" else 0)
+                              prefix=prefix_length(ph.body, rs, self.card_fields()) if name == "setup" else 0)
         self.cover_phases(funcs)
         # triggers: rule triggers and card effects, by event
         trig_fns: dict[int, tuple] = {}

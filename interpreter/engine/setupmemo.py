@@ -24,26 +24,27 @@ from ..language.tree import Node, walk
 _KINDS = frozenset({"move", "if", "where", "call", "is", "name", "attr", "compare", "in", "and", "or", "not", "lit"})
 
 
-def prefix_length(body: list[Node], rs: Any) -> int:
-    """How many of the setup's first statements are the same in every game of a player count."""
+def prefix_length(body: list[Node], rs: Any, fields: set) -> int:
+    """How many of the setup's first statements are the same in every game of a player count
+    (`fields`: the cards' field names, the code generator's `card_fields`)."""
     n = 0
     for stmt in body:
-        if not _static_stmt(stmt, rs):
+        if not _static_stmt(stmt, rs, fields):
             break
         n += 1
     return n
 
 
-def _static_stmt(stmt: Node, rs: Any) -> bool:
+def _static_stmt(stmt: Node, rs: Any, fields: set) -> bool:
     if stmt.kind == "move":
         dest = stmt.dest
         if stmt.name or stmt.position not in (None, "at bottom", "on top") or dest.kind != "name" or \
                 not _shared_pile(dest.id, rs):
             return False
-        return _static_expr(stmt.what, rs)
+        return _static_expr(stmt.what, rs, fields)
     if stmt.kind == "if":
-        return all(_static_expr(cond, rs) and all(_static_stmt(s, rs) for s in body) for cond, body in stmt.branches) \
-            and all(_static_stmt(s, rs) for s in stmt.orelse or ())
+        return all(_static_expr(cond, rs, fields) and all(_static_stmt(s, rs, fields) for s in body)
+                   for cond, body in stmt.branches) and all(_static_stmt(s, rs, fields) for s in stmt.orelse or ())
     return False
 
 
@@ -52,8 +53,7 @@ def _shared_pile(name: str, rs: Any) -> bool:
     return z is not None and not z.per_player and z.kind in ("pile", "set")
 
 
-def _static_expr(n: Node, rs: Any) -> bool:
-    fields = {"name"} | {k for c in rs.cards for k in c.fields}
+def _static_expr(n: Node, rs: Any, fields: set) -> bool:
     for m in walk(n):
         if m.kind not in _KINDS:
             return False

@@ -41,7 +41,7 @@ _CARDS = """
 
 def _length(tmp_path, body: str) -> int:
     rs = load_program(ruleset(tmp_path, _RULES.format(body=body), _CARDS)).rs
-    return setupmemo.prefix_length(rs.phases["setup"].body, rs)
+    return setupmemo.prefix_length(rs.phases["setup"].body, rs, {"name", "value"})
 
 
 @pytest.mark.parametrize("body,n", [
@@ -127,7 +127,7 @@ def test_no_prefix_where_its_code_counts_work(tmp_path):
     body = "    move all_cards() where it is Rock to box\n" \
            "    move all_cards() where it in (box where it.value == 2) to deck"
     program = load_program(ruleset(tmp_path, _RULES.format(body=body), _CARDS))
-    assert setupmemo.prefix_length(program.rs.phases["setup"].body, program.rs) == 2
+    assert setupmemo.prefix_length(program.rs.phases["setup"].body, program.rs, {"name", "value"}) == 2
     src = compile_direct(program).source
     assert "_charged(R" in src and "prefix_restored" not in src
     g = new_game(program, 2, 0)
