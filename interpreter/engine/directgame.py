@@ -332,6 +332,13 @@ def _tables(dp: Any, st: GameState) -> dict:
 class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime, StmtsRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
+    # What the generated code reads and writes at nearly every statement (the settle test, the
+    # step and work limits, the call depth) lives in slots: an instance of more than 30
+    # attributes has no shared-key dict, and Python 3.11 then reads each of its attributes
+    # through a hint into the dict (LOAD_ATTR_WITH_HINT) rather than at a fixed place. A copy of
+    # the runtime copies them with its `__dict__` (`take_slots`).
+    __slots__ = ("touched", "steps", "work", "max_steps", "max_work", "depth", "max_depth", "settling", "built")
+
     def __init__(self, game: "DirectGame", dp: Any):
         program = dp.program
         self.game, self.program, self.rs = game, program, program.rs
@@ -423,6 +430,11 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
             at = where.get(int(at[1:]))
         if at is not None:
             self.touch(at)
+
+    def take_slots(self, other: "Runtime") -> None:
+        """`other`'s slot attributes (`__slots__`), which a copy of its `__dict__` leaves out."""
+        for name in Runtime.__slots__:
+            setattr(self, name, getattr(other, name))
 
     def new_period(self) -> bool:
         """A turn or round begins (`Game.new_period`): settle, or, where state-based rules can stop

@@ -87,6 +87,7 @@ def recycle_into(src: Any, dst: Any, reseeded: bool = False, steps_key: str | No
     R2.__dict__.clear()
     R2.__dict__.update(R.__dict__)
     R2.__dict__.update(own)
+    R2.take_slots(R)
     R2.covered[:] = R.covered
     if R2.tbit != R.tbit:  # (the same table where the games have as many dummy players: nearly always)
         R2.tbit.clear()

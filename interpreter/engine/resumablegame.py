@@ -326,6 +326,7 @@ class ResumableGame(DirectGame):
         R = self.R
         R2 = object.__new__(type(R))
         R2.__dict__.update(R.__dict__)
+        R2.take_slots(R)
         R2.game, R2.state, R2.covered = new, st, bytearray(R.covered)
         # the runtime's own per-game tables: a dummy player grows them (directforms.add_dummy), and
         # `row_home` knows rows by the identity of their lists, which the copy has anew

@@ -1590,7 +1590,7 @@ class PlaceStmt(Stmt):
             gen.emit(d, f"{ps} = {gen.placement_call(zone, what.src)}", self.loc)
         gen.emit(d, f"if not {ps}:")
         gen.emit(d + 1, f"R.cannot_place({what.src}, {gen.k(zone.zone)})", self.loc)
-        ask = gen.decision(gen.you(scope), "_KPLACE", f"R.place_prompt({what.src})", ps, loc=self.loc)
+        ask = gen.decision(gen.you(scope), "_KPLACE", f"({what.src},)", ps, loc=self.loc, prompt_of="R.place_prompt")
         gen.emit(d, f"{i} = 0 if len({ps}) == 1 else (yield {ask})", self.loc)
         if gen.grid_zone(zone.zone):
             gen.grid_place(d, what.src, zone.key, f"{ps}[{i}]", self.loc)
