@@ -332,12 +332,15 @@ def _tables(dp: Any, st: GameState) -> dict:
 class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime, StmtsRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
-    # What the generated code reads and writes at nearly every statement (the settle test, the
-    # step and work limits, the call depth) lives in slots: an instance of more than 30
-    # attributes has no shared-key dict, and Python 3.11 then reads each of its attributes
-    # through a hint into the dict (LOAD_ATTR_WITH_HINT) rather than at a fixed place. A copy of
-    # the runtime copies them with its `__dict__` (`take_slots`).
-    __slots__ = ("touched", "steps", "work", "max_steps", "max_work", "depth", "max_depth", "settling", "built")
+    # What the generated code and the runtime read and write at nearly every statement (the
+    # settle test, the step and work limits, the call depth, the state, seats, constants and stat
+    # tables) lives in slots. An instance of more than 30 attributes has no shared-key dict, and
+    # one whose `__dict__` was asked for (`self.__dict__.setdefault(...)` below) keeps its values
+    # in that dict: Python 3.11 then reads each attribute through a hint into the dict
+    # (LOAD_ATTR_WITH_HINT), not at a fixed place. A copy of the runtime copies the slots with its
+    # `__dict__` (`take_slots`).
+    __slots__ = ("touched", "steps", "work", "max_steps", "max_work", "depth", "max_depth", "settling", "built",
+                 "state", "seats", "const", "stat_bits", "stat_bounds")
 
     def __init__(self, game: "DirectGame", dp: Any):
         program = dp.program
