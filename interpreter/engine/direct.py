@@ -254,6 +254,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
         self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
         self._recursive: set[str] | None = None
+        self._card_kinds: list[int] | None = None  # `card_kinds`
         self.dispatch: dict[str, tuple] = {}  # event → its handler table (`plan_dispatch`)
         self.read_mask = ""  # ` & MASK` of the bits some state-based rule reads ("" : any)
         self.check_mode = "full"  # settle checks: "full", "short" (never while settling), "none" (setup)
@@ -738,10 +739,14 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         pure = all(self.pure(c, {pl.binder, "card"}) for c in pl.conds)
         self.emit(1, f"def {name}(_a0{extra}):", pl.loc)
         self.emit(2, "_out = []")
+        if pure:  # known by the cards' kinds: copies alike in every printed part are one kind
+            kinds = self.k(self.card_kinds())
+            self.emit(2, f"_kind = {kinds}.__getitem__")
         self.emit(2, f"for _i, _row in enumerate({zone.src}):")
         if pure:  # the answers depend on the cards alone: remembered across games (`_MEMO_LIMIT` rows)
             memo = self.k({})
-            self.emit(3, "_key = (_a0, *_row)")
+            # (whether the card lies in the row already: it is then left out of it, `_cs`)
+            self.emit(3, "_key = (_kind(_a0), _a0 in _row, *map(_kind, _row))")
             self.emit(3, f"_got = {memo}.get(_key)")
             self.emit(3, "if _got is None:")
             self.emit(4, "_cs = [_x for _x in _row if _x != _a0]")
@@ -758,14 +763,25 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(2, f"if {'True' if zd.max_rows is None else f'len({zone.src}) < {self.k(zd.max_rows)}'}:")
         if pure:  # a new row: remembered per card
             cache = self.k({})
-            self.emit(3, f"_got = {cache}.get(_a0)")
+            self.emit(3, f"_got = {cache}.get(_kind(_a0))")
             self.emit(3, "if _got is None:")
-            self.emit(4, f"_got = {cache}[_a0] = {name}_ok(_a0, [_a0])")
+            self.emit(4, f"_got = {cache}[_kind(_a0)] = {name}_ok(_a0, [_a0])")
             self.emit(3, "if _got:")
         else:
             self.emit(3, f"if {name}_ok(_a0, [_a0]):")
         self.emit(4, "_out.append(_NEW)")
         self.emit(2, "return _out")
+
+    def card_kinds(self) -> list[int]:
+        """Per card id, a number shared by the cards alike in type, name, fields, effect and text:
+        a pure placement rule (`pure`) cannot tell them apart, so its answers are remembered per
+        kind (fewer, and met again sooner, than per card). Cards in one row are never the same
+        card, so a rule comparing cards themselves finds them different under either key."""
+        if self._card_kinds is None:
+            seen: dict[str, int] = {}
+            self._card_kinds = [seen.setdefault(repr((c.type, c.name, c.fields, c.effect, c.text)), len(seen))
+                                for c in self.rs.cards]
+        return self._card_kinds
 
     def pure(self, n: Node, bound: set) -> bool:
         """Whether an expression reads nothing but `bound` names, literals and card fields (so the

@@ -322,3 +322,45 @@ def test_lists_a_statement_evaluates_first_keep_their_meaning(tmp_path):
     assert "all(" not in compile_direct(program).source  # (the `every` is a loop)
     g = DirectGame(compile_direct(program), 2, 1)
     assert g.over and g.error is None and g.state.stats["x"] == 16
+
+
+def test_a_pure_placement_rule_is_remembered_per_kind_of_card(tmp_path):
+    """A placement rule that reads only the cards is remembered per kind of card (copies alike in
+    every printed part are one kind): a copy is refused beside its twin, while the card itself,
+    already in a row, may go to that row's end (it is left out of the row, not set beside itself).
+    Both rows hold one card of the same kind: the memory tells the two cases apart."""
+    (tmp_path / "cards").mkdir(parents=True)
+    (tmp_path / "cards" / "cards.yaml").write_text(
+        "cards:\n  - {name: Chip, type: Chip, value: 1, copies: 2}\n  - {name: Big, type: Chip, value: 2, copies: 1}\n")
+    program = _ruleset(tmp_path, textwrap.dedent("""\
+        game "Rows":
+            players 2..2
+
+        card type Chip:
+            value: 1..3
+
+        zone pile: pile, shared, public
+        zone table: rows 3, shared, public
+
+        placement in table as row:
+            distinct((row where it is Chip).value)
+
+        setup:
+            move all_cards() to pile
+
+        turn:
+            let chips = pile where it.value == 1
+            let a = first(chips)
+            place a in table
+            place last(chips) in table
+            place a in table
+            end game
+
+        score p: 0
+        """))
+    dp = compile_direct(program)
+    assert "_kind(_a0)" in dp.source  # (remembered per kind)
+    g = DirectGame(dp, 2, 1)
+    assert g.error is None and [len(row) for row in g.state.zones["table"]] == [1, 1]
+    assert g.decision is not None and g.decision.kind == "place"
+    assert [(p.row, p.side) for p in g.decision.options] == [(0, "left"), (None, "new")]
