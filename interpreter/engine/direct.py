@@ -742,11 +742,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if pure:  # known by the cards' kinds: copies alike in every printed part are one kind
             kinds = self.k(self.card_kinds())
             self.emit(2, f"_kind = {kinds}.__getitem__")
+            self.emit(2, "_ka = _kind(_a0)")
         self.emit(2, f"for _i, _row in enumerate({zone.src}):")
         if pure:  # the answers depend on the cards alone: remembered across games (`_MEMO_LIMIT` rows)
             memo = self.k({})
             # (whether the card lies in the row already: it is then left out of it, `_cs`)
-            self.emit(3, "_key = (_kind(_a0), _a0 in _row, *map(_kind, _row))")
+            self.emit(3, "_key = (_ka, _a0 in _row, *map(_kind, _row))")
             self.emit(3, f"_got = {memo}.get(_key)")
             self.emit(3, "if _got is None:")
             self.emit(4, "_cs = [_x for _x in _row if _x != _a0]")
@@ -763,9 +764,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(2, f"if {'True' if zd.max_rows is None else f'len({zone.src}) < {self.k(zd.max_rows)}'}:")
         if pure:  # a new row: remembered per card
             cache = self.k({})
-            self.emit(3, f"_got = {cache}.get(_kind(_a0))")
+            self.emit(3, f"_got = {cache}.get(_ka)")
             self.emit(3, "if _got is None:")
-            self.emit(4, f"_got = {cache}[_kind(_a0)] = {name}_ok(_a0, [_a0])")
+            self.emit(4, f"_got = {cache}[_ka] = {name}_ok(_a0, [_a0])")
             self.emit(3, "if _got:")
         else:
             self.emit(3, f"if {name}_ok(_a0, [_a0]):")

@@ -359,7 +359,7 @@ def test_a_pure_placement_rule_is_remembered_per_kind_of_card(tmp_path):
         score p: 0
         """))
     dp = compile_direct(program)
-    assert "_kind(_a0)" in dp.source  # (remembered per kind)
+    assert "_ka = _kind(_a0)" in dp.source  # (remembered per kind)
     g = DirectGame(dp, 2, 1)
     assert g.error is None and [len(row) for row in g.state.zones["table"]] == [1, 1]
     assert g.decision is not None and g.decision.kind == "place"
