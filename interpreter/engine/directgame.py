@@ -1006,10 +1006,9 @@ class DirectGame(DirectFacade):
     def play_out(self, seats: list, look: Any = None, marks: list | None = None) -> None:
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
         given, until it returns True: it has nothing more to do): `answer` in a loop, without a
-        call per decision. `marks`: a list that each decision's player is appended to before it
-        is answered, unless the list ends with that player already (card statistics put the moves
-        in the same list, so a move's decider is read at the end, not by a call per decision; a
-        mark right after the same mark changes nothing there)."""
+        call per decision. `marks`: a list that each decision's mark, (0, player), is appended to
+        before it is answered (card statistics put the moves in the same list, so a move's decider
+        is read at the end, not by a call per decision: `cardstats.MoveTracker.marks`)."""
         if self.decision is None:
             return
         self._advance(None, seats, look, marks)
@@ -1037,8 +1036,8 @@ class DirectGame(DirectFacade):
                     self._too_many_decisions()
                 if look is not None and look(self):
                     look = None
-                if marks is not None and (not marks or marks[-1] != d.player):  # (a repeat says nothing new)
-                    marks.append(d.player)
+                if marks is not None:  # (the player as a plain int, `+`: the tracker's maps find it by identity)
+                    marks.append((0, +d.player))
                 i = choose[d.player](self, d)
                 choices.append(i)
                 self.decisions_made += 1

@@ -27,11 +27,23 @@ from typing import Any
 __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
 
 
-class _Odd(tuple):
-    """A move log's event other than a card set into a zone (see `ChangeLog`): its own type, so that
-    `MoveTracker._replay` reads the common event, a plain (card, zone) tuple, without looking at
-    its parts (the card's sign, the zone's kind) first."""
-    __slots__ = ()
+class _Marker:
+    """A move log's `to` that is no zone key (see `ChangeLog`): a card taken out, or a card whose
+    top card is between two places."""
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_TAKEN_OUT = _Marker("taken out")  # (card, _TAKEN_OUT): taken out of its place, not put back yet
+_WAITING = _Marker("waiting")  # (card, _WAITING): laid on a card that is itself between two places
+_SAME = _Marker("same place")  # `MoveTracker._entry` of a card set where it already lies: no move
+_MARK = _Marker("mark")  # ... of a decision's mark (`MoveTracker.marks`)
+_OTHER = _Marker("no move")  # ... of any other event that is not a card set into a zone
 
 
 def card_keys(cards: list[Any]) -> list[str]:
@@ -59,12 +71,13 @@ class ChangeLog(dict):
     the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
     and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
-    each event holds where the card lay at that moment: (card, zone) for a card set into a zone,
-    and, as an `_Odd` (a tuple the tracker tells apart by its type, so that the common event
-    needs no check of its parts), (~card, zone) for a card under it that moved along, (card,
-    None) for a card whose top card is itself between two places, (card, False) for a card taken
-    out. A card taken out and put straight back somewhere (most moves) leaves one event, (card,
-    zone): the tracker would read the pair to the same effect.
+    each event holds where the card lay at that moment: (card, zone) for a card set into a zone;
+    (card, ("^", zone)) for a card under it that moved along (none where that card is out of
+    play), (card, _WAITING) for a card whose top card is itself between two places, (card,
+    _TAKEN_OUT) for a card taken out. A card taken out and put straight back somewhere (most moves)
+    leaves one event, (card, zone): the tracker would read the pair to the same effect. Every event
+    is a pair whose second item tells its kind, so that the tracker reads each alike, with no check
+    of its type (`MoveTracker._replay`); so is a decision's mark, (player, None) (`marks`).
 
     The list of events is made with the map and kept for its life (`follow` empties it), so that
     the generated code can bind it once per game (`Runtime.move_log`): where it moves a lone card
@@ -79,13 +92,13 @@ class ChangeLog(dict):
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
-        self.events: list[tuple[int, str | None | bool] | int] = []  # (before `follow`: emptied there)
+        self.events: list[tuple[int, Any]] = []  # (before `follow`: emptied there)
         self.under: dict[int, list[int]] = {}
-        self.gone: tuple | None = None  # the last (card, False) noted
+        self.gone: tuple | None = None  # the last (card, _TAKEN_OUT) noted
 
     def taken_out(self, card: int) -> None:
         """Note `card` taken out by dict's own methods (`Runtime._take`), not to be put back at once."""
-        self.events.append(_Odd((card, False)))
+        self.events.append((card, _TAKEN_OUT))
 
     def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
         _set(self, key, value)  # (bound once: this runs at every move)
@@ -97,13 +110,15 @@ class ChangeLog(dict):
                 events.append((key, value))
         else:
             at = _resolve(self, key)
-            events.append((key, at) if at is not None else _Odd((key, None)))
+            events.append((key, at) if at is not None else (key, _WAITING))
             for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
-                events.append(_Odd((~b, _resolve(self, b))))
+                at = _resolve(self, b)
+                if at is not None:  # (one out of play stays there)
+                    events.append((b, ("^", at)))
 
     def __delitem__(self, key, _del=dict.__delitem__) -> None:
         _del(self, key)
-        gone = self.gone = _Odd((key, False))
+        gone = self.gone = (key, _TAKEN_OUT)
         self.events.append(gone)
 
     def follow(self, under: dict[int, list[int]]) -> list:
@@ -127,26 +142,29 @@ class MoveTracker:
     moved at all (by `card_keys` identity).
 
     Why flags per card key (a list of 0 and 1 per seat and figure, indexed by the key's place among
-    the ruleset's keys sorted, `_key_of`) and a table of zone-to-zone moves: the replay runs for
-    every move of every card, so a move costs a few stores, not the zone facts worked out again;
-    and a report's list is the flagged keys read off in order (`_names`), with no card's flag read
-    per card nor copies merged. Lists rather than bytearrays: Python specialises a store into a
-    list at an int index, not one into a bytearray (about 8% of the replay)."""
+    the ruleset's keys sorted, `_key_of`) and a table of events: the replay runs for every move of
+    every card, so a move costs a few stores, not the zone facts worked out again; and a report's
+    list is the flagged keys read off in order (`_names`), with no card's flag read per card nor
+    copies merged (flags per card id cost more there than the key's lookup per move). Lists rather
+    than bytearrays: Python specialises a store into a list at an int index, not one into a
+    bytearray (about 8% of the replay)."""
 
     def __init__(self, program: Any):
         self.cards = program.rs.cards
         (self.keys, self.visibility, self.rows_zones, self._zones, self._moves,
-         self._sorted_keys, self._key_of) = _ruleset_facts(program.rs)
+         self._sorted_keys, self._key_of, self._table) = _ruleset_facts(program.rs)
         self.game: Any = None
-        self.pos: list[str | None] = [None] * len(self.cards)  # card id → the zone it was last seen in
+        # card id → the zone it was last seen in (None: out of play); one more, last, so that a
+        # decision's mark (0, player) finds one where the ruleset has no card (see `marks`)
+        self.pos: list[str | None] = [None] * (len(self.cards) + 1)
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
         self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
-        # flags per card key (`_key_of`): per seat (`movers`: per decider, None the moves before any decision)
-        self.taken: dict[int, list[int]] = {}
-        self.played: dict[int, list[int]] = {}
+        # flags per card key: per seat, taken (at 2 × seat) and played (at 2 × seat + 1), as the
+        # ruleset's table of moves names them (`_transition`); per decider, moved (None: the moves
+        # before any decision)
+        self.seat_flags: list[list[int]] = []
         self.movers: dict[int | None, list[int]] = {}
-        self._trans: dict[Any, dict[Any, tuple[list[int], ...]]] = {}  # to → from → the flags such a move sets
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
@@ -160,17 +178,20 @@ class MoveTracker:
         self.game = game
         where = st.where
         pos = self.pos = list(map(where.get, range(len(self.cards))))  # (None: out of play)
+        pos.append(None)  # (see `pos` in `__init__`)
         if st.under:  # a covered card ("^top", listed under its top card) lies where its top card does
             for cid, at in where.items():
                 if at[0] == "^":
                     pos[cid] = _resolve(where, cid)
 
     def marks(self, game: Any) -> list:
-        """The list a game's `play_out` may append each decision's player to, before it is
-        answered: the move log itself (`game`'s, which the tracker follows from `start` on), so
+        """The list a game's `play_out` may append each decision's mark to, (0, player), before it
+        is answered: the move log itself (`game`'s, which the tracker follows from `start` on), so
         that the looks are read in order with the moves, once, at the end (`update`) rather than by
-        a call per decision. Where a decision in the setup comes before the tracker started,
-        `first_look` must look at it."""
+        a call per decision. A mark is a pair like the moves' events, so the replay reads every
+        event alike: the table's row of a player (an int where a move has a zone key) says `_MARK`
+        wherever "card" 0 was (a card id ≥ 0: a list is read fastest at one). Where a decision in
+        the setup comes before the tracker started, `first_look` must look at it."""
         where = game.state.where
         return where.events if isinstance(where, ChangeLog) else self.events
 
@@ -201,51 +222,78 @@ class MoveTracker:
         return got
 
     def _replay(self) -> None:
-        """Follow the moves noted since the last look, in order (see `ChangeLog`), and the looks
-        noted among them (decisions, see `marks`); `_moved` written out, as this runs for every
-        move of every card. A card set into a zone (a plain tuple: about 99 events in 100 that
-        are not looks) is read first; the transition's flags by destination, then origin
-        (`_trans`), with no key tuple built per move."""
-        pending, pos, trans, all_movers, key_of = self.pending, self.pos, self._trans, self.movers, self._key_of
+        """Follow the events noted since the last look, in order (see `ChangeLog`), and the marks
+        of the decisions among them (see `marks`). Every event is a pair (card, what), read alike:
+        the table (`_table`: by `what`, then by where the card was, filled by `_entry`, kept per
+        ruleset: filling it per game cost a third of the replay) tells at once a move that sets no
+        taken or played flag (an empty tuple: four moves in five in a card game), a move that
+        sets some (their places in `seat_flags`), a decision's mark (`_MARK`), a card set where it
+        already lies (`_SAME`), or an event that moves no card by itself (`_OTHER`), so that the
+        common move costs a few loads and stores, with no check of the event's type or parts."""
+        pending, pos, table, key_of = self.pending, self.pos, self._table, self._key_of
+        all_movers, seat_flags = self.movers, self.seat_flags
         movers = self._flags(all_movers, self.decider)
-        for ev in self.events:
-            if type(ev) is tuple:  # (card, zone): a card set into a zone
-                cid, to = ev
-                if pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
-                    pending.discard(cid)
-            elif type(ev) is _Odd:
-                cid, to = ev
-                if to is False:
-                    pending.add(cid)
-                    continue
-                if cid < 0:
-                    cid = ~cid
-                elif pending:
-                    pending.discard(cid)
-                if to is None:  # the card on top is itself between two places: wait until it lands
-                    continue
-            else:  # a decision asked of player `ev` (a seat number): who moves what moves next
-                if pending:  # taken out and not put back since the last look (so not in play now)
-                    self._left(pending)
-                self.decider = ev
-                movers = all_movers.get(ev)
-                if movers is None:
-                    movers = self._flags(all_movers, ev)
-                continue
-            was = pos[cid]
-            if was == to:
-                continue
-            pos[cid] = to
-            k = key_of[cid]
-            movers[k] = 1
+        for cid, to in self.events:
             try:
-                flags = trans[to][was]
+                entry = table[to][pos[cid]]
             except KeyError:
-                flags = self._transition(was, to)
-            if flags:
-                for f in flags:
-                    f[k] = 1
+                entry = self._entry(pos[cid], to)
+            if entry:
+                if entry is _MARK:  # a decision asked of player `to` (see `marks`): who moves what moves next
+                    if pending:  # taken out and not put back since the last look (so not in play now)
+                        self._left(pending)
+                    self.decider = to
+                    try:
+                        movers = all_movers[to]
+                    except KeyError:
+                        movers = self._flags(all_movers, to)
+                    continue
+                if type(entry) is tuple:
+                    try:
+                        for i in entry:
+                            seat_flags[i][key_of[cid]] = 1
+                    except IndexError:  # a seat this game has not flagged yet (the table is the ruleset's)
+                        self._widen(max(entry) + 1)
+                        for i in entry:
+                            seat_flags[i][key_of[cid]] = 1
+                else:
+                    if entry is _SAME:
+                        if pending:
+                            pending.discard(cid)
+                    else:
+                        self._other(cid, to, movers)
+                    continue
+            if pending:  # (most of the time none is: a lone card moved is noted once, see ChangeLog)
+                pending.discard(cid)
+            pos[cid] = to
+            movers[key_of[cid]] = 1
         self.events.clear()
+
+    def _entry(self, was: str | None, to: Any) -> Any:
+        """What an event (card, `to`) means for a card that was in `was` (see `_replay`), kept in
+        the table: `to` a zone key is a move (`_SAME` where `was` is it), a player a mark (see
+        `marks`); anything else (`ChangeLog`'s markers, a carried card's ("^", zone)) is `_OTHER`."""
+        if isinstance(to, str):
+            entry = _SAME if was == to else self._transition(was, to)
+        else:
+            entry = _MARK if isinstance(to, int) else _OTHER
+        self._table.setdefault(to, {})[was] = entry
+        return entry
+
+    def _other(self, cid: int, to: Any, movers: list[int]) -> None:
+        """An event other than a card set into a zone or a mark (`movers`: the decider's flags)."""
+        if type(to) is tuple:  # ("^", zone): a card lying under a moved card moved with it
+            was = self.pos[cid]
+            if was != to[1]:
+                self.pos[cid] = to[1]
+                k = self._key_of[cid]
+                movers[k] = 1
+                for i in self._transition(was, to[1]):
+                    self.seat_flags[i][k] = 1
+        elif to is _TAKEN_OUT:
+            self.pending.add(cid)
+        else:  # _WAITING: the card on top is itself between two places: wait until it lands
+            self.pending.discard(cid)
 
     def _settle(self) -> None:
         """Cards taken out and never put back have left play."""
@@ -263,8 +311,9 @@ class MoveTracker:
 
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
         """(taken, played): per seat, the sorted keys of the cards it took / played."""
-        return ([self._names(self.taken.get(s)) for s in range(seats)],
-                [self._names(self.played.get(s)) for s in range(seats)])
+        flags = self.seat_flags + [None] * max(0, 2 * seats - len(self.seat_flags))
+        return ([self._names(flags[2 * s]) for s in range(seats)],
+                [self._names(flags[2 * s + 1]) for s in range(seats)])
 
     def _names(self, flags: list | None) -> list[str]:
         if flags is None:
@@ -303,32 +352,33 @@ class MoveTracker:
         """One card's move (as `_replay` counts it)."""
         k = self._key_of[cid]
         self._flags(self.movers, self.decider)[k] = 1
-        got = self._trans.get(to)
-        flags = got.get(was) if got is not None else None
-        for f in flags if flags is not None else self._transition(was, to):
-            f[k] = 1
+        for i in self._transition(was, to):
+            self.seat_flags[i][k] = 1
 
-    def _transition(self, was: str | None, to: str | None) -> tuple[list[int], ...]:
-        """The flags a move from zone key `was` to `to` sets (None: out of play): taken by the
-        owner of `to` when it is not `was`'s; played by `was`'s owner when the card leaves a zone of
-        its owner's that others may not see for a public one, or a public one for another zone of
-        the owner's. Worked out once per ruleset (`_ruleset_facts`), the flags once per game."""
-        move = self._moves.get((was, to))
-        if move is None:
+    def _transition(self, was: str | None, to: str | None) -> tuple[int, ...]:
+        """The places in `seat_flags` of the flags a move from zone key `was` to `to` sets (None:
+        out of play): taken by the owner of `to` when it is not `was`'s; played by `was`'s owner
+        when the card leaves a zone of its owner's that others may not see for a public one, or a
+        public one for another zone of the owner's. Worked out once per ruleset (`_ruleset_facts`);
+        `seat_flags` made long enough for them."""
+        flags = self._moves.get((was, to))
+        if flags is None:
             was_owner, was_public = self._zone(was)
             to_owner, to_public = self._zone(to)
-            move = self._moves[(was, to)] = (
-                to_owner if to_owner is not None and to_owner != was_owner else None,
-                was_owner if was_owner is not None and to is not None and (
-                    (not was_public and to_public) or (was_public and to_owner == was_owner)) else None)
-        took, played = move
-        flags = ()
-        if took is not None:
-            flags += (self._flags(self.taken, took),)
-        if played is not None:
-            flags += (self._flags(self.played, played),)
-        self._trans.setdefault(to, {})[was] = flags
+            flags = ()
+            if to_owner is not None and to_owner != was_owner:
+                flags += (2 * to_owner,)
+            if was_owner is not None and to is not None and (
+                    (not was_public and to_public) or (was_public and to_owner == was_owner)):
+                flags += (2 * was_owner + 1,)
+            self._moves[(was, to)] = flags
+        self._widen(max(flags, default=-1) + 1)
         return flags
+
+    def _widen(self, width: int) -> None:
+        """`seat_flags` as long as `width` at least (in place: `_replay` holds it)."""
+        n = len(self._sorted_keys)
+        self.seat_flags += [[0] * n for _ in range(width - len(self.seat_flags))]
 
     def _zone(self, key: str | None) -> tuple[int | None, bool]:
         """A zone key's owner (None: shared, or out of play) and whether it is public; kept per key."""
@@ -345,12 +395,12 @@ _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch pl
 
 
 def _ruleset_facts(rs: Any) -> tuple:
-    """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → (taker,
-    player), the distinct keys sorted, and per card id its key's place among them) of a ruleset,
-    worked out once rather than per game (the card keys alone took about a tenth of a short game);
-    the fourth and fifth fill as games meet zones and moves. The last two let the tracker flag keys
-    rather than cards, so a report's list is read off in order (`MoveTracker._names`), not sorted
-    nor merged per list."""
+    """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → the
+    flags it sets (`MoveTracker._transition`), the distinct keys sorted, per card id its key's place
+    among them, and the replay's table (`MoveTracker._entry`)) of a ruleset, worked out once rather
+    than per game (the card keys alone took about a tenth of a short game); the fourth, fifth and
+    last fill as games meet zones and moves. The sorted keys and places let a report's list be read
+    off in order (`MoveTracker._names`), not sorted nor merged per list."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
@@ -359,7 +409,7 @@ def _ruleset_facts(rs: Any) -> tuple:
     place = {k: i for i, k in enumerate(names)}
     facts = (keys, {name: zd.visibility for name, zd in rs.zones.items()},
              frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {},
-             names, [place[k] for k in keys])
+             names, [place[k] for k in keys], {})
     _FACTS.insert(0, (rs, facts))
     del _FACTS[4:]
     return facts
