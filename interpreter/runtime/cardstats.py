@@ -152,7 +152,7 @@ class MoveTracker:
     def __init__(self, program: Any):
         self.cards = program.rs.cards
         (self.keys, self.visibility, self.rows_zones, self._zones, self._moves,
-         self._sorted_keys, self._key_of, self._table) = _ruleset_facts(program.rs)
+         self._sorted_keys, self._key_of, self._table, self._layouts) = _ruleset_facts(program.rs)
         self.game: Any = None
         # card id → the zone it was last seen in (None: out of play); one more, last, so that a
         # decision's mark (0, player) finds one where the ruleset has no card (see `marks`)
@@ -330,16 +330,16 @@ class MoveTracker:
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
-        keys, under = self.keys, game.state.under
+        keys, under, zones = self.keys, game.state.under, game.state.zones
         out: list[list[str]] = [[] for _ in range(seats)]
-        for key, z in game.state.zones.items():
-            name, _, owner = key.partition("#")
-            if not owner or int(owner) >= seats:
+        for key, owner, rows in self._owned(zones, seats):
+            z = zones[key]
+            if not z:
                 continue
-            ids = [c for row in z for c in row] if name in self.rows_zones else z
-            mine = out[int(owner)]
+            ids = [c for row in z for c in row] if rows else z
+            mine = out[owner]
             if not under:  # no card lies under another
-                mine += [keys[c] for c in ids]
+                mine += map(keys.__getitem__, ids)
                 continue
             for cid in ids:
                 mine.append(keys[cid])
@@ -347,6 +347,22 @@ class MoveTracker:
                 if below:
                     mine += [keys[u] for u in below]
         return out
+
+    def _owned(self, zones: dict, seats: int) -> list[tuple[str, int, bool]]:
+        """(zone key, owner, a rows zone?) of the zones of seats below `seats`, in `zones`' order:
+        worked out once per ruleset and layout of zones (`held` read every zone's key per game)."""
+        layout = (tuple(zones), seats)
+        got = self._layouts.get(layout)
+        if got is None:
+            got = []
+            for key in zones:
+                name, _, owner = key.partition("#")
+                if owner and int(owner) < seats:
+                    got.append((key, int(owner), name in self.rows_zones))
+            if len(self._layouts) > 16:  # (a ruleset that adds zones as it goes: keep the last few)
+                self._layouts.clear()
+            self._layouts[layout] = got
+        return got
 
     def _moved(self, cid: int, was: str | None, to: str | None) -> None:
         """One card's move (as `_replay` counts it)."""
@@ -397,10 +413,11 @@ _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch pl
 def _ruleset_facts(rs: Any) -> tuple:
     """(card keys, zone visibility, rows zones, zone key → (owner, public), (from, to) → the
     flags it sets (`MoveTracker._transition`), the distinct keys sorted, per card id its key's place
-    among them, and the replay's table (`MoveTracker._entry`)) of a ruleset, worked out once rather
-    than per game (the card keys alone took about a tenth of a short game); the fourth, fifth and
-    last fill as games meet zones and moves. The sorted keys and places let a report's list be read
-    off in order (`MoveTracker._names`), not sorted nor merged per list."""
+    among them, the replay's table (`MoveTracker._entry`) and the seats' zones per layout of zones
+    (`MoveTracker._owned`)) of a ruleset, worked out once rather than per game (the card keys alone
+    took about a tenth of a short game); the fourth, fifth and last two fill as games go. The
+    sorted keys and places let a report's list be read off in order (`MoveTracker._names`), not
+    sorted nor merged per list."""
     for known, facts in _FACTS:
         if known is rs:
             return facts
@@ -409,7 +426,7 @@ def _ruleset_facts(rs: Any) -> tuple:
     place = {k: i for i, k in enumerate(names)}
     facts = (keys, {name: zd.visibility for name, zd in rs.zones.items()},
              frozenset(n for n, zd in rs.zones.items() if zd.kind == "rows"), {}, {},
-             names, [place[k] for k in keys], {})
+             names, [place[k] for k in keys], {}, {})
     _FACTS.insert(0, (rs, facts))
     del _FACTS[4:]
     return facts
