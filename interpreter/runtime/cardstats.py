@@ -20,6 +20,7 @@ different cards, identical copies are one.
 """
 from __future__ import annotations
 
+import collections
 import copy
 from itertools import compress
 from typing import Any
@@ -39,10 +40,10 @@ class _Marker:
         return f"<{self.name}>"
 
 
-_TAKEN_OUT = _Marker("taken out")  # (card, _TAKEN_OUT): taken out of its place, not put back yet
-_WAITING = _Marker("waiting")  # (card, _WAITING): laid on a card that is itself between two places
+_TAKEN_OUT = _Marker("taken out")  # (card, _TAKEN_OUT, …): taken out of its place, not put back yet
+_WAITING = _Marker("waiting")  # (card, _WAITING, …): laid on a card that is itself between two places
+_DECIDED = _Marker("decided")  # (0, _DECIDED, …): a decision came (`ChangeLog.decide`)
 _SAME = _Marker("same place")  # `MoveTracker._entry` of a card set where it already lies: no move
-_MARK = _Marker("mark")  # ... of a decision's mark (`MoveTracker.marks`)
 _OTHER = _Marker("no move")  # ... of any other event that is not a card set into a zone
 
 
@@ -71,62 +72,85 @@ class ChangeLog(dict):
     the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
     and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
-    each event holds where the card lay at that moment: (card, zone) for a card set into a zone;
-    (card, ("^", zone)) for a card under it that moved along (none where that card is out of
-    play), (card, _WAITING) for a card whose top card is itself between two places, (card,
-    _TAKEN_OUT) for a card taken out. A card taken out and put straight back somewhere (most moves)
-    leaves one event, (card, zone): the tracker would read the pair to the same effect. Every event
-    is a pair whose second item tells its kind, so that the tracker reads each alike, with no check
-    of its type (`MoveTracker._replay`); so is a decision's mark, (player, None) (`marks`).
+    each event holds where the card lay at that moment, and the flags of the seat whose answer the
+    rules are carrying out (`mover`, which `decide` sets at each decision; the tracker's): (card,
+    zone, mover) for a card set into a zone; (card, ("^", zone), mover) for a card under it that
+    moved along (none where that card is out of play), (card, _WAITING, mover) for a card whose
+    top card is itself between two places, (card, _TAKEN_OUT, mover) for a card taken out. A card
+    taken out and put straight back somewhere (most moves) leaves one event, (card, zone, mover):
+    the tracker would read the pair to the same effect. Every event is a triple whose second item
+    tells its kind, so that the tracker reads each alike, with no check of its type
+    (`MoveTracker._replay`); a decision after a card was taken out notes (0, _DECIDED, mover),
+    where the tracker settles the cards that left play.
 
     The list of events is made with the map and kept for its life (`follow` empties it), so that
     the generated code can bind it once per game (`Runtime.move_log`): where it moves a lone card
     (no card under it, none over it) it writes the map with dict's own methods, which run no hook,
-    and appends the one event `(card, zone)` itself — the most common move without two calls of
+    and appends the one event `(card, zone, mover)` itself — the most common move without two calls of
     Python methods (`pop` and `setdefault` on a dict subclass do not call `__delitem__` and
     `__setitem__`). `Runtime.place` (a lone card into a row) does the same, and a lone card that
     `Runtime.take_any` takes off a row for the generated code to put back at once notes no
-    (card, False) first (`Runtime._take`'s `back`). Every other write runs the hooks below."""
+    (card, _TAKEN_OUT) first (`Runtime._take`'s `back`). Every other write runs the hooks below.
 
-    __slots__ = ("events", "under", "gone")
+    Why the mover in every event rather than a mark per decision in the list: a mark cost the
+    replay as much as a move (about 1,100 instructions) and a decision comes about every two
+    moves; the mover costs each move one attribute read."""
+
+    __slots__ = ("events", "under", "gone", "out", "movers", "mover")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
-        self.events: list[tuple[int, Any]] = []  # (before `follow`: emptied there)
+        self.events: list[tuple[int, Any, list]] = []  # (before `follow`: emptied there)
         self.under: dict[int, list[int]] = {}
-        self.gone: tuple | None = None  # the last (card, _TAKEN_OUT) noted
+        self.gone: tuple | None = None  # the last (card, _TAKEN_OUT, mover) noted
+        self.out = False  # a card was taken out since the last decision
+        self.movers: dict = collections.defaultdict(list)  # per seat, its flags (the tracker's, from `follow` on)
+        self.mover: list = self.movers[None]  # the flags of the seat whose answer is carried out
+
+    def decide(self, player: int) -> None:
+        """A decision asked of `player` (`DirectGame.play_out`): the moves from here are its answer's.
+        Cards taken out since the last decision and not put back by now left play now: noted where
+        a card was taken out, so that a decision costs the replay nothing otherwise."""
+        if self.out:
+            self.out = False
+            self.events.append((0, _DECIDED, self.mover))
+        self.mover = self.movers[+player]  # (a plain int: a map finds it by identity, not a Seat's `==`)
 
     def taken_out(self, card: int) -> None:
         """Note `card` taken out by dict's own methods (`Runtime._take`), not to be put back at once."""
-        self.events.append((card, _TAKEN_OUT))
+        self.out = True
+        self.events.append((card, _TAKEN_OUT, self.mover))
 
     def __setitem__(self, key, value, _set=dict.__setitem__) -> None:
         _set(self, key, value)  # (bound once: this runs at every move)
-        events = self.events
+        events, mover = self.events, self.mover
         if value[0] != "^" and (key not in self.under or not self.under[key]):
             if events and events[-1] is self.gone and self.gone[0] == key:  # taken out just now
-                events[-1] = (key, value)
+                events[-1] = (key, value, mover)
             else:
-                events.append((key, value))
+                events.append((key, value, mover))
         else:
             at = _resolve(self, key)
-            events.append((key, at) if at is not None else (key, _WAITING))
+            events.append((key, at if at is not None else _WAITING, mover))
             for b in self.under.get(key, ()):  # cards lying under a moved card moved with it
                 at = _resolve(self, b)
                 if at is not None:  # (one out of play stays there)
-                    events.append((b, ("^", at)))
+                    events.append((b, ("^", at), mover))
 
     def __delitem__(self, key, _del=dict.__delitem__) -> None:
         _del(self, key)
-        gone = self.gone = (key, _TAKEN_OUT)
+        self.out = True
+        gone = self.gone = (key, _TAKEN_OUT, self.mover)
         self.events.append(gone)
 
-    def follow(self, under: dict[int, list[int]]) -> list:
+    def follow(self, under: dict[int, list[int]], movers: dict, mover: list) -> list:
         """Start following: the events noted so far (the setup's moves) are dropped, in place;
-        the state's `under` map tells which cards lie under which. Returns the list of events."""
-        self.under = under
+        the state's `under` map tells which cards lie under which; `movers`, per seat, the flags a
+        move sets, `mover` those of the moves from here. Returns the list of events."""
+        self.under, self.movers, self.mover = under, movers, mover
         self.events.clear()
         self.gone = None
+        self.out = False
         return self.events
 
     def __deepcopy__(self, memo) -> dict:
@@ -154,17 +178,15 @@ class MoveTracker:
         (self.keys, self.visibility, self.rows_zones, self._zones, self._moves,
          self._sorted_keys, self._key_of, self._table, self._layouts) = _ruleset_facts(program.rs)
         self.game: Any = None
-        # card id → the zone it was last seen in (None: out of play); one more, last, so that a
-        # decision's mark (0, player) finds one where the ruleset has no card (see `marks`)
-        self.pos: list[str | None] = [None] * (len(self.cards) + 1)
+        self.pos: list[str | None] = [None] * len(self.cards)  # card id → the zone it was last seen in
         self.pending: set[int] = set()  # cards taken out of their place and not put anywhere yet
         self.events: list = []  # the moves noted since the last look (`ChangeLog.events`)
         self.decider: int | None = None  # whose answer the rules are carrying out
         # flags per card key: per seat, taken (at 2 × seat) and played (at 2 × seat + 1), as the
         # ruleset's table of moves names them (`_transition`); per decider, moved (None: the moves
-        # before any decision)
+        # before any decision), which the move log's events carry (`ChangeLog.mover`)
         self.seat_flags: list[list[int]] = []
-        self.movers: dict[int | None, list[int]] = {}
+        self.movers: dict[int | None, list[int]] = _PerSeat(len(self._sorted_keys))
 
     def start(self, game: Any) -> None:
         """The end of setup: what is where now was dealt, not taken (an `after_setup` hook)."""
@@ -173,30 +195,28 @@ class MoveTracker:
             self._replay()
         if not isinstance(st.where, ChangeLog):  # a game made without `log_moves`
             st.where = ChangeLog(st.where)
-            st.where.events = self.events  # (the list `marks` gave)
-        self.events = st.where.follow(st.under)  # (the list `marks` gave, where it was asked first)
-        self.game = game
         where = st.where
+        # (the moves from here are the last decision's, which the log was told where it is the tracker's)
+        mover = where.mover if where.movers is self.movers else self.movers[self.decider]
+        self.events = where.follow(st.under, self.movers, mover)
+        self.game = game
         pos = self.pos = list(map(where.get, range(len(self.cards))))  # (None: out of play)
-        pos.append(None)  # (see `pos` in `__init__`)
         if st.under:  # a covered card ("^top", listed under its top card) lies where its top card does
             for cid, at in where.items():
                 if at[0] == "^":
                     pos[cid] = _resolve(where, cid)
 
-    def marks(self, game: Any) -> list:
-        """The list a game's `play_out` may append each decision's mark to, (0, player), before it
-        is answered: the move log itself (`game`'s, which the tracker follows from `start` on), so
-        that the looks are read in order with the moves, once, at the end (`update`) rather than by
-        a call per decision. A mark is a pair like the moves' events, so the replay reads every
-        event alike: the table's row of a player (an int where a move has a zone key) says `_MARK`
-        wherever "card" 0 was (a card id ≥ 0: a list is read fastest at one). Where a decision in
-        the setup comes before the tracker started, `first_look` must look at it."""
+    def marks(self, game: Any) -> ChangeLog | None:
+        """What a game's `play_out` may tell each decision's player before it is answered: the
+        move log (`game`'s, which the tracker follows from `start` on; None where the game keeps
+        none), whose events then carry whose answer moved each card, read once, at the end
+        (`update`), rather than by a call of the tracker per decision. Where a decision in the
+        setup comes before the tracker started, `first_look` must look at it."""
         where = game.state.where
-        return where.events if isinstance(where, ChangeLog) else self.events
+        return where if isinstance(where, ChangeLog) else None
 
     def first_look(self, game: Any) -> bool:
-        """A look before a decision while the moves go to `marks`: only the first, in a setup
+        """A look before a decision while the decisions go to `marks`: only the first, in a setup
         that asks a decision before the tracker started, has work to do (start there). True once
         the tracker follows the game: `play_out` then stops calling it."""
         if self.game is None:
@@ -205,49 +225,34 @@ class MoveTracker:
 
     def update(self, game: Any) -> None:
         """A look before a decision (or at the end): settle cards that left play, and note whose
-        answer the rules carry out next. A decision found in the log (see `marks`) is such a look
-        made at the time: cards taken out and not put back by then left play then."""
+        answer the rules carry out next. A decision told to the log (`ChangeLog.decide`) is such a
+        look made at the time: cards taken out and not put back by then left play then."""
         if self.game is None:  # no `after_setup` hook ran: start from here
             self.start(game)
         if self.events:
             self._replay()
-        self._settle()
+        where = game.state.where
+        self._settle(where.mover)
         d = game.decision
         self.decider = None if game.over or d is None else d.player
-
-    def _flags(self, table: dict, who: Any) -> list[int]:
-        got = table.get(who)
-        if got is None:
-            got = table[who] = [0] * len(self._sorted_keys)
-        return got
+        where.mover = self.movers[self.decider]
 
     def _replay(self) -> None:
-        """Follow the events noted since the last look, in order (see `ChangeLog`), and the marks
-        of the decisions among them (see `marks`). Every event is a pair (card, what), read alike:
-        the table (`_table`: by `what`, then by where the card was, filled by `_entry`, kept per
-        ruleset: filling it per game cost a third of the replay) tells at once a move that sets no
-        taken or played flag (an empty tuple: four moves in five in a card game), a move that
-        sets some (their places in `seat_flags`), a decision's mark (`_MARK`), a card set where it
-        already lies (`_SAME`), or an event that moves no card by itself (`_OTHER`), so that the
-        common move costs a few loads and stores, with no check of the event's type or parts."""
-        pending, pos, table, key_of = self.pending, self.pos, self._table, self._key_of
-        all_movers, seat_flags = self.movers, self.seat_flags
-        movers = self._flags(all_movers, self.decider)
-        for cid, to in self.events:
+        """Follow the events noted since the last look, in order (see `ChangeLog`). Every event is
+        a triple (card, what, the mover's flags), read alike: the table (`_table`: by `what`, then
+        by where the card was, filled by `_entry`, kept per ruleset: filling it per game cost a
+        third of the replay) tells at once a move that sets no taken or played flag (an empty
+        tuple: four moves in five in a card game), a move that sets some (their places in
+        `seat_flags`), a card set where it already lies (`_SAME`), or an event that moves no card
+        by itself (`_OTHER`), so that the common move costs a few loads and stores, with no check
+        of the event's type or parts."""
+        pending, pos, table, key_of, seat_flags = self.pending, self.pos, self._table, self._key_of, self.seat_flags
+        for cid, to, movers in self.events:
             try:
                 entry = table[to][pos[cid]]
             except KeyError:
                 entry = self._entry(pos[cid], to)
             if entry:
-                if entry is _MARK:  # a decision asked of player `to` (see `marks`): who moves what moves next
-                    if pending:  # taken out and not put back since the last look (so not in play now)
-                        self._left(pending)
-                    self.decider = to
-                    try:
-                        movers = all_movers[to]
-                    except KeyError:
-                        movers = self._flags(all_movers, to)
-                    continue
                 if type(entry) is tuple:
                     try:
                         for i in entry:
@@ -270,42 +275,39 @@ class MoveTracker:
         self.events.clear()
 
     def _entry(self, was: str | None, to: Any) -> Any:
-        """What an event (card, `to`) means for a card that was in `was` (see `_replay`), kept in
-        the table: `to` a zone key is a move (`_SAME` where `was` is it), a player a mark (see
-        `marks`); anything else (`ChangeLog`'s markers, a carried card's ("^", zone)) is `_OTHER`."""
-        if isinstance(to, str):
-            entry = _SAME if was == to else self._transition(was, to)
-        else:
-            entry = _MARK if isinstance(to, int) else _OTHER
+        """What an event (card, `to`, …) means for a card that was in `was` (see `_replay`), kept
+        in the table: `to` a zone key is a move (`_SAME` where `was` is it); anything else
+        (`ChangeLog`'s markers, a carried card's ("^", zone)) is `_OTHER`."""
+        entry = (_SAME if was == to else self._transition(was, to)) if isinstance(to, str) else _OTHER
         self._table.setdefault(to, {})[was] = entry
         return entry
 
     def _other(self, cid: int, to: Any, movers: list[int]) -> None:
-        """An event other than a card set into a zone or a mark (`movers`: the decider's flags)."""
+        """An event other than a card set into a zone (`movers`: the flags of the seat whose answer
+        the rules were carrying out)."""
         if type(to) is tuple:  # ("^", zone): a card lying under a moved card moved with it
             was = self.pos[cid]
             if was != to[1]:
                 self.pos[cid] = to[1]
-                k = self._key_of[cid]
-                movers[k] = 1
-                for i in self._transition(was, to[1]):
-                    self.seat_flags[i][k] = 1
+                self._moved(cid, was, to[1], movers)
         elif to is _TAKEN_OUT:
             self.pending.add(cid)
-        else:  # _WAITING: the card on top is itself between two places: wait until it lands
+        elif to is _WAITING:  # the card on top is itself between two places: wait until it lands
             self.pending.discard(cid)
+        elif self.pending:  # _DECIDED: taken out and not put back by a decision (so not in play now)
+            self._left(self.pending, movers)
 
-    def _settle(self) -> None:
+    def _settle(self, movers: list[int]) -> None:
         """Cards taken out and never put back have left play."""
         if self.pending:
             where = self.game.state.where
-            self._left([cid for cid in self.pending if cid not in where])
+            self._left([cid for cid in self.pending if cid not in where], movers)
 
-    def _left(self, cards: Any) -> None:
+    def _left(self, cards: Any, movers: list[int]) -> None:
         """`cards` (taken out, not put back) left play; the pending ones are settled."""
         for cid in sorted(cards):
             if self.pos[cid] is not None:
-                self._moved(cid, self.pos[cid], None)
+                self._moved(cid, self.pos[cid], None, movers)
                 self.pos[cid] = None
         self.pending.clear()
 
@@ -364,10 +366,10 @@ class MoveTracker:
             self._layouts[layout] = got
         return got
 
-    def _moved(self, cid: int, was: str | None, to: str | None) -> None:
-        """One card's move (as `_replay` counts it)."""
+    def _moved(self, cid: int, was: str | None, to: str | None, movers: list[int]) -> None:
+        """One card's move (as `_replay` counts it; `movers`: the mover's flags)."""
         k = self._key_of[cid]
-        self._flags(self.movers, self.decider)[k] = 1
+        movers[k] = 1
         for i in self._transition(was, to):
             self.seat_flags[i][k] = 1
 
@@ -405,6 +407,19 @@ class MoveTracker:
 
     def _vis(self, key: str) -> str:
         return self.visibility.get(key.partition("#")[0], "public")
+
+
+class _PerSeat(dict):
+    """Per seat (None: no decision yet), flags per card key, made on first use."""
+    __slots__ = ("width",)
+
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.width = width
+
+    def __missing__(self, seat: Any) -> list[int]:
+        got = self[seat] = [0] * self.width
+        return got
 
 
 _FACTS: list[tuple[Any, tuple]] = []  # the last few rulesets' facts (a batch plays one ruleset)
