@@ -1040,7 +1040,7 @@ class DirectGame(DirectFacade):
                     if marks.out:
                         marks.decide(d.player)
                     else:
-                        marks.mover = marks.movers[+d.player]
+                        marks.mover = marks.seat_movers[d.player]
                 i = choose[d.player](self, d)
                 choices.append(i)
                 self.decisions_made += 1

@@ -96,7 +96,7 @@ class ChangeLog(dict):
     replay as much as a move (about 1,100 instructions) and a decision comes about every two
     moves; the mover costs each move one attribute read."""
 
-    __slots__ = ("events", "under", "gone", "out", "movers", "mover")
+    __slots__ = ("events", "under", "gone", "out", "movers", "seat_movers", "mover")
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -105,6 +105,7 @@ class ChangeLog(dict):
         self.gone: tuple | None = None  # the last (card, _TAKEN_OUT, mover) noted
         self.out = False  # a card was taken out since the last decision
         self.movers: dict = collections.defaultdict(list)  # per seat, its flags (the tracker's, from `follow` on)
+        self.seat_movers: list[list] = []  # the same by seat number, for `play_out` (`MoveTracker.marks`)
         self.mover: list = self.movers[None]  # the flags of the seat whose answer is carried out
 
     def decide(self, player: int) -> None:
@@ -212,8 +213,12 @@ class MoveTracker:
         none), whose events then carry whose answer moved each card, read once, at the end
         (`update`), rather than by a call of the tracker per decision. Where a decision in the
         setup comes before the tracker started, `first_look` must look at it."""
-        where = game.state.where
-        return where if isinstance(where, ChangeLog) else None
+        where, st = game.state.where, game.state
+        if not isinstance(where, ChangeLog):
+            return None
+        # (play_out reads a seat's flags by its number, in a list: a Seat reads a map slowly)
+        where.seat_movers = [self.movers[p] for p in range(st.players + st.dummies)]
+        return where
 
     def first_look(self, game: Any) -> bool:
         """A look before a decision while the decisions go to `marks`: only the first, in a setup

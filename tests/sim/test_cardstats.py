@@ -224,7 +224,7 @@ def test_the_replay_reads_every_kind_of_event_in_the_move_log(tmp_path):
     program = load_program(str(ruleset(tmp_path, FIVE, FIVE_CARDS)))
     ace, bell, coin, drum, egg = range(5)
     where = ChangeLog({ace: "pile", bell: "pile", coin: "pile", drum: "pile", egg: "hand#0"})
-    state = SimpleNamespace(where=where, under={}, zones={})
+    state = SimpleNamespace(where=where, under={}, zones={}, players=2, dummies=0)
     g = SimpleNamespace(state=state, decision=None, over=False)
     tracker = MoveTracker(program)
     tracker.start(g)
