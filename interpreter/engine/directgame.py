@@ -1036,7 +1036,7 @@ class DirectGame(DirectFacade):
                     self._too_many_decisions()
                 if look is not None and look(self):
                     look = None
-                if marks is not None:  # (`decide` written out where no card was taken out since the last decision)
+                if marks is not None:  # (`ChangeLog.decide`, written out where no card was taken out)
                     if marks.out:
                         marks.decide(d.player)
                     else:

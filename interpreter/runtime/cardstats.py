@@ -29,8 +29,9 @@ __all__ = ["MoveTracker", "ChangeLog", "card_keys"]
 
 
 class _Marker:
-    """A move log's `to` that is no zone key (see `ChangeLog`): a card taken out, or a card whose
-    top card is between two places."""
+    """A move log event's second item that is no zone key (see `ChangeLog`): a card taken out, a
+    card whose top card is between two places, a decision; or what the tracker's table says of an
+    event (`MoveTracker._entry`)."""
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
@@ -69,8 +70,8 @@ class ChangeLog(dict):
     (a card tracker `follow`s it from the end of setup on).
 
     Why a list of events rather than a call per change: a card moves hundreds of times a game, and
-    the tracker's bookkeeping per move is several calls; noting `(card, zone)` costs one append,
-    and the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
+    the tracker's bookkeeping per move is several calls; noting an event costs one append, and
+    the tracker reads the list at its next look (`MoveTracker.update`), in order. A card whose
     new place is under another card ("^top"), or that has cards under it, is resolved at once, so
     each event holds where the card lay at that moment, and the flags of the seat whose answer the
     rules are carrying out (`mover`, which `decide` sets at each decision; the tracker's): (card,
@@ -86,9 +87,9 @@ class ChangeLog(dict):
     The list of events is made with the map and kept for its life (`follow` empties it), so that
     the generated code can bind it once per game (`Runtime.move_log`): where it moves a lone card
     (no card under it, none over it) it writes the map with dict's own methods, which run no hook,
-    and appends the one event `(card, zone, mover)` itself — the most common move without two calls of
-    Python methods (`pop` and `setdefault` on a dict subclass do not call `__delitem__` and
-    `__setitem__`). `Runtime.place` (a lone card into a row) does the same, and a lone card that
+    and appends the one event `(card, zone, mover)` itself — the most common move without two
+    calls of Python methods (`pop` and `setdefault` on a dict subclass do not call `__delitem__`
+    and `__setitem__`). `Runtime.place` (a lone card into a row) does the same, and a lone card that
     `Runtime.take_any` takes off a row for the generated code to put back at once notes no
     (card, _TAKEN_OUT) first (`Runtime._take`'s `back`). Every other write runs the hooks below.
 
