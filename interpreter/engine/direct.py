@@ -1034,7 +1034,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 2, put, loc)
         self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 2, "if _MV is not None:", loc)
-        self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d + 3, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"if {at} is not None:", loc)  # (a card out of play has no place to leave)
         self.emit(d + 3, f"R.take_any({c})", loc)  # (out of `where` now)
@@ -1046,7 +1046,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 2, "else:", loc)
         self.emit(d + 3, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 3, "if _MV is not None:", loc)
-        self.emit(d + 4, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d + 4, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
@@ -1223,7 +1223,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
              "depth", "dirty", "settling", "settle", "step", "types", "covered", "player_zone",
              "field_table", "player_keys", "cards_of", "one", "move", "move_one", "fire", "ask", "placement",
              "cannot_place", "place_prompt", "place", "cover", "touch", "nothing_to_choose", "end_game",
-             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "move_log", "setdefault", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
+             "text", "set_stat", "work", "max_work", "runaway", "_charged", "log_items", "_last", "_last_n", "_sum", "_plus", "_TOP", "log_text", "not_a_card", "pop", "_Decision", "_LBL", "label", "player_or_active", "max_depth", "too_deep", "del", "where", "plain_keys", "move_log", "mover", "setdefault", "tbit", "take_any", "mark_under", "index", "insert", "max_steps", "dict", "fromkeys", "update", "under_one", "get", "_MEMO_LIMIT", "clear", "watch", "set", "_Seat", "endless_settling", "plan_bits_of", "limits", "max_settle_passes", "touched", "seats", "_distinct_nn", "_ascending_nn", "_random", "_first", "_pairs", "_is_type", "_is_covered", "_ordered", "set_start", "set_pstat", "const", "seats", "all_ids", "under_of", "rows",
              "other_players", "play_turn", "play_round", "change_stat", "roll", "function_too_deep", "_STOP",
              "lambda", "faces", "pop", "least", "most", "least_flat", "most_flat", "turn_order", "sort_by", "unique_most",
              "linked", "linked_values", "_", "_KSUBSET", "subset_prompt", "cannot_choose", "face", "card_stat", "set_card_stat", "move_to_grid",

@@ -602,7 +602,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         else:  # a lone card, out of `where` now: put and noted as the generated code's moves do
             where.setdefault(c, key)  # (direct.py, `emit_move_one`: no ChangeLog hook)
             if type(where) is not dict:
-                where.events.append((c, key))
+                where.events.append((c, key, where.mover))
         self.touched |= tbit[key]
 
     def cover(self, c: Any, target: Any) -> None:
@@ -1018,13 +1018,12 @@ class DirectGame(DirectFacade):
         record_answer(self, index)
         self._advance(index)
 
-    def play_out(self, seats: list, look: Any = None, marks: list | None = None) -> None:
+    def play_out(self, seats: list, look: Any = None, marks: Any = None) -> None:
         """Play to the end, each decision answered by its seat's agent (`look(game)` first, if
         given, until it returns True: it has nothing more to do): `answer` in a loop, without a
-        call per decision. `marks`: a list that each decision's player is appended to before it
-        is answered, unless the list ends with that player already (card statistics put the moves
-        in the same list, so a move's decider is read at the end, not by a call per decision; a
-        mark right after the same mark changes nothing there)."""
+        call per decision. `marks`: card statistics' move log (`cardstats.ChangeLog`), told each
+        decision's player before it is answered (`decide`: each move then notes whose answer moved
+        it, read at the end, not by a call of the tracker per decision)."""
         if self.decision is None:
             return
         self._advance(None, seats, look, marks)
@@ -1052,8 +1051,11 @@ class DirectGame(DirectFacade):
                     self._too_many_decisions()
                 if look is not None and look(self):
                     look = None
-                if marks is not None and (not marks or marks[-1] != d.player):  # (a repeat says nothing new)
-                    marks.append(d.player)
+                if marks is not None:  # (`ChangeLog.decide`, written out where no card was taken out)
+                    if marks.out:
+                        marks.decide(d.player)
+                    else:
+                        marks.mover = marks.seat_movers[d.player]
                 i = choose[d.player](self, d)
                 choices.append(i)
                 self.decisions_made += 1

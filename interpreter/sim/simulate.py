@@ -164,10 +164,12 @@ def _play_one(program, players: int, seed: int, index: int, agents: Sequence[str
     if games is not None:
         games.append(g)
     if isinstance(g, DirectGame):
-        # the tracker reads each decision from its move log at the end (`MoveTracker.marks`);
-        # a setup that asked a decision before the tracker started needs a look too
+        # each decision is told to the move log, whose events the tracker reads at the end
+        # (`MoveTracker.marks`); a setup that asked a decision before the tracker started needs a
+        # look too, and a game without a move log a look at every decision
         marks = tracker.marks(g) if card_stats else None
-        look = tracker.first_look if card_stats and tracker.game is None else None
+        look = (tracker.first_look if marks is not None else tracker.update) \
+            if card_stats and tracker.game is None else None
         if deadline is not None:
             def look(game, update=look):
                 if time.monotonic() > deadline:

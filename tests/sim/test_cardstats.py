@@ -185,3 +185,82 @@ def test_every_move_reaches_the_tracker_whichever_way_the_engine_writes_it(tmp_p
                 looks += 1
                 g.answer(seats[g.decision.player].choose(g, g.decision))
             assert g.error is None and looks > 10
+
+
+FIVE = """
+game "Five cards":
+    players 2..2
+card type Thing:
+    size: 1..9
+zone pile: pile, shared, hidden
+zone hand: set, per player, owner
+zone table: set, per player, public
+setup:
+    move all_cards() to pile
+turn:
+    end game after this turn
+score p: count(table of p)
+"""
+FIVE_CARDS = """
+- {name: Ace, type: Thing, size: 1}
+- {name: Bell, type: Thing, size: 2}
+- {name: Coin, type: Thing, size: 3}
+- {name: Drum, type: Thing, size: 4}
+- {name: Egg, type: Thing, size: 5}
+"""
+
+
+def test_the_replay_reads_every_kind_of_event_in_the_move_log(tmp_path):
+    """The move log's every kind of event, written as the engine writes them (the generated code's
+    own event, the map's hooks) with the decisions told to it (`decide`), read once at the end: a card
+    taken and laid open; a card taken out and not put back before the next decision (it left play
+    then, moved by the seat deciding before it, and is taken from out of play after); a card set
+    where it lies (no move); a card laid on another (where its top card lies), carried along with
+    it, and taken out and laid on a card that is itself between two places (it lands with it: it
+    did not leave play)."""
+    from types import SimpleNamespace
+
+    from interpreter.runtime.cardstats import ChangeLog
+    program = load_program(str(ruleset(tmp_path, FIVE, FIVE_CARDS)))
+    ace, bell, coin, drum, egg = range(5)
+    where = ChangeLog({ace: "pile", bell: "pile", coin: "pile", drum: "pile", egg: "hand#0"})
+    state = SimpleNamespace(where=where, under={}, zones={}, players=2, dummies=0)
+    g = SimpleNamespace(state=state, decision=None, over=False)
+    tracker = MoveTracker(program)
+    tracker.start(g)
+    log = where.events
+    assert tracker.marks(g) is where
+
+    def lone_move(card: int, key: str) -> None:  # as the generated code moves a lone card
+        dict.pop(where, card)
+        dict.setdefault(where, card, key)
+        log.append((card, key, where.mover))
+
+    where.decide(0)  # player 1 decides
+    lone_move(ace, "hand#0")  # taken by player 1
+    lone_move(ace, "table#0")  # from a hand laid open: played by player 1
+    del where[bell]  # taken out, not put back before the next decision: left play
+    where.decide(1)  # player 2 decides
+    where[bell] = "hand#1"  # from out of play: taken by player 2
+    where[coin] = "pile"  # where it lies: no move
+    lone_move(drum, "table#1")  # taken by player 2
+    state.under[drum] = [egg]
+    where[egg] = f"^{drum}"  # laid on Drum: from player 1's hand to player 2's table (taken; played by player 1)
+    where[drum] = "table#0"  # Egg comes along: both taken by player 1, moved by player 2
+    where.decide(0)
+    del where[drum]  # Drum between two places...
+    del where[coin]
+    state.under[drum].append(coin)
+    where[coin] = f"^{drum}"  # ...Coin taken out and laid on it waits (not out of play)...
+    where[drum] = "hand#0"  # ...and lands with it (Drum and Egg played: a public zone of player 1's for a hand)
+    where.decide(1)
+    state.under[drum].remove(coin)
+    where[coin] = "table#1"  # from player 1's hand: taken by player 2, played by player 1
+    g.over = True
+    tracker.update(g)
+
+    taken, played = tracker.per_seat(2)
+    assert taken == [["Ace", "Coin", "Drum", "Egg"], ["Bell", "Coin", "Drum", "Egg"]]
+    assert played == [["Ace", "Coin", "Drum", "Egg"], []]
+    assert tracker.moved_by(2) == [["Ace", "Bell", "Coin", "Drum", "Egg"], ["Bell", "Coin", "Drum", "Egg"]]
+    assert tracker.moved_cards() == ["Ace", "Bell", "Coin", "Drum", "Egg"]
