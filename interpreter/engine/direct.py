@@ -250,6 +250,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.bodies: list[list] = []  # [scope, depth of `nest` it starts at] of the bodies being written
         self.nest: list[list] = []  # [statements, index] of each block being written (`rest_of_body`)
         self.changed = True  # the state may have changed since the last settle check
+        # what a settle check calls: `_settle`, or its passes alone where the check's test is its own
+        self.settle_passes = "_settle"
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
         self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
@@ -341,6 +343,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 for name in r:
                     mask |= self.name_bits()[name]
             self.read_mask = f" & {self.k(mask)}"
+            if reads and all(reads) and mask:  # `_settle` tests the same bits first (`settle_function`)
+                self.settle_passes = "_settle_passes"
         self.cover_short()
         for name in ("setup", "turn"):
             if name in rs.phases:
@@ -658,19 +662,31 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             """The rule's `you`, the active player: a new `Seat` per run only where its body reads it."""
             return "_Seat(_st.active)" if self.reads_you(fname) else "None"
         if all(r is not None and r for r in reads):
-            e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
+            test = self.reads_test(frozenset().union(*reads), "R.touched")
+            e(2, f"if not ({test}):")
             e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
             e(3, "return")
-        e(2, "R.settling = True")
+            # the passes on their own, called by a settle check that tested the same bits
+            if self.settle_passes != "_settle":
+                assert test == f"R.touched{self.read_mask}"
+                e(2, f"{'yield from ' if self.settle_stops else ''}_settle_passes()")
+                e(1, "def _settle_passes():")
+                if self.settle_stops:
+                    e(2, "if False:")
+                    e(3, "yield")
+        # `R.settling` is set just before a rule's body runs: the tests before it (what changed, a
+        # watcher's condition: an expression) read nothing of it, and most passes run no body
+        e(2, "_tc = R.touched")
+        e(2, "R.touched = 0")
+        e(2, "_passes = 0")
+        e(2, "_changer = -1")
+        if watchers:
+            e(2, "_watch = _st.watch")
         e(2, "try:")
-        e(3, "_passes = 0")
-        e(3, "_changer = -1")
-        e(3, "_tc = R.touched")
-        e(3, "R.touched = 0")
-        e(3, "_watch = _st.watch")
         e(3, "while True:")
         for i, (fname, r, node, plan) in enumerate(always):
             e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(5, "R.settling = True")
             e(5, "_b4 = R.touched")
             if plan is not None:
                 keys = f"_pk{i}"
@@ -689,6 +705,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             e(5, f"if {cond}:")
             e(6, f"if not _watch[{w}]:")
             e(7, f"_watch[{w}] = True")
+            e(7, "R.settling = True")
             e(7, "_b4 = R.touched")
             run(7, f"{bname}({you(bname)})", bname)
             e(7, "if R.touched != _b4:")
@@ -819,7 +836,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             # run during setup, which settles nothing)
             short = self.check_mode == "short"
             self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
-            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}_settle()")
+            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}{self.settle_passes}()")
             self.changed = False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
@@ -996,10 +1013,24 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d + 2, "R.not_a_card()", loc)
         self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
 
-    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False) -> None:
+    def plain_zone(self, v: V) -> bool:
+        """Whether zone `v` is one zone known when compiling whose cards lie in one list (its keys
+        among `Runtime.plain_keys`): not rows, a board or a grid."""
+        return v.kind == "zone" and v.zone is not None and v.key is not None and v.elem != "either" and \
+            not v.rows and self.rs.zones[v.zone].kind in ("pile", "set", "row", "stack")
+
+    def zone_bits(self, v: V) -> str:
+        """Source of the bits a change of zone `v` notes for settling (`Runtime.tbit` of its key)."""
+        if not self.rs.zones[v.zone].per_player and v.elem != "either":
+            return self.k(self.name_bits()[v.zone])
+        return f"_TB[{v.key}]"
+
+    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False,
+                      top_of: V | None = None) -> None:
         """`Runtime.move_one` written out: the common case (a lone card off a pile or set) inline,
         anything else (a card in a row, covered or covering) by `Runtime.take_any`. `known`: the
-        card is not none."""
+        card is not none. `top_of`: a plain zone (`plain_zone`) whose top card `card` is, or none
+        (a `draw`): the card leaves that list's end, with no look-up of where it lies."""
         c = card
         if self.grid_zone(dest.zone):
             return self.grid_move(d, card, dest, loc)
@@ -1010,11 +1041,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d, "if True:", loc)
         else:
             self.emit(d, f"if {c} is not None:", loc)
-        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player and \
-            dest.elem != "either" else \
-            f"_TB[{dest.key}]"
-        at, src = self.temp(), self.temp()
+        dest_bits = self.zone_bits(dest)
         put = f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})"
+        if top_of is not None:
+            self.emit_move_top(d + 1, c, top_of, dest, dest_bits, put, loc)
+            return
+        at, src = self.temp(), self.temp()
         self.emit(d + 1, f"{at} = _Wget({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
         self.emit(d + 2, f"{src} = _Z[{at}]", loc)
@@ -1046,6 +1078,30 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 3, "if _MV is not None:", loc)
         self.emit(d + 4, f"_MV.append(({c}, {dest.key}))", loc)
+
+    def emit_move_top(self, d: int, c: str, top_of: V, dest: V, dest_bits: str, put: str, loc) -> None:
+        """`emit_move_one`'s lines for card `c`, the top card of plain zone `top_of`: its `where`
+        is that zone's key (a card in a zone's list lies there, not under another), so the card
+        leaves by `pop` unless cards lie under it (`take_any` then, as for any such card)."""
+        src_bits = self.zone_bits(top_of)
+        if src_bits.startswith("_TB[") or dest_bits.startswith("_TB["):
+            bits = f"{src_bits} | {dest_bits}"
+        else:  # two shared zones: one constant
+            bits = self.k(self.name_bits()[top_of.zone] | self.name_bits()[dest.zone])
+        self.emit(d, f"if {c} not in _UN:", loc)
+        self.emit(d + 1, f"{top_of.src}.pop()", loc)
+        self.emit(d + 1, f"_Wpop({c})", loc)
+        self.emit(d + 1, f"R.touched |= {bits}", loc)
+        self.emit(d + 1, put, loc)
+        self.emit(d + 1, f"_Wput({c}, {dest.key})", loc)
+        self.emit(d + 1, "if _MV is not None:", loc)
+        self.emit(d + 2, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d, "else:", loc)
+        self.emit(d + 1, f"R.take_any({c})", loc)
+        self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
+        self.emit(d + 1, put, loc)
+        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 1, f"R.mark_under({c})", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"

@@ -140,8 +140,13 @@ class Generates(Protocol):
     def dest(self, n: "Node", scope: dict) -> Any:
         """The zone `n` names as a destination of cards (a pile, set, row or stack)."""
 
-    def emit_move_one(self, d: int, card: str, dest: Any, bottom: bool, loc: Any, known: bool = False) -> None:
-        """Write the move of card `card` to zone `dest` (`known`: it is not none)."""
+    def emit_move_one(self, d: int, card: str, dest: Any, bottom: bool, loc: Any, known: bool = False,
+                      top_of: Any = None) -> None:
+        """Write the move of card `card` to zone `dest` (`known`: it is not none; `top_of`: a
+        plain zone whose top card it is)."""
+
+    def plain_zone(self, v: Any) -> bool:
+        """Whether zone `v` keeps its cards in one list, known when compiling (a pile or set)."""
 
     def emit_move_many(self, d: int, what: Any, dest: Any, bottom: bool, loc: Any) -> None:
         """Write the move of the cards `what` to zone `dest`, one by one."""
@@ -1521,7 +1526,7 @@ class DrawStmt(Stmt):
         dest = gen.dest(self.dest, scope)
         t = gen.temp()
         gen.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", self.loc)
-        gen.emit_move_one(d, t, dest, False, self.loc)
+        gen.emit_move_one(d, t, dest, False, self.loc, top_of=src if gen.plain_zone(src) else None)
         if self.name:
             py = gen.bind(scope, self.name, "card")
             gen.emit(d, f"{py} = {t}", self.loc)
