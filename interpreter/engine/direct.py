@@ -674,53 +674,54 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 if self.settle_stops:
                     e(2, "if False:")
                     e(3, "yield")
-        # `R.settling` is set just before a rule's body runs: the tests before it (what changed, a
-        # watcher's condition: an expression) read nothing of it, and most passes run no body
+        # `R.settling` is True while a rule's body runs (`run_body`): the tests between bodies (what
+        # changed, a watcher's condition: an expression) read nothing of it, and most passes run no
+        # body. At a pass's start nothing is touched (`R.touched` 0), so a pass that leaves something
+        # touched ran a body that changed it, and set `_changer` first
         e(2, "_tc = R.touched")
         e(2, "R.touched = 0")
         e(2, "_passes = 0")
-        e(2, "_changer = -1")
-        if watchers:
-            e(2, "_watch = _st.watch")
-        e(2, "try:")
-        e(3, "while True:")
+        e(2, "while True:")
+
+        def run_body(d: int, call: str, fname: str, first: bool, changer: int) -> None:
+            """Run a rule's body while settling; `first`: the pass's first body (nothing touched before it)."""
+            if not first:
+                e(d, "_b4 = R.touched")
+            e(d, "R.settling = True")
+            e(d, "try:")
+            run(d + 1, call, fname)
+            e(d, "finally:")
+            e(d + 1, "R.settling = False")
+            e(d, "if R.touched:" if first else "if R.touched != _b4:")
+            e(d + 1, f"_changer = {changer}")
         for i, (fname, r, node, plan) in enumerate(always):
-            e(4, f"if {self.reads_test(r, '_tc')}:")
-            e(5, "R.settling = True")
-            e(5, "_b4 = R.touched")
+            e(3, f"if {self.reads_test(r, '_tc')}:")
             if plan is not None:
                 keys = f"_pk{i}"
                 self.plan_keys[keys] = plan
-                e(5, f"{fname}({you(fname)}, -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
+                changed = "_tc" if i == 0 else "-1 if _tc == -1 or _b4 == -1 else _tc | _b4"
+                run_body(4, f"{fname}({you(fname)}, {changed})", fname, i == 0, i)
             else:
-                run(5, f"{fname}({you(fname)})", fname)
-            e(5, "if R.touched != _b4:")
-            e(6, f"_changer = {i}")
+                run_body(4, f"{fname}({you(fname)})", fname, i == 0, i)
         for w, (cname, bname, r, node) in enumerate(watchers):
             j = len(always) + w
-            e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(3, f"if {self.reads_test(r, '_tc')}:")
             cond = self.expr(node.cond, {"you": ("_you", "player")}).src  # the condition inline
             if "_you" in cond:
-                e(5, "_you = _Seat(_st.active)")
-            e(5, f"if {cond}:")
-            e(6, f"if not _watch[{w}]:")
-            e(7, f"_watch[{w}] = True")
-            e(7, "R.settling = True")
-            e(7, "_b4 = R.touched")
-            run(7, f"{bname}({you(bname)})", bname)
-            e(7, "if R.touched != _b4:")
-            e(8, f"_changer = {j}")
-            e(5, f"elif _watch[{w}]:")
-            e(6, f"_watch[{w}] = False")
-        e(4, "if not R.touched:")
-        e(5, "return")
-        e(4, "_passes += 1")
-        e(4, "if _passes >= R.limits.max_settle_passes:")
-        e(5, "R.endless_settling(_changer)")
-        e(4, "_tc = R.touched")
-        e(4, "R.touched = 0")
-        e(2, "finally:")
-        e(3, "R.settling = False")
+                e(4, "_you = _Seat(_st.active)")
+            e(4, f"if {cond}:")
+            e(5, f"if not _st.watch[{w}]:")
+            e(6, f"_st.watch[{w}] = True")
+            run_body(6, f"{bname}({you(bname)})", bname, j == 0, j)
+            e(4, f"elif _st.watch[{w}]:")
+            e(5, f"_st.watch[{w}] = False")
+        e(3, "if not R.touched:")
+        e(4, "return")
+        e(3, "_passes += 1")
+        e(3, "if _passes >= R.limits.max_settle_passes:")
+        e(4, "R.endless_settling(_changer)")
+        e(3, "_tc = R.touched")
+        e(3, "R.touched = 0")
 
     def reads_you(self, fname: str) -> bool:
         """Whether the state-based rule body `fname` (its lines in `rule_spans`) reads its `you` (`_a0`,
