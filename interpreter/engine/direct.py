@@ -1083,7 +1083,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
     def emit_move_top(self, d: int, c: str, top_of: V, dest: V, dest_bits: str, put: str, loc) -> None:
         """`emit_move_one`'s lines for card `c`, the top card of plain zone `top_of`: its `where`
         is that zone's key (a card in a zone's list lies there, not under another), so the card
-        leaves by `pop` unless cards lie under it (`take_any` then, as for any such card)."""
+        leaves by `pop` unless cards lie under it (then as `emit_move_one`'s other case)."""
         src_bits = self.zone_bits(top_of)
         if src_bits.startswith("_TB[") or dest_bits.startswith("_TB["):
             bits = f"{src_bits} | {dest_bits}"
@@ -1097,12 +1097,17 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 1, "if _MV is not None:", loc)
         self.emit(d + 2, f"_MV.append(({c}, {dest.key}))", loc)
-        self.emit(d, "else:", loc)
+        self.emit(d, "else:", loc)  # (the card it covers takes its place: zones.take_out)
         self.emit(d + 1, f"R.take_any({c})", loc)
         self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
         self.emit(d + 1, put, loc)
-        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
-        self.emit(d + 1, f"R.mark_under({c})", loc)
+        self.emit(d + 1, f"if {c} in _UN:", loc)
+        self.emit(d + 2, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 2, f"R.mark_under({c})", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
+        self.emit(d + 2, "if _MV is not None:", loc)
+        self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"

@@ -1,14 +1,16 @@
-"""What the direct engine writes around a statement (issue 16), against the task engine (the oracle):
-the same decisions, log, result and final state.
+"""What the direct engine writes around a statement (issue 16), checked by what the rules say must
+hold at every decision, in both forms of the generated code (`DirectGame`, `ResumableGame`).
 
 `draw from PILE`: the card drawn is the pile's top, so the generated code takes it off the list's
 end without looking up where it lies (direct.py `emit_move_top`); a card with cards under it
-(moved onto the pile after `place ... on`) goes by `take_any` with them. The state-based rules read
+(placed on the pile's top card: `place ... on`) goes by `take_any`, which leaves the card it covered
+in its place. The state-based rules read
 the zones drawn from (the shared deck, each player's own stash): a draw that failed to note its
 source as changed would leave them unsettled.
 
-`_settle`: the rules are marked as settling just before a body runs (`settle_function`), and a
-body's trigger then settles nothing between its statements.
+`_settle`: the rules are marked as settling while a body runs (`settle_function`), and a body's
+trigger then settles nothing between its statements. A lone card moved off a row
+(`Runtime.take_any`) notes its rows zone as changed.
 """
 from __future__ import annotations
 
@@ -42,22 +44,17 @@ setup:
     shuffle deck
 
 turn:
-    if deck is empty or turn_number > 40:
+    if deck is empty or turn_number > 60:
         end game
+    log ["top", count(deck), count(cards_under(top(deck)))]
     draw from deck to your stash as c
-    log ["drew", c, (cards_under(c)).value, count(cards_under(c))]
+    log ["drew", count(deck), count(cards_under(c))]
     if count(stash of you) >= 2:
         if you may "Pass one on?":
             draw from stash of you to pool as d
-            log ["passed", d, count(cards_under(d))]
-    if count(table) >= 2:
-        if you may "Stack the table?":
-            let low = first(table)
-            let high = last(table)
-            place high on low
-            move high to deck
-    elif you may "Lay one down?":
-        draw from deck to table
+    if not (table is empty or deck is empty):
+        let t = top(deck)
+        place last(table) on t
 
 # reads each stash: runs after a draw from it
 always:
@@ -66,12 +63,10 @@ always:
             cashed of p += 1
             move stash of p to table
 
-# reads the deck: fires on the draw that empties it
+# reads the deck: fires on the draw that empties it, before the next statement
 as soon as deck is empty:
     refills += 1
-    if refills < 3:
-        move pool to deck
-        shuffle deck
+    log ["refill"]
 
 score p: cashed of p * 10 + count(stash of p) + refills
 """
@@ -96,25 +91,51 @@ def test_a_draw_takes_the_top_card_without_looking_up_where_it_lies(program):
     assert any(re.fullmatch(r"_z\d+\[_a0\]\.pop\(\)", p) for p in pops), pops  # your stash
 
 
+def settled_at_every_decision(game, players: int, seed: int, values: list) -> None:
+    """Play `game` with random seats; at each decision the state-based rules have settled: no stash
+    of one card worth 3 (the `always` rule moves it), and every card in a zone's list lies there
+    (`where`), every card under another lies under it."""
+    seats = agents_for(["random"], players, seed)
+    while not game.over:
+        st = game.state
+        for p in range(players):
+            stash = st.zones[f"stash#{p}"]
+            assert not (len(stash) == 1 and values[stash[0]] == 3), (p, stash)
+        for key, cards in st.zones.items():
+            assert all(st.where[c] == key for c in cards), key
+        for top, below in st.under.items():
+            assert all(st.where[c] == f"^{top}" for c in below), top
+        d = game.decision
+        game.answer(seats[d.player].choose(game, d))
+    assert game.error is None, game.error
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("agents", ["random", "first"])
-def test_draws_play_as_on_the_task_engine(program, players, agents):
+def test_draws_note_both_zones_and_leave_a_covered_card_in_place(program, players):
+    """The draw that empties the deck wakes its watcher before the next statement; a draw from a
+    stash lets the `always` rule see it; a covering card drawn leaves the card under it on the deck."""
     dp = compile_direct(program)
-    covered = refilled = cashed = 0
+    values = [c.fields["value"] for c in program.rs.cards]
+    covered = emptied = 0
     for i in range(8):
         seed = game_seed(7, i)
-        a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
-        ta = play_trace(a, agents_for([agents], players, seed))
-        tb = play_trace(b, agents_for([agents], players, seed))
-        assert a.error is None and b.error is None, (a.error, b.error)
-        assert ta == tb
-        assert (a.result, a.log) == (b.result, b.log)
-        assert a.state.digest() == b.state.digest()
-        covered += sum(1 for line in b.log if ("drew" in line or "passed" in line) and not line.endswith(", 0"))
-        refilled += b.state.stats["refills"] > 0
-        cashed += sum(b.state.pstats[p]["cashed"] for p in range(players))
-    if agents == "random":  # the paths were taken: a covering card drawn, the deck emptied, a stash cashed
-        assert covered > 0 and refilled > 0 and cashed > 0
+        games = DirectGame(dp, players, seed), new_game(program, players, seed)
+        for g in games:
+            settled_at_every_decision(g, players, seed, values)
+        a, b = games
+        assert (a.result, a.log) == (b.result, b.log) and a.state.digest() == b.state.digest()
+        for before, line in zip(a.log, a.log[1:]):
+            if line.startswith("[drew,"):
+                left, under = line[1:-1].split(", ")[1:]
+                if left == "0":  # the draw emptied the deck: the watcher ran before the next statement
+                    assert before == "[refill]"
+                    emptied += 1
+            if before.startswith("[top,") and before != "[top, 0, 0]":
+                count, under = before[1:-1].split(", ")[1:]
+                if under != "0":  # a card that covers another drawn: the one under it stays on the deck
+                    assert line == f"[drew, {count}, 0]", (before, line)
+                    covered += 1
+    assert covered > 0 and emptied > 0  # both paths taken: a covering card drawn, the deck emptied
 
 
 RINGS = """\
@@ -157,9 +178,9 @@ score p: odd * 10 + rung
 
 
 def test_a_body_run_while_settling_does_not_settle_inside(tmp_path):
-    """`_settle` marks the rules as settling (`R.settling`) before a watcher's body runs: the
-    trigger it fires checks for nothing to settle between its statements, as the task engine's
-    `SettleTask` runs it; the `always` rule never sees the odd count in between."""
+    """`_settle` marks the rules as settling (`R.settling`) while a watcher's body runs: the
+    trigger it fires checks for nothing to settle between its statements (as `SettleTask` runs
+    it); the `always` rule never sees the odd count in between."""
     program = load_program(ruleset(tmp_path, RINGS, CHIPS))
     dp = compile_direct(program)
     for players in (2, 3):
@@ -170,3 +191,66 @@ def test_a_body_run_while_settling_does_not_settle_inside(tmp_path):
         assert a.error is None and b.error is None, (a.error, b.error)
         assert (a.result, a.log) == (b.result, b.log) and a.state.digest() == b.state.digest()
         assert b.state.stats["rung"] == 2 and b.state.stats["odd"] == 0
+
+
+ROWS = """\
+game "Rows out":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone lines: rows 3, shared, public
+zone hand: set, per player, public
+stat cleared = 0
+
+placement in lines as row:
+    count(row) <= 2
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+turn:
+    if deck is empty:
+        end game
+    draw from deck to your hand as c
+    if c can be placed in lines:
+        place c in lines
+    if not (lines is empty):
+        if you may "Take one?":
+            you choose t from cards_in(lines) "Which?"
+            move t to your hand
+            log ["left", count(cards_in(lines))]
+
+# reads the rows zone: fires on the move that takes its last card (`Runtime.take_any`), before
+# the next statement
+as soon as lines is empty:
+    cleared += 1
+    log ["cleared"]
+
+score p: count(hand of p) + cleared
+"""
+
+
+def test_a_card_moved_off_a_row_notes_its_zone_as_changed(tmp_path):
+    """A lone card leaves its row by `take_any` (the generated move's other case): the rows zone is
+    noted as changed, so the watcher reading it runs right after the move that empties it."""
+    program = load_program(ruleset(tmp_path, ROWS, CHIPS))
+    dp = compile_direct(program)
+    emptied = 0
+    for players in (2, 3):
+        for i in range(6):
+            seed = game_seed(9, i)
+            a, b = new_game(program, players, seed), DirectGame(dp, players, seed)
+            assert play_trace(a, agents_for(["random"], players, seed)) == \
+                play_trace(b, agents_for(["random"], players, seed))
+            assert a.error is None and b.error is None, (a.error, b.error)
+            assert (a.result, a.log) == (b.result, b.log) and a.state.digest() == b.state.digest()
+            for before, line in zip(b.log, b.log[1:]):
+                if line == "[left, 0]":
+                    assert before == "[cleared]"
+                    emptied += 1
+            assert b.state.stats["cleared"] == b.log.count("[left, 0]")  # only a take empties it
+    assert emptied > 0
