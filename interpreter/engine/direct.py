@@ -833,12 +833,34 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
         if not self.sync and not self.in_settle and self.changed and self.check_mode != "none":
-            # the turn never runs while rules settle: no need to ask (procedures and triggers may
-            # run during setup, which settles nothing)
-            short = self.check_mode == "short"
-            self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
-            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}{self.settle_passes}()")
+            test, call = self.check_lines()
+            self.emit(d, test)
+            self.emit(d + 1, call)
             self.changed = False
+
+    def check_lines(self) -> tuple[str, str]:
+        """A settle check's two lines (unindented)."""
+        # the turn never runs while rules settle: no need to ask (procedures and triggers may
+        # run during setup, which settles nothing)
+        short = self.check_mode == "short"
+        return (f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:",
+                f"{'yield from ' if self.settle_stops else ''}{self.settle_passes}()")
+
+    def loop_body(self, d: int, body: list[Node], scope: dict, loops: int, ends: bool = True) -> None:
+        """A loop's body at depth `d`, after its round's count (`count_round`). A round begins as the
+        loop statement's own settle check left the state (the first) or as the body's end leaves
+        it (the next; a `continue` or `break` follows a check of its own), so the settle check
+        before the body's first statement is kept only where either may be changed. After the
+        loop the state is as at a round's beginning (`ends`: the loop can end without a `break`)."""
+        before = self.changed
+        self.changed = True
+        start = len(self.lines)
+        self.block(body, d, scope, loops)
+        again = before or self.changed
+        test, call = self.check_lines()
+        if not again and self.lines[start:start + 2] == ["    " * d + test, "    " * (d + 1) + call]:
+            del self.lines[start:start + 2], self.line_loc[start:start + 2]
+        self.changed = again if ends else False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
         if not stmts:

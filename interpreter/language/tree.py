@@ -115,6 +115,10 @@ class Generates(Protocol):
     def count_round(self, d: int, body: list["Node"]) -> None:
         """Write a loop round's count against the step and work limits."""
 
+    def loop_body(self, d: int, body: list["Node"], scope: dict, loops: int, ends: bool = True) -> None:
+        """Write a loop's body (after `count_round`), with a settle check first only where a round
+        may begin on a changed state (`ends`: the loop can end without a `break`)."""
+
     def asker(self, player: str) -> str:
         """Source of the seat that answers `player`'s question."""
 
@@ -2330,9 +2334,7 @@ class ForStmt(Stmt):
         py = gen.bind(scope, self.name, item)
         gen.emit(d, f"for {py} in {src}:", self.loc)
         gen.count_round(d + 1, self.body)
-        gen.changed = True  # the body's first statement may follow the last one's change
-        gen.block(self.body, d + 1, scope, loops + 1)
-        gen.changed = True
+        gen.loop_body(d + 1, self.body, scope, loops + 1)
 
 
 @_node
@@ -2386,9 +2388,7 @@ class RepeatStmt(Stmt):
         else:
             gen.emit(d, "while True:", self.loc)
         gen.count_round(d + 1, self.body)
-        gen.changed = True
-        gen.block(self.body, d + 1, scope, loops + 1)
-        gen.changed = True
+        gen.loop_body(d + 1, self.body, scope, loops + 1, ends=self.times is not None)
 
 
 @_node

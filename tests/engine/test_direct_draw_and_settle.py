@@ -254,3 +254,66 @@ def test_a_card_moved_off_a_row_notes_its_zone_as_changed(tmp_path):
                     emptied += 1
             assert b.state.stats["cleared"] == b.log.count("[left, 0]")  # only a take empties it
     assert emptied > 0
+
+
+LOOPS = """\
+game "Loops":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+zone deck: pile, shared, hidden
+zone pool: pile, shared, public
+stat seen = 0
+
+setup:
+    move all_cards() to deck
+    shuffle deck
+
+turn:
+    if turn_number > 6:
+        end game
+    repeat 2 times:
+        log ["times", seen, count(pool)]
+        draw from deck to pool
+    log ["after times", seen, count(pool)]
+    for each x in [1, 2]:
+        log ["each", seen, count(pool)]
+        draw from deck to pool
+    log ["after each", seen, count(pool)]
+    repeat:
+        draw from deck to pool
+        log ["repeat", seen, count(pool)]
+        if count(pool) % 3 == 0:
+            break
+    log ["after repeat", seen, count(pool)]
+    move pool to deck
+    shuffle deck
+
+# reads the pool: `seen` is its count whenever a statement begins
+always:
+    if seen != count(pool):
+        set seen to count(pool)
+"""
+
+
+def test_a_loop_round_begins_settled_and_only_checks_where_it_must(tmp_path):
+    """A round of a loop whose body ends on a change begins with a settle check; one whose body
+    ends settled (on a `break`'s own check) does not (`loop_body`): every statement still begins
+    on a settled state, before, in and after each loop."""
+    program = load_program(ruleset(tmp_path, LOOPS, CHIPS))
+    dp = compile_direct(program)
+    lines = dp.source.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == "while True:")
+    assert [line.strip() for line in lines[at + 1:at + 5]] == \
+        ["R.steps += 1", "if R.steps > R.max_steps:", "R.runaway()", "_t" + lines[at + 4].strip()[2:]]
+    assert "= _z0[-1] if _z0 else None" in lines[at + 4]  # the draw first: no settle check before it
+    for players in (2, 3):
+        g = DirectGame(dp, players, game_seed(3, players))
+        play_trace(g, agents_for(["random"], players, 1))
+        assert g.error is None, g.error
+        assert len(g.log) > 20
+        for line in g.log:
+            seen, count = line[1:-1].split(", ")[-2:]
+            assert seen == count, line
