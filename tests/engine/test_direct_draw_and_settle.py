@@ -10,7 +10,8 @@ source as changed would leave them unsettled.
 
 `_settle`: the rules are marked as settling while a body runs (`settle_function`), and a body's
 trigger then settles nothing between its statements. A lone card moved off a row
-(`Runtime.take_any`) notes its rows zone as changed.
+(`Runtime.take_any`) notes its rows zone as changed. A loop's round begins settled, with a check
+only where its body can end on a change (`loop_body`), and stops at its own game's step limit.
 """
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.engine.factory import new_game
+from interpreter.engine.game import Limits
+from interpreter.play.agents import RandomAgent
 from interpreter.play.session import agents_for, game_seed
+from interpreter.runtime.errors import LimitExceeded
 from rulekit import play_trace, ruleset
 
 TOPS = """\
@@ -317,3 +321,37 @@ def test_a_loop_round_begins_settled_and_only_checks_where_it_must(tmp_path):
         for line in g.log:
             seen, count = line[1:-1].split(", ")[-2:]
             assert seen == count, line
+
+
+COUNTS = """\
+game "Counts":
+    players 2
+
+card type Chip:
+    value: 1..3
+
+stat x = 0
+
+turn:
+    repeat 300 times:
+        set x to x + 1
+    end game "counted"
+"""
+
+
+def test_a_loop_stops_at_its_own_games_step_limit_on_reused_functions(tmp_path):
+    """The step limit a loop's round is checked against is its own game's, also for a game that
+    takes over a finished game's functions (`bind_again`): a game with a lower limit stops where a
+    game with functions of its own does."""
+    program = load_program(ruleset(tmp_path, COUNTS, CHIPS))
+    seats = [RandomAgent(i) for i in range(2)]
+    done = new_game(program, 2, 1, seats=seats)
+    done.play_out(seats)
+    assert done.error is None and done.state.stats["x"] == 300
+    low = Limits(max_steps=200)
+    own = new_game(program, 2, 1, seats=seats, limits=low)
+    taken = new_game(program, 2, 1, seats=seats, limits=low, reuse=done)
+    assert taken.fns is not own.fns and "fns" not in done.__dict__  # the finished game's functions
+    for g in (own, taken):
+        assert isinstance(g.error, LimitExceeded) and "more than 200 steps" in g.error.message
+        assert g.state.stats["x"] == own.state.stats["x"] < 300
