@@ -250,6 +250,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.bodies: list[list] = []  # [scope, depth of `nest` it starts at] of the bodies being written
         self.nest: list[list] = []  # [statements, index] of each block being written (`rest_of_body`)
         self.changed = True  # the state may have changed since the last settle check
+        self.seat_you: str | None = None  # the local holding a `you` known to be a seat (`asker`)
         # what a settle check calls: `_settle`, or its passes alone where the check's test is its own
         self.settle_passes = "_settle"
         self.events: set[str] = set()
@@ -541,6 +542,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.cur_loc = loc
         self.sync = sync
         self.check_mode = check_mode or {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
+        # the turn's `you` is the seat whose turn it is, never none (`asker`)
+        self.seat_you = scope["you"][0] if name == "_ph_turn" and "you" in scope else None
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.changed = True  # whatever the caller left unsettled
         scope.update(zones or {})
@@ -561,6 +564,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(2, "if False:")
             self.emit(3, "yield")  # always a generator, even without a decision
         self.sync = False
+        self.seat_you = None
 
     def setup_prefix(self, body: list[Node], n: int, d: int, scope: dict) -> list[Node]:
         """The first `n` statements of `body` written to run only where the game does not lay
@@ -1091,7 +1095,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"if {at} is not None:", loc)  # (a card out of play has no place to leave)
-        self.emit(d + 3, f"R.take_any({c})", loc)  # (out of `where` now)
+        self.emit(d + 3, f"R.take_any({c}, {at})", loc)  # (out of `where` now)
         self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
         self.emit(d + 2, put, loc)
         self.emit(d + 2, f"if {c} in _UN:", loc)
@@ -1120,7 +1124,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, "if _MV is not None:", loc)
         self.emit(d + 2, f"_MV.append(({c}, {dest.key}))", loc)
         self.emit(d, "else:", loc)  # (the card it covers takes its place: zones.take_out)
-        self.emit(d + 1, f"R.take_any({c})", loc)
+        self.emit(d + 1, f"R.take_any({c}, {top_of.key})", loc)
         self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
         self.emit(d + 1, put, loc)
         self.emit(d + 1, f"if {c} in _UN:", loc)
@@ -1145,6 +1149,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         (or, where the rules add dummy players, a dummy player's)."""
         if player == "None":
             return "_st.active"
+        if player == self.seat_you and not self.uses_dummies:  # (a dummy player's goes to the active one)
+            return player
         if _SIMPLE.match(player) and not self.uses_dummies:
             return f"({player} if {player} is not None else _st.active)"
         if _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)

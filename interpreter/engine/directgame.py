@@ -551,24 +551,23 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
     def not_a_card(self) -> None:
         raise RuleError("only cards can be moved, not none", None)
 
-    def take_any(self, c: int) -> None:
-        """Take a card out of wherever it lies, noting its zone as changed. (`_touch_card` written
-        out for a card on top, and `_take`'s first case, a lone card off a row, here: the common
-        case, about 200 a game in a tableau.)"""
+    def take_any(self, c: int, at: str) -> None:
+        """Take a card out of `at`, where it lies (its `where`, which the generated move has read;
+        never none),
+        noting its zone as changed. (`_touch_card` written out for a card on top, and `_take`'s
+        first case, a lone card off a row, here: the common case, about 200 a game in a tableau.)"""
         st = self.state
-        at = st.where.get(c)
         if at in self.rows_keys and c not in st.under:
             self.touched |= self.tbit[at]
             self.grid_version += 1
             _off_row(st, c, at)
             st.where.pop(c)  # dict's own (no ChangeLog hook): put back by the generated code
             return
-        if at is not None:
-            if at[0] == "^":
-                self._touch_card(c)
-            else:
-                self.touched |= self.tbit[at]
-            self._take(c, True)  # (put back by the generated code: `emit_move_one`)
+        if at[0] == "^":
+            self._touch_card(c)
+        else:
+            self.touched |= self.tbit[at]
+        self._take(c, True)  # (put back by the generated code: `emit_move_one`)
 
     def mark_under(self, c: int) -> None:
         """The cards under `c` lie under it wherever it went (as zones.put)."""

@@ -355,3 +355,46 @@ def test_a_loop_stops_at_its_own_games_step_limit_on_reused_functions(tmp_path):
     for g in (own, taken):
         assert isinstance(g.error, LimitExceeded) and "more than 200 steps" in g.error.message
         assert g.state.stats["x"] == own.state.stats["x"] < 300
+
+
+ASKS = """\
+game "Asks":
+    players 2..3
+
+card type Chip:
+    value: 1..3
+
+stat kept = 0
+
+procedure ask(n):
+    if you may "Keep?":
+        kept += n
+
+setup:
+    ask(1)
+
+turn:
+    ask(2)
+    if you may "Again?":
+        kept += 10
+    if turn_number > 4:
+        end game
+"""
+
+
+def test_the_turns_player_asks_as_a_seat_and_a_procedure_from_the_setup_asks_the_active_one(tmp_path):
+    """The turn's `you` is the seat whose turn it is (`asker` passes it as it is); a procedure's
+    `you` is its caller's, none in the setup: its question goes to the active player."""
+    program = load_program(ruleset(tmp_path, ASKS, CHIPS))
+    dp = compile_direct(program)
+    assert "_Decision(_a0, " in dp.source and "_Decision((_a0 if _a0 is not None else _st.active), " in dp.source
+    for players in (2, 3):
+        g = DirectGame(dp, players, game_seed(5, players))
+        asked = []
+        while not g.over:
+            d = g.decision
+            asked.append((d.player, g.state.active, g.state.turn_number))
+            g.answer(0)
+        assert g.error is None, g.error
+        assert len(asked) == 11 and all(p == active for p, active, _ in asked)
+        assert g.state.stats["kept"] == 1 + 12 * 5
