@@ -333,10 +333,11 @@ def _off_row(st: GameState, c: int, key: str) -> None:
     """Take lone card `c` out of its row in rows zone `key` (its `where` left as it is); an
     emptied row no longer exists."""
     rows = st.zones[key]
-    for r, row in enumerate(rows):
+    for row in rows:
         if c in row:
-            del row[row.index(c)]
-            if not row:
+            row.remove(c)
+            if not row:  # (the one empty row: `index` finds it)
+                r = rows.index(row)
                 del _row_ids(st, key)[r]
                 del rows[r]
             break
