@@ -250,6 +250,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.bodies: list[list] = []  # [scope, depth of `nest` it starts at] of the bodies being written
         self.nest: list[list] = []  # [statements, index] of each block being written (`rest_of_body`)
         self.changed = True  # the state may have changed since the last settle check
+        self.seat_you: str | None = None  # the local holding a `you` known to be a seat (`asker`)
+        # what a settle check calls: `_settle`, or its passes alone where the check's test is its own
+        self.settle_passes = "_settle"
         self.events: set[str] = set()
         self.plan_keys: dict[str, tuple] = {}  # local → the zones of a per-player rule
         self.known_positions: dict[int, str] = {}  # place statement → the temp holding its positions
@@ -341,6 +344,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 for name in r:
                     mask |= self.name_bits()[name]
             self.read_mask = f" & {self.k(mask)}"
+            if reads and all(reads) and mask:  # `_settle` tests the same bits first (`settle_function`)
+                self.settle_passes = "_settle_passes"
         self.cover_short()
         for name in ("setup", "turn"):
             if name in rs.phases:
@@ -537,6 +542,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.cur_loc = loc
         self.sync = sync
         self.check_mode = check_mode or {"_ph_setup": "none", "_ph_turn": "short"}.get(name, "full")
+        # the turn's `you` is the seat whose turn it is, never none (`asker`)
+        self.seat_you = scope["you"][0] if name == "_ph_turn" and "you" in scope else None
         self.emit(1, f"def {name}({', '.join(s for s, _ in scope.values())}):", loc)
         self.changed = True  # whatever the caller left unsettled
         scope.update(zones or {})
@@ -557,6 +564,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(2, "if False:")
             self.emit(3, "yield")  # always a generator, even without a decision
         self.sync = False
+        self.seat_you = None
 
     def setup_prefix(self, body: list[Node], n: int, d: int, scope: dict) -> list[Node]:
         """The first `n` statements of `body` written to run only where the game does not lay
@@ -658,52 +666,66 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             """The rule's `you`, the active player: a new `Seat` per run only where its body reads it."""
             return "_Seat(_st.active)" if self.reads_you(fname) else "None"
         if all(r is not None and r for r in reads):
-            e(2, f"if not ({self.reads_test(frozenset().union(*reads), 'R.touched')}):")
+            test = self.reads_test(frozenset().union(*reads), "R.touched")
+            e(2, f"if not ({test}):")
             e(3, "R.touched = 0")  # no rule reads what changed (`Game.settle_needed`)
             e(3, "return")
-        e(2, "R.settling = True")
-        e(2, "try:")
-        e(3, "_passes = 0")
-        e(3, "_changer = -1")
-        e(3, "_tc = R.touched")
-        e(3, "R.touched = 0")
-        e(3, "_watch = _st.watch")
-        e(3, "while True:")
+            # the passes on their own, called by a settle check that tested the same bits
+            if self.settle_passes != "_settle":
+                assert test == f"R.touched{self.read_mask}"
+                e(2, f"{'yield from ' if self.settle_stops else ''}_settle_passes()")
+                e(1, "def _settle_passes():")
+                if self.settle_stops:
+                    e(2, "if False:")
+                    e(3, "yield")
+        # `R.settling` is True while a rule's body runs (`run_body`): the tests between bodies (what
+        # changed, a watcher's condition: an expression) read nothing of it, and most passes run no
+        # body. At a pass's start nothing is touched (`R.touched` 0), so a pass that leaves something
+        # touched ran a body that changed it, and set `_changer` first
+        e(2, "_tc = R.touched")
+        e(2, "R.touched = 0")
+        e(2, "_passes = 0")
+        e(2, "while True:")
+
+        def run_body(d: int, call: str, fname: str, first: bool, changer: int) -> None:
+            """Run a rule's body while settling; `first`: the pass's first body (nothing touched before it)."""
+            if not first:
+                e(d, "_b4 = R.touched")
+            e(d, "R.settling = True")
+            e(d, "try:")
+            run(d + 1, call, fname)
+            e(d, "finally:")
+            e(d + 1, "R.settling = False")
+            e(d, "if R.touched:" if first else "if R.touched != _b4:")
+            e(d + 1, f"_changer = {changer}")
         for i, (fname, r, node, plan) in enumerate(always):
-            e(4, f"if {self.reads_test(r, '_tc')}:")
-            e(5, "_b4 = R.touched")
+            e(3, f"if {self.reads_test(r, '_tc')}:")
             if plan is not None:
                 keys = f"_pk{i}"
                 self.plan_keys[keys] = plan
-                e(5, f"{fname}({you(fname)}, -1 if _tc == -1 or _b4 == -1 else _tc | _b4)")
+                changed = "_tc" if i == 0 else "-1 if _tc == -1 or _b4 == -1 else _tc | _b4"
+                run_body(4, f"{fname}({you(fname)}, {changed})", fname, i == 0, i)
             else:
-                run(5, f"{fname}({you(fname)})", fname)
-            e(5, "if R.touched != _b4:")
-            e(6, f"_changer = {i}")
+                run_body(4, f"{fname}({you(fname)})", fname, i == 0, i)
         for w, (cname, bname, r, node) in enumerate(watchers):
             j = len(always) + w
-            e(4, f"if {self.reads_test(r, '_tc')}:")
+            e(3, f"if {self.reads_test(r, '_tc')}:")
             cond = self.expr(node.cond, {"you": ("_you", "player")}).src  # the condition inline
             if "_you" in cond:
-                e(5, "_you = _Seat(_st.active)")
-            e(5, f"if {cond}:")
-            e(6, f"if not _watch[{w}]:")
-            e(7, f"_watch[{w}] = True")
-            e(7, "_b4 = R.touched")
-            run(7, f"{bname}({you(bname)})", bname)
-            e(7, "if R.touched != _b4:")
-            e(8, f"_changer = {j}")
-            e(5, f"elif _watch[{w}]:")
-            e(6, f"_watch[{w}] = False")
-        e(4, "if not R.touched:")
-        e(5, "return")
-        e(4, "_passes += 1")
-        e(4, "if _passes >= R.limits.max_settle_passes:")
-        e(5, "R.endless_settling(_changer)")
-        e(4, "_tc = R.touched")
-        e(4, "R.touched = 0")
-        e(2, "finally:")
-        e(3, "R.settling = False")
+                e(4, "_you = _Seat(_st.active)")
+            e(4, f"if {cond}:")
+            e(5, f"if not _st.watch[{w}]:")
+            e(6, f"_st.watch[{w}] = True")
+            run_body(6, f"{bname}({you(bname)})", bname, j == 0, j)
+            e(4, f"elif _st.watch[{w}]:")
+            e(5, f"_st.watch[{w}] = False")
+        e(3, "if not R.touched:")
+        e(4, "return")
+        e(3, "_passes += 1")
+        e(3, "if _passes >= R.limits.max_settle_passes:")
+        e(4, "R.endless_settling(_changer)")
+        e(3, "_tc = R.touched")
+        e(3, "R.touched = 0")
 
     def reads_you(self, fname: str) -> bool:
         """Whether the state-based rule body `fname` (its lines in `rule_spans`) reads its `you` (`_a0`,
@@ -816,12 +838,34 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         """Settle before the next statement, as `BlockTask` does after a change: emitted only
         where the state may have changed since the last check (`self.changed`)."""
         if not self.sync and not self.in_settle and self.changed and self.check_mode != "none":
-            # the turn never runs while rules settle: no need to ask (procedures and triggers may
-            # run during setup, which settles nothing)
-            short = self.check_mode == "short"
-            self.emit(d, f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:")
-            self.emit(d + 1, f"{'yield from ' if self.settle_stops else ''}_settle()")
+            test, call = self.check_lines()
+            self.emit(d, test)
+            self.emit(d + 1, call)
             self.changed = False
+
+    def check_lines(self) -> tuple[str, str]:
+        """A settle check's two lines (unindented)."""
+        # the turn never runs while rules settle: no need to ask (procedures and triggers may
+        # run during setup, which settles nothing)
+        short = self.check_mode == "short"
+        return (f"if R.touched{self.read_mask}{'' if short else ' and not R.settling'}:",
+                f"{'yield from ' if self.settle_stops else ''}{self.settle_passes}()")
+
+    def loop_body(self, d: int, body: list[Node], scope: dict, loops: int, ends: bool = True) -> None:
+        """A loop's body at depth `d`, after its round's count (`count_round`). A round begins as the
+        loop statement's own settle check left the state (the first) or as the body's end leaves
+        it (the next; a `continue` or `break` follows a check of its own), so the settle check
+        before the body's first statement is kept only where either may be changed. After the
+        loop the state is as at a round's beginning (`ends`: the loop can end without a `break`)."""
+        before = self.changed
+        self.changed = True
+        start = len(self.lines)
+        self.block(body, d, scope, loops)
+        again = before or self.changed
+        test, call = self.check_lines()
+        if not again and self.lines[start:start + 2] == ["    " * d + test, "    " * (d + 1) + call]:
+            del self.lines[start:start + 2], self.line_loc[start:start + 2]
+        self.changed = again if ends else False
 
     def block(self, stmts: list[Node], d: int, scope: dict, loops: int) -> None:
         if not stmts:
@@ -997,10 +1041,24 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d + 2, "R.not_a_card()", loc)
         self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
 
-    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False) -> None:
+    def plain_zone(self, v: V) -> bool:
+        """Whether zone `v` is one zone known when compiling whose cards lie in one list (its keys
+        among `Runtime.plain_keys`): not rows, a board or a grid."""
+        return v.kind == "zone" and v.zone is not None and v.key is not None and v.elem != "either" and \
+            not v.rows and self.rs.zones[v.zone].kind in ("pile", "set", "row", "stack")
+
+    def zone_bits(self, v: V) -> str:
+        """Source of the bits a change of zone `v` notes for settling (`Runtime.tbit` of its key)."""
+        if not self.rs.zones[v.zone].per_player and v.elem != "either":
+            return self.k(self.name_bits()[v.zone])
+        return f"_TB[{v.key}]"
+
+    def emit_move_one(self, d: int, card: str, dest: V, bottom: bool, loc, known: bool = False,
+                      top_of: V | None = None) -> None:
         """`Runtime.move_one` written out: the common case (a lone card off a pile or set) inline,
         anything else (a card in a row, covered or covering) by `Runtime.take_any`. `known`: the
-        card is not none."""
+        card is not none. `top_of`: a plain zone (`plain_zone`) whose top card `card` is, or none
+        (a `draw`): the card leaves that list's end, with no look-up of where it lies."""
         c = card
         if self.grid_zone(dest.zone):
             return self.grid_move(d, card, dest, loc)
@@ -1011,11 +1069,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d, "if True:", loc)
         else:
             self.emit(d, f"if {c} is not None:", loc)
-        dest_bits = self.k(self.name_bits()[dest.zone]) if not self.rs.zones[dest.zone].per_player and \
-            dest.elem != "either" else \
-            f"_TB[{dest.key}]"
-        at, src = self.temp(), self.temp()
+        dest_bits = self.zone_bits(dest)
         put = f"{dest.src}.insert(0, {c})" if bottom else f"{dest.src}.append({c})"
+        if top_of is not None:
+            self.emit_move_top(d + 1, c, top_of, dest, dest_bits, put, loc)
+            return
+        at, src = self.temp(), self.temp()
         self.emit(d + 1, f"{at} = _Wget({c})", loc)
         self.emit(d + 1, f"if {at} in _PLAIN and {c} not in _UN:", loc)
         self.emit(d + 2, f"{src} = _Z[{at}]", loc)
@@ -1037,7 +1096,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"if {at} is not None:", loc)  # (a card out of play has no place to leave)
-        self.emit(d + 3, f"R.take_any({c})", loc)  # (out of `where` now)
+        self.emit(d + 3, f"R.take_any({c}, {at})", loc)  # (out of `where` now)
         self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
         self.emit(d + 2, put, loc)
         self.emit(d + 2, f"if {c} in _UN:", loc)
@@ -1047,6 +1106,35 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 3, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 3, "if _MV is not None:", loc)
         self.emit(d + 4, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+
+    def emit_move_top(self, d: int, c: str, top_of: V, dest: V, dest_bits: str, put: str, loc) -> None:
+        """`emit_move_one`'s lines for card `c`, the top card of plain zone `top_of`: its `where`
+        is that zone's key (a card in a zone's list lies there, not under another), so the card
+        leaves by `pop` unless cards lie under it (then as `emit_move_one`'s other case)."""
+        src_bits = self.zone_bits(top_of)
+        if src_bits.startswith("_TB[") or dest_bits.startswith("_TB["):
+            bits = f"{src_bits} | {dest_bits}"
+        else:  # two shared zones: one constant
+            bits = self.k(self.name_bits()[top_of.zone] | self.name_bits()[dest.zone])
+        self.emit(d, f"if {c} not in _UN:", loc)
+        self.emit(d + 1, f"{top_of.src}.pop()", loc)
+        self.emit(d + 1, f"_Wpop({c})", loc)
+        self.emit(d + 1, f"R.touched |= {bits}", loc)
+        self.emit(d + 1, put, loc)
+        self.emit(d + 1, f"_Wput({c}, {dest.key})", loc)
+        self.emit(d + 1, "if _MV is not None:", loc)
+        self.emit(d + 2, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d, "else:", loc)  # (the card it covers takes its place: zones.take_out)
+        self.emit(d + 1, f"R.take_any({c}, {top_of.key})", loc)
+        self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
+        self.emit(d + 1, put, loc)
+        self.emit(d + 1, f"if {c} in _UN:", loc)
+        self.emit(d + 2, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 2, f"R.mark_under({c})", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
+        self.emit(d + 2, "if _MV is not None:", loc)
+        self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
@@ -1062,6 +1150,8 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         (or, where the rules add dummy players, a dummy player's)."""
         if player == "None":
             return "_st.active"
+        if player == self.seat_you and not self.uses_dummies:  # (a dummy player's goes to the active one)
+            return player
         if _SIMPLE.match(player) and not self.uses_dummies:
             return f"({player} if {player} is not None else _st.active)"
         if _SIMPLE.match(player):  # `player_or_active` written out (a dummy player's question goes to the active one)

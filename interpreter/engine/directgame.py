@@ -329,6 +329,20 @@ def _tables(dp: Any, st: GameState) -> dict:
     return got
 
 
+def _off_row(st: GameState, c: int, key: str) -> None:
+    """Take lone card `c` out of its row in rows zone `key` (its `where` left as it is); an
+    emptied row no longer exists."""
+    rows = st.zones[key]
+    for row in rows:
+        if c in row:
+            row.remove(c)
+            if not row:  # (the one empty row: `index` finds it)
+                r = rows.index(row)
+                del _row_ids(st, key)[r]
+                del rows[r]
+            break
+
+
 class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRuntime, StmtsRuntime):
     """One game's state operations, called by its generated functions (`R` in them)."""
 
@@ -509,14 +523,7 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.grid_version += 1  # a grid's cards may have changed (`CoverRuntime.card_at`)
         at = st.where[c]
         if c not in st.under and at in self.rows_keys:  # a lone card off a row
-            rows = st.zones[at]
-            for r, row in enumerate(rows):
-                if c in row:
-                    del row[row.index(c)]
-                    if not row:  # an emptied row no longer exists
-                        del _row_ids(st, at)[r]
-                        del rows[r]
-                    break
+            _off_row(st, c, at)
             where = st.where
             where.pop(c)  # dict's own (no ChangeLog hook); a followed map notes the card taken out
             if not back and type(where) is not dict:
@@ -545,16 +552,23 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
     def not_a_card(self) -> None:
         raise RuleError("only cards can be moved, not none", None)
 
-    def take_any(self, c: int) -> None:
-        """Take a card out of wherever it lies, noting its zone as changed. (`_touch_card` written
-        out for a card on top, the common case: a card off a row, about 200 a game in a tableau.)"""
-        at = self.state.where.get(c)
-        if at is not None:
-            if at[0] == "^":
-                self._touch_card(c)
-            else:
-                self.touched |= self.tbit[at]
-            self._take(c, True)  # (put back by the generated code: `emit_move_one`)
+    def take_any(self, c: int, at: str) -> None:
+        """Take a card out of `at`, where it lies (its `where`, which the generated move has read;
+        never none),
+        noting its zone as changed. (`_touch_card` written out for a card on top, and `_take`'s
+        first case, a lone card off a row, here: the common case, about 200 a game in a tableau.)"""
+        st = self.state
+        if at in self.rows_keys and c not in st.under:
+            self.touched |= self.tbit[at]
+            self.grid_version += 1
+            _off_row(st, c, at)
+            st.where.pop(c)  # dict's own (no ChangeLog hook): put back by the generated code
+            return
+        if at[0] == "^":
+            self._touch_card(c)
+        else:
+            self.touched |= self.tbit[at]
+        self._take(c, True)  # (put back by the generated code: `emit_move_one`)
 
     def mark_under(self, c: int) -> None:
         """The cards under `c` lie under it wherever it went (as zones.put)."""

@@ -115,6 +115,10 @@ class Generates(Protocol):
     def count_round(self, d: int, body: list["Node"]) -> None:
         """Write a loop round's count against the step and work limits."""
 
+    def loop_body(self, d: int, body: list["Node"], scope: dict, loops: int, ends: bool = True) -> None:
+        """Write a loop's body (after `count_round`), with a settle check first only where a round
+        may begin on a changed state (`ends`: the loop can end without a `break`)."""
+
     def asker(self, player: str) -> str:
         """Source of the seat that answers `player`'s question."""
 
@@ -140,8 +144,13 @@ class Generates(Protocol):
     def dest(self, n: "Node", scope: dict) -> Any:
         """The zone `n` names as a destination of cards (a pile, set, row or stack)."""
 
-    def emit_move_one(self, d: int, card: str, dest: Any, bottom: bool, loc: Any, known: bool = False) -> None:
-        """Write the move of card `card` to zone `dest` (`known`: it is not none)."""
+    def emit_move_one(self, d: int, card: str, dest: Any, bottom: bool, loc: Any, known: bool = False,
+                      top_of: Any = None) -> None:
+        """Write the move of card `card` to zone `dest` (`known`: it is not none; `top_of`: a
+        plain zone whose top card it is)."""
+
+    def plain_zone(self, v: Any) -> bool:
+        """Whether zone `v` keeps its cards in one list, known when compiling (a pile or set)."""
 
     def emit_move_many(self, d: int, what: Any, dest: Any, bottom: bool, loc: Any) -> None:
         """Write the move of the cards `what` to zone `dest`, one by one."""
@@ -1521,7 +1530,7 @@ class DrawStmt(Stmt):
         dest = gen.dest(self.dest, scope)
         t = gen.temp()
         gen.emit(d, f"{t} = {src.src}[-1] if {src.src} else None", self.loc)
-        gen.emit_move_one(d, t, dest, False, self.loc)
+        gen.emit_move_one(d, t, dest, False, self.loc, top_of=src if gen.plain_zone(src) else None)
         if self.name:
             py = gen.bind(scope, self.name, "card")
             gen.emit(d, f"{py} = {t}", self.loc)
@@ -2325,9 +2334,7 @@ class ForStmt(Stmt):
         py = gen.bind(scope, self.name, item)
         gen.emit(d, f"for {py} in {src}:", self.loc)
         gen.count_round(d + 1, self.body)
-        gen.changed = True  # the body's first statement may follow the last one's change
-        gen.block(self.body, d + 1, scope, loops + 1)
-        gen.changed = True
+        gen.loop_body(d + 1, self.body, scope, loops + 1)
 
 
 @_node
@@ -2381,9 +2388,7 @@ class RepeatStmt(Stmt):
         else:
             gen.emit(d, "while True:", self.loc)
         gen.count_round(d + 1, self.body)
-        gen.changed = True
-        gen.block(self.body, d + 1, scope, loops + 1)
-        gen.changed = True
+        gen.loop_body(d + 1, self.body, scope, loops + 1, ends=self.times is not None)
 
 
 @_node
