@@ -1123,7 +1123,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, put, loc)
         self.emit(d + 1, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 1, "if _MV is not None:", loc)
-        self.emit(d + 2, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d + 2, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
         self.emit(d, "else:", loc)  # (the card it covers takes its place: zones.take_out)
         self.emit(d + 1, f"R.take_any({c}, {top_of.key})", loc)
         self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
@@ -1134,7 +1134,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
         self.emit(d + 2, "if _MV is not None:", loc)
-        self.emit(d + 3, f"_MV.append(({c}, {dest.key}))", loc)
+        self.emit(d + 3, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
