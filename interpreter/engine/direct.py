@@ -1091,21 +1091,28 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 2, f"_Wpop({c})", loc)
         self.emit(d + 2, f"R.touched |= _TB[{at}] | {dest_bits}", loc)
         self.emit(d + 2, put, loc)
-        self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
-        self.emit(d + 2, "if _MV is not None:", loc)
-        self.emit(d + 3, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+        self.emit_noted(d + 2, c, dest, loc)
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"if {at} is not None:", loc)  # (a card out of play has no place to leave)
         self.emit(d + 3, f"R.take_any({c}, {at})", loc)  # (out of `where` now)
-        self.emit(d + 2, f"R.touched |= {dest_bits}", loc)
-        self.emit(d + 2, put, loc)
-        self.emit(d + 2, f"if {c} in _UN:", loc)
-        self.emit(d + 3, f"_W[{c}] = {dest.key}", loc)
-        self.emit(d + 3, f"R.mark_under({c})", loc)
-        self.emit(d + 2, "else:", loc)
-        self.emit(d + 3, f"_Wput({c}, {dest.key})", loc)
-        self.emit(d + 3, "if _MV is not None:", loc)
-        self.emit(d + 4, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+        self.emit_put_taken(d + 2, c, dest, dest_bits, put, loc)
+
+    def emit_noted(self, d: int, c: str, dest: V, loc) -> None:
+        """A lone card just put into `dest`: its `where` entry, and the move noted once where card
+        statistics follow the moves (`_MV`: the event the ChangeLog's hooks would leave)."""
+        self.emit(d, f"_Wput({c}, {dest.key})", loc)
+        self.emit(d, "if _MV is not None:", loc)
+        self.emit(d + 1, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+
+    def emit_put_taken(self, d: int, c: str, dest: V, dest_bits: str, put: str, loc) -> None:
+        """A card `R.take_any` took out, put into `dest`: the cards under it go along (`mark_under`)."""
+        self.emit(d, f"R.touched |= {dest_bits}", loc)
+        self.emit(d, put, loc)
+        self.emit(d, f"if {c} in _UN:", loc)
+        self.emit(d + 1, f"_W[{c}] = {dest.key}", loc)
+        self.emit(d + 1, f"R.mark_under({c})", loc)
+        self.emit(d, "else:", loc)
+        self.emit_noted(d + 1, c, dest, loc)
 
     def emit_move_top(self, d: int, c: str, top_of: V, dest: V, dest_bits: str, put: str, loc) -> None:
         """`emit_move_one`'s lines for card `c`, the top card of plain zone `top_of`: its `where`
@@ -1121,20 +1128,10 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, f"_Wpop({c})", loc)
         self.emit(d + 1, f"R.touched |= {bits}", loc)
         self.emit(d + 1, put, loc)
-        self.emit(d + 1, f"_Wput({c}, {dest.key})", loc)
-        self.emit(d + 1, "if _MV is not None:", loc)
-        self.emit(d + 2, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+        self.emit_noted(d + 1, c, dest, loc)
         self.emit(d, "else:", loc)  # (the card it covers takes its place: zones.take_out)
         self.emit(d + 1, f"R.take_any({c}, {top_of.key})", loc)
-        self.emit(d + 1, f"R.touched |= {dest_bits}", loc)
-        self.emit(d + 1, put, loc)
-        self.emit(d + 1, f"if {c} in _UN:", loc)
-        self.emit(d + 2, f"_W[{c}] = {dest.key}", loc)
-        self.emit(d + 2, f"R.mark_under({c})", loc)
-        self.emit(d + 1, "else:", loc)
-        self.emit(d + 2, f"_Wput({c}, {dest.key})", loc)
-        self.emit(d + 2, "if _MV is not None:", loc)
-        self.emit(d + 3, f"_MV.append(({c}, {dest.key}, _W.mover))", loc)
+        self.emit_put_taken(d + 1, c, dest, dest_bits, put, loc)
 
     def you(self, scope) -> str:
         return scope["you"][0] if "you" in scope else "None"
