@@ -22,6 +22,15 @@ _counter = itertools.count(1)
 HEADER = 'game "T":\n    players 2..6\n\n'  # the header `build` puts above the rules
 
 
+# fourteen chips of three values, for the `card type Chip: value: 1..3` of small test rulesets
+CHIPS = """\
+cards:
+  - {name: Low, type: Chip, value: 1, copies: 5}
+  - {name: Mid, type: Chip, value: 2, copies: 5}
+  - {name: High, type: Chip, value: 3, copies: 4}
+"""
+
+
 def ruleset(tmp_path: Path, rules: str, cards: str | None = None) -> Path:
     """A ruleset folder holding `game.rules` (and `cards/cards.yaml`); a fresh path each call."""
     folder = tmp_path / f"game{next(_counter)}"

@@ -27,7 +27,7 @@ from interpreter.engine.game import Limits
 from interpreter.play.agents import RandomAgent
 from interpreter.play.session import agents_for, game_seed
 from interpreter.runtime.errors import LimitExceeded
-from rulekit import play_trace, ruleset
+from rulekit import CHIPS, play_trace, ruleset
 
 TOPS = """\
 game "Draw tops":
@@ -74,14 +74,6 @@ as soon as deck is empty:
 
 score p: cashed of p * 10 + count(stash of p) + refills
 """
-
-CHIPS = """\
-cards:
-  - {name: Low, type: Chip, value: 1, copies: 5}
-  - {name: Mid, type: Chip, value: 2, copies: 5}
-  - {name: High, type: Chip, value: 3, copies: 4}
-"""
-
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):

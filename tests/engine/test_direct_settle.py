@@ -18,7 +18,7 @@ from interpreter.api import load_program
 from interpreter.engine.direct import compile_direct
 from interpreter.engine.directgame import DirectGame
 from interpreter.play.session import agents_for, game_seed
-from rulekit import copies_play_alike, play_trace as _play, ruleset
+from rulekit import CHIPS, copies_play_alike, play_trace as _play, ruleset
 
 ASKS = """\
 game "Settle asks":
@@ -69,14 +69,6 @@ turn:
 
 score p: score of p * 10 + count(hand of p)
 """
-
-CHIPS = """\
-cards:
-  - {name: Low, type: Chip, value: 1, copies: 5}
-  - {name: Mid, type: Chip, value: 2, copies: 5}
-  - {name: High, type: Chip, value: 3, copies: 4}
-"""
-
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory):
