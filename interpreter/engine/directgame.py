@@ -554,9 +554,9 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def take_any(self, c: int, at: str) -> None:
         """Take a card out of `at`, where it lies (its `where`, which the generated move has read;
-        never none),
-        noting its zone as changed. (`_touch_card` written out for a card on top, and `_take`'s
-        first case, a lone card off a row, here: the common case, about 200 a game in a tableau.)"""
+        never none), noting its zone as changed. (`_touch_card` written out for a card on top, and
+        `_take`'s first case, a lone card off a row, here: the common case, about 200 a game in a
+        tableau.)"""
         st = self.state
         if at in self.rows_keys and c not in st.under:
             self.touched |= self.tbit[at]
