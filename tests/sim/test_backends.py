@@ -26,6 +26,23 @@ def test_one_and_two_workers_play_identical_games():
     assert one["seats"] == two["seats"] and one["cards"] == two["cards"]
 
 
+def test_one_process_without_progress_plays_the_batch_in_one_chunk(monkeypatch):
+    """Each chunk sets the memory limit and the time alarm up again: a batch this process plays
+    with no progress to show is one chunk (up to 200 games), the same games as in many chunks,
+    while a progress bar still moves every few games."""
+    import interpreter.sim.simulate as sim
+    sizes: list[int] = []
+    played = sim.run_chunk
+    monkeypatch.setattr(sim, "run_chunk", lambda *a: sizes.append(len(a[-1])) or played(*a))  # (the chunk last)
+    quiet = simulate(FIREFLIES, 24, 3, 5, ["random"], per_game=True)
+    assert sizes == [24]
+    sizes.clear()
+    shown: list[int] = []
+    moving = simulate(FIREFLIES, 24, 3, 5, ["random"], per_game=True, progress=shown.append)
+    assert sizes == [3] * 8 and shown == [3] * 8
+    assert _games(quiet) == _games(moving)
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed")
 def test_ray_backend_plays_the_same_games_as_local_workers():
     """A private Ray cluster (2 CPUs, no dashboard), started and stopped by the batch itself."""
