@@ -11,7 +11,7 @@ import pytest
 import interpreter.engine.factory as factory
 
 from golden_games import ROOT
-from rulekit import played_rulesets
+from rulekit import played_rulesets, ruleset
 from interpreter.api import load_program
 from interpreter.engine.direct import Unsupported, compile_direct
 from interpreter.engine.directgame import DirectGame
@@ -329,10 +329,7 @@ def test_a_pure_placement_rule_is_remembered_per_kind_of_card(tmp_path):
     every printed part are one kind): a copy is refused beside its twin, while the card itself,
     already in a row, may go to that row's end (it is left out of the row, not set beside itself).
     Both rows hold one card of the same kind: the memory tells the two cases apart."""
-    (tmp_path / "cards").mkdir(parents=True)
-    (tmp_path / "cards" / "cards.yaml").write_text(
-        "cards:\n  - {name: Chip, type: Chip, value: 1, copies: 2}\n  - {name: Big, type: Chip, value: 2, copies: 1}\n")
-    program = _ruleset(tmp_path, textwrap.dedent("""\
+    program = load_program(ruleset(tmp_path, textwrap.dedent("""\
         game "Rows":
             players 2..2
 
@@ -357,7 +354,7 @@ def test_a_pure_placement_rule_is_remembered_per_kind_of_card(tmp_path):
             end game
 
         score p: 0
-        """))
+        """), "cards:\n  - {name: Chip, type: Chip, value: 1, copies: 2}\n  - {name: Big, type: Chip, value: 2, copies: 1}\n"))
     dp = compile_direct(program)
     assert "_ka = _kind(_a0)" in dp.source  # (remembered per kind)
     g = DirectGame(dp, 2, 1)
