@@ -943,7 +943,7 @@ class DirectGame(DirectFacade):
                  observer: Any = None, reuse: Any = None):
         """`record_digests`: keep the state's digest at each decision (sessions' logs and saves).
         `reuse`: a finished game of the same program whose generated functions this game takes
-        over (`_functions`); it must not be used again.
+        over (`_functions`); it must not be used again (taken over, it is emptied).
         `observer`: told of each turn's start (and, by the observed form of the code, directobserved.py,
         of decisions taken without asking and of shuffles), from the setup on.
         `log_moves`: the state's `where` notes which cards moved (cardstats.ChangeLog), so that a
@@ -1016,6 +1016,10 @@ class DirectGame(DirectFacade):
             if cell is not None:
                 cell.cell_contents = v
         self._cells = cells
+        # the finished game is left a husk: its runtime, state and move log, which refer to each
+        # other (the runtime names its game), are freed now by their counts, not left as some 50
+        # cyclic objects a game for the collector to find (each collection walks the young heap)
+        old.__dict__.clear()
         return fns
 
     @property

@@ -57,3 +57,23 @@ def test_only_a_game_that_ended_cleanly_gives_its_functions():
     g.play_out(seats)
     h = new_game(program, 2, 3, seats=seats, reuse=g)
     assert h.fns is not None and "fns" not in g.__dict__
+
+
+def test_a_game_taken_over_is_freed_without_the_collector():
+    """The finished game whose functions the next game takes is emptied, so its runtime and state
+    (which refer to each other) go at once: no cyclic garbage per game of a batch."""
+    import gc
+    import weakref
+    program = load_program(ROOT / "rulesets" / "toil_and_troublez")
+    first = _played(program, 4, 1)
+    gone = weakref.ref(first)  # its runtime refers to it
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        second = _played(program, 4, 2, reuse=first)
+        del first
+        assert gone() is None
+        assert second.over and second.error is None
+    finally:
+        if paused:
+            gc.enable()
