@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import math
+import operator
 import statistics
 import time
 from contextlib import contextmanager
@@ -261,9 +262,28 @@ def _dist(values: list[float]) -> dict:
     if not values:
         return {}
     values = sorted(values)
-    q = lambda p: values[min(len(values) - 1, int(p * len(values)))]  # noqa: E731
-    return {"mean": round(statistics.fmean(values), 3), "stdev": round(statistics.pstdev(values), 3),
+    n = len(values)
+    q = lambda p: values[min(n - 1, int(p * n))]  # noqa: E731
+    return {"mean": round(statistics.fmean(values), 3), "stdev": round(_pstdev(values), 3),
             "min": values[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": values[-1]}
+
+
+_SQRT_OF_FRACTION = getattr(statistics, "_float_sqrt_of_frac", None)  # (Python 3.11 on)
+_WHOLE = {int}
+
+
+def _pstdev(values: list[float]) -> float:
+    """`statistics.pstdev(values)`, the same float: the square root, correctly rounded (statistics'
+    own), of the exact population variance. Whole numbers (scores, turns, decisions) have their
+    exact sums added in C here rather than each turned into a fraction by a Python call (about
+    0.03 ms for 200 values, a tenth of a report); other values go to pstdev itself."""
+    if _SQRT_OF_FRACTION is None or set(map(type, values)) != _WHOLE:
+        return statistics.pstdev(values)
+    n = len(values)
+    total = sum(values)
+    spread, count = n * sum(map(operator.mul, values, values)) - total * total, n * n  # variance: spread / count
+    common = math.gcd(spread, count)  # (in lowest terms, as pstdev's Fraction has it)
+    return _SQRT_OF_FRACTION(spread // common, count // common)
 
 
 _wilson = wilson  # the 95% Wilson interval (reports.py)
