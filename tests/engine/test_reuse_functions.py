@@ -77,3 +77,26 @@ def test_a_game_taken_over_is_freed_without_the_collector():
     finally:
         if paused:
             gc.enable()
+
+
+@pytest.mark.parametrize("name,players", [("stonehenge_wizards", 1), ("toil_and_troublez", 4),
+                                          ("magical_treehouse", 3)])
+def test_the_kept_paths_find_the_cells_a_walk_finds(name, players):
+    """The second game of a batch finds the cells of the first game's functions by the paths the
+    first walk of the program kept (`_cells_of`); a path that leads to other code is not trusted:
+    the functions are walked again."""
+    from interpreter.engine.directgame import _cells_of
+    program = load_program(ROOT / "rulesets" / name)
+    first = _played(program, players, 1)
+    dp, names = first.dp, first.dp.bind_again[1]
+    dp.__dict__.pop("cell_paths", None)
+    mine = _cells_of(first.fns, names, dp)
+    assert dp.cell_paths and mine == _cells_of(first.fns, names) and any(c is not None for c in mine)
+    other = _played(program, players, 2)
+    walked = _cells_of(other.fns, names)  # (no program given: a walk)
+    followed = _cells_of(other.fns, names, dp)
+    assert len(followed) == len(names) and all(a is b for a, b in zip(followed, walked))
+    assert not any(a is b for a, b in zip(followed, mine) if a is not None)
+    (path, code, picks), (other_path, _, _) = dp.cell_paths[0], dp.cell_paths[-1]
+    dp.cell_paths[0] = (other_path, code, picks)  # leads to another function now
+    assert all(a is b for a, b in zip(_cells_of(other.fns, names, dp), walked))
