@@ -333,8 +333,15 @@ class MoveTracker:
         return [self._names(self.movers.get(s)) for s in range(seats)]
 
     def moved_cards(self) -> list[str]:
-        """The keys of the cards that moved at all after setup."""
-        return self._names([any(col) for col in zip(*self.movers.values())] if self.movers else None)
+        """The keys of the cards that moved at all after setup: every mover's flags (0 or 1 per
+        key) or-ed at once as the bits of one number, a byte per key (a column's `any` per key
+        took 2-10 us a game)."""
+        if not self.movers:
+            return []
+        moved = 0
+        for flags in self.movers.values():
+            moved |= int.from_bytes(bytes(flags), "little")
+        return list(compress(self._sorted_keys, moved.to_bytes(len(self._sorted_keys), "little")))
 
     def held(self, game: Any, seats: int) -> list[list[str]]:
         """Per seat, the keys of the cards in its own zones at the end (cards under them included)."""
