@@ -10,6 +10,7 @@ import math
 import operator
 import statistics
 import time
+from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
@@ -349,10 +350,7 @@ def _end_reasons(ok: list[dict]) -> dict[str, int]:
 
 def _counts(values) -> dict:
     """Value → how many times it occurs, in value order (for charts)."""
-    out: dict = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return dict(sorted(out.items()))
+    return dict(sorted(Counter(values).items()))
 
 
 def _first_player(ok: list[dict], playing: int) -> dict:
