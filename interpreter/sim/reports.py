@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from itertools import chain, repeat
+from itertools import chain
 from typing import Any
 
 __all__ = ["SCHEMA_VERSION", "CAP_SHARE_WARNING", "endings", "card_stats", "fairness", "wilson",
@@ -126,6 +126,9 @@ def _chisquare(observed: list[float], expected: float) -> tuple[float, float]:
 
 # ---- per-card figures -----------------------------------------------------------------------------
 _FIGURES = (("held", "holders"), ("taken", "takers"), ("played", "players"), ("movers", "movers"))
+# the figures whose seat lists name each card key once (`MoveTracker._names`: the keys whose flag is
+# set, in order); a seat's `held` names a card as often as it holds an identical copy
+_DISTINCT = frozenset(("taken", "played", "movers"))
 # per figure, the names of its fields in a card's row (`card_stats`), in the row's order
 _FIELDS = tuple((what, f"games_{'moved_by' if what == 'movers' else what}", who, f"{who[:-1]}_win_rate",
                  f"{who[:-1]}_win_rate_ci95") for what, who in _FIGURES)
@@ -137,14 +140,17 @@ def card_stats(ok: list[dict]) -> dict:
     rate of those seat-games with its 95% interval (a shared win counts 1/k). `seat_games` is the
     sample size of the win rate."""
     # counted by Counters (in C) over every seat-game's keys and every game's, chained, with no
-    # Python loop per seat; each card's row is a copy of a row of zeros, filled per figure for the
-    # cards that have it; the win shares are added as before (`_win_shares`), so the same floats
+    # Python loop per seat (a seat's `held` made distinct first: `_DISTINCT`); each card's row is a
+    # copy of a row of zeros, filled per figure for the cards that have it; the win shares are
+    # added as before (`_win_shares`), so the same floats
     games = len(ok)
     moved = Counter(chain.from_iterable([r.get("moved", ()) for r in ok]))
     figures = []
     for what, _ in _FIGURES:
         lists = [r.get(what) or () for r in ok]
-        seat_games = Counter(chain.from_iterable(chain.from_iterable(map(map, repeat(set), lists))))
+        if what not in _DISTINCT:
+            lists = [[*map(set, seats)] for seats in lists]
+        seat_games = Counter(chain.from_iterable(chain.from_iterable(lists)))
         game_counts = Counter(chain.from_iterable(map(set, map(chain.from_iterable, lists))))
         figures.append((seat_games, game_counts, _win_shares(ok, lists)))
     blank: dict[str, Any] = {"games": games, "games_moved": 0}
@@ -171,15 +177,15 @@ def card_stats(ok: list[dict]) -> dict:
 
 def _win_shares(ok: list[dict], lists: list) -> dict[str, float]:
     """Per card key, the win shares (1/k of a win shared by k) of the seat-games whose `lists`
-    (per game, per seat: keys) have it, added in game order: where every share is a power of two
-    (a win no one shares, or shared by 2, 4...) the sums are exact whatever the order, and are
-    counted by a Counter per share; otherwise added one by one, in game order, as floats."""
+    (per game, per seat: distinct keys) have it, added in game order: where every share is a power
+    of two (a win no one shares, or shared by 2, 4...) the sums are exact whatever the order, and
+    are counted by a Counter per share; otherwise added one by one, in game order, as floats."""
     by_share: dict[int, list] = {}
     for r, seats in zip(ok, lists):
         winners = r["winners"]
         if winners and seats:
             keys = by_share.setdefault(len(winners), [])
-            keys += chain.from_iterable(set(seats[w]) for w in winners if w < len(seats))
+            keys += chain.from_iterable(seats[w] for w in winners if w < len(seats))
     if all(k & (k - 1) == 0 for k in by_share):
         won: dict[str, float] = {}
         for k, keys in by_share.items():
@@ -194,7 +200,7 @@ def _win_shares(ok: list[dict], lists: list) -> dict[str, float]:
             share = 1 / len(winners)
             for w in winners:
                 if w < len(seats):
-                    for key in set(seats[w]):
+                    for key in seats[w]:
                         won[key] = won.get(key, 0) + share
     return won
 

@@ -64,11 +64,12 @@ def test_card_figures_add_shared_wins_in_game_order():
         for _ in range(60):
             winners = rng.sample(range(5), rng.choice(shared))
             ok.append({"winners": winners, "moved": sorted(rng.sample(names, 5)),
-                       **{what: [rng.choices(names, k=rng.randint(0, 5)) for _ in range(4)]
-                          for what in ("held", "taken", "played", "movers")}})
+                       "held": [rng.choices(names, k=rng.randint(0, 5)) for _ in range(4)],  # copies alike
+                       **{what: [sorted(rng.sample(names, rng.randint(0, 5))) for _ in range(4)]
+                          for what in ("taken", "played", "movers")}})
         got, want = card_stats(ok), _plain_card_stats(ok)
         for what in ("held", "taken", "played", "movers"):  # the sums themselves, before rounding
-            won = _win_shares(ok, [r[what] for r in ok])
+            won = _win_shares(ok, [[set(keys) for keys in r[what]] for r in ok])
             assert {k: won.get(k, 0.0) for k in want} == {k: f.get(what, (0, 0, 0.0))[2] for k, f in want.items()}
         for key, figures in want.items():
             for what, (seat_games, games, wins) in figures.items():
@@ -77,3 +78,17 @@ def test_card_figures_add_shared_wins_in_game_order():
                 assert (got[key][who], got[key][f"games_{name}"]) == (seat_games, games)
                 assert got[key][f"{who[:-1]}_win_rate"] == round(wins / seat_games, 4)
                 assert got[key][f"{who[:-1]}_win_rate_ci95"] == wilson(wins, seat_games)
+
+
+def test_a_batchs_seat_lists_name_a_card_once_but_held_copies():
+    """`card_stats` counts the taken, played and moved-by lists as they are (each names a card
+    once) and makes a seat's held list distinct first: a seat may hold identical copies."""
+    from golden_games import ROOT
+    from interpreter.sim.simulate import simulate
+    rows = simulate(str(ROOT / "rulesets" / "toil_and_troublez"), 12, 4, 2, ["random"], per_game=True)["per_game"]
+    assert all(len(set(keys)) == len(keys) for r in rows for what in ("taken", "played", "movers")
+               for keys in r[what])
+    assert any(len(set(keys)) < len(keys) for r in rows for keys in r["held"])
+    row = next(r for r in rows if any(len(set(keys)) < len(keys) for keys in r["held"]))
+    row = dict(row, winners=[w - 1 for w in row["winners"]])  # (per-game rows number players from 1)
+    assert card_stats([row]) == card_stats([dict(row, held=[sorted(set(keys)) for keys in row["held"]])])
