@@ -320,8 +320,8 @@ class MoveTracker:
     def per_seat(self, seats: int) -> tuple[list[list[str]], list[list[str]]]:
         """(taken, played): per seat, the sorted keys of the cards it took / played."""
         flags = self.seat_flags + [None] * max(0, 2 * seats - len(self.seat_flags))
-        return ([self._names(flags[2 * s]) for s in range(seats)],
-                [self._names(flags[2 * s + 1]) for s in range(seats)])
+        names = self._names
+        return [*map(names, flags[0:2 * seats:2])], [*map(names, flags[1:2 * seats:2])]
 
     def _names(self, flags: list | None) -> list[str]:
         if flags is None:
@@ -330,7 +330,7 @@ class MoveTracker:
 
     def moved_by(self, seats: int) -> list[list[str]]:
         """Per seat, the sorted keys of the cards that moved while its answers were carried out."""
-        return [self._names(self.movers.get(s)) for s in range(seats)]
+        return [*map(self._names, map(self.movers.get, range(seats)))]
 
     def moved_cards(self) -> list[str]:
         """The keys of the cards that moved at all after setup: every mover's flags (0 or 1 per
