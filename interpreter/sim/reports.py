@@ -113,8 +113,8 @@ def fairness(ok: list[dict], playing: int) -> dict:
 def _chisquare(observed: list[float], expected: float) -> tuple[float, float]:
     """(statistic, p-value) of `scipy.stats.chisquare(observed, [expected] * len(observed))`, made
     of the same parts (the terms summed by numpy, the p-value `scipy.special.chdtrc`), to the last
-    bit, without its checks of its arguments and their array types (about 0.15 ms a report, 40
-    times these)."""
+    bit, without its checks of its arguments and their array types (0.15 ms a report: 40 times
+    the parts' cost)."""
     import numpy as np
     from scipy.special import chdtrc
 
