@@ -325,7 +325,8 @@ def _tables(dp: Any, st: GameState) -> dict:
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {}, "ids_of": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
-            "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
+            # a grid's spaces, a space's neighbours (as spaces, and as indices in the grid): `CoverRuntime`
+            "spaces": {}, "space_at": {}, "near": {}, "near_at": {}}
     return got
 
 
