@@ -41,7 +41,7 @@ from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .setupmemo import prefix_length
 from .directeval import compile_expression
-from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, unnamed
+from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, named_in_iterable, unnamed
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -509,9 +509,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
-        if self.name_cards:  # a line that holds a comprehension names no card (`unnamed`): its iterable
-            # may hold one that reached it through a rule function's body, written in later
-            self.lines = [unnamed(x) if ":=" in x and " for " in x else x for x in self.lines]
+        if self.name_cards:  # a line where a comprehension's iterable holds a named card names none
+            # (`unnamed`): one may reach it through a rule function's body, written in later
+            self.lines = [unnamed(x) if ":=" in x and " for " in x and named_in_iterable(x) else x for x in self.lines]
         src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
         try:

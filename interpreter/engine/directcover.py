@@ -18,7 +18,7 @@ from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import charge_built
 from ..runtime.values import Position, Seat, Space
 from ..runtime.zones import put as _put
-from .directexpr import Unsupported, V
+from .directexpr import Unsupported, V, _Bound
 
 __all__ = ["CoverStatements", "CoverRuntime"]
 
@@ -98,7 +98,7 @@ class CoverStatements:
         zd = self.rs.zones[zname]
         if zd.per_player:
             raise Unsupported("per-player placement zone")
-        scope = {"card": ("_a0", "card"), pl.binder: ("_a1", "space")}
+        scope = {"card": ("_a0", "card"), pl.binder: _Bound(V("_a1", "space", nn=True))}  # (a space of the grid)
         conds = [self.expr(c, scope) for c in pl.conds]
         zone = self.zone(zname, None)
         self.cur_loc = pl.loc
