@@ -74,6 +74,9 @@ class DirectProgram:
         return compile_expression(self, lambda: _Gen(self.program), node, kinds)
 
 
+_PLAIN_DEST = re.compile(r"[\w\[\]]+")  # a zone's list read by name or index: cheaper than a temporary
+
+
 class NamedInIterable(Unsupported):
     """A card named where first read (`Expressions.named`) reached a comprehension's iterable,
     where Python allows no `:=`, through code that does not pass it through `unnamed`: the module
@@ -1031,10 +1034,38 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 return False
         return True
 
-    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc) -> None:
+    def fixed_dest(self, n: Node, seen: frozenset = frozenset()) -> bool:
+        """Whether no move of cards can change the zone destination `n` names: it reads stats, seats,
+        values and zones by name, never a card (`carriage of p if clockwise == 1 else carriage of
+        previous_player(p)`), itself or in the rule functions it calls, and draws nothing at random."""
+        for m in walk(n):
+            if m.kind == "call":
+                f = self.rs.functions.get(m.func)
+                if f is None and m.func not in ("next_player", "previous_player"):
+                    return False
+                if f is not None and m.func not in seen and not self.fixed_dest(f.expr, seen | {m.func}):
+                    return False
+            elif m.kind == "compare":  # of two plain values (a zone compared would be its cards)
+                if not all(o.kind == "lit" or (o.kind == "name" and o.id not in self.rs.zones) for o in (m.left, m.right)):
+                    return False
+            elif m.kind not in ("if_expr", "of", "name", "lit"):
+                return False
+        return True
+
+    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc, once: bool = False) -> None:
         """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
-        so noting each card's zone just before it moves notes the same as all of them first)."""
+        so noting each card's zone just before it moves notes the same as all of them first). `once`:
+        no move changes the destination (`fixed_dest`), so a worked-out one (`pass_to(p)`) is worked
+        out before the first card, not at each use for each card."""
         c = self.temp()
+        if once and dest.key is not None and not _PLAIN_DEST.fullmatch(dest.src) and not self.grid_zone(dest.zone):
+            cs, dl, dk = self.temp(), self.temp(), self.temp()
+            self.emit(d, f"{cs} = {self.cards_src(what)}", loc)
+            self.emit(d, f"if {cs}:", loc)  # (no card: the destination is not worked out, as before)
+            self.emit(d + 1, f"{dl} = {dest.src}", loc)
+            self.emit(d + 1, f"{dk} = {dest.key}", loc)
+            nn = what.nn or what.top or what.kind in ("zone", "row")  # (a snapshot of the cards to move)
+            dest, what, d = dest.copy(src=dl, key=dk), V(cs, "cards", nn=nn), d + 1
         self.emit(d, f"for {c} in {self.cards_src(what)}:", loc)
         if not (what.nn or what.top or what.kind in ("zone", "row")):
             self.emit(d + 1, f"if {c} is None:", loc)

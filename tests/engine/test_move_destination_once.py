@@ -1,0 +1,56 @@
+"""`move CARDS to DEST` where no move can change DEST (it reads stats, seats and zones by name: Magical
+Treehouse's `pass_to(p)`): the generated code works DEST out once, before the first card, not at
+each of its uses for each card (direct.py `fixed_dest`, `emit_move_many`). A destination that reads
+the cards being moved is worked out for each card, as before. Fails on a destination worked out
+once where it reads the moving cards, on cards sent to the wrong player's zone, and on a move whose
+destination is not noted as changed (the `always` rule would not see it)."""
+from __future__ import annotations
+
+from rulekit import CHIPS, game
+
+RULES = """
+game "Pass on":
+    players 3
+card type Chip:
+    value: 1..3
+stat clockwise: 0..1 = 1
+stat seen: 0..20 = 0
+zone pool: pile, shared, public
+zone hand: pile, per player, public
+zone carriage: pile, per player, public
+function pass_to(p) = carriage of p if clockwise == 1 else carriage of previous_player(p)
+function spill(p) = carriage of p if count(hand of p) > 2 else carriage of next_player(p)
+setup:
+    move all_cards() to pool
+    for each p in players:
+        draw 4 from pool to hand of p
+round:
+    let a = players[0]
+    let b = players[1]
+    let c = players[2]
+    let first_hand = values(hand of a)
+    move hand of a to pass_to(a)
+    set clockwise to 0
+    move hand of b to pass_to(b)
+    log [count(carriage of a), count(carriage of b), seen, values(carriage of a)[0] == first_hand[0]]
+    move hand of c to spill(c)
+    move hand of c to pass_to(c)
+    log [count(carriage of a), count(carriage of b), count(carriage of c), seen]
+    end game
+always:
+    set seen to count(carriage of players[0])  # (read by seat: `a` is the round's)
+score p: 0
+"""
+
+
+def test_a_fixed_destination_once_and_one_that_reads_the_moving_cards_for_each_card(tmp_path):
+    g = game(tmp_path, RULES, CHIPS, players=3)
+    assert g.over and g.error is None, g.error
+    # clockwise: player 1's hand to its own carriage; then counterclockwise: player 2's to player 1's
+    # (its previous player), in order, and the `always` rule saw player 1's carriage change
+    assert g.log[0] == "[8, 0, 8, yes]"
+    # player 3's hand, 4 cards: each card's destination worked out once it has left the hand (as
+    # before): 3 left, its own carriage; then 2, 1, 0, player 1's (its next player); nothing is left
+    # to pass on (a destination worked out once: all 4 to its own carriage)
+    assert g.log[1] == "[11, 0, 1, 11]"
+
