@@ -1058,6 +1058,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         no move changes the destination (`fixed_dest`), so a worked-out one (`pass_to(p)`) is worked
         out before the first card, not at each use for each card."""
         c = self.temp()
+        if what.kind == "zone" and self.plain_zone(what) and self.plain_zone(dest) and not bottom and \
+                (once or _PLAIN_DEST.fullmatch(dest.src)):
+            return self.emit_move_all(d, what, dest, c, loc)
         if once and dest.key is not None and not _PLAIN_DEST.fullmatch(dest.src) and not self.grid_zone(dest.zone):
             cs, dl, dk = self.temp(), self.temp(), self.temp()
             self.emit(d, f"{cs} = {self.cards_src(what)}", loc)
@@ -1071,6 +1074,33 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d + 1, f"if {c} is None:", loc)
             self.emit(d + 2, "R.not_a_card()", loc)
         self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
+
+    def emit_move_all(self, d: int, what: V, dest: V, c: str, loc) -> None:
+        """`move ZONE to DEST`, both plain zones (`plain_zone`), DEST fixed while cards move: where
+        no card of the zone has cards under it (each a lone card, as `emit_move_one`'s common case
+        finds it), the zone's list emptied into DEST's at once, what changed noted once, the cards'
+        entries and moves by `_moved_all`; else card by card. DEST is worked out once, before the
+        first card (no card: not at all, as card by card)."""
+        src = what.src
+        if not _PLAIN_DEST.fullmatch(src):
+            src = self.temp()
+            self.emit(d, f"{src} = {what.src}", loc)
+        cs = self.temp()
+        self.emit(d, f"{cs} = list({src})", loc)
+        self.emit(d, f"if {cs}:", loc)
+        if not _PLAIN_DEST.fullmatch(dest.src):
+            dl, dk = self.temp(), self.temp()
+            self.emit(d + 1, f"{dl} = {dest.src}", loc)
+            self.emit(d + 1, f"{dk} = {dest.key}", loc)
+            dest = dest.copy(src=dl, key=dk)
+        self.emit(d + 1, f"if _UN.keys().isdisjoint({cs}):", loc)
+        self.emit(d + 2, f"{src}.clear()", loc)
+        self.emit(d + 2, f"R.touched |= {self.zone_bits(what)} | {self.zone_bits(dest)}", loc)
+        self.emit(d + 2, f"{dest.src}.extend({cs})", loc)
+        self.emit(d + 2, f"_moved_all(_W, {cs}, {dest.key}, _MV)", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"for {c} in {cs}:", loc)
+        self.emit_move_one(d + 3, c, dest, False, loc, known=True)
 
     def plain_zone(self, v: V) -> bool:
         """Whether zone `v` is one zone known when compiling whose cards lie in one list (its keys
@@ -1355,6 +1385,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 _KEYWORDS |= {"prefix_restored", "prefix_recorded"}  # the setup's prefix (`_Gen.setup_prefix`)
+_KEYWORDS |= {"extend", "keys", "isdisjoint", "_moved_all"}  # a whole zone moved at once (`emit_move_all`)
 _R_ATTR, _STATE_ATTR = re.compile(r"\bR\.(\w+)"), re.compile(r"\b_st\.(\w+)")
 _R_PASSED = re.compile(r"\bR\b(?!\.)")  # the runtime handed to a helper (`_charged(R, ...)` counts work)
 # what a prefix's code may call of the runtime: moves and the cards of some types

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections import deque
+from itertools import repeat
 import sys
 import operator
 from operator import lt as _lt
@@ -240,8 +242,18 @@ def _memo_set(slots: list, i: int, v: Any) -> Any:
     return v
 
 
+def _moved_all(W: dict, cards: list, key: str, MV: list | None) -> None:
+    """A whole plain zone's lone cards moved to zone `key` at once (direct.py `emit_move_all`): as
+    the move of each card does it (its `where` entry taken out and put last, in order; the move
+    noted once where card statistics follow the moves), in C calls, not bytecodes per card."""
+    deque(map(W.pop, cards), 0)
+    deque(map(W.setdefault, cards, repeat(key)), 0)
+    if MV is not None:
+        MV.extend(zip(cards, repeat(key), repeat(W.mover)))
+
+
 GENERATED_GLOBALS: dict[str, Any] = {
-    "_UNSET": _UNSET, "_memo_set": _memo_set,
+    "_UNSET": _UNSET, "_memo_set": _memo_set, "_moved_all": _moved_all,
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_charged": _charged, "_Decision": asked, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,

@@ -54,3 +54,50 @@ def test_a_fixed_destination_once_and_one_that_reads_the_moving_cards_for_each_c
     # to pass on (a destination worked out once: all 4 to its own carriage)
     assert g.log[1] == "[11, 0, 1, 11]"
 
+
+WHOLE = """
+game "Whole zones":
+    players 2
+card type Chip:
+    value: 1..3
+zone pool: pile, shared, public
+zone a: pile, shared, public
+zone b: pile, shared, public
+zone c: set, per player, public
+stat seen: 0..20 = 0
+setup:
+    move all_cards() to pool
+round:
+    draw 3 from pool to a
+    draw 2 from pool to b
+    let before = values(b) + values(a)
+    move a to b
+    log [count(a), count(b), values(b) == before, seen]
+    move first(b) to c of players[0]
+    move last(b) to c of players[1]
+    log [count(b), count(c of players[0]), count(c of players[1]), first(c of players[0]) == before[0]]
+    draw 2 from pool to a
+    place first(a) on last(a)
+    move a to b
+    log [count(a), count(b), count(cards_under(last(b)))]
+    move last(b) to c of players[1]
+    log [count(b), count(c of players[1]), count(cards_under(last(c of players[1])))]
+    move a to b
+    end game
+always:
+    set seen to count(b)
+score p: 0
+"""
+
+
+def test_a_whole_zone_moved_at_once_keeps_its_order_its_places_and_a_covered_card(tmp_path):
+    """`move ZONE to ZONE` of plain zones goes at once (`emit_move_all`, `_moved_all`): the cards
+    in their order after the destination's, each card's place known to the next move (which finds
+    it through `where`), the change seen by an `always` rule; a zone with a card covering another
+    goes card by card, as before; an empty zone moves nothing."""
+    g = game(tmp_path, WHOLE, CHIPS)
+    assert g.over and g.error is None, g.error
+    assert g.log[0] == "[0, 5, yes, 5]"
+    assert g.log[1] == "[3, 1, 1, yes]"
+    assert g.log[2] == "[1, 4, 0]"  # (as card by card did before: the zone's list)
+    assert g.log[3] == "[3, 2, 0]"
