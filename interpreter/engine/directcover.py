@@ -194,10 +194,14 @@ class CoverRuntime:
     """Runtime pieces the generated code of `CoverStatements` calls, mixed into
     `directgame.Runtime` (which provides `state`, `limits`, `game`, `info`, `fire`, ...)."""
 
+    _card_stat_ids: dict | None = None  # (`card_stat_ids` until its first use)
+
     def card_stat(self, name: str) -> list:
-        """A stat holding cards, as card ids (remembered while the stat holds the same list)."""
+        """A stat holding cards, as card ids (remembered while the stat holds the same list; read
+        without the property: hot where a rule function asks `c in face_down` for each card)."""
         cur = self.state.stats[name]
-        got = self.card_stat_ids.get(name)
+        seen = self._card_stat_ids
+        got = seen.get(name) if seen is not None else None
         if got is not None and got[0] is cur:
             return got[1]
         ids = [c.id for c in cur] if isinstance(cur, list) else []
