@@ -1052,15 +1052,19 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 return False
         return True
 
-    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc, once: bool = False) -> None:
+    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc, once: bool = False,
+                       top_of: V | None = None) -> None:
         """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
         so noting each card's zone just before it moves notes the same as all of them first). `once`:
         no move changes the destination (`fixed_dest`), so a worked-out one (`pass_to(p)`) is worked
-        out before the first card, not at each use for each card."""
+        out before the first card, not at each use for each card. `top_of`: the zone whose top cards,
+        topmost first, `what` (a local) holds (`draw N`)."""
         c = self.temp()
-        if what.kind == "zone" and self.plain_zone(what) and self.plain_zone(dest) and not bottom and \
-                (once or _PLAIN_DEST.fullmatch(dest.src)):
+        fixed = self.plain_zone(dest) and not bottom and (once or _PLAIN_DEST.fullmatch(dest.src))
+        if what.kind == "zone" and self.plain_zone(what) and fixed:
             return self.emit_move_all(d, what, dest, c, loc)
+        if top_of is not None and self.plain_zone(top_of) and fixed and _SIMPLE.match(what.src):
+            return self.emit_move_all(d, top_of, dest, c, loc, what.src)
         if once and dest.key is not None and not _PLAIN_DEST.fullmatch(dest.src) and not self.grid_zone(dest.zone):
             cs, dl, dk = self.temp(), self.temp(), self.temp()
             self.emit(d, f"{cs} = {self.cards_src(what)}", loc)
@@ -1075,18 +1079,20 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d + 2, "R.not_a_card()", loc)
         self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
 
-    def emit_move_all(self, d: int, what: V, dest: V, c: str, loc) -> None:
+    def emit_move_all(self, d: int, what: V, dest: V, c: str, loc, top: str | None = None) -> None:
         """`move ZONE to DEST`, both plain zones (`plain_zone`), DEST fixed while cards move: where
         no card of the zone has cards under it (each a lone card, as `emit_move_one`'s common case
-        finds it), the zone's list emptied into DEST's at once, what changed noted once, the cards'
-        entries and moves by `_moved_all`; else card by card. DEST is worked out once, before the
-        first card (no card: not at all, as card by card)."""
+        finds it: a zone's list holds no covered card), the zone's list emptied into DEST's at once,
+        what changed noted once, the cards' entries and moves by `_moved_all`; else card by card.
+        DEST is worked out once, before the first card (no card: not at all, as card by card).
+        `top`: a local holding the zone's top cards, topmost first (`draw N`): those leave its end."""
         src = what.src
         if not _PLAIN_DEST.fullmatch(src):
             src = self.temp()
             self.emit(d, f"{src} = {what.src}", loc)
-        cs = self.temp()
-        self.emit(d, f"{cs} = list({src})", loc)
+        cs = top or self.temp()
+        if top is None:
+            self.emit(d, f"{cs} = list({src})", loc)
         self.emit(d, f"if {cs}:", loc)
         if not _PLAIN_DEST.fullmatch(dest.src):
             dl, dk = self.temp(), self.temp()
@@ -1094,7 +1100,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d + 1, f"{dk} = {dest.key}", loc)
             dest = dest.copy(src=dl, key=dk)
         self.emit(d + 1, f"if _UN.keys().isdisjoint({cs}):", loc)
-        self.emit(d + 2, f"{src}.clear()", loc)
+        self.emit(d + 2, f"{src}.clear()" if top is None else f"del {src}[-len({cs}):]", loc)
         self.emit(d + 2, f"R.touched |= {self.zone_bits(what)} | {self.zone_bits(dest)}", loc)
         self.emit(d + 2, f"{dest.src}.extend({cs})", loc)
         self.emit(d + 2, f"_moved_all(_W, {cs}, {dest.key}, _MV)", loc)

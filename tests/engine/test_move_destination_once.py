@@ -101,3 +101,55 @@ def test_a_whole_zone_moved_at_once_keeps_its_order_its_places_and_a_covered_car
     assert g.log[1] == "[3, 1, 1, yes]"
     assert g.log[2] == "[1, 4, 0]"  # (as card by card did before: the zone's list)
     assert g.log[3] == "[3, 2, 0]"
+
+
+DRAWS = """
+game "Draws":
+    players 2
+card type Chip:
+    value: 1..3
+zone pool: pile, shared, public
+zone a: pile, shared, public
+zone b: pile, shared, public
+zone c: set, per player, public
+stat seen: 0..20 = 0
+setup:
+    move all_cards() to pool
+round:
+    let p1 = players[0]
+    let p2 = players[1]
+    move last(pool) to a
+    move last(pool) to a
+    move last(pool) to a
+    move last(pool) to a
+    let before = values(a)
+    draw 3 from a to b as got
+    log [count(a), count(b), seen, values(b)[0] == before[3], values(b)[2] == before[1], got == values(b)]
+    draw 2 from b to c of p2
+    log [count(b), count(c of p2), first(c of p2) == before[1], first(b) == before[3]]
+    move first(b) to a
+    log [count(a), count(b), last(a) == before[3]]
+    draw 2 from a to a
+    log [values(a)[0] == before[3], values(a)[1] == before[0], count(a)]
+    draw 5 from a to b
+    log [count(a), count(b), seen]
+    draw 2 from a to b
+    place last(pool) on last(b)
+    draw 1 from b to c of p1
+    log [count(b), count(c of p1), count(cards_under(first(c of p1)))]
+    end game
+always:
+    set seen to count(b)
+score p: 0
+"""
+
+
+def test_draw_n_takes_the_top_cards_at_once_in_their_order(tmp_path):
+    """`draw N from PILE to ZONE` of plain zones goes at once (`emit_move_all` with the top cards):
+    the topmost first, each card's place known to the next move, the change seen by an `always`
+    rule, a draw of more cards than the pile holds taking them all, a draw to the same pile turning
+    its top over; a top card covering another goes card by card, as before."""
+    g = game(tmp_path, DRAWS, CHIPS)
+    assert g.over and g.error is None, g.error
+    assert g.log == ["[1, 3, 3, yes, yes, yes]", "[1, 2, yes, yes]", "[2, 0, yes]", "[yes, yes, 2]",
+                     "[0, 2, 2]", "[2, 1, 0]"]  # (the last as card by card did before)
