@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import deque
-from itertools import repeat
 import sys
 import operator
 from operator import lt as _lt
@@ -245,11 +243,17 @@ def _memo_set(slots: list, i: int, v: Any) -> Any:
 def _moved_all(W: dict, cards: list, key: str, MV: list | None) -> None:
     """A whole plain zone's lone cards moved to zone `key` at once (direct.py `emit_move_all`): as
     the move of each card does it (its `where` entry taken out and put last, in order; the move
-    noted once where card statistics follow the moves), in C calls, not bytecodes per card."""
-    deque(map(W.pop, cards), 0)
-    deque(map(W.setdefault, cards, repeat(key)), 0)
+    noted once where card statistics follow the moves). Plain loops: `deque(map(W.pop, cards), 0)`
+    and the like cost more instructions for the few cards a zone holds (callgrind: 34.04M against
+    33.59M a 4-player game of a tableau ruleset)."""
+    pop, put = W.pop, W.setdefault
+    for c in cards:
+        pop(c)
+    for c in cards:
+        put(c, key)
     if MV is not None:
-        MV.extend(zip(cards, repeat(key), repeat(W.mover)))
+        mover = W.mover
+        MV.extend([(c, key, mover) for c in cards])
 
 
 GENERATED_GLOBALS: dict[str, Any] = {
