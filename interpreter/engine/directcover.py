@@ -644,7 +644,8 @@ class CoverRuntime:
         got = seen.get(s.key) if seen is not None else None
         if got is None or got[0] != self.grid_version:
             got = self._grid_occupied(s.key)
-        return [c for c in map(got[1].get, at) if c is not None]
+        occupied = got[1]
+        return [occupied[i] for i in at if i in occupied]
 
     def row_label(self, row: list) -> str:
         """`str(RowRef)` of a row (by its place now) and a colon, as `Game.label` begins a row."""
