@@ -41,7 +41,7 @@ from .directrecursion import RecursiveFunctions
 from .directstmts import STMTS_KEYWORDS, StmtsGen
 from .setupmemo import prefix_length
 from .directeval import compile_expression
-from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, unnamed
+from .directexpr import _CARDISH, _SIMPLE, Expressions, RuleFunctions, StatKindsFound, Unsupported, V, named_in_iterable, unnamed
 from .directgame import GEN_FILE, GENERATED_GLOBALS, name_bits
 from .game import Program
 from ..content.model import Ruleset
@@ -72,6 +72,9 @@ class DirectProgram:
         """One expression that the module does not hold (a bot's `prefer`, a scenario's value),
         compiled on its own with the names `kinds` bound (directeval.py): (build, K, its kind)."""
         return compile_expression(self, lambda: _Gen(self.program), node, kinds)
+
+
+_PLAIN_DEST = re.compile(r"[\w\[\]]+")  # a zone's list read by name or index: cheaper than a temporary
 
 
 class NamedInIterable(Unsupported):
@@ -509,9 +512,9 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         tail += ["    return {" + ", ".join(f"{self.k(x)}: {x}" for x in exported) + "}"]
         head[1:1] = [f"    _k{i} = K[{i}]" for i in range(len(self.K))]  # before their first use
         rec = self.__dict__.get("rec_lines", []), self.__dict__.get("rec_locs", [])  # directrecursion.py
-        if self.name_cards:  # a line that holds a comprehension names no card (`unnamed`): its iterable
-            # may hold one that reached it through a rule function's body, written in later
-            self.lines = [unnamed(x) if ":=" in x and " for " in x else x for x in self.lines]
+        if self.name_cards:  # a line where a comprehension's iterable holds a named card names none
+            # (`unnamed`): one may reach it through a rule function's body, written in later
+            self.lines = [unnamed(x) if ":=" in x and " for " in x and named_in_iterable(x) else x for x in self.lines]
         src = "\n".join(head + self.lines + rec[0] + tail) + "\n"
         locs = [None] * len(head) + self.line_loc + rec[1] + [None] * len(tail)
         try:
@@ -1031,15 +1034,79 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
                 return False
         return True
 
-    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc) -> None:
+    def fixed_dest(self, n: Node, seen: frozenset = frozenset()) -> bool:
+        """Whether no move of cards can change the zone destination `n` names: it reads stats, seats,
+        values and zones by name, never a card (`carriage of p if clockwise == 1 else carriage of
+        previous_player(p)`), itself or in the rule functions it calls, and draws nothing at random."""
+        for m in walk(n):
+            if m.kind == "call":
+                f = self.rs.functions.get(m.func)
+                if f is None and m.func not in ("next_player", "previous_player"):
+                    return False
+                if f is not None and m.func not in seen and not self.fixed_dest(f.expr, seen | {m.func}):
+                    return False
+            elif m.kind == "compare":  # of two plain values (a zone compared would be its cards)
+                if not all(o.kind == "lit" or (o.kind == "name" and o.id not in self.rs.zones) for o in (m.left, m.right)):
+                    return False
+            elif m.kind not in ("if_expr", "of", "name", "lit"):
+                return False
+        return True
+
+    def emit_move_many(self, d: int, what: V, dest: V, bottom: bool, loc, once: bool = False,
+                       top_of: V | None = None) -> None:
         """`move CARDS to` a pile or set: each card as `emit_move_one` (what changed is noted as bits,
-        so noting each card's zone just before it moves notes the same as all of them first)."""
+        so noting each card's zone just before it moves notes the same as all of them first). `once`:
+        no move changes the destination (`fixed_dest`), so a worked-out one (`pass_to(p)`) is worked
+        out before the first card, not at each use for each card. `top_of`: the zone whose top cards,
+        topmost first, `what` (a local) holds (`draw N`)."""
         c = self.temp()
+        fixed = self.plain_zone(dest) and not bottom and (once or _PLAIN_DEST.fullmatch(dest.src))
+        if what.kind == "zone" and self.plain_zone(what) and fixed:
+            return self.emit_move_all(d, what, dest, c, loc)
+        if top_of is not None and self.plain_zone(top_of) and fixed and _SIMPLE.match(what.src):
+            return self.emit_move_all(d, top_of, dest, c, loc, what.src)
+        if once and dest.key is not None and not _PLAIN_DEST.fullmatch(dest.src) and not self.grid_zone(dest.zone):
+            cs, dl, dk = self.temp(), self.temp(), self.temp()
+            self.emit(d, f"{cs} = {self.cards_src(what)}", loc)
+            self.emit(d, f"if {cs}:", loc)  # (no card: the destination is not worked out, as before)
+            self.emit(d + 1, f"{dl} = {dest.src}", loc)
+            self.emit(d + 1, f"{dk} = {dest.key}", loc)
+            nn = what.nn or what.top or what.kind in ("zone", "row")  # (a snapshot of the cards to move)
+            dest, what, d = dest.copy(src=dl, key=dk), V(cs, "cards", nn=nn), d + 1
         self.emit(d, f"for {c} in {self.cards_src(what)}:", loc)
         if not (what.nn or what.top or what.kind in ("zone", "row")):
             self.emit(d + 1, f"if {c} is None:", loc)
             self.emit(d + 2, "R.not_a_card()", loc)
         self.emit_move_one(d + 1, c, dest, bottom, loc, known=True)
+
+    def emit_move_all(self, d: int, what: V, dest: V, c: str, loc, top: str | None = None) -> None:
+        """`move ZONE to DEST`, both plain zones (`plain_zone`), DEST fixed while cards move: where
+        no card of the zone has cards under it (each a lone card, as `emit_move_one`'s common case
+        finds it: a zone's list holds no covered card), the zone's list emptied into DEST's at once,
+        what changed noted once, the cards' entries and moves by `_moved_all`; else card by card.
+        DEST is worked out once, before the first card (no card: not at all, as card by card).
+        `top`: a local holding the zone's top cards, topmost first (`draw N`): those leave its end."""
+        src = what.src
+        if not _PLAIN_DEST.fullmatch(src):
+            src = self.temp()
+            self.emit(d, f"{src} = {what.src}", loc)
+        cs = top or self.temp()
+        if top is None:
+            self.emit(d, f"{cs} = list({src})", loc)
+        self.emit(d, f"if {cs}:", loc)
+        if not _PLAIN_DEST.fullmatch(dest.src):
+            dl, dk = self.temp(), self.temp()
+            self.emit(d + 1, f"{dl} = {dest.src}", loc)
+            self.emit(d + 1, f"{dk} = {dest.key}", loc)
+            dest = dest.copy(src=dl, key=dk)
+        self.emit(d + 1, f"if _UN.keys().isdisjoint({cs}):", loc)
+        self.emit(d + 2, f"{src}.clear()" if top is None else f"del {src}[-len({cs}):]", loc)
+        self.emit(d + 2, f"R.touched |= {self.zone_bits(what)} | {self.zone_bits(dest)}", loc)
+        self.emit(d + 2, f"{dest.src}.extend({cs})", loc)
+        self.emit(d + 2, f"_moved_all(_W, {cs}, {dest.key}, _MV)", loc)
+        self.emit(d + 1, "else:", loc)
+        self.emit(d + 2, f"for {c} in {cs}:", loc)
+        self.emit_move_one(d + 3, c, dest, False, loc, known=True)
 
     def plain_zone(self, v: V) -> bool:
         """Whether zone `v` is one zone known when compiling whose cards lie in one list (its keys
@@ -1324,6 +1391,7 @@ _KEYWORDS = {"def", "return", "if", "elif", "else", "for", "in", "while", "break
 _KEYWORDS |= GENERATED_KEYWORDS | FORMS_KEYWORDS | BOARD_KEYWORDS | PAIRS_KEYWORDS | TUPLES_KEYWORDS | MIXED_KEYWORDS  # written by directabilities, -forms, -boards, -pairs, -tuples
 _KEYWORDS |= COPIES_KEYWORDS  # written by directcopies
 _KEYWORDS |= {"prefix_restored", "prefix_recorded"}  # the setup's prefix (`_Gen.setup_prefix`)
+_KEYWORDS |= {"extend", "keys", "isdisjoint", "_moved_all"}  # a whole zone moved at once (`emit_move_all`)
 _R_ATTR, _STATE_ATTR = re.compile(r"\bR\.(\w+)"), re.compile(r"\b_st\.(\w+)")
 _R_PASSED = re.compile(r"\bR\b(?!\.)")  # the runtime handed to a helper (`_charged(R, ...)` counts work)
 # what a prefix's code may call of the runtime: moves and the cards of some types

@@ -10,13 +10,15 @@ same settling, so that both engines play the same game (tests/engine/test_direct
 """
 from __future__ import annotations
 
+from itertools import compress, filterfalse
+from operator import not_
 from typing import Any, Iterator
 
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import charge_built
 from ..runtime.values import Position, Seat, Space
 from ..runtime.zones import put as _put
-from .directexpr import Unsupported, V
+from .directexpr import Unsupported, V, _Bound
 
 __all__ = ["CoverStatements", "CoverRuntime"]
 
@@ -96,7 +98,7 @@ class CoverStatements:
         zd = self.rs.zones[zname]
         if zd.per_player:
             raise Unsupported("per-player placement zone")
-        scope = {"card": ("_a0", "card"), pl.binder: ("_a1", "space")}
+        scope = {"card": ("_a0", "card"), pl.binder: _Bound(V("_a1", "space", nn=True))}  # (a space of the grid)
         conds = [self.expr(c, scope) for c in pl.conds]
         zone = self.zone(zname, None)
         self.cur_loc = pl.loc
@@ -192,10 +194,14 @@ class CoverRuntime:
     """Runtime pieces the generated code of `CoverStatements` calls, mixed into
     `directgame.Runtime` (which provides `state`, `limits`, `game`, `info`, `fire`, ...)."""
 
+    _card_stat_ids: dict | None = None  # (`card_stat_ids` until its first use)
+
     def card_stat(self, name: str) -> list:
-        """A stat holding cards, as card ids (remembered while the stat holds the same list)."""
+        """A stat holding cards, as card ids (remembered while the stat holds the same list; read
+        without the property: hot where a rule function asks `c in face_down` for each card)."""
         cur = self.state.stats[name]
-        got = self.card_stat_ids.get(name)
+        seen = self._card_stat_ids
+        got = seen.get(name) if seen is not None else None
         if got is not None and got[0] is cur:
             return got[1]
         ids = [c.id for c in cur] if isinstance(cur, list) else []
@@ -521,19 +527,25 @@ class CoverRuntime:
         return self.program.grids[key.partition("#")[0]]
 
     grid_version = 0  # bumped by every change that may move a card on or off a grid space
+    _grid_seen: dict | None = None  # a game's own (`grid_seen`), dropped by a copy or a recycled runtime
 
     def card_at(self, s: Any) -> Any:
         """`card_at(space)`: the card on it (`grid_occupied`, remembered while no card moves)."""
         if s is None:
             return None
-        seen = self.__dict__.get("_grid_seen")
+        seen = self._grid_seen
         got = seen.get(s.key) if seen is not None else None
         if got is None or got[0] != self.grid_version:
-            spaces = self.state.spaces
-            got = self.grid_seen[s.key] = (self.grid_version, {spaces[c]: c for c in self.state.zones[s.key]
-                                                               if c in spaces},
-                                           self.program.grids[s.key.partition("#")[0]][0])  # (its width)
+            got = self._grid_occupied(s.key)
         return got[1].get(s.y * got[2] + s.x)
+
+    def _grid_occupied(self, key: str) -> tuple:
+        """(the version it was seen at, each occupied space's index to its card, the grid's width),
+        remembered in `grid_seen` until a card may have moved (`grid_version`)."""
+        spaces = self.state.spaces
+        got = self.grid_seen[key] = (self.grid_version, {spaces[c]: c for c in self.state.zones[key] if c in spaces},
+                                     self.program.grids[key.partition("#")[0]][0])
+        return got
 
     @property
     def grid_seen(self) -> dict:
@@ -550,11 +562,21 @@ class CoverRuntime:
         return got
 
     def space(self, key: str, x: int, y: int) -> Space:
+        """`space(grid, x, y)`: a space of whole numbers looked up in one table (per ruleset and
+        player count: `tables["space_at"]`); any other, checked and made (`_grid_space`)."""
+        if type(x) is int and type(y) is int:
+            got = self.tables["space_at"].get((key, x, y))
+            if got is not None:
+                return got
+        return self._grid_space(key, x, y)
+
+    def _grid_space(self, key: str, x: int, y: int) -> Space:
         w, h = self.grid_size(key)
         if not (1 <= x <= w and 1 <= y <= h):
             raise RuleError(f"{key} has no space {x},{y} (it is {w} x {h})", None)
         if type(x) is int and type(y) is int:
-            return self._spaces(key, w, h)[(y - 1) * w + x - 1]
+            got = self.tables["space_at"][(key, x, y)] = self._spaces(key, w, h)[(y - 1) * w + x - 1]
+            return got
         return Space(key, x - 1, y - 1)
 
     def _spaces(self, key: str, w: int, h: int) -> list:
@@ -599,10 +621,31 @@ class CoverRuntime:
         return self._near(x, is_card, _BESIDE)
 
     def cards_around(self, x: Any, is_card: bool) -> list:
-        return [c for c in map(self.card_at, self._near(x, is_card, _AROUND)) if c is not None]
+        return self._cards_near(x, is_card, _AROUND)
 
     def cards_beside(self, x: Any, is_card: bool) -> list:
-        return [c for c in map(self.card_at, self._near(x, is_card, _BESIDE)) if c is not None]
+        return self._cards_near(x, is_card, _BESIDE)
+
+    def _cards_near(self, x: Any, is_card: bool, steps: tuple) -> list:
+        """The cards on the spaces `_near` finds, in its order: each looked up by its space's index
+        in the grid's occupied spaces (`card_at`'s table, once per call, not once per space; the
+        indices found once per ruleset for a space of whole numbers)."""
+        s = self.space_of(x) if is_card else x
+        if s is None:
+            return []
+        table = self.tables["near_at"]
+        at = table.get((s, steps is _AROUND)) if type(s.x) is int and type(s.y) is int else None
+        if at is None:
+            w = self.grid_size(s.key)[0]
+            at = tuple(n.y * w + n.x for n in self._near(s, False, steps))
+            if type(s.x) is int and type(s.y) is int:
+                table[(s, steps is _AROUND)] = at
+        seen = self._grid_seen
+        got = seen.get(s.key) if seen is not None else None
+        if got is None or got[0] != self.grid_version:
+            got = self._grid_occupied(s.key)
+        occupied = got[1]
+        return [occupied[i] for i in at if i in occupied]
 
     def row_label(self, row: list) -> str:
         """`str(RowRef)` of a row (by its place now) and a colon, as `Game.label` begins a row."""
@@ -624,27 +667,33 @@ class CoverRuntime:
     def grid_empty(self, key: str) -> list:
         """Each empty space as (its `place` position, the space), row by row (`_empty_positions`;
         the positions and spaces are immutable, so made once per grid)."""
+        table = self._empty_table(key)
+        taken = set(map(self.state.spaces.get, self.state.zones[key]))  # (none for a card off the spaces)
+        return list(compress(table, map(not_, map(taken.__contains__, range(len(table)))))) if taken else list(table)
+
+    def _empty_table(self, key: str) -> list:
         table = self.grid_tables.get(key)
         if table is None:
             w, h = self.grid_size(key)
             table = self.grid_tables[key] = [(Position(i, f"space {i % w + 1},{i // w + 1}"),
                                               Space(key, i % w, i // w)) for i in range(w * h)]
-        spaces = self.state.spaces
-        taken = {spaces[c] for c in self.state.zones[key] if c in spaces}
-        return [t for i, t in enumerate(table) if i not in taken] if taken else list(table)
+        return table
 
     def move_to_grid(self, c: Any, key: str) -> None:
-        """`move` to a grid (`Game.move`): onto the first empty space."""
+        """`move` to a grid (`Game.move`): onto the first empty space (found without listing
+        every empty one: a setup moves a grid's cards in one at a time)."""
         st = self.state
         if c is None:  # `move none to ...` moves nothing (`listify(None)`)
             return
         self._touch_card(c)
         if c in st.where:
             self._take(c)
-        free = self.grid_empty(key)
-        if not free:
+        table = self._empty_table(key)
+        taken = set(map(st.spaces.get, st.zones[key]))
+        i = next(filterfalse(taken.__contains__, range(len(table))), None)
+        if i is None:
             raise RuleError(f"{_zone_text(key)} has no empty space left", None)
-        _put(st, c, key, False, free[0][0])
+        _put(st, c, key, False, table[i][0])
         self.grid_version += 1
         self.touch(key)
 

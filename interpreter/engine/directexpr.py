@@ -43,6 +43,34 @@ def _built_list(items: list, depth: int = 0) -> str:
     return f"_built_flat(R, [{src}])" if all(v.kind in _SINGLE or v.single for v in items) else f"_built(R, [{src}])"
 
 
+_COMP_FOR = re.compile(r" for [\w, ]+ in ")  # a comprehension's (or a `for` statement's) clause
+
+
+def named_in_iterable(line: str) -> bool:
+    """Whether a `:=` lies in some comprehension's iterable on this line of generated code (from its
+    ` in ` to the clause's end: the comprehension's closing bracket, or its next ` if `/` for ` at
+    the same depth), which Python refuses; a `for` statement's own iterable may hold one. (If this
+    misses one, compiling the module refuses it and it is compiled again naming none.)"""
+    for m in _COMP_FOR.finditer(line):
+        if not line[:m.start()].strip():  # the line's `for` statement
+            continue
+        depth, j, n = 0, m.end(), len(line)
+        while j < n:
+            ch = line[j]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0 and (line.startswith(" if ", j) or line.startswith(" for ", j)):
+                break
+            j += 1
+        if ":=" in line[m.end():j]:
+            return True
+    return False
+
+
 _NAMED = re.compile(r"\((_c\d+) := ")  # a card named where it is first read (`Expressions.named`)
 
 

@@ -240,8 +240,24 @@ def _memo_set(slots: list, i: int, v: Any) -> Any:
     return v
 
 
+def _moved_all(W: dict, cards: list, key: str, MV: list | None) -> None:
+    """A whole plain zone's lone cards moved to zone `key` at once (direct.py `emit_move_all`): as
+    the move of each card does it (its `where` entry taken out and put last, in order; the move
+    noted once where card statistics follow the moves). Plain loops: `deque(map(W.pop, cards), 0)`
+    and the like cost more instructions for the few cards a zone holds (callgrind: 34.04M against
+    33.59M a 4-player game of a tableau ruleset)."""
+    pop, put = W.pop, W.setdefault
+    for c in cards:
+        pop(c)
+    for c in cards:
+        put(c, key)
+    if MV is not None:
+        mover = W.mover
+        MV.extend([(c, key, mover) for c in cards])
+
+
 GENERATED_GLOBALS: dict[str, Any] = {
-    "_UNSET": _UNSET, "_memo_set": _memo_set,
+    "_UNSET": _UNSET, "_memo_set": _memo_set, "_moved_all": _moved_all,
     "_distinct": _distinct, "_ascending": _ascending, "_distinct_values": _distinct_values,
     "_Seat": Seat, "_charged": _charged, "_Decision": asked, "_MEMO_LIMIT": 200_000, "_first_n": _first_n, "_distinct_nn": _distinct_nn, "_ascending_nn": _ascending_nn, "_first": _first, "_random": _random, "_pairs": _pairs, "_is_type": _is_type,
     "_is_covered": _is_covered, "_ordered": _ordered, "_ends": _ends, "_mul": mul, "_add": _add, "_sub": _sub, "_LEFT": _LEFT, "_RIGHT": _RIGHT,
@@ -325,7 +341,8 @@ def _tables(dp: Any, st: GameState) -> dict:
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {}, "ids_of": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
-            "spaces": {}, "near": {}}  # a grid's spaces, a space's neighbours: `CoverRuntime._spaces`, `_near`
+            # a grid's spaces, a space's neighbours (as spaces, and as indices in the grid): `CoverRuntime`
+            "spaces": {}, "space_at": {}, "near": {}, "near_at": {}}
     return got
 
 

@@ -152,8 +152,14 @@ class Generates(Protocol):
     def plain_zone(self, v: Any) -> bool:
         """Whether zone `v` keeps its cards in one list, known when compiling (a pile or set)."""
 
-    def emit_move_many(self, d: int, what: Any, dest: Any, bottom: bool, loc: Any) -> None:
-        """Write the move of the cards `what` to zone `dest`, one by one."""
+    def emit_move_many(self, d: int, what: Any, dest: Any, bottom: bool, loc: Any, once: bool = False,
+                       top_of: Any = None) -> None:
+        """Write the move of the cards `what` to zone `dest`, one by one (`once`: `dest` worked out
+        once, before the first card: no move can change it, `fixed_dest`; `top_of`: the zone whose
+        top cards, topmost first, `what` holds)."""
+
+    def fixed_dest(self, n: "Node") -> bool:
+        """Whether no move of cards can change the zone destination `n` names (`once` above)."""
 
     def emit_fire(self, d: int, event: str, subject: str, actor: str, loc: Any) -> None:
         """Write `fire EVENT on SUBJECT by ACTOR` (nothing when no rule answers the event)."""
@@ -1441,7 +1447,7 @@ class MoveStmt(Stmt):
         if what.kind == "card":
             gen.emit_move_one(d, what.src, dest, bottom, self.loc)
         else:
-            gen.emit_move_many(d, what, dest, bottom, self.loc)
+            gen.emit_move_many(d, what, dest, bottom, self.loc, once=gen.fixed_dest(self.dest))
 
     def _emit_as(self, gen: Generates, d: int, scope: dict, loops: int) -> None:
         """`move WHAT to WHERE as NAME`: WHAT evaluated once, before the move (a card, or a
@@ -1548,7 +1554,8 @@ class DrawStmt(Stmt):
         t, kk = gen.temp(), gen.temp()
         gen.emit(d, f"{kk} = {k.src}", self.loc)
         gen.emit(d, f"{t} = {src.src}[-{kk}:][::-1] if {kk} > 0 else []", self.loc)
-        gen.emit_move_many(d, gen.value(t, "cards", nn=True), dest, False, self.loc)
+        gen.emit_move_many(d, gen.value(t, "cards", nn=True), dest, False, self.loc, once=gen.fixed_dest(self.dest),
+                           top_of=src)
         if self.name:
             py = gen.bind(scope, self.name, "cards")
             gen.emit(d, f"{py} = {t}", self.loc)
