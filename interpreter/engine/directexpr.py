@@ -745,15 +745,21 @@ class RuleFunctions:
         src = body.src
         if len(src) > _MAX_INLINED:  # functions calling functions many times over: `Unsupported`
             raise Unsupported("rule functions too large to write out where they are called")
+        bound = {}  # a zone's key (or a stat's cards' own value) also naming the lambda's parameters
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
+            used = re.compile(r"\b(?:" + "|".join(names) + r")\b")
+            bound = {f: f"(lambda {', '.join(names)}: {s})({', '.join(values)})" for f in ("key", "held")
+                     if (s := getattr(body, f)) and used.search(s)}
+            if bound and not all(self.pure_test(a) for a in n.args):  # (each is evaluated where it is read)
+                raise Unsupported("a rule function giving a zone, called with an argument drawn at random")
         src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
         fixed = [inner[k][0] for k in inner]
         if self.expr_depth and _COSTLY.search(body.src) and self.same_value_whole(n.func, fixed):
             src = self.memo_call((n.func, depth, *fixed), src)
         if body.kind == "list" and body.src == "[]":  # `function f() = []`: known empty, whatever `in` asks of it
             return body.copy(src=src, empty=True)
-        return body.copy(src=src)
+        return body.copy(src=src, **bound)
 
     # ---- a call repeated in one expression, evaluated once -----------------------------------
     # Written out at each call, a function that other functions call is evaluated again and again
