@@ -745,14 +745,16 @@ class RuleFunctions:
         src = body.src
         if len(src) > _MAX_INLINED:  # functions calling functions many times over: `Unsupported`
             raise Unsupported("rule functions too large to write out where they are called")
-        bound = {}  # a zone's key (or a stat's cards' own value) also naming the lambda's parameters
+        bound = {}  # a zone's key (or a stat's cards' own value) naming the lambda's parameters too
         if names:
             src = f"(lambda {', '.join(names)}: {src})({', '.join(values)})"
             used = re.compile(r"\b(?:" + "|".join(names) + r")\b")
-            bound = {f: f"(lambda {', '.join(names)}: {s})({', '.join(values)})" for f in ("key", "held")
-                     if (s := getattr(body, f)) and used.search(s)}
-            if bound and not all(self.pure_test(a) for a in n.args):  # (each is evaluated where it is read)
-                raise Unsupported("a rule function giving a zone, called with an argument drawn at random")
+            # bound by a lambda of their own, so the arguments are evaluated again where the key is
+            # read: only arguments that draw nothing at random (otherwise the key stays unbound,
+            # and a move to such a zone fails where it runs, naming the rule)
+            if all(self.pure_test(a) for a in n.args):
+                bound = {f: f"(lambda {', '.join(names)}: {s})({', '.join(values)})" for f in ("key", "held")
+                         if (s := getattr(body, f)) and used.search(s)}
         src = f"({src} if R.depth + {self.k(depth)} <= R.max_depth else R.function_too_deep({self.k(fd.loc)}))"
         fixed = [inner[k][0] for k in inner]
         if self.expr_depth and _COSTLY.search(body.src) and self.same_value_whole(n.func, fixed):
