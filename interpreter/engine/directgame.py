@@ -341,6 +341,7 @@ def _tables(dp: Any, st: GameState) -> dict:
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {}, "ids_of": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
+            "seat_keys": {}, "plan_bits": {},  # `player_keys`, `plan_bits_of` (copied where dummies join)
             # a grid's spaces, a space's neighbours (as spaces, and as indices in the grid): `CoverRuntime`
             "spaces": {}, "space_at": {}, "near": {}, "near_at": {}}
     return got
@@ -421,16 +422,26 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        out = [zones[_interned(f"{name}#{p}")] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
+        out = [zones[k] for k in self._seat_keys(name)]  # (a copy's dummies: `_seat_keys`)
         if self.info.get("dummies"):
             self.bound_player_zone(name, out, None)
         return out
 
     def player_keys(self, name: str) -> list:
-        out = [_interned(f"{name}#{p}") for p in range(self.state.players + self.state.dummies)]
-        if self.info.get("dummies"):
+        if self.info.get("dummies"):  # `add_dummy` grows this game's list: its own copy
+            out = list(self._seat_keys(name))
             self.bound_player_zone(name, None, out)
-        return out
+            return out
+        return self._seat_keys(name)
+
+    def _seat_keys(self, name: str) -> list:
+        """A player zone's key per seat, made once per ruleset and seat count (read only: the
+        generated code binds it per game, `_bind_again`)."""
+        n = self.state.players + self.state.dummies
+        got = self.tables["seat_keys"].get((name, n))
+        if got is None:
+            got = self.tables["seat_keys"][(name, n)] = [_interned(f"{name}#{p}") for p in range(n)]
+        return got
 
     def field_table(self, name: str) -> list:
         got = self._fields.get(name)
@@ -494,10 +505,14 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`),
         and the turn's bit (PERIOD) in every seat's where the rule reads whose turn it is: a
         new turn runs it for every player (analysis/playerplans.py)."""
-        out = [self.plan_seat_bits(zones, s) for s in self.seats]
-        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
-            self.__dict__.setdefault("_plan_bits", []).append((zones, out))
-        return out
+        key = (zones, len(self.seats))
+        got = self.tables["plan_bits"].get(key)  # the same every game of a ruleset and seat count
+        if got is None:
+            got = self.tables["plan_bits"][key] = [self.plan_seat_bits(zones, s) for s in self.seats]
+        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits: this game's own list
+            got = list(got)
+            self.__dict__.setdefault("_plan_bits", []).append((zones, got))
+        return got
 
     def plan_seat_bits(self, zones: tuple, seat: int) -> int:
         """One seat's bits for a per-player rule reading `zones` (`plan_bits_of`); where it reads

@@ -100,3 +100,18 @@ def test_the_kept_paths_find_the_cells_a_walk_finds(name, players):
     (path, code, picks), (other_path, _, _) = dp.cell_paths[0], dp.cell_paths[-1]
     dp.cell_paths[0] = (other_path, code, picks)  # leads to another function now
     assert all(a is b for a, b in zip(_cells_of(other.fns, names, dp), walked))
+
+
+def test_the_seat_tables_kept_per_ruleset_are_not_grown_by_a_dummy_player():
+    """`player_keys` and `plan_bits_of` read lists made once per ruleset and seat count; a game
+    that adds a dummy player (the dice game alone) grows its own copies, never those."""
+    program = load_program(ROOT / "rulesets" / "stonehenge_wizards")
+    first = _played(program, 1, 1)
+    again = _played(program, 1, 2, reuse=first)
+    assert again.state.dummies == 1
+    tables = again.R.tables
+    assert tables["seat_keys"] and tables["plan_bits"]
+    assert all(len(keys) == n for (_, n), keys in tables["seat_keys"].items())
+    assert all(len(bits) == n for (_, n), bits in tables["plan_bits"].items())
+    assert _outcome(_played(program, 1, 2)) == _outcome(again)
+
