@@ -404,9 +404,11 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
         self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_plan`)
         self._ids_of: dict = t["ids_of"]
-        # a player's stat's bits for settling, by (name, seat): its name's and its instance's (`touch_stat`);
-        # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
-        self.stat_bits: dict = t.setdefault("stat_bits", {})
+        # a player's stat's bits for settling, by seat, then name: its name's and its instance's
+        # (`touch_stat`); a dummy player's seat is numbered alike in every game of the ruleset, so
+        # the table is shared. By seat in a list: a `Seat` (an int subclass) as part of a dict key
+        # compares with the key's int only through int's rich comparison; as a list index it is fast
+        self.stat_bits: list = t.setdefault("stat_bits", [])
         self.stat_bounds: dict = t.get("stat_bounds") or t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
             _interned(name): (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
         if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
@@ -461,11 +463,19 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         if player is None:
             self.touched |= self.bits[name]
             return
-        self.touched |= self.stat_bits.get((name, player)) or self._pstat_bits(name, player)
+        try:
+            self.touched |= self.stat_bits[player][name]
+        except (IndexError, KeyError):
+            self.touched |= self._pstat_bits(name, player)
 
     def _pstat_bits(self, name: str, player: int) -> int:
         """A player's stat's bits for settling: its name's and its instance's, found once."""
-        got = self.stat_bits[(name, player)] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
+        if player < 0:  # (no seat: the bits' own error, as before)
+            return self.bits[f"{name}#{int(player)}"]
+        by_seat = self.stat_bits
+        while len(by_seat) <= player:
+            by_seat.append({})
+        got = by_seat[player][name] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
         return got
 
     def _touch_card(self, c: int) -> None:
@@ -727,7 +737,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         old = stats[name]
         if old is not v and (old != v or type(old) is not type(v)):
             stats[name] = v
-            self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
+            try:
+                self.touched |= self.stat_bits[p][name]
+            except (IndexError, KeyError):  # (the first time for this seat and stat in the ruleset)
+                self.touched |= self._pstat_bits(name, p)
 
     def card_obj(self, c: Any) -> Any:
         """The card with id `c` (none: none), to keep in a stat."""
