@@ -35,7 +35,7 @@ from .game import Decision, Limits, asked, game_result, held_names, record_answe
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
-from ..runtime.values import Position, Seat
+from ..runtime.values import Position, Seat, ZoneRef
 from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
 
 __all__ = ["DirectGame", "GENERATED_GLOBALS"]
@@ -279,7 +279,7 @@ def _cids(cards: Any) -> list:
 
 
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
-GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
+GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids, "_ZoneRef": ZoneRef})
 GENERATED_GLOBALS.update(PAIRS_GLOBALS)
 GENERATED_GLOBALS.update(TUPLES_GLOBALS)
 GENERATED_GLOBALS.update(MIXED_GLOBALS)

@@ -3030,6 +3030,9 @@ class IsExpr(Expr):
                 src = f"(not {v.src})"
             elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
                 src = f"(not {v.src})"
+            elif v.kind == "zoneref" and v.src.isidentifier():  # (a local: read more than once)
+                # a shared zone's key is its name (`ZoneRef.key`, a property: a Python call)
+                src = f"(not _Z[{v.src}[0] if {v.src}.__class__ is _ZoneRef and {v.src}[1] is None else {v.src}.key])"
             elif v.kind == "zoneref":
                 src = f"(not _Z[{v.src}.key])"
             elif v.kind == "card":
