@@ -356,7 +356,10 @@ class CoverRuntime:
             elif hi is not None and v > hi:
                 v = hi
         stats[name] = v
-        self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
+        try:
+            self.touched |= self.stat_bits[p][name]
+        except (IndexError, KeyError):  # (the first time for this seat and stat in the ruleset)
+            self.touched |= self._pstat_bits(name, p)
         return missing
 
     def roll(self, dice: list) -> None:

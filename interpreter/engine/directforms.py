@@ -156,36 +156,66 @@ class FormsRuntime:
 
     def add_dummy(self) -> Seat:
         """As `Game.add_dummy`: a seat that takes no turns, with the player zones and stats of any
-        player (the zone lists and keys the generated code bound grow by one), in `players`."""
-        st, rs = self.state, self.rs
+        player (the zone lists and keys the generated code bound grow by one), in `players`. The
+        tables it makes (bits, key names, rows keys) are the same for this seat in every game of
+        the ruleset that reached it from the same tables: kept once (`_dummy_tables`), shared read
+        only (every writer copies first), with the stats' start values' plan."""
+        st = self.state
         seat = Seat(st.players + st.dummies)
+        memo = self.tables.setdefault("dummies", {}).get(int(seat))
+        if memo is None or memo[0] is not self.bits or memo[1] is not self.key_name or memo[2] is not self.rows_keys:
+            memo = self.tables["dummies"][int(seat)] = self._dummy_tables(seat)
         st.dummies += 1
         self.seats = list(self.seats) + [seat]  # the shared table is not changed
-        self.bits = dict(self.bits)
+        self.bits, self.key_name, self.rows_keys = memo[3], memo[4], memo[5]
+        self.tbit.update(memo[6])  # this game's own copy (Runtime)
+        zones, bound = st.zones, self.__dict__.get("_player_zones", {})
+        for name, key in memo[7]:
+            zone = zones[key] = []
+            got = bound.get(name)
+            if got is not None:
+                got[0].append(zone)
+                got[1].append(key)
+        st.pstats.append({})
+        row, fns = st.pstats[seat], self.game.fns
+        for name, init, start in memo[8]:
+            if init is None:
+                row[name] = start
+            else:
+                v = fns[init](seat)
+                row[name] = start.clamp(v) if isinstance(v, int) else v
+        for zones_read, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
+            bits.append(self.plan_seat_bits(zones_read, seat))
+        self.touched = -1  # anything may have changed
+        return seat
+
+    def _dummy_tables(self, seat: Seat) -> tuple:
+        """What `add_dummy` sets for `seat` from this game's tables as they are: (the bits, key
+        names and rows keys before, and after; the new keys' `tbit`; (zone, key) per player zone;
+        per player stat (name, its init function or None, its start value or, with a function, its
+        definition to clamp by))."""
+        rs = self.rs
+        bits, key_name, rows_keys, tbit = dict(self.bits), dict(self.key_name), self.rows_keys, {}
+        zones = []
         for name, z in rs.zones.items():
             if z.per_player:
                 key = sys.intern(f"{name}#{int(seat)}")  # (as directgame's zone keys)
-                st.zones[key] = []
-                self.bits[key] = 1 << len(self.bits)
-                self.tbit[key] = self.bits[name] | self.bits[key]  # this game's own copy (Runtime)
-                self.key_name = {**self.key_name, key: name}
+                bits[key] = 1 << len(bits)
+                tbit[key] = bits[name] | bits[key]
+                key_name[key] = name
                 if name in self.rows_zones:  # a card taken off one of its rows leaves the row
-                    self.rows_keys = self.rows_keys | {key}
-                got = self.__dict__.get("_player_zones", {}).get(name)
-                if got is not None:
-                    got[0].append(st.zones[key])
-                    got[1].append(key)
-        st.pstats.append({})
-        fns, inits = self.game.fns, self.info["stat_inits"]
+                    rows_keys = rows_keys | {key}
+                zones.append((name, key))
+        inits, stats = self.info["stat_inits"], []
         for name, sd in rs.stats.items():
             if sd.per_player:
-                self.bits.setdefault(f"{name}#{int(seat)}", 1 << len(self.bits))
-                v = fns[inits[name]](seat) if name in inits else (sd.lo if sd.lo is not None else 0)
-                st.pstats[seat][sys.intern(name)] = sd.clamp(v) if isinstance(v, int) else v
-        for zones, bits in self.__dict__.get("_plan_bits", ()):  # per-player `always` rules' seats
-            bits.append(self.plan_seat_bits(zones, seat))
-        self.touched = -1  # anything may have changed
-        return seat
+                bits.setdefault(f"{name}#{int(seat)}", 1 << len(bits))
+                if name in inits:
+                    stats.append((sys.intern(name), inits[name], sd))
+                else:
+                    v = sd.lo if sd.lo is not None else 0
+                    stats.append((sys.intern(name), None, sd.clamp(v) if isinstance(v, int) else v))
+        return (self.bits, self.key_name, self.rows_keys, bits, key_name, rows_keys, tbit, zones, stats)
 
     def bound_player_zone(self, name: str, zones: list, keys: list | None) -> None:
         """Note the lists of a player zone that the generated code bound (`add_dummy` grows them)."""

@@ -35,7 +35,7 @@ from .game import Decision, Limits, asked, game_result, held_names, record_answe
 from ..runtime.errors import GameOver, LimitExceeded, RuleError
 from ..runtime.memory import built_value
 from ..runtime.state import GameState
-from ..runtime.values import Position, Seat
+from ..runtime.values import Position, Seat, ZoneRef
 from ..runtime.zones import cover as _cover, row_ids as _row_ids, take_out as _take_out
 
 __all__ = ["DirectGame", "GENERATED_GLOBALS"]
@@ -279,7 +279,7 @@ def _cids(cards: Any) -> list:
 
 
 GENERATED_GLOBALS.update(FORMS_GLOBALS)
-GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids})
+GENERATED_GLOBALS.update({"_cid": _cid, "_cids": _cids, "_ZoneRef": ZoneRef})
 GENERATED_GLOBALS.update(PAIRS_GLOBALS)
 GENERATED_GLOBALS.update(TUPLES_GLOBALS)
 GENERATED_GLOBALS.update(MIXED_GLOBALS)
@@ -341,6 +341,7 @@ def _tables(dp: Any, st: GameState) -> dict:
             "rows_keys": frozenset(k for k, name in key_name.items() if name in rows_zones),
             "fields": {}, "fire_plans": {}, "key_owners": {}, "whenever_held": {}, "ids_of": {},  # (`Runtime.fired`, `whenever_pending`)
             "own_zone_keys": {},  # (seat, dummy players) → its zones' keys: `own_zone_keys`
+            "seat_keys": {}, "plan_bits": {},  # `player_keys`, `plan_bits_of` (copied where dummies join)
             # a grid's spaces, a space's neighbours (as spaces, and as indices in the grid): `CoverRuntime`
             "spaces": {}, "space_at": {}, "near": {}, "near_at": {}}
     return got
@@ -403,9 +404,11 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         self.plain_keys, self.rows_keys, self._fields = t["plain_keys"], t["rows_keys"], t["fields"]
         self.tables = t  # (and what the runtime finds once per ruleset and player count: `action_plan`)
         self._ids_of: dict = t["ids_of"]
-        # a player's stat's bits for settling, by (name, seat): its name's and its instance's (`touch_stat`);
-        # a dummy player's seat is numbered alike in every game of the ruleset, so the table is shared
-        self.stat_bits: dict = t.setdefault("stat_bits", {})
+        # a player's stat's bits for settling, by seat, then name: its name's and its instance's
+        # (`touch_stat`); a dummy player's seat is numbered alike in every game of the ruleset, so
+        # the table is shared. By seat in a list: a `Seat` (an int subclass) as part of a dict key
+        # compares with the key's int only through int's rich comparison; as a list index it is fast
+        self.stat_bits: list = t.setdefault("stat_bits", [])
         self.stat_bounds: dict = t.get("stat_bounds") or t.setdefault("stat_bounds", {  # the stats with a range: (lo, hi)
             _interned(name): (sd.lo, sd.hi) for name, sd in self.rs.stats.items() if sd.lo is not None or sd.hi is not None})
         if self.info.get("dummies"):  # `add_dummy` adds keys: this game's own table
@@ -421,16 +424,26 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
 
     def player_zone(self, name: str) -> list:
         zones = self.state.zones
-        out = [zones[_interned(f"{name}#{p}")] for p in range(self.state.players + self.state.dummies)]  # (a copy's dummies)
+        out = [zones[k] for k in self._seat_keys(name)]  # (a copy's dummies: `_seat_keys`)
         if self.info.get("dummies"):
             self.bound_player_zone(name, out, None)
         return out
 
     def player_keys(self, name: str) -> list:
-        out = [_interned(f"{name}#{p}") for p in range(self.state.players + self.state.dummies)]
-        if self.info.get("dummies"):
+        if self.info.get("dummies"):  # `add_dummy` grows this game's list: its own copy
+            out = list(self._seat_keys(name))
             self.bound_player_zone(name, None, out)
-        return out
+            return out
+        return self._seat_keys(name)
+
+    def _seat_keys(self, name: str) -> list:
+        """A player zone's key per seat, made once per ruleset and seat count (read only: the
+        generated code binds it per game, `_bind_again`)."""
+        n = self.state.players + self.state.dummies
+        got = self.tables["seat_keys"].get((name, n))
+        if got is None:
+            got = self.tables["seat_keys"][(name, n)] = [_interned(f"{name}#{p}") for p in range(n)]
+        return got
 
     def field_table(self, name: str) -> list:
         got = self._fields.get(name)
@@ -450,11 +463,19 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         if player is None:
             self.touched |= self.bits[name]
             return
-        self.touched |= self.stat_bits.get((name, player)) or self._pstat_bits(name, player)
+        try:
+            self.touched |= self.stat_bits[player][name]
+        except (IndexError, KeyError):
+            self.touched |= self._pstat_bits(name, player)
 
     def _pstat_bits(self, name: str, player: int) -> int:
         """A player's stat's bits for settling: its name's and its instance's, found once."""
-        got = self.stat_bits[(name, player)] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
+        if player < 0:  # (no seat: the bits' own error, as before)
+            return self.bits[f"{name}#{int(player)}"]
+        by_seat = self.stat_bits
+        while len(by_seat) <= player:
+            by_seat.append({})
+        got = by_seat[player][name] = self.bits[name] | self.bits[f"{name}#{int(player)}"]
         return got
 
     def _touch_card(self, c: int) -> None:
@@ -494,10 +515,14 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         """Per seat, the bits of its instances of a per-player rule's zones and stats (`pile#2`),
         and the turn's bit (PERIOD) in every seat's where the rule reads whose turn it is: a
         new turn runs it for every player (analysis/playerplans.py)."""
-        out = [self.plan_seat_bits(zones, s) for s in self.seats]
-        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits
-            self.__dict__.setdefault("_plan_bits", []).append((zones, out))
-        return out
+        key = (zones, len(self.seats))
+        got = self.tables["plan_bits"].get(key)  # the same every game of a ruleset and seat count
+        if got is None:
+            got = self.tables["plan_bits"][key] = [self.plan_seat_bits(zones, s) for s in self.seats]
+        if self.info.get("dummies"):  # `add_dummy` adds the new seat's bits: this game's own list
+            got = list(got)
+            self.__dict__.setdefault("_plan_bits", []).append((zones, got))
+        return got
 
     def plan_seat_bits(self, zones: tuple, seat: int) -> int:
         """One seat's bits for a per-player rule reading `zones` (`plan_bits_of`); where it reads
@@ -712,7 +737,10 @@ class Runtime(AbilityRuntime, FormsRuntime, BoardRuntime, CoverRuntime, CopyRunt
         old = stats[name]
         if old is not v and (old != v or type(old) is not type(v)):
             stats[name] = v
-            self.touched |= self.stat_bits.get((name, p)) or self._pstat_bits(name, p)
+            try:
+                self.touched |= self.stat_bits[p][name]
+            except (IndexError, KeyError):  # (the first time for this seat and stat in the ruleset)
+                self.touched |= self._pstat_bits(name, p)
 
     def card_obj(self, c: Any) -> Any:
         """The card with id `c` (none: none), to keep in a stat."""

@@ -1529,7 +1529,12 @@ class DrawStmt(Stmt):
         if self.count is not None:
             return self._emit_many(gen, d, scope)
         src = gen.expr(self.source, scope)
-        if src.kind == "zoneref":  # a zone chosen at run time, among piles and sets (`e_list`)
+        if src.kind == "zoneref" and src.src.isidentifier():  # a zone chosen at run time, among piles
+            # and sets (`e_list`): its list found once, a shared zone's by its name (as `is empty`)
+            z, at = src.src, gen.temp()
+            gen.emit(d, f"{at} = _Z[{z}[0] if {z}.__class__ is _ZoneRef and {z}[1] is None else {z}.key]", self.loc)
+            src = gen.value(at, "zone", live=True)
+        elif src.kind == "zoneref":
             src = gen.value(f"_Z[{src.src}.key]", "zone", live=True)
         if src.kind != "zone" or src.rows:
             gen.unsupported("draw from rows")
@@ -3030,6 +3035,9 @@ class IsExpr(Expr):
                 src = f"(not {v.src})"
             elif v.kind in ("zone", "row", "cards", "list", "players", "rows", "mixed", "rowpairs", "spaces", "zonerefs"):
                 src = f"(not {v.src})"
+            elif v.kind == "zoneref" and v.src.isidentifier():  # (a local: read more than once)
+                # a shared zone's key is its name (`ZoneRef.key`, a property: a Python call)
+                src = f"(not _Z[{v.src}[0] if {v.src}.__class__ is _ZoneRef and {v.src}[1] is None else {v.src}.key])"
             elif v.kind == "zoneref":
                 src = f"(not _Z[{v.src}.key])"
             elif v.kind == "card":

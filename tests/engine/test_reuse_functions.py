@@ -100,3 +100,47 @@ def test_the_kept_paths_find_the_cells_a_walk_finds(name, players):
     (path, code, picks), (other_path, _, _) = dp.cell_paths[0], dp.cell_paths[-1]
     dp.cell_paths[0] = (other_path, code, picks)  # leads to another function now
     assert all(a is b for a, b in zip(_cells_of(other.fns, names, dp), walked))
+
+
+def test_the_seat_tables_kept_per_ruleset_are_not_grown_by_a_dummy_player():
+    """`player_keys` and `plan_bits_of` read lists made once per ruleset and seat count; a game
+    that adds a dummy player (the dice game alone) grows its own copies, never those."""
+    program = load_program(ROOT / "rulesets" / "stonehenge_wizards")
+    first = _played(program, 1, 1)
+    again = _played(program, 1, 2, reuse=first)
+    assert again.state.dummies == 1
+    tables = again.R.tables
+    assert tables["seat_keys"] and tables["plan_bits"]
+    assert all(len(keys) == n for (_, n), keys in tables["seat_keys"].items())
+    assert all(len(bits) == n for (_, n), bits in tables["plan_bits"].items())
+    assert _outcome(_played(program, 1, 2)) == _outcome(again)
+
+
+def _dummy_seat(g) -> tuple:
+    R, st = g.R, g.state
+    return (st.dummies, dict(R.bits), dict(R.key_name), R.rows_keys, dict(R.tbit), st.pstats[-1],
+            sorted(k for k in st.zones if k.endswith("#1")), len(R.seats))
+
+
+def test_a_dummy_player_added_from_the_kept_tables_is_added_as_at_first():
+    """`add_dummy` takes the new seat's tables from those kept for it (`_dummy_tables`): the same
+    as a game that makes them, every zone and stat of the seat with a bit of its own."""
+    program = load_program(ROOT / "rulesets" / "stonehenge_wizards")
+    first = _played(program, 1, 1)
+    kept = first.R.tables["dummies"]
+    again = _played(program, 1, 1)
+    assert again.R.bits is first.R.bits  # the kept tables, shared
+    kept.clear()
+    made = _played(program, 1, 1)
+    assert made.R.bits is not first.R.bits
+    assert _dummy_seat(again) == _dummy_seat(made) == _dummy_seat(first)
+    R, rs = again.R, program.rs
+    assert len(set(R.bits.values())) == len(R.bits)
+    for name, z in rs.zones.items():
+        if z.per_player:
+            key = f"{name}#1"
+            assert again.state.zones[key] is not made.state.zones[key]
+            assert R.tbit[key] == R.bits[name] | R.bits[key] and R.key_name[key] == name
+    for name, sd in rs.stats.items():
+        if sd.per_player:
+            assert f"{name}#1" in R.bits and name in again.state.pstats[1]

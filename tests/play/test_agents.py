@@ -3,6 +3,7 @@ better than random on a tiny game."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from pathlib import Path
@@ -249,3 +250,14 @@ def test_the_random_agent_draws_what_randrange_draws():
     assert a.getstate() == b.getstate()
     with pytest.raises(ValueError):
         draw_below(a, 0)
+
+
+def test_the_random_agent_answers_what_randrange_draws():
+    """`RandomAgent.choose` (its draw written out, a call less per decision) answers as
+    `randrange` over the options does, and leaves its generator where randrange leaves it."""
+    agent, b = RandomAgent("7/1"), random.Random("7/1")
+    counts = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 2**12 + 3] * 30
+    assert [agent.choose(None, SimpleNamespace(options=range(n))) for n in counts] == [b.randrange(n) for n in counts]
+    assert agent.rng.getstate() == b.getstate()
+    with pytest.raises(ValueError):
+        agent.choose(None, SimpleNamespace(options=[]))
