@@ -97,7 +97,7 @@ def test_the_kept_paths_find_the_cells_a_walk_finds(name, players):
     followed = _cells_of(other.fns, names, dp)
     assert len(followed) == len(names) and all(a is b for a, b in zip(followed, walked))
     assert not any(a is b for a, b in zip(followed, mine) if a is not None)
-    (path, code, picks), (other_path, _, _) = dp.cell_paths[0], dp.cell_paths[-1]
+    (_, code, picks), (other_path, _, _) = dp.cell_paths[0], dp.cell_paths[-1]
     dp.cell_paths[0] = (other_path, code, picks)  # leads to another function now
     assert all(a is b for a, b in zip(_cells_of(other.fns, names, dp), walked))
 
