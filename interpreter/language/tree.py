@@ -1399,6 +1399,12 @@ class AugStmt(Stmt):
 _MOVED = "moved "  # the scope's name for what `move ... as` moves: no rule's name has a space
 
 
+def _zoneref_key(local: str) -> str:
+    """Source of the key of the zone reference held in `local` (a generated local: read more than
+    once): a shared zone's key is its name, read in place; else `ZoneRef.key` (a property: a call)."""
+    return f"{local}[0] if {local}.__class__ is _ZoneRef and {local}[1] is None else {local}.key"
+
+
 @_node
 class MoveStmt(Stmt):
     """`move cards to dest [on top|at bottom] [as name]`."""
@@ -1532,7 +1538,7 @@ class DrawStmt(Stmt):
         if src.kind == "zoneref" and src.src.isidentifier():  # a zone chosen at run time, among piles
             # and sets (`e_list`): its list found once, a shared zone's by its name (as `is empty`)
             z, at = src.src, gen.temp()
-            gen.emit(d, f"{at} = _Z[{z}[0] if {z}.__class__ is _ZoneRef and {z}[1] is None else {z}.key]", self.loc)
+            gen.emit(d, f"{at} = _Z[{_zoneref_key(z)}]", self.loc)
             src = gen.value(at, "zone", live=True)
         elif src.kind == "zoneref":
             src = gen.value(f"_Z[{src.src}.key]", "zone", live=True)
@@ -3037,7 +3043,7 @@ class IsExpr(Expr):
                 src = f"(not {v.src})"
             elif v.kind == "zoneref" and v.src.isidentifier():  # (a local: read more than once)
                 # a shared zone's key is its name (`ZoneRef.key`, a property: a Python call)
-                src = f"(not _Z[{v.src}[0] if {v.src}.__class__ is _ZoneRef and {v.src}[1] is None else {v.src}.key])"
+                src = f"(not _Z[{_zoneref_key(v.src)}])"
             elif v.kind == "zoneref":
                 src = f"(not _Z[{v.src}.key])"
             elif v.kind == "card":
