@@ -1066,13 +1066,12 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         if top_of is not None and self.plain_zone(top_of) and fixed and _SIMPLE.match(what.src):
             return self.emit_move_all(d, top_of, dest, c, loc, what.src)
         if once and dest.key is not None and not _PLAIN_DEST.fullmatch(dest.src) and not self.grid_zone(dest.zone):
-            cs, dl, dk = self.temp(), self.temp(), self.temp()
+            cs = self.temp()
             self.emit(d, f"{cs} = {self.cards_src(what)}", loc)
             self.emit(d, f"if {cs}:", loc)  # (no card: the destination is not worked out, as before)
-            self.emit(d + 1, f"{dl} = {dest.src}", loc)
-            self.emit(d + 1, f"{dk} = {dest.key}", loc)
+            dest = self.dest_in_locals(d + 1, dest, loc)
             nn = what.nn or what.top or what.kind in ("zone", "row")  # (a snapshot of the cards to move)
-            dest, what, d = dest.copy(src=dl, key=dk), V(cs, "cards", nn=nn), d + 1
+            what, d = V(cs, "cards", nn=nn), d + 1
         self.emit(d, f"for {c} in {self.cards_src(what)}:", loc)
         if not (what.nn or what.top or what.kind in ("zone", "row")):
             self.emit(d + 1, f"if {c} is None:", loc)
@@ -1095,10 +1094,7 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
             self.emit(d, f"{cs} = list({src})", loc)
         self.emit(d, f"if {cs}:", loc)
         if not _PLAIN_DEST.fullmatch(dest.src):
-            dl, dk = self.temp(), self.temp()
-            self.emit(d + 1, f"{dl} = {dest.src}", loc)
-            self.emit(d + 1, f"{dk} = {dest.key}", loc)
-            dest = dest.copy(src=dl, key=dk)
+            dest = self.dest_in_locals(d + 1, dest, loc)
         self.emit(d + 1, f"if _UN.keys().isdisjoint({cs}):", loc)
         self.emit(d + 2, f"{src}.clear()" if top is None else f"del {src}[-len({cs}):]", loc)
         self.emit(d + 2, f"R.touched |= {self.zone_bits(what)} | {self.zone_bits(dest)}", loc)
@@ -1107,6 +1103,13 @@ class _Gen(MixedGen, ListsGen, TuplesGen, PairsGen, FormsGen, BoardGen, Expressi
         self.emit(d + 1, "else:", loc)
         self.emit(d + 2, f"for {c} in {cs}:", loc)
         self.emit_move_one(d + 3, c, dest, False, loc, known=True)
+
+    def dest_in_locals(self, d: int, dest: V, loc) -> V:
+        """A destination zone worked out once, at depth `d`: its list and its key in locals."""
+        dl, dk = self.temp(), self.temp()
+        self.emit(d, f"{dl} = {dest.src}", loc)
+        self.emit(d, f"{dk} = {dest.key}", loc)
+        return dest.copy(src=dl, key=dk)
 
     def plain_zone(self, v: V) -> bool:
         """Whether zone `v` is one zone known when compiling whose cards lie in one list (its keys
